@@ -1,0 +1,135 @@
+/*
+ * roce_bth.c - BTH and extension headers (IBTA Vol. 1 9.2, 9.3).
+ *
+ *   RDETH  | resv(8) | EE context(24) |
+ *   DETH   | Q_Key(32) | resv(8) | source QP(24) |
+ *   XRCETH | resv(8) | XRC SRQ(24) |
+ *   FETH   | resv(26) | SEL(2) | PLT(4) |          (kept raw)
+ *   RETH   | VA(64) | R_Key(32) | DMA length(32) |
+ *   AtomicETH | VA(64) | R_Key(32) | swap/add(64) | compare(64) |
+ *   AETH   | syndrome(8) | MSN(24) |
+ *   AtomicAckETH | original remote data(64) |
+ *   ImmDt  | immediate(32) |     IETH | R_Key(32) |
+ */
+#include "roce_bth.h"
+
+#include "roce_extract.h"
+
+void roce_bth_decode(const uint8_t *bth, struct roce_pkt *pkt)
+{
+    uint8_t flags = bth[ROCE_BTH_FLAGS_OFF];
+    uint8_t fb = bth[ROCE_BTH_FB_OFF];
+
+    pkt->opcode = bth[ROCE_BTH_OPCODE_OFF];
+    pkt->se = (flags & ROCE_BTH_SE_BIT) != 0;
+    pkt->mig = (flags & ROCE_BTH_M_BIT) != 0;
+    pkt->padcnt = (flags >> ROCE_BTH_PAD_SHIFT) & ROCE_BTH_PAD_MASK;
+    pkt->tver = flags & ROCE_BTH_TVER_MASK;
+    pkt->pkey = roce_get_be16(bth, ROCE_BTH_PKEY_OFF);
+    pkt->fecn = (fb & ROCE_BTH_FECN_BIT) != 0;
+    pkt->becn = (fb & ROCE_BTH_BECN_BIT) != 0;
+    pkt->dqpn = roce_get_be24(bth, ROCE_BTH_DQPN_OFF);
+    pkt->ackreq = (bth[ROCE_BTH_ACKREQ_OFF] & ROCE_BTH_ACKREQ_BIT) != 0;
+    pkt->psn = roce_get_be24(bth, ROCE_BTH_PSN_OFF);
+    pkt->op = roce_opcode_lookup(pkt->opcode);
+    pkt->hdrs = pkt->op != NULL ? pkt->op->hdrs : 0;
+}
+
+/* Offset of header h of pkt in the frame, or 0 when it is not all captured. */
+static size_t ext_at(const struct roce_pkt *pkt, size_t caplen, unsigned h, size_t len)
+{
+    size_t off;
+    if (!(pkt->hdrs & h))
+        return 0;
+    off = pkt->bth_off + ROCE_BTH_LEN + roce_hdr_offset(pkt->hdrs, h);
+    return roce_fits(caplen, off, len) ? off : 0;
+}
+
+void roce_ext_decode(const uint8_t *p, size_t caplen, struct roce_pkt *pkt)
+{
+    size_t o;
+
+    if ((o = ext_at(pkt, caplen, ROCE_HDR_RDETH, ROCE_RDETH_LEN)) != 0) {
+        pkt->rdeth_eecnxt = roce_get_be24(p, o + 1);
+        pkt->hdrs_captured |= ROCE_HDR_RDETH;
+    }
+    if ((o = ext_at(pkt, caplen, ROCE_HDR_DETH, ROCE_DETH_LEN)) != 0) {
+        pkt->deth_qkey = roce_get_be32(p, o);
+        pkt->deth_srcqp = roce_get_be24(p, o + 5);
+        pkt->hdrs_captured |= ROCE_HDR_DETH;
+    }
+    if ((o = ext_at(pkt, caplen, ROCE_HDR_XRCETH, ROCE_XRCETH_LEN)) != 0) {
+        pkt->xrceth_srqn = roce_get_be24(p, o + 1);
+        pkt->hdrs_captured |= ROCE_HDR_XRCETH;
+    }
+    if ((o = ext_at(pkt, caplen, ROCE_HDR_FETH, ROCE_FETH_LEN)) != 0) {
+        pkt->feth = roce_get_be32(p, o);
+        pkt->hdrs_captured |= ROCE_HDR_FETH;
+    }
+    if ((o = ext_at(pkt, caplen, ROCE_HDR_RETH, ROCE_RETH_LEN)) != 0) {
+        pkt->reth_va = roce_get_be64(p, o);
+        pkt->reth_rkey = roce_get_be32(p, o + 8);
+        pkt->reth_dma_len = roce_get_be32(p, o + 12);
+        pkt->hdrs_captured |= ROCE_HDR_RETH;
+    }
+    if ((o = ext_at(pkt, caplen, ROCE_HDR_ATOMICETH, ROCE_ATOMICETH_LEN)) != 0) {
+        pkt->atomic_va = roce_get_be64(p, o);
+        pkt->atomic_rkey = roce_get_be32(p, o + 8);
+        pkt->atomic_swap_add = roce_get_be64(p, o + 12);
+        pkt->atomic_cmp = roce_get_be64(p, o + 20);
+        pkt->hdrs_captured |= ROCE_HDR_ATOMICETH;
+    }
+    if ((o = ext_at(pkt, caplen, ROCE_HDR_AETH, ROCE_AETH_LEN)) != 0) {
+        pkt->aeth_syndrome = p[o];
+        pkt->aeth_msn = roce_get_be24(p, o + 1);
+        pkt->hdrs_captured |= ROCE_HDR_AETH;
+    }
+    if ((o = ext_at(pkt, caplen, ROCE_HDR_ATOMICACKETH, ROCE_ATOMICACKETH_LEN)) != 0) {
+        pkt->atomicack_orig = roce_get_be64(p, o);
+        pkt->hdrs_captured |= ROCE_HDR_ATOMICACKETH;
+    }
+    if ((o = ext_at(pkt, caplen, ROCE_HDR_IMMDT, ROCE_IMMDT_LEN)) != 0) {
+        pkt->immdt = roce_get_be32(p, o);
+        pkt->hdrs_captured |= ROCE_HDR_IMMDT;
+    }
+    if ((o = ext_at(pkt, caplen, ROCE_HDR_IETH, ROCE_IETH_LEN)) != 0) {
+        pkt->ieth_rkey = roce_get_be32(p, o);
+        pkt->hdrs_captured |= ROCE_HDR_IETH;
+    }
+    if (ext_at(pkt, caplen, ROCE_HDR_CNP_RSVD, ROCE_CNP_RSVD_LEN) != 0)
+        pkt->hdrs_captured |= ROCE_HDR_CNP_RSVD;
+}
+
+/* NAK codes (IBTA Vol. 1 9.7.5.2.4 / Table 43). */
+static const struct {
+    const char *ident;
+    const char *text;
+} nak_codes[ROCE_NAK_CODES] = {
+    {"psn_sequence_error", "PSN sequence error"},
+    {"invalid_request", "invalid request"},
+    {"remote_access_error", "remote access error"},
+    {"remote_operational_error", "remote operational error"},
+    {"invalid_rd_request", "invalid RD request"},
+};
+
+const char *roce_nak_code_name(unsigned code)
+{
+    return code < ROCE_NAK_CODES ? nak_codes[code].ident : "reserved";
+}
+
+const char *roce_nak_code_text(unsigned code)
+{
+    return code < ROCE_NAK_CODES ? nak_codes[code].text : "reserved code";
+}
+
+/* RNR NAK timer field encoding (IBTA Vol. 1 9.7.5.2.8 Table 45), in 10 us units. */
+static const uint32_t rnr_timer_10us[32] = {
+    65536, 1,    2,    3,    4,    6,    8,     12,    16,    24,    32,
+    48,    64,   96,   128,  192,  256,  384,   512,   768,   1024,  1536,
+    2048,  3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152,
+};
+
+uint32_t roce_rnr_timer_10us(unsigned code)
+{
+    return rnr_timer_10us[code & ROCE_AETH_VALUE_MASK];
+}

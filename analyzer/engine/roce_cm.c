@@ -1,0 +1,137 @@
+/*
+ * roce_cm.c - InfiniBand Communication Manager MADs on QP1.
+ *
+ * IBTA Vol. 1 13.4 (MAD header), 12.6 (CM messages). CM MADs travel as UD
+ * SEND Only to QP1 with a DETH; the 256-byte MAD follows:
+ *
+ *   MAD header (24): BaseVersion(1)=1 MgmtClass(1)=0x07 ClassVersion(1)
+ *                    Method(1) Status(2) ClassSpecific(2) TransactionID(8)
+ *                    AttributeID(2) Reserved(2) AttributeModifier(4)
+ *   REQ (0x0010): LocalCommID@0 ... LocalQPN(24)@32 ... StartingPSN(24)@44
+ *                 ... PathMTU(4 high bits)@50
+ *   REP (0x0013): LocalCommID@0 RemoteCommID@4 LocalQKey@8 LocalQPN(24)@12
+ *                 ... StartingPSN(24)@20
+ *
+ * The REQ's starting PSN is what the active side expects to receive (the
+ * passive side's first request PSN), the REP's what the passive side expects
+ * (the active side's first request PSN): checked on the real Linux captures
+ * (linlinw5 rping, montybeatnik). A REP that answers a captured REQ pairs the
+ * two flows of the connection and starts their PSN history afresh.
+ */
+#include <string.h>
+
+#include "roce_extract.h"
+#include "roce_internal.h"
+
+#define CM_QPN             1u
+#define MAD_HDR_LEN        24
+#define MAD_BASE_VERSION   1u
+#define MAD_CLASS_CM       0x07u
+#define MAD_CLASS_OFF      1
+#define MAD_ATTR_ID_OFF    16
+#define CM_ATTR_REQ        0x0010u
+#define CM_ATTR_REP        0x0013u
+#define REQ_LOCAL_COMM_OFF 0
+#define REQ_LOCAL_QPN_OFF  32
+#define REQ_START_PSN_OFF  44
+#define REQ_PMTU_OFF       50
+#define REQ_PMTU_SHIFT     4
+#define REQ_LEN            51
+#define REP_REMOTE_COMM_OFF 4
+#define REP_LOCAL_QPN_OFF  12
+#define REP_START_PSN_OFF  20
+#define REP_LEN            23
+#define IB_MTU_256_CODE    1u
+#define IB_MTU_4096_CODE   5u
+#define IB_MTU_256         256u
+
+static void cm_flow_start(struct roce_engine *e, struct roce_flow *f, uint32_t start_psn,
+                          uint32_t pmtu)
+{
+    if (f->req.have)
+        roce_seq_reset(e, f);
+    f->req.cm_start_valid = 1;
+    f->req.cm_start_psn = start_psn;
+    f->r.cm_connections++;
+    if (pmtu) {
+        f->pmtu = pmtu;
+        f->pmtu_learned = 1;
+    }
+}
+
+static void cm_rep(struct roce_engine *e, const struct roce_pkt *pkt, const uint8_t *d,
+                   uint64_t frame, int64_t ts)
+{
+    uint32_t remote_comm = roce_get_be32(d, REP_REMOTE_COMM_OFF);
+    struct cm_req *q = NULL;
+    for (unsigned i = 0; i < CM_PENDING; i++) {
+        struct cm_req *c = &e->cm[i];
+        if (c->valid && c->comm_id == remote_comm && c->version == pkt->version &&
+            memcmp(c->src, pkt->dst, ROCE_ADDR_LEN) == 0 &&
+            memcmp(c->dst, pkt->src, ROCE_ADDR_LEN) == 0) {
+            q = c;
+            break;
+        }
+    }
+    if (q == NULL)
+        return; /* REQ not captured: nothing to pair with */
+    q->valid = 0;
+
+    struct roce_flow_key kx, ky;
+    memset(&kx, 0, sizeof kx);
+    memcpy(kx.src, q->src, ROCE_ADDR_LEN);
+    memcpy(kx.dst, q->dst, ROCE_ADDR_LEN);
+    kx.dqpn = roce_get_be24(d, REP_LOCAL_QPN_OFF);
+    kx.version = q->version;
+    kx.is_v6 = q->is_v6;
+    ky = kx;
+    memcpy(ky.src, q->dst, ROCE_ADDR_LEN);
+    memcpy(ky.dst, q->src, ROCE_ADDR_LEN);
+    ky.dqpn = q->qpn;
+
+    struct roce_flow *x = roce_flow_get(e, &kx, frame, ts);
+    if (x == NULL)
+        return;
+    cm_flow_start(e, x, roce_get_be24(d, REP_START_PSN_OFF), q->pmtu);
+    struct roce_flow *y = roce_flow_get(e, &ky, frame, ts);
+    if (y == NULL)
+        return;
+    cm_flow_start(e, y, q->start_psn, q->pmtu);
+    roce_flow_pair(e, x, y, ROCE_PAIRED_CM);
+    e->t.cm_connections++;
+}
+
+void roce_cm_packet(struct roce_engine *e, const struct roce_pkt *pkt, const uint8_t *data,
+                    size_t caplen, uint64_t frame, int64_t ts)
+{
+    size_t off = pkt->payload_off;
+    if (pkt->opcode != ROCE_OPCODE_UD_SEND_ONLY || pkt->dqpn != CM_QPN ||
+        !roce_fits(caplen, off, MAD_HDR_LEN) || pkt->payload_len < MAD_HDR_LEN)
+        return;
+    const uint8_t *m = data + off;
+    if (m[0] != MAD_BASE_VERSION || m[MAD_CLASS_OFF] != MAD_CLASS_CM)
+        return;
+    e->t.cm_messages++;
+    unsigned attr = roce_get_be16(m, MAD_ATTR_ID_OFF);
+    const uint8_t *d = m + MAD_HDR_LEN;
+    size_t avail = caplen - off - MAD_HDR_LEN;
+    if (attr == CM_ATTR_REQ && avail >= REQ_LEN) {
+        struct cm_req *c = &e->cm[e->cm_next];
+        e->cm_next = (e->cm_next + 1) % CM_PENDING;
+        memset(c, 0, sizeof *c);
+        c->comm_id = roce_get_be32(d, REQ_LOCAL_COMM_OFF);
+        memcpy(c->src, pkt->src, ROCE_ADDR_LEN);
+        memcpy(c->dst, pkt->dst, ROCE_ADDR_LEN);
+        c->version = pkt->version;
+        c->is_v6 = pkt->l3_v6;
+        c->qpn = roce_get_be24(d, REQ_LOCAL_QPN_OFF);
+        c->start_psn = roce_get_be24(d, REQ_START_PSN_OFF);
+        unsigned mtu = d[REQ_PMTU_OFF] >> REQ_PMTU_SHIFT;
+        c->pmtu = mtu >= IB_MTU_256_CODE && mtu <= IB_MTU_4096_CODE
+                      ? IB_MTU_256 << (mtu - IB_MTU_256_CODE)
+                      : 0;
+        c->valid = 1;
+    } else if (attr == CM_ATTR_REP && avail >= REP_LEN) {
+        cm_rep(e, pkt, d, frame, ts);
+    }
+}

@@ -1,0 +1,178 @@
+/*
+ * roce_decode.h - from frame bytes to a decoded RoCE packet.
+ *
+ * Link types (tcpdump.org/linktypes.html): Ethernet, Linux cooked capture
+ * v1 and v2, raw IP, raw IPv4, raw IPv6. Up to two 802.1Q/802.1ad tags.
+ * RoCEv1: EtherType 0x8915, GRH, BTH (IBTA Annex A16). RoCEv2: IPv4 or IPv6,
+ * UDP destination port 4791, BTH (IBTA Annex A17).
+ *
+ * The decoder never reads past the captured length and keeps three outcomes
+ * apart: non-RoCE, RoCE (possibly truncated by the snaplen: then analysed as
+ * far as the captured headers allow) and malformed (RoCE by EtherType or
+ * port, but the length its headers declare cannot hold the BTH, the
+ * extension headers of its opcode, the pad and the ICRC, or the opcode is
+ * not defined).
+ */
+#ifndef ROCE_DECODE_H
+#define ROCE_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roce_opcode.h"
+
+/* Link-layer header types (LINKTYPE_* values; DLT_RAW is 12 or 14 on some systems). */
+enum roce_linktype {
+    ROCE_LINKTYPE_ETHERNET = 1,
+    ROCE_LINKTYPE_DLT_RAW = 12,
+    ROCE_LINKTYPE_DLT_RAW_ALT = 14,
+    ROCE_LINKTYPE_RAW = 101,
+    ROCE_LINKTYPE_LINUX_SLL = 113,
+    ROCE_LINKTYPE_IPV4 = 228,
+    ROCE_LINKTYPE_IPV6 = 229,
+    ROCE_LINKTYPE_LINUX_SLL2 = 276
+};
+
+/* Nonzero when the engine can decode this link type. */
+int roce_linktype_supported(int linktype);
+
+/* Short name of a supported link type ("EN10MB", "LINUX_SLL", ...) or NULL. */
+const char *roce_linktype_name(int linktype);
+
+enum roce_class {
+    ROCE_CLASS_NON_ROCE = 0,
+    ROCE_CLASS_ROCE = 1,
+    ROCE_CLASS_MALFORMED = 2
+};
+
+/* Why a RoCE packet is malformed. */
+enum roce_malformed {
+    ROCE_MAL_NONE = 0,
+    ROCE_MAL_UDP_LENGTH,  /* UDP length < 8 or beyond the IP payload */
+    ROCE_MAL_GRH,         /* RoCEv1 GRH next header is not 0x1B */
+    ROCE_MAL_SHORT_BTH,   /* declared length cannot hold a BTH */
+    ROCE_MAL_OPCODE,      /* opcode not defined */
+    ROCE_MAL_SHORT_HDRS,  /* declared length cannot hold the opcode's headers and the ICRC */
+    ROCE_MAL_PAD,         /* pad count larger than the payload */
+    ROCE_MAL_COUNT
+};
+
+/* Name of a malformed reason ("udp_length", ...). */
+const char *roce_malformed_name(enum roce_malformed m);
+
+enum roce_icrc_status {
+    ROCE_ICRC_UNCHECKED = 0, /* not all of the packet was captured, or checking is off */
+    ROCE_ICRC_GOOD = 1,
+    ROCE_ICRC_BAD = 2
+};
+
+#define ROCE_ADDR_LEN 16
+#define ROCE_MAX_VLANS 2
+
+/* Decoder settings. */
+struct roce_decode_cfg {
+    uint16_t udp_port; /* RoCEv2 UDP destination port (4791) */
+    uint8_t check_icrc;
+};
+
+struct roce_pkt {
+    uint8_t cls;       /* enum roce_class */
+    uint8_t malformed; /* enum roce_malformed */
+    uint8_t version;   /* 1 or 2 for RoCE, 0 otherwise */
+    uint8_t truncated; /* captured length < original length */
+    uint8_t bth_captured;
+    uint8_t l3_v6;   /* addresses are IPv6 or GIDs (else IPv4, stored in the last 4 bytes) */
+    uint8_t n_vlans; /* tags seen (up to ROCE_MAX_VLANS are recorded) */
+    uint8_t pcp[ROCE_MAX_VLANS];
+    uint16_t vid[ROCE_MAX_VLANS];
+    uint8_t ecn;  /* IP ECN (RoCEv2) or the GRH traffic class low bits (RoCEv1) */
+    uint8_t dscp; /* IP DSCP / upper six bits of the GRH traffic class */
+    uint16_t udp_sport;
+    uint8_t src[ROCE_ADDR_LEN]; /* IPv4 in bytes 12..15 with the IPv4-mapped prefix */
+    uint8_t dst[ROCE_ADDR_LEN];
+
+    /* Offsets in the frame. end_off is where the ICRC ends by the declared lengths. */
+    uint32_t l3_off, l3_hdr_len, l4_off, bth_off, payload_off, end_off;
+
+    /* BTH (IBTA Vol. 1 9.2) */
+    uint8_t opcode, se, mig, padcnt, tver, fecn, becn, ackreq;
+    uint16_t pkey;
+    uint32_t dqpn, psn;
+    const struct roce_opcode_info *op; /* NULL unless the opcode is defined */
+
+    uint16_t hdrs;          /* extension headers the opcode implies */
+    uint16_t hdrs_captured; /* those entirely captured */
+    uint32_t rdeth_eecnxt;
+    uint32_t deth_qkey, deth_srcqp;
+    uint32_t xrceth_srqn;
+    uint32_t feth;
+    uint64_t reth_va;
+    uint32_t reth_rkey, reth_dma_len;
+    uint64_t atomic_va, atomic_swap_add, atomic_cmp;
+    uint32_t atomic_rkey;
+    uint8_t aeth_syndrome;
+    uint32_t aeth_msn;
+    uint64_t atomicack_orig;
+    uint32_t immdt;
+    uint32_t ieth_rkey;
+
+    uint32_t payload_len; /* declared payload, without pad and ICRC */
+    uint8_t icrc_status;  /* enum roce_icrc_status */
+    uint32_t icrc_wire, icrc_calc;
+};
+
+/*
+ * Decode one frame. p holds caplen captured bytes of a frame that was
+ * wirelen bytes long. Fills *pkt (always, also for non-RoCE frames).
+ * Returns 0, or -1 when the link type is not supported (pkt is then a
+ * non-RoCE packet). Never reads beyond caplen.
+ */
+int roce_decode(const struct roce_decode_cfg *cfg, int linktype, const uint8_t *p, size_t caplen,
+                size_t wirelen, struct roce_pkt *pkt);
+
+/* Nonzero when the packet carries header h (enum roce_hdr) and it was captured. */
+static inline int roce_pkt_has(const struct roce_pkt *pkt, unsigned h)
+{
+    return (pkt->hdrs_captured & h) != 0;
+}
+
+/* AETH syndrome (IBTA Vol. 1 9.3.5 Table 42). */
+#define ROCE_AETH_TYPE_SHIFT 5
+#define ROCE_AETH_TYPE_MASK  0x3u
+#define ROCE_AETH_VALUE_MASK 0x1Fu
+enum roce_aeth_type {
+    ROCE_AETH_ACK = 0,
+    ROCE_AETH_RNR_NAK = 1,
+    ROCE_AETH_RESERVED = 2,
+    ROCE_AETH_NAK = 3
+};
+enum roce_nak_code {
+    ROCE_NAK_PSN_SEQUENCE_ERROR = 0,
+    ROCE_NAK_INVALID_REQUEST = 1,
+    ROCE_NAK_REMOTE_ACCESS_ERROR = 2,
+    ROCE_NAK_REMOTE_OPERATIONAL_ERROR = 3,
+    ROCE_NAK_INVALID_RD_REQUEST = 4,
+    ROCE_NAK_CODES = 5 /* codes 5..31 are reserved */
+};
+
+static inline unsigned roce_aeth_type(uint8_t syndrome)
+{
+    return (syndrome >> ROCE_AETH_TYPE_SHIFT) & ROCE_AETH_TYPE_MASK;
+}
+
+static inline unsigned roce_aeth_value(uint8_t syndrome)
+{
+    return syndrome & ROCE_AETH_VALUE_MASK;
+}
+
+/* "psn_sequence_error", ... or "reserved". */
+const char *roce_nak_code_name(unsigned code);
+/* "PSN sequence error", ... for display. */
+const char *roce_nak_code_text(unsigned code);
+/* RNR timer code to microseconds x 100 (0.01 ms units: code 1 = 1, code 0 = 65536). */
+uint32_t roce_rnr_timer_10us(unsigned code);
+
+#define ROCE_UDP_PORT_ROCEV2 4791
+#define ROCE_ECN_CE 3u
+
+#endif

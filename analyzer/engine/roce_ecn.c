@@ -1,0 +1,218 @@
+/*
+ * roce_ecn.c - ECN CE marks and their CNPs.
+ *
+ * ANALYSIS-DEFINITIONS "CE mark", "CNP match"; PROTOCOL-FACTS "CNP". A CNP
+ * travels B->A with the dest QP of the data sender (qa): it belongs to the
+ * connection whose request flow A->B (dest QP qb) carried the CE marks. It
+ * is matched to the earliest CE mark of that flow that arrived after the
+ * connection's previous CNP and at most the window before it. A CE mark
+ * with no CNP of its connection within the window before or after it is
+ * unanswered; that is settled when the window after it has passed.
+ *
+ * CE marks wait in one ring in arrival order (settled from the oldest as
+ * time passes) and are linked per request flow (settled together by a CNP).
+ * The ring is bounded; marks pushed out early are counted in
+ * ce_tracking_overflow.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "roce_internal.h"
+
+#define CE_RING_INITIAL 1024u
+#define CE_RING_MAX     65536u
+
+static struct ce_entry *ce_at(struct roce_engine *e, uint64_t seq)
+{
+    return &e->ce[seq & (e->ce_cap - 1)];
+}
+
+int roce_ecn_init(struct roce_engine *e)
+{
+    e->ce_cap = CE_RING_INITIAL;
+    e->ce_max = CE_RING_MAX;
+    e->ce = calloc(e->ce_cap, sizeof *e->ce);
+    return e->ce != NULL ? 0 : -1;
+}
+
+/* The flow a CE entry belongs to, or NULL when it went away. */
+static struct roce_flow *ce_flow(struct roce_engine *e, const struct ce_entry *c)
+{
+    struct roce_flow *f = roce_flow_at(e, c->flow);
+    return f->id == c->flow_id ? f : NULL;
+}
+
+enum settle { SETTLE_WINDOW, SETTLE_DROPPED };
+
+/* Settle one CE mark: answered or unanswered, or dropped by the bounds. */
+static void ce_settle(struct roce_engine *e, struct ce_entry *c, struct roce_flow *f,
+                      enum settle how)
+{
+    struct roce_verdict *rv = roce_vq_get(e, c->vq_seq, c->frame);
+    if (how == SETTLE_DROPPED) {
+        e->t.ce_tracking_overflow++;
+    } else if (c->answered) {
+        e->t.ce_answered++;
+        if (f != NULL)
+            f->r.ce_answered++;
+    } else {
+        e->t.ce_unanswered++;
+        if (f != NULL)
+            f->r.ce_unanswered++;
+        if (rv != NULL)
+            rv->flags |= ROCE_V_CE_UNANSWERED;
+    }
+    roce_vq_done(e, c->vq_seq, c->frame);
+    c->live = 0;
+}
+
+/* Settle the oldest CE entry and unlink it from its flow (it is its first). */
+static void ce_pop(struct roce_engine *e, enum settle how)
+{
+    uint64_t seq = e->ce_head_seq++;
+    struct ce_entry *c = ce_at(e, seq);
+    if (!c->live)
+        return;
+    struct roce_flow *f = ce_flow(e, c);
+    if (f != NULL) {
+        f->ce_first = c->next;
+        if (f->ce_last == seq + 1)
+            f->ce_last = 0;
+    }
+    ce_settle(e, c, f, how);
+}
+
+void roce_ecn_expire(struct roce_engine *e, int64_t now, int flush)
+{
+    while (e->ce_head_seq < e->ce_tail_seq) {
+        const struct ce_entry *c = ce_at(e, e->ce_head_seq);
+        if (c->live && !flush && now - c->ts <= e->cfg.cnp_window_ns)
+            break;
+        ce_pop(e, SETTLE_WINDOW);
+    }
+}
+
+static int ce_grow(struct roce_engine *e)
+{
+    uint32_t n = e->ce_cap * 2;
+    struct ce_entry *nc = calloc(n, sizeof *nc);
+    if (nc == NULL)
+        return -1;
+    for (uint64_t s = e->ce_head_seq; s < e->ce_tail_seq; s++)
+        nc[s & (n - 1)] = *ce_at(e, s);
+    free(e->ce);
+    e->ce = nc;
+    e->ce_cap = n;
+    return 0;
+}
+
+void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v)
+{
+    v->flags |= ROCE_V_CE;
+    f->r.ce_marked++;
+    e->t.ce_marked++;
+
+    if (e->ce_tail_seq - e->ce_head_seq == e->ce_cap &&
+        (e->ce_cap >= e->ce_max || ce_grow(e) != 0))
+        ce_pop(e, SETTLE_DROPPED);
+
+    uint64_t seq = e->ce_tail_seq++;
+    struct ce_entry *c = ce_at(e, seq);
+    memset(c, 0, sizeof *c);
+    c->frame = v->frame;
+    c->vq_seq = e->cur_seq;
+    c->flow_id = f->id;
+    c->flow = f->self;
+    c->ts = v->ts_ns;
+    c->live = 1;
+    if (f->have_cnp && v->ts_ns - f->last_cnp_ts <= e->cfg.cnp_window_ns) {
+        c->answered = 1; /* covered by the previous CNP */
+        v->flags |= ROCE_V_CE_ANSWERED;
+        v->cnp_frame = f->last_cnp_frame;
+    }
+    if (f->ce_last)
+        ce_at(e, f->ce_last - 1)->next = seq + 1;
+    else
+        f->ce_first = seq + 1;
+    f->ce_last = seq + 1;
+    roce_cur_expect(e, v->ts_ns + e->cfg.cnp_window_ns);
+}
+
+/* The request flow whose CE marks a CNP on cnp_flow answers, or NULL. */
+static struct roce_flow *cnp_target(struct roce_engine *e, struct roce_flow *k)
+{
+    struct roce_flow *x = roce_flow_peer(e, k);
+    if (x != NULL)
+        return x;
+    /* fallback: the only request flow with the CNP's addresses reversed */
+    x = roce_flow_only_request(e, k->key.dst, k->key.src, k->key.version);
+    if (x == NULL || x == k)
+        return NULL;
+    if (!x->peer)
+        roce_flow_pair(e, x, k, ROCE_PAIRED_CNP);
+    return x;
+}
+
+void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *k, struct roce_verdict *v)
+{
+    struct roce_flow *x = cnp_target(e, k);
+    struct ce_entry *matched = NULL;
+    int64_t t = v->ts_ns, w = e->cfg.cnp_window_ns;
+
+    v->flags |= ROCE_V_CNP;
+    if (x == NULL) {
+        v->flags |= ROCE_V_CNP_UNEXPLAINED;
+        e->t.cnps_unexplained++;
+        return;
+    }
+    x->r.cnps_for_flow++;
+    for (uint64_t s = x->ce_first; s != 0;) {
+        struct ce_entry *c = ce_at(e, s - 1);
+        struct roce_verdict *rv = roce_vq_get(e, c->vq_seq, c->frame);
+        int64_t age = t - c->ts;
+        s = c->next;
+        if (matched == NULL && age <= w) {
+            matched = c;
+            c->answered = 1;
+            if (rv != NULL) {
+                rv->flags |= ROCE_V_CE_ANSWERED;
+                rv->cnp_frame = v->frame;
+            }
+        } else if (age <= w && !c->answered) {
+            c->answered = 1;
+            if (rv != NULL) {
+                rv->flags |= ROCE_V_CE_ANSWERED;
+                rv->cnp_frame = v->frame;
+            }
+        }
+        ce_settle(e, c, x, SETTLE_WINDOW);
+    }
+    x->ce_first = x->ce_last = 0;
+    x->have_cnp = 1;
+    x->last_cnp_ts = t;
+    x->last_cnp_frame = v->frame;
+
+    if (matched == NULL) {
+        v->flags |= ROCE_V_CNP_UNEXPLAINED;
+        x->r.cnps_unexplained++;
+        e->t.cnps_unexplained++;
+        return;
+    }
+    v->flags |= ROCE_V_CNP_MATCHED;
+    v->cnp_for_frame = matched->frame;
+    v->cnp_latency_ns = t - matched->ts;
+    x->r.cnps_matched++;
+    e->t.cnps_matched++;
+    roce_lat_add(&x->cnp_lat, v->cnp_latency_ns);
+    roce_lat_add(&e->cnp_lat, v->cnp_latency_ns);
+}
+
+void roce_ecn_forget_flow(struct roce_engine *e, struct roce_flow *f)
+{
+    for (uint64_t s = f->ce_first; s != 0;) {
+        struct ce_entry *c = ce_at(e, s - 1);
+        s = c->next;
+        ce_settle(e, c, NULL, SETTLE_DROPPED);
+    }
+    f->ce_first = f->ce_last = 0;
+}

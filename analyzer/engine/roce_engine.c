@@ -1,0 +1,298 @@
+/*
+ * roce_engine.c - the engine's entry points: configuration, per-frame
+ * dispatch, and the report (see roce_engine.h).
+ */
+#include "roce_engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "roce_internal.h"
+
+#define DEFAULT_CNP_WINDOW_NS  100000
+#define DEFAULT_MAX_FLOWS      65536u
+#define DEFAULT_MAX_EPISODES   65536u
+#define DEFAULT_OPEN_VERDICTS  65536u
+#define DEFAULT_NAK_HORIZON_NS 1000000000
+#define MIN_FLOWS              4u
+#define MAX_FLOWS              (1u << 26)
+
+static const char *const trigger_names[ROCE_TRIGGER_COUNT] = {"nak", "rnr", "implied",
+                                                              "timeout"};
+static const char *const paired_names[] = {"none", "cm", "psn", "cnp"};
+static const char *const verdict_names[ROCE_V_COUNT] = {
+    "gap",      "retransmission", "episode_start",    "nak",      "rnr",
+    "ce",       "ce_answered",    "ce_unanswered",    "cnp",      "cnp_matched",
+    "cnp_unexplained", "bad_icrc", "psn_reuse",       "read_response_gap",
+    "malformed", "nak_resent",    "duplicate_read_response",
+};
+
+const char *roce_trigger_name(unsigned t)
+{
+    return t < ROCE_TRIGGER_COUNT ? trigger_names[t] : "unknown";
+}
+
+const char *roce_paired_by_name(unsigned p)
+{
+    return p < sizeof paired_names / sizeof paired_names[0] ? paired_names[p] : "unknown";
+}
+
+const char *roce_verdict_name(unsigned bit_index)
+{
+    return bit_index < ROCE_V_COUNT ? verdict_names[bit_index] : "unknown";
+}
+
+void roce_config_default(struct roce_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->udp_port = ROCE_UDP_PORT_ROCEV2;
+    cfg->check_icrc = 1;
+    cfg->cnp_window_ns = DEFAULT_CNP_WINDOW_NS;
+    cfg->max_flows = DEFAULT_MAX_FLOWS;
+    cfg->max_episodes = DEFAULT_MAX_EPISODES;
+    cfg->max_open_verdicts = DEFAULT_OPEN_VERDICTS;
+    cfg->nak_horizon_ns = DEFAULT_NAK_HORIZON_NS;
+}
+
+struct roce_engine *roce_engine_new(const struct roce_config *cfg)
+{
+    if (cfg->max_flows < MIN_FLOWS || cfg->max_flows > MAX_FLOWS || cfg->cnp_window_ns < 0 ||
+        cfg->nak_horizon_ns < 0 || cfg->max_open_verdicts == 0)
+        return NULL;
+    struct roce_engine *e = calloc(1, sizeof *e);
+    if (e == NULL)
+        return NULL;
+    e->cfg = *cfg;
+    e->dcfg.udp_port = cfg->udp_port;
+    e->dcfg.check_icrc = cfg->check_icrc;
+    roce_lat_init(&e->cnp_lat);
+    roce_lat_init(&e->ack_lat);
+    if (roce_flows_init(e) != 0 || roce_ecn_init(e) != 0 || roce_vq_init(e) != 0) {
+        roce_engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+void roce_engine_free(struct roce_engine *e)
+{
+    if (e == NULL)
+        return;
+    roce_flows_free(e);
+    roce_lat_free(&e->cnp_lat);
+    roce_lat_free(&e->ack_lat);
+    free(e->episodes);
+    free(e->ce);
+    free(e->vq);
+    free(e);
+}
+
+/* Count the frame by class; returns nonzero when analysis goes on. */
+static int count_class(struct roce_engine *e, const struct roce_pkt *pkt, struct roce_verdict *v)
+{
+    struct roce_totals *t = &e->t;
+    if (pkt->cls == ROCE_CLASS_NON_ROCE) {
+        t->non_roce_packets++;
+        return 0;
+    }
+    if (pkt->truncated)
+        t->truncated_packets++;
+    if (pkt->cls == ROCE_CLASS_MALFORMED) {
+        t->malformed_packets++;
+        t->malformed_by_reason[pkt->malformed]++;
+        v->flags |= ROCE_V_MALFORMED;
+        return 0;
+    }
+    t->roce_packets++;
+    if (pkt->version == 1)
+        t->rocev1_packets++;
+    else
+        t->rocev2_packets++;
+    switch (pkt->icrc_status) {
+    case ROCE_ICRC_GOOD:
+        t->icrc_good++;
+        break;
+    case ROCE_ICRC_BAD:
+        t->icrc_bad++;
+        v->flags |= ROCE_V_BAD_ICRC;
+        v->icrc_calc = pkt->icrc_calc;
+        v->icrc_wire = pkt->icrc_wire;
+        break;
+    default:
+        t->icrc_unchecked++;
+        break;
+    }
+    if (!pkt->bth_captured) {
+        t->no_bth_packets++;
+        return 0;
+    }
+    return 1;
+}
+
+static void flow_key_of(const struct roce_pkt *pkt, struct roce_flow_key *k)
+{
+    memset(k, 0, sizeof *k);
+    memcpy(k->src, pkt->src, ROCE_ADDR_LEN);
+    memcpy(k->dst, pkt->dst, ROCE_ADDR_LEN);
+    k->dqpn = pkt->dqpn;
+    k->version = pkt->version;
+    k->is_v6 = pkt->l3_v6;
+}
+
+static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
+                    const struct roce_pkt *pkt, struct roce_verdict *v)
+{
+    struct roce_flow_key key;
+    struct roce_flow *f;
+    unsigned kind = pkt->op->kind;
+
+    v->opcode = pkt->opcode;
+    v->psn = pkt->psn;
+    flow_key_of(pkt, &key);
+    f = roce_flow_get(e, &key, in->frame, in->ts_ns);
+    if (f == NULL)
+        return; /* out of memory: counted in totals only */
+    v->has_flow = 1;
+    v->key = key;
+    f->r.packets++;
+    f->r.bytes += in->wirelen;
+    f->r.payload_bytes += pkt->payload_len;
+    f->r.last_frame = in->frame;
+    f->r.last_ts_ns = in->ts_ns;
+    if (v->flags & ROCE_V_BAD_ICRC)
+        f->r.bad_icrc++;
+    if (kind == ROCE_KIND_CNP) {
+        if (f->transport == ROCE_TRANSPORT_NONE)
+            f->transport = ROCE_TRANSPORT_CNP;
+    } else {
+        f->r.op_counts[pkt->opcode & ROCE_OPCODE_OP_MASK]++;
+        if (f->transport == ROCE_TRANSPORT_NONE || f->transport == ROCE_TRANSPORT_CNP)
+            f->transport = (uint8_t)roce_opcode_transport(pkt->opcode);
+    }
+
+    switch (kind) {
+    case ROCE_KIND_REQUEST:
+        e->t.request_packets++;
+        f->r.request_packets++;
+        roce_flow_mark_request(e, f);
+        roce_seq_request(e, f, pkt, v);
+        if (pkt->version == 2 && pkt->ecn == ROCE_ECN_CE)
+            roce_ecn_ce(e, f, v);
+        break;
+    case ROCE_KIND_RESPONSE:
+        e->t.response_packets++;
+        f->r.response_packets++;
+        roce_seq_response(e, f, pkt, v);
+        break;
+    case ROCE_KIND_CNP:
+        e->t.cnp_packets++;
+        f->r.cnp_packets++;
+        roce_ecn_cnp(e, f, v);
+        break;
+    default:
+        break;
+    }
+    struct roce_flow *peer = roce_flow_peer(e, f);
+    v->transport = f->transport;
+    v->paired_by = f->paired_by;
+    v->peer_dqpn = peer != NULL ? peer->key.dqpn : 0;
+    /* last: CM may create and evict flows */
+    roce_cm_packet(e, pkt, in->data, in->caplen, in->frame, in->ts_ns);
+}
+
+int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
+                      struct roce_frame_out *out)
+{
+    struct roce_frame_out local;
+    int rc = 0;
+
+    if (out == NULL)
+        out = &local;
+    if (!e->have_now || in->ts_ns > e->now) {
+        e->now = in->ts_ns;
+        e->have_now = 1;
+    }
+    roce_ecn_expire(e, e->now, 0);
+    roce_vq_release(e, e->now, 0);
+
+    struct roce_totals *t = &e->t;
+    if (t->packets == 0)
+        t->first_ts_ns = in->ts_ns;
+    t->last_ts_ns = in->ts_ns;
+    t->packets++;
+    t->bytes += in->wirelen;
+
+    memset(&out->v, 0, sizeof out->v);
+    out->v.frame = in->frame;
+    out->v.ts_ns = in->ts_ns;
+    if (roce_decode(&e->dcfg, in->linktype, in->data, in->caplen, in->wirelen, &out->pkt) != 0) {
+        t->unsupported_linktype++;
+        rc = -1;
+    }
+    e->cur_seq = e->vq_tail_seq;
+    e->cur_pending = 0;
+    e->cur_deadline = in->ts_ns;
+    if (count_class(e, &out->pkt, &out->v))
+        analyse(e, in, &out->pkt, &out->v);
+    if (out->v.flags != 0)
+        roce_vq_push(e, &out->v, e->cur_pending, e->cur_deadline);
+    roce_vq_release(e, e->now, 0);
+    return rc;
+}
+
+void roce_engine_finish(struct roce_engine *e)
+{
+    roce_ecn_expire(e, e->now, 1);
+    roce_vq_release(e, e->now, 1);
+}
+
+const struct roce_totals *roce_engine_totals(struct roce_engine *e)
+{
+    e->t.flows_active = e->n_flows;
+    roce_lat_summarize(&e->cnp_lat, &e->t.cnp_latency);
+    roce_lat_summarize(&e->ack_lat, &e->t.ack_latency);
+    return &e->t;
+}
+
+size_t roce_engine_flow_count(const struct roce_engine *e)
+{
+    return e->n_flows;
+}
+
+static int cmp_report_id(const void *a, const void *b)
+{
+    const struct roce_flow_report *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, size_t cap)
+{
+    size_t n = 0;
+    for (uint32_t h = 1; h <= e->n_slots && n < cap; h++) {
+        const struct roce_flow *f = roce_flow_at(e, h);
+        if (!f->id)
+            continue;
+        struct roce_flow_report *r = &out[n++];
+        *r = f->r;
+        r->id = f->id;
+        r->key = f->key;
+        r->transport = f->transport;
+        r->paired_by = f->paired_by;
+        r->peer_id = f->peer_id;
+        r->pmtu = f->pmtu;
+        roce_lat_summarize(&f->ack_lat, &r->ack_latency);
+        roce_lat_summarize(&f->cnp_lat, &r->cnp_latency);
+    }
+    qsort(out, n, sizeof *out, cmp_report_id);
+    return n;
+}
+
+size_t roce_engine_episode_count(const struct roce_engine *e)
+{
+    return e->n_episodes;
+}
+
+const struct roce_episode *roce_engine_episode(const struct roce_engine *e, size_t i)
+{
+    return i < e->n_episodes ? &e->episodes[i] : NULL;
+}

@@ -1,0 +1,37 @@
+/*
+ * roce_icrc.h - CRC-32 and the RoCE invariant CRC.
+ *
+ * IBTA Vol. 1 7.8.1 (ICRC), Annex A16 (RoCEv1) and A17.3.3 (RoCEv2): the
+ * ICRC is the reflected CRC-32 (polynomial 0xEDB88320, as Ethernet) over
+ * 8 bytes of 0xFF standing in for the LRH, then the GRH or IP header, the
+ * UDP header (RoCEv2), the BTH and everything up to the ICRC, with the
+ * variant fields replaced by ones: IPv4 TOS, TTL and header checksum; IPv6 /
+ * GRH traffic class, flow label and hop limit; the UDP checksum; BTH byte 4
+ * (FECN, BECN, resv6). It is complemented and sent least significant byte
+ * first.
+ */
+#ifndef ROCE_ICRC_H
+#define ROCE_ICRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Continue a CRC-32: crc is the running (pre-complemented) register. */
+uint32_t roce_crc32_update(uint32_t crc, const uint8_t *p, size_t n);
+
+/* Plain CRC-32 of a buffer (zlib's crc32 with an initial value of 0). */
+uint32_t roce_crc32(const uint8_t *p, size_t n);
+
+/*
+ * The ICRC of a RoCE packet, as it reads with roce_get_le32() from the wire.
+ * l3 points at the IP header (RoCEv2) or the GRH (RoCEv1); l3_hdr_len is
+ * the length of that header including IPv6/IPv4 options or extension headers
+ * up to the UDP header or BTH; is_v6 says whether l3 has the IPv6/GRH layout;
+ * has_udp is nonzero for RoCEv2; rest points at the UDP header (RoCEv2) or
+ * the BTH (RoCEv1) and rest_len counts the bytes from there up to, not
+ * including, the ICRC. The caller guarantees all those bytes are captured.
+ */
+uint32_t roce_icrc_compute(const uint8_t *l3, size_t l3_hdr_len, int is_v6, int has_udp,
+                           const uint8_t *rest, size_t rest_len);
+
+#endif

@@ -1,0 +1,261 @@
+/*
+ * roce_internal.h - engine state shared by the engine's modules (not for
+ * front ends: they use roce_engine.h).
+ *
+ * Ownership: struct roce_engine owns everything below. Flows live in
+ * fixed-size chunks so their addresses never change; handles (slot + 1)
+ * name them in the indexes, the LRU list and the pair lists. A flow that is
+ * evicted or reused gets a new id, so stale references (CE marks, verdicts)
+ * are recognised by comparing ids.
+ */
+#ifndef ROCE_INTERNAL_H
+#define ROCE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "roce_engine.h"
+#include "roce_index.h"
+
+#define FLOW_CHUNK_SHIFT 10
+#define FLOW_CHUNK       (1u << FLOW_CHUNK_SHIFT)
+#define READ_RING        4  /* recent READ requests per flow */
+#define NAK_RING         4  /* recent NAKs per request flow */
+#define ACKREQ_RING      8  /* outstanding AckReq requests sampled per flow */
+#define CM_PENDING       64 /* CM REQs waiting for their REP */
+
+/* An RDMA READ request and what its responses showed. */
+struct read_span {
+    uint64_t frame;
+    uint32_t psn;
+    uint32_t dma_len;
+    uint32_t span;      /* PSNs occupied, when span_known */
+    uint32_t next_resp; /* PSN of the next expected response */
+    uint8_t span_known;
+    uint8_t dma_known;
+    uint8_t gap_seen; /* a response gap was seen inside this READ */
+    uint8_t resp_started;
+};
+
+/* A NAK (PSN sequence error or RNR) for the requests of a flow. */
+struct nak_rec {
+    uint64_t frame;
+    uint64_t vq_seq; /* verdict queue sequence of the NAK frame */
+    int64_t ts;
+    uint32_t psn;
+    uint8_t type; /* ROCE_TRIGGER_NAK or ROCE_TRIGGER_RNR */
+    uint8_t used;
+};
+
+struct ackreq_rec {
+    int64_t ts;
+    uint32_t psn;
+};
+
+/* Request-side sequence state of a flow (its own requests, and what the
+ * paired flow's responses said about them). */
+struct req_state {
+    uint8_t have;          /* a request PSN was seen */
+    uint8_t in_episode;    /* the previous request was retransmitted */
+    uint8_t read_pending;  /* latest new request is a READ whose span is not known yet */
+    uint8_t cm_start_valid;
+    uint32_t first_psn;
+    uint32_t highest;      /* last PSN of the span of the latest new request */
+    uint32_t last_retx_psn;
+    uint32_t cm_start_psn;
+    uint32_t cur_episode;  /* index in the episode log + 1, 0 when not listed */
+    uint64_t episode_frame;
+    struct read_span reads[READ_RING];
+    uint8_t read_head, read_n; /* newest at read_head - 1 */
+    struct nak_rec naks[NAK_RING];
+    uint8_t nak_head, nak_n;
+    struct ackreq_rec ackreq[ACKREQ_RING];
+    uint8_t ack_head, ack_n; /* oldest at ack_head */
+};
+
+struct roce_flow {
+    struct roce_flow_key key;
+    uint32_t hash;
+    uint32_t self;               /* this flow's handle */
+    uint32_t lru_prev, lru_next; /* handles, 0 = none */
+    uint32_t peer;               /* handle of the paired flow, 0 = none */
+    uint32_t pair_entry;         /* handle of its address-pair entry when a request flow */
+    uint32_t pair_prev, pair_next;
+    uint64_t id; /* 0 = free slot */
+    uint64_t peer_id;
+    uint8_t transport;
+    uint8_t paired_by;
+    uint8_t is_request_flow;
+    uint8_t have_cnp;
+    uint8_t pmtu_learned;
+    uint16_t pair_tries;
+    uint32_t pmtu;
+    struct roce_flow_report r; /* counters (key, id, peer and latency filled at report time) */
+    struct req_state req;
+    /* ECN: CE marks since the last CNP of this request flow's connection */
+    uint64_t ce_first, ce_last; /* CE sequence numbers + 1, 0 = none */
+    int64_t last_cnp_ts;
+    uint64_t last_cnp_frame;
+    struct roce_lat ack_lat;
+    struct roce_lat cnp_lat;
+};
+
+/* Request flows sharing (src, dst, version): for PSN pairing and the CNP fallback. */
+struct pair_entry {
+    uint8_t src[ROCE_ADDR_LEN];
+    uint8_t dst[ROCE_ADDR_LEN];
+    uint8_t version;
+    uint32_t hash;
+    uint32_t count; /* request flows in the list */
+    uint32_t head;  /* flow handle */
+    uint32_t next_free;
+};
+
+/* A CE mark waiting to be settled by a CNP or by the window running out. */
+struct ce_entry {
+    uint64_t frame;
+    uint64_t vq_seq;
+    uint64_t flow_id;
+    uint64_t next; /* next CE of the same flow: sequence + 1, 0 = none */
+    int64_t ts;
+    uint32_t flow; /* handle */
+    uint8_t answered; /* covered by the previous CNP */
+    uint8_t live;
+};
+
+/* An open verdict waiting for late annotations. */
+struct vq_entry {
+    struct roce_verdict v;
+    int64_t deadline;
+    uint16_t pending;
+};
+
+struct cm_req {
+    uint32_t comm_id;
+    uint8_t src[ROCE_ADDR_LEN], dst[ROCE_ADDR_LEN];
+    uint8_t version, is_v6, valid;
+    uint32_t qpn;       /* requester (active side) QPN */
+    uint32_t start_psn; /* REQ starting PSN */
+    uint32_t pmtu;
+};
+
+struct roce_engine {
+    struct roce_config cfg;
+    struct roce_decode_cfg dcfg;
+    struct roce_totals t;
+    int64_t now; /* latest capture time seen */
+    uint8_t have_now;
+
+    /* flows */
+    struct roce_flow **chunks;
+    uint32_t n_chunks, max_chunks;
+    uint32_t vq_max;
+    uint32_t n_slots;   /* slots handed out so far */
+    uint32_t free_head; /* free slot handles, linked through lru_next */
+    uint32_t lru_head, lru_tail;
+    uint32_t n_flows;
+    uint64_t next_flow_id;
+    struct roce_index flow_ix;
+    uint32_t last_flow; /* handle of the last flow looked up */
+
+    /* address pairs */
+    struct pair_entry *pairs;
+    uint32_t n_pairs_alloc, pairs_free;
+    struct roce_index pair_ix;
+
+    /* episodes */
+    struct roce_episode *episodes;
+    uint32_t n_episodes, cap_episodes;
+
+    /* CE marks in arrival order (a ring indexed by sequence number) */
+    struct ce_entry *ce;
+    uint32_t ce_cap, ce_max;
+    uint64_t ce_head_seq, ce_tail_seq;
+
+    /* open verdicts (a ring indexed by sequence number) */
+    struct vq_entry *vq;
+    uint32_t vq_cap;
+    uint64_t vq_head_seq, vq_tail_seq;
+
+    struct roce_lat cnp_lat;
+    struct roce_lat ack_lat;
+
+    /* the frame being analysed: where its verdict will go if it has one,
+     * how many late annotations it waits for, and until when */
+    uint64_t cur_seq;
+    unsigned cur_pending;
+    int64_t cur_deadline;
+
+    struct cm_req cm[CM_PENDING];
+    uint32_t cm_next;
+};
+
+/* ---- flows (roce_flow.c) ---- */
+struct roce_flow *roce_flow_at(const struct roce_engine *e, uint32_t h);
+uint32_t roce_flow_handle(const struct roce_engine *e, const struct roce_flow *f);
+/* Find or create the flow of key; NULL only when out of memory. Marks it recently used. */
+struct roce_flow *roce_flow_get(struct roce_engine *e, const struct roce_flow_key *key,
+                                uint64_t frame, int64_t ts);
+/* Find without creating. */
+struct roce_flow *roce_flow_find(struct roce_engine *e, const struct roce_flow_key *key);
+/* Record that f carries requests (adds it to its address-pair list once). */
+void roce_flow_mark_request(struct roce_engine *e, struct roce_flow *f);
+/* The only request flow from src to dst, or NULL when there is none or several. */
+struct roce_flow *roce_flow_only_request(struct roce_engine *e, const uint8_t *src,
+                                         const uint8_t *dst, uint8_t version);
+/* Request flows from src to dst: first, then next (NULL at the end). */
+struct roce_flow *roce_flow_pair_first(struct roce_engine *e, const uint8_t *src,
+                                       const uint8_t *dst, uint8_t version);
+struct roce_flow *roce_flow_pair_next(struct roce_engine *e, const struct roce_flow *f);
+/* Pair two flows (unpairing what they were paired with). */
+void roce_flow_pair(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b,
+                    enum roce_paired_by how);
+struct roce_flow *roce_flow_peer(const struct roce_engine *e, const struct roce_flow *f);
+void roce_flows_free(struct roce_engine *e);
+int roce_flows_init(struct roce_engine *e);
+
+/* ---- sequence analysis (roce_seq.c) ---- */
+void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
+                      struct roce_verdict *v);
+void roce_seq_response(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
+                       struct roce_verdict *v);
+/* Forget the request PSN history of f (a new connection reuses its QP). */
+void roce_seq_reset(struct roce_engine *e, struct roce_flow *f);
+
+/* ---- ECN (roce_ecn.c) ---- */
+int roce_ecn_init(struct roce_engine *e);
+void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v);
+void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *cnp_flow, struct roce_verdict *v);
+/* Settle CE marks older than the window at time now (all when flush). */
+void roce_ecn_expire(struct roce_engine *e, int64_t now, int flush);
+/* Drop the CE marks of a flow that goes away. */
+void roce_ecn_forget_flow(struct roce_engine *e, struct roce_flow *f);
+
+/* ---- CM (roce_cm.c) ---- */
+void roce_cm_packet(struct roce_engine *e, const struct roce_pkt *pkt, const uint8_t *data,
+                    size_t caplen, uint64_t frame, int64_t ts);
+
+/* ---- verdict queue (roce_verdq.c) ---- */
+int roce_vq_init(struct roce_engine *e);
+/* Append the verdict of the current frame, waiting for `pending` annotations
+ * until deadline. Returns its sequence number. */
+uint64_t roce_vq_push(struct roce_engine *e, const struct roce_verdict *v, unsigned pending,
+                      int64_t deadline);
+/* The open verdict with this sequence and frame, or NULL when already settled. */
+struct roce_verdict *roce_vq_get(struct roce_engine *e, uint64_t seq, uint64_t frame);
+/* One awaited annotation arrived (or will not come). */
+void roce_vq_done(struct roce_engine *e, uint64_t seq, uint64_t frame);
+/* Deliver settled verdicts from the head (all when flush). */
+void roce_vq_release(struct roce_engine *e, int64_t now, int flush);
+
+/* The current frame will wait for one more annotation, until deadline. */
+static inline void roce_cur_expect(struct roce_engine *e, int64_t deadline)
+{
+    e->cur_pending++;
+    if (deadline > e->cur_deadline)
+        e->cur_deadline = deadline;
+}
+
+/* ---- episodes ---- */
+struct roce_episode *roce_episode_new(struct roce_engine *e, uint32_t *index_plus_one);
+
+#endif

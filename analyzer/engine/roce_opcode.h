@@ -1,0 +1,111 @@
+/*
+ * roce_opcode.h - the BTH opcode table.
+ *
+ * IBTA Vol. 1 9.2 (Table 35 "OpCode field", Table 38 "Extended transport
+ * headers per opcode"), Annex A17 (CNP, opcode 0x81), IBTA 1.5 errata
+ * (FLUSH 0x1C, ATOMIC WRITE 0x1D). Which extension headers follow an opcode
+ * lives in this one table; the decoder and the analysis only consult it.
+ */
+#ifndef ROCE_OPCODE_H
+#define ROCE_OPCODE_H
+
+#include <stdint.h>
+
+/* Transport service: BTH opcode bits 7:5. */
+#define ROCE_OPCODE_TRANSPORT_SHIFT 5
+enum roce_transport {
+    ROCE_TRANSPORT_RC = 0,
+    ROCE_TRANSPORT_UC = 1,
+    ROCE_TRANSPORT_RD = 2,
+    ROCE_TRANSPORT_UD = 3,
+    ROCE_TRANSPORT_CNP = 4,
+    ROCE_TRANSPORT_XRC = 5,
+    ROCE_TRANSPORT_NONE = 7 /* not known (a flow that carried nothing decodable) */
+};
+
+/* Extension headers, in wire order after the BTH. */
+enum roce_hdr {
+    ROCE_HDR_RDETH = 1u << 0,
+    ROCE_HDR_DETH = 1u << 1,
+    ROCE_HDR_XRCETH = 1u << 2,
+    ROCE_HDR_FETH = 1u << 3,
+    ROCE_HDR_RETH = 1u << 4,
+    ROCE_HDR_ATOMICETH = 1u << 5,
+    ROCE_HDR_AETH = 1u << 6,
+    ROCE_HDR_ATOMICACKETH = 1u << 7,
+    ROCE_HDR_IMMDT = 1u << 8,
+    ROCE_HDR_IETH = 1u << 9,
+    ROCE_HDR_CNP_RSVD = 1u << 10 /* the 16 reserved bytes of a RoCEv2 CNP */
+};
+#define ROCE_HDR_COUNT 11
+
+/* Header sizes in bytes (IBTA Vol. 1 9.3). */
+#define ROCE_BTH_LEN          12
+#define ROCE_RDETH_LEN        4
+#define ROCE_DETH_LEN         8
+#define ROCE_XRCETH_LEN       4
+#define ROCE_FETH_LEN         4
+#define ROCE_RETH_LEN         16
+#define ROCE_ATOMICETH_LEN    28
+#define ROCE_AETH_LEN         4
+#define ROCE_ATOMICACKETH_LEN 8
+#define ROCE_IMMDT_LEN        4
+#define ROCE_IETH_LEN         4
+#define ROCE_CNP_RSVD_LEN     16
+#define ROCE_ICRC_LEN         4
+
+/* What a packet of this opcode is. */
+enum roce_kind {
+    ROCE_KIND_REQUEST = 1,
+    ROCE_KIND_RESPONSE = 2,
+    ROCE_KIND_CNP = 3,
+    ROCE_KIND_OTHER = 4 /* RD RESYNC */
+};
+
+/* Properties of an opcode. */
+enum roce_op_flag {
+    ROCE_OPF_FIRST = 1u << 0,
+    ROCE_OPF_MIDDLE = 1u << 1,
+    ROCE_OPF_LAST = 1u << 2,
+    ROCE_OPF_ONLY = 1u << 3,
+    ROCE_OPF_PAYLOAD = 1u << 4, /* carries data payload */
+    ROCE_OPF_READ_REQ = 1u << 5,
+    ROCE_OPF_READ_RESP = 1u << 6,
+    ROCE_OPF_ACK = 1u << 7, /* ACKNOWLEDGE or ATOMIC ACKNOWLEDGE */
+    ROCE_OPF_ATOMIC = 1u << 8,
+    ROCE_OPF_SEND = 1u << 9,
+    ROCE_OPF_WRITE = 1u << 10
+};
+
+struct roce_opcode_info {
+    const char *name;  /* display name, e.g. "RC SEND Only" */
+    const char *ident; /* identifier, e.g. "RC_SEND_ONLY" (JSON keys) */
+    uint16_t hdrs;     /* enum roce_hdr bits */
+    uint16_t flags;    /* enum roce_op_flag bits */
+    uint8_t kind;      /* enum roce_kind */
+};
+
+/* Opcodes named in the analysis. */
+#define ROCE_OPCODE_CNP           0x81u
+#define ROCE_OPCODE_UD_SEND_ONLY  0x64u
+#define ROCE_OPCODE_OP_MASK       0x1Fu
+
+/* The table entry for an opcode, or NULL when the opcode is not defined. */
+const struct roce_opcode_info *roce_opcode_lookup(uint8_t opcode);
+
+/* Transport of an opcode (bits 7:5). */
+static inline enum roce_transport roce_opcode_transport(uint8_t opcode)
+{
+    return (enum roce_transport)(opcode >> ROCE_OPCODE_TRANSPORT_SHIFT);
+}
+
+/* Sum of the sizes of the headers in a mask. */
+unsigned roce_hdrs_len(unsigned hdrs);
+
+/* Offset of header h (one bit) inside the extension headers of a mask. */
+unsigned roce_hdr_offset(unsigned hdrs, unsigned h);
+
+/* "RC", "UC", "RD", "UD", "CNP", "XRC" or "none". */
+const char *roce_transport_name(enum roce_transport t);
+
+#endif

@@ -1,0 +1,490 @@
+/*
+ * roce_seq.c - PSN analysis: gaps, retransmissions, go-back-N episodes and
+ * their triggers, RDMA READ spans and responses, NAKs, PSN reuse, ACK
+ * latency, PMTU learning and PSN-based pairing.
+ *
+ * Definitions: ANALYSIS-DEFINITIONS.md ("PSN analysis", "PSN span",
+ * "Retransmitted packet", "Go-back-N episode", "PSN gap", "NAK"). PSN rules:
+ * IBTA Vol. 1 9.7.1 (PSN), 9.7.5.1.5 (READ responses use one PSN each),
+ * 9.7.5.2 (coalesced ACKs, NAK carries the expected PSN).
+ *
+ * State per request flow: the highest PSN used (the last PSN of the span of
+ * the latest new request), recent READ spans, NAKs the paired flow sent for
+ * these requests, and a sample of outstanding AckReq requests.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "roce_internal.h"
+#include "roce_psn.h"
+
+#define PMTU_MIN        256u
+#define PMTU_MAX        4096u
+#define READ_SPAN_MAX   (1u << 22) /* keep spans well inside the 2^23 PSN window */
+#define UNKNOWN_SPAN_REACH (1 << 22)
+#define PAIR_EAGER_TRIES 16u
+
+/* ---- helpers ---- */
+
+static int is_valid_pmtu(uint32_t v)
+{
+    return v >= PMTU_MIN && v <= PMTU_MAX && (v & (v - 1)) == 0;
+}
+
+/* PSN span of a READ: max(1, ceil(dma_len / pmtu)), capped. */
+static uint32_t read_span_of(uint32_t dma_len, uint32_t pmtu)
+{
+    uint64_t s = ((uint64_t)dma_len + pmtu - 1) / pmtu;
+    if (s == 0)
+        s = 1;
+    return s > READ_SPAN_MAX ? READ_SPAN_MAX : (uint32_t)s;
+}
+
+/* Learn the PMTU of f's connection from a FIRST/MIDDLE payload. READ
+ * responses state it exactly; requests give a lower bound (the largest). */
+static void learn_pmtu(struct roce_engine *e, struct roce_flow *f, uint32_t payload,
+                       int from_response)
+{
+    struct roce_flow *p = roce_flow_peer(e, f);
+    if (!is_valid_pmtu(payload))
+        return;
+    if (!from_response && f->pmtu_learned && f->pmtu >= payload)
+        return;
+    f->pmtu = payload;
+    f->pmtu_learned = 1;
+    if (p != NULL) {
+        p->pmtu = payload;
+        p->pmtu_learned = 1;
+    }
+}
+
+static struct read_span *read_newest(struct req_state *rq)
+{
+    return rq->read_n ? &rq->reads[(rq->read_head + READ_RING - 1) % READ_RING] : NULL;
+}
+
+/* Newest READ whose span holds psn (an unknown span reaches forward). */
+static struct read_span *read_covering(struct req_state *rq, uint32_t psn)
+{
+    for (unsigned i = 1; i <= rq->read_n; i++) {
+        struct read_span *r = &rq->reads[(rq->read_head + READ_RING - i) % READ_RING];
+        if (r->span_known ? roce_psn_in_span(psn, r->psn, r->span)
+                          : (roce_psn_diff(psn, r->psn) >= 0 &&
+                             roce_psn_diff(psn, r->psn) < UNKNOWN_SPAN_REACH))
+            return r;
+    }
+    return NULL;
+}
+
+/* Settle the span of the newest READ when the PMTU became known. */
+static void settle_pending_read(struct roce_flow *f)
+{
+    struct req_state *rq = &f->req;
+    struct read_span *r = read_newest(rq);
+    if (!rq->read_pending || r == NULL)
+        return;
+    if (!r->span_known && r->dma_known && f->pmtu) {
+        r->span = read_span_of(r->dma_len, f->pmtu);
+        r->span_known = 1;
+    }
+    if (r->span_known) {
+        rq->highest = roce_psn_add(r->psn, r->span - 1);
+        rq->read_pending = 0;
+    }
+}
+
+struct roce_episode *roce_episode_new(struct roce_engine *e, uint32_t *index_plus_one)
+{
+    *index_plus_one = 0;
+    if (e->n_episodes >= e->cfg.max_episodes) {
+        e->t.episodes_unlisted++;
+        return NULL;
+    }
+    if (e->n_episodes == e->cap_episodes) {
+        uint32_t n = e->cap_episodes ? e->cap_episodes * 2 : 256;
+        if (n > e->cfg.max_episodes)
+            n = e->cfg.max_episodes;
+        struct roce_episode *ne = realloc(e->episodes, (size_t)n * sizeof *ne);
+        if (ne == NULL) {
+            e->t.episodes_unlisted++;
+            return NULL;
+        }
+        e->episodes = ne;
+        e->cap_episodes = n;
+    }
+    struct roce_episode *ep = &e->episodes[e->n_episodes++];
+    memset(ep, 0, sizeof *ep);
+    *index_plus_one = e->n_episodes;
+    return ep;
+}
+
+void roce_seq_reset(struct roce_engine *e, struct roce_flow *f)
+{
+    for (unsigned i = 0; i < f->req.nak_n; i++)
+        if (!f->req.naks[i].used)
+            roce_vq_done(e, f->req.naks[i].vq_seq, f->req.naks[i].frame);
+    memset(&f->req, 0, sizeof f->req);
+}
+
+/* ---- requests ---- */
+
+static void new_request(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
+                        uint64_t frame, int64_t ts)
+{
+    struct req_state *rq = &f->req;
+    rq->in_episode = 0;
+    rq->read_pending = 0;
+    rq->highest = pkt->psn;
+    if (pkt->op->flags & ROCE_OPF_READ_REQ) {
+        struct read_span *r = &rq->reads[rq->read_head];
+        rq->read_head = (uint8_t)((rq->read_head + 1) % READ_RING);
+        if (rq->read_n < READ_RING)
+            rq->read_n++;
+        memset(r, 0, sizeof *r);
+        r->frame = frame;
+        r->psn = pkt->psn;
+        r->next_resp = pkt->psn;
+        r->dma_known = roce_pkt_has(pkt, ROCE_HDR_RETH);
+        r->dma_len = pkt->reth_dma_len;
+        rq->read_pending = 1;
+        settle_pending_read(f);
+    }
+    if (pkt->ackreq && rq->ack_n < ACKREQ_RING) {
+        struct ackreq_rec *a = &rq->ackreq[(rq->ack_head + rq->ack_n) % ACKREQ_RING];
+        a->psn = pkt->psn;
+        a->ts = ts;
+        rq->ack_n++;
+    }
+    (void)e;
+}
+
+/* The newest unused NAK of a type for psn, not older than the horizon. */
+static struct nak_rec *find_nak(struct roce_engine *e, struct req_state *rq, uint32_t psn,
+                                uint8_t type, int64_t ts)
+{
+    for (unsigned i = 1; i <= rq->nak_n; i++) {
+        struct nak_rec *n = &rq->naks[(rq->nak_head + NAK_RING - i) % NAK_RING];
+        if (!n->used && n->type == type && n->psn == psn &&
+            ts - n->ts <= e->cfg.nak_horizon_ns)
+            return n;
+    }
+    return NULL;
+}
+
+/* An episode began at frame: every unused NAK for its PSN is spent on it. */
+static void consume_naks(struct roce_engine *e, struct req_state *rq, uint32_t psn,
+                         uint64_t frame)
+{
+    for (unsigned i = 0; i < rq->nak_n; i++) {
+        struct nak_rec *n = &rq->naks[i];
+        if (n->used || n->psn != psn)
+            continue;
+        n->used = 1;
+        struct roce_verdict *nv = roce_vq_get(e, n->vq_seq, n->frame);
+        if (nv != NULL) {
+            nv->flags |= ROCE_V_NAK_RESENT;
+            nv->retransmitted_in = frame;
+        }
+        roce_vq_done(e, n->vq_seq, n->frame);
+    }
+}
+
+static void start_episode(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
+                          struct roce_verdict *v)
+{
+    struct req_state *rq = &f->req;
+    uint32_t psn = pkt->psn;
+    unsigned trig = ROCE_TRIGGER_TIMEOUT;
+    struct nak_rec *nak = find_nak(e, rq, psn, ROCE_TRIGGER_NAK, v->ts_ns);
+
+    if (nak == NULL)
+        nak = find_nak(e, rq, psn, ROCE_TRIGGER_RNR, v->ts_ns);
+    if (nak != NULL) {
+        trig = nak->type;
+        v->nak_frame = nak->frame;
+        v->nak_to_resend_ns = v->ts_ns - nak->ts;
+        consume_naks(e, rq, psn, v->frame);
+    } else if (pkt->op->flags & ROCE_OPF_READ_REQ) {
+        struct read_span *r = read_covering(rq, psn);
+        if (r != NULL && r->gap_seen)
+            trig = ROCE_TRIGGER_IMPLIED;
+    }
+    v->flags |= ROCE_V_EPISODE_START;
+    v->trigger = (uint8_t)trig;
+    f->r.episodes++;
+    f->r.by_trigger[trig]++;
+    e->t.episodes++;
+    e->t.by_trigger[trig]++;
+    rq->episode_frame = v->frame;
+
+    struct roce_episode *ep = roce_episode_new(e, &rq->cur_episode);
+    if (ep != NULL) {
+        ep->flow_id = f->id;
+        ep->first_frame = ep->last_frame = v->frame;
+        ep->first_psn = ep->last_psn = psn;
+        ep->first_ts_ns = ep->last_ts_ns = v->ts_ns;
+        ep->trigger = (uint8_t)trig;
+        ep->nak_frame = v->nak_frame;
+        ep->nak_to_resend_ns = v->nak_to_resend_ns;
+    }
+}
+
+static void retransmission(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
+                           struct roce_verdict *v)
+{
+    struct req_state *rq = &f->req;
+    v->flags |= ROCE_V_RETRANSMISSION;
+    f->r.retransmitted_packets++;
+    e->t.retransmitted_packets++;
+    rq->ack_n = 0; /* Karn: outstanding requests are ambiguous now */
+
+    if (!rq->in_episode || !roce_psn_after(pkt->psn, rq->last_retx_psn))
+        start_episode(e, f, pkt, v); /* the PSN moved back (again) */
+    v->episode_frame = rq->episode_frame;
+    if (rq->cur_episode) {
+        struct roce_episode *ep = &e->episodes[rq->cur_episode - 1];
+        if (ep->first_frame != v->frame)
+            ep->packets++;
+        else
+            ep->packets = 1;
+        ep->last_frame = v->frame;
+        ep->last_psn = pkt->psn;
+        ep->last_ts_ns = v->ts_ns;
+    }
+    rq->in_episode = 1;
+    rq->last_retx_psn = pkt->psn;
+}
+
+static void gap(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v,
+                uint32_t missing)
+{
+    v->flags |= ROCE_V_GAP;
+    v->missing_psns = missing;
+    f->r.gap_events++;
+    f->r.missing_psns += missing;
+    e->t.gap_events++;
+    e->t.missing_psns += missing;
+}
+
+void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
+                      struct roce_verdict *v)
+{
+    struct req_state *rq = &f->req;
+    enum roce_transport tr = roce_opcode_transport(pkt->opcode);
+    int full = tr == ROCE_TRANSPORT_RC || tr == ROCE_TRANSPORT_XRC;
+
+    if (!full && tr != ROCE_TRANSPORT_UC)
+        return; /* UD and RD: counted, not sequence-checked */
+    if (pkt->op->flags & (ROCE_OPF_FIRST | ROCE_OPF_MIDDLE))
+        learn_pmtu(e, f, pkt->payload_len, 0);
+
+    if (!rq->have) {
+        rq->have = 1;
+        rq->first_psn = pkt->psn;
+        f->r.have_psn = 1;
+        f->r.first_psn = pkt->psn;
+        if (rq->cm_start_valid) {
+            int32_t d = roce_psn_diff(pkt->psn, rq->cm_start_psn);
+            v->expected_valid = 1;
+            v->expected_psn = rq->cm_start_psn;
+            if (d > 0)
+                gap(e, f, v, (uint32_t)d);
+        }
+        new_request(e, f, pkt, v->frame, v->ts_ns);
+        f->r.last_psn = rq->highest;
+        return;
+    }
+
+    settle_pending_read(f);
+    uint32_t expected = roce_psn_add(rq->highest, 1);
+    int32_t d = roce_psn_diff(pkt->psn, expected);
+    v->expected_valid = 1;
+    v->expected_psn = expected;
+    if (d >= 0) {
+        if (d > 0 && rq->read_pending) {
+            /* the READ's span is not known: this jump is its span, not a loss */
+            struct read_span *r = read_newest(rq);
+            r->span = (uint32_t)roce_psn_diff(pkt->psn, r->psn);
+            r->span_known = 1;
+            v->expected_psn = pkt->psn;
+        } else if (d > 0) {
+            gap(e, f, v, (uint32_t)d);
+        }
+        new_request(e, f, pkt, v->frame, v->ts_ns);
+        f->r.last_psn = rq->highest;
+        return;
+    }
+
+    struct read_span *r = read_covering(rq, pkt->psn);
+    if (r != NULL && !(pkt->op->flags & ROCE_OPF_READ_REQ)) {
+        /* a non-READ request on a PSN an earlier READ occupies */
+        v->flags |= ROCE_V_PSN_REUSE;
+        v->reuse_frame = r->frame;
+        f->r.psn_reuse++;
+        e->t.psn_reuse++;
+        return;
+    }
+    if (full)
+        retransmission(e, f, pkt, v);
+}
+
+/* ---- responses ---- */
+
+/* Pair response flow y with the only unpaired request flow in the reverse
+ * direction whose PSN range holds psn (ANALYSIS-DEFINITIONS "Connection"). */
+static struct roce_flow *pair_by_psn(struct roce_engine *e, struct roce_flow *y, uint32_t psn)
+{
+    struct roce_flow *found = NULL;
+    unsigned n = 0;
+
+    y->pair_tries++;
+    if (y->pair_tries > PAIR_EAGER_TRIES && (y->pair_tries & (y->pair_tries - 1)) != 0)
+        return NULL; /* ties persist: retry at powers of two only */
+    for (struct roce_flow *x = roce_flow_pair_first(e, y->key.dst, y->key.src, y->key.version);
+         x != NULL; x = roce_flow_pair_next(e, x)) {
+        const struct req_state *rq = &x->req;
+        if (x == y || x->peer || !rq->have ||
+            (x->transport != ROCE_TRANSPORT_RC && x->transport != ROCE_TRANSPORT_XRC))
+            continue;
+        int32_t reach = roce_psn_diff(rq->highest, rq->first_psn);
+        int32_t pos = roce_psn_diff(psn, rq->first_psn);
+        if (rq->read_pending)
+            reach += UNKNOWN_SPAN_REACH / 4;
+        if (pos >= 0 && pos <= reach) {
+            found = x;
+            if (++n > 1)
+                return NULL;
+        }
+    }
+    if (found != NULL)
+        roce_flow_pair(e, found, y, ROCE_PAIRED_PSN);
+    return found;
+}
+
+static void ack_latency(struct roce_engine *e, struct roce_flow *x, uint32_t psn, int64_t ts)
+{
+    struct req_state *rq = &x->req;
+    while (rq->ack_n > 0) {
+        struct ackreq_rec *a = &rq->ackreq[rq->ack_head];
+        if (roce_psn_after(a->psn, psn))
+            break;
+        roce_lat_add(&x->ack_lat, ts - a->ts);
+        roce_lat_add(&e->ack_lat, ts - a->ts);
+        rq->ack_head = (uint8_t)((rq->ack_head + 1) % ACKREQ_RING);
+        rq->ack_n--;
+    }
+}
+
+static void record_nak(struct roce_engine *e, struct roce_flow *x, const struct roce_verdict *v,
+                       uint32_t psn, uint8_t type)
+{
+    struct req_state *rq = &x->req;
+    struct nak_rec *n = &rq->naks[rq->nak_head];
+    if (rq->nak_n == NAK_RING && !n->used)
+        roce_vq_done(e, n->vq_seq, n->frame); /* pushed out: will not be annotated */
+    n->frame = v->frame;
+    n->vq_seq = e->cur_seq;
+    n->ts = v->ts_ns;
+    n->psn = psn;
+    n->type = type;
+    n->used = 0;
+    rq->nak_head = (uint8_t)((rq->nak_head + 1) % NAK_RING);
+    if (rq->nak_n < NAK_RING)
+        rq->nak_n++;
+    roce_cur_expect(e, v->ts_ns + e->cfg.nak_horizon_ns);
+}
+
+static void count_nak(struct roce_engine *e, struct roce_flow *y, unsigned type, unsigned value)
+{
+    struct roce_nak_counts *fc = &y->r.naks, *tc = &e->t.naks;
+    if (type == ROCE_AETH_RNR_NAK) {
+        fc->rnr++;
+        tc->rnr++;
+    } else if (value < ROCE_NAK_CODES) {
+        fc->code[value]++;
+        tc->code[value]++;
+    } else {
+        fc->reserved_code++;
+        tc->reserved_code++;
+    }
+    fc->total++;
+    tc->total++;
+}
+
+static void read_response(struct roce_engine *e, struct roce_flow *x, struct roce_flow *y,
+                          const struct roce_pkt *pkt, struct roce_verdict *v)
+{
+    struct req_state *rq = &x->req;
+    struct read_span *r = read_covering(rq, pkt->psn);
+    if (pkt->op->flags & (ROCE_OPF_FIRST | ROCE_OPF_MIDDLE))
+        learn_pmtu(e, x, pkt->payload_len, 1);
+    if (r == NULL)
+        return;
+    int32_t d = roce_psn_diff(pkt->psn, r->next_resp);
+    v->expected_valid = 1;
+    v->expected_psn = r->next_resp;
+    if (d > 0) {
+        v->flags |= ROCE_V_RESP_GAP;
+        v->missing_psns = (uint32_t)d;
+        r->gap_seen = 1;
+        y->r.read_response_gaps++;
+        e->t.read_response_gaps++;
+        e->t.read_response_missing += (uint32_t)d;
+    } else if (d < 0) {
+        v->flags |= ROCE_V_DUP_RESPONSE;
+    }
+    if (d >= 0)
+        r->next_resp = roce_psn_add(pkt->psn, 1);
+    if ((pkt->op->flags & (ROCE_OPF_LAST | ROCE_OPF_ONLY)) && !r->span_known) {
+        r->span = (uint32_t)roce_psn_diff(pkt->psn, r->psn) + 1;
+        r->span_known = 1;
+        if (rq->read_pending && r == read_newest(rq)) {
+            rq->highest = roce_psn_add(r->psn, r->span - 1);
+            rq->read_pending = 0;
+            x->r.last_psn = rq->highest;
+        }
+    }
+}
+
+void roce_seq_response(struct roce_engine *e, struct roce_flow *y, const struct roce_pkt *pkt,
+                       struct roce_verdict *v)
+{
+    enum roce_transport tr = roce_opcode_transport(pkt->opcode);
+    int reliable = tr == ROCE_TRANSPORT_RC || tr == ROCE_TRANSPORT_XRC;
+    struct roce_flow *x = NULL;
+
+    if (reliable) {
+        x = roce_flow_peer(e, y);
+        if (x == NULL)
+            x = pair_by_psn(e, y, pkt->psn);
+    }
+    if (roce_pkt_has(pkt, ROCE_HDR_AETH)) {
+        unsigned type = roce_aeth_type(pkt->aeth_syndrome);
+        unsigned value = roce_aeth_value(pkt->aeth_syndrome);
+        switch (type) {
+        case ROCE_AETH_NAK:
+            v->flags |= ROCE_V_NAK;
+            v->nak_code = (uint8_t)value;
+            count_nak(e, y, type, value);
+            if (x != NULL && value == ROCE_NAK_PSN_SEQUENCE_ERROR)
+                record_nak(e, x, v, pkt->psn, ROCE_TRIGGER_NAK);
+            break;
+        case ROCE_AETH_RNR_NAK:
+            v->flags |= ROCE_V_RNR;
+            v->rnr_timer = (uint8_t)value;
+            count_nak(e, y, type, value);
+            if (x != NULL)
+                record_nak(e, x, v, pkt->psn, ROCE_TRIGGER_RNR);
+            break;
+        case ROCE_AETH_RESERVED:
+            e->t.aeth_reserved++;
+            break;
+        default:
+            if (x != NULL)
+                ack_latency(e, x, pkt->psn, v->ts_ns);
+            break;
+        }
+    }
+    if (x != NULL && (pkt->op->flags & ROCE_OPF_READ_RESP))
+        read_response(e, x, y, pkt, v);
+}

@@ -1,0 +1,39 @@
+/*
+ * capture.h - reading capture files frame by frame (libpcap front end).
+ *
+ * pcap and pcapng through libpcap's offline reader with nanosecond
+ * timestamps. Frames are only valid until the next call (libpcap reuses its
+ * buffer). Errors are reported as text in the reader (roce_capture_error).
+ */
+#ifndef ROCE_CAPTURE_H
+#define ROCE_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct roce_capture;
+
+struct roce_capture_frame {
+    int64_t ts_ns;
+    uint32_t caplen;
+    uint32_t wirelen;
+    const uint8_t *data;
+};
+
+enum roce_capture_status {
+    ROCE_CAPTURE_FRAME = 1, /* *frame is filled */
+    ROCE_CAPTURE_END = 0,   /* end of file */
+    ROCE_CAPTURE_ERROR = -1 /* read error (e.g. file cut short): see roce_capture_error */
+};
+
+/* Open a capture file; NULL on failure with the reason in err (errlen bytes). */
+struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen);
+/* Link-layer type of the file, as a LINKTYPE_ value (DLT mapped back). */
+int roce_capture_linktype(const struct roce_capture *c);
+/* Name of the link-layer type as libpcap knows it (e.g. "EN10MB"). */
+const char *roce_capture_linktype_name(const struct roce_capture *c);
+enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_capture_frame *f);
+const char *roce_capture_error(const struct roce_capture *c);
+void roce_capture_close(struct roce_capture *c);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * fmt.c - text forms for the CLI (see fmt.h).
+ */
+#define _DEFAULT_SOURCE
+#include "fmt.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+
+#define NS_PER_SEC   1000000000LL
+#define NS_PER_USEC  1000.0
+#define IPV4_OFFSET  12
+
+void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size_t len)
+{
+    const char *r = is_v6 ? inet_ntop(AF_INET6, addr, buf, (socklen_t)len)
+                          : inet_ntop(AF_INET, addr + IPV4_OFFSET, buf, (socklen_t)len);
+    if (r == NULL && len > 0)
+        buf[0] = '\0';
+}
+
+void roce_fmt_seconds(int64_t ns, char *buf, size_t len)
+{
+    const char *sign = "";
+    uint64_t u = (uint64_t)ns;
+    if (ns < 0) {
+        sign = "-";
+        u = (uint64_t)0 - u;
+    }
+    snprintf(buf, len, "%s%llu.%09llu", sign, (unsigned long long)(u / NS_PER_SEC),
+             (unsigned long long)(u % NS_PER_SEC));
+}
+
+void roce_fmt_flow(const struct roce_flow_key *k, char *buf, size_t len)
+{
+    char s[ROCE_FMT_ADDR_LEN], d[ROCE_FMT_ADDR_LEN];
+    roce_fmt_addr(k->src, k->is_v6, s, sizeof s);
+    roce_fmt_addr(k->dst, k->is_v6, d, sizeof d);
+    snprintf(buf, len, "%s -> %s QP 0x%06x", s, d, (unsigned)k->dqpn);
+}
+
+double roce_fmt_us(int64_t ns)
+{
+    return (double)ns / NS_PER_USEC;
+}

@@ -1,0 +1,26 @@
+/*
+ * fmt.h - text forms shared by the CLI's writers: addresses as inet_ntop
+ * writes them, times, flows.
+ */
+#ifndef ROCE_FMT_H
+#define ROCE_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roce_engine.h"
+
+#define ROCE_FMT_ADDR_LEN 48
+#define ROCE_FMT_TIME_LEN 32
+#define ROCE_FMT_FLOW_LEN 128
+
+/* An address: dotted IPv4 (is_v6 == 0: last 4 bytes) or IPv6 / GID text. */
+void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size_t len);
+/* Seconds with nine decimals from nanoseconds, e.g. "1700000000.000012345" or "-0.5". */
+void roce_fmt_seconds(int64_t ns, char *buf, size_t len);
+/* "SRC -> DST QP 0x00002c". */
+void roce_fmt_flow(const struct roce_flow_key *k, char *buf, size_t len);
+/* Microseconds as a JSON-friendly double (ns / 1000). */
+double roce_fmt_us(int64_t ns);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * options.c - rocescope's command line (see options.h, README "Usage",
+ * rocescope.1).
+ */
+#define _DEFAULT_SOURCE
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROCESCOPE_VERSION  "0.1.0"
+#define NS_PER_US          1000
+#define CNP_WINDOW_MAX_US  10000000ull /* 10 s */
+#define MAX_FLOWS_MIN      4ull
+#define MAX_FLOWS_MAX      (1ull << 26)
+#define TOP_DEFAULT        20u
+#define TOP_MAX            1000000ull
+#define PORT_MAX           65535ull
+
+enum long_only {
+    OPT_EVENTS = 256,
+    OPT_UDP_PORT,
+    OPT_CNP_WINDOW,
+    OPT_PMTU,
+    OPT_MAX_FLOWS,
+    OPT_NO_ICRC,
+    OPT_TOP
+};
+
+static const struct option long_opts[] = {
+    {"json", no_argument, NULL, 'j'},
+    {"events", no_argument, NULL, OPT_EVENTS},
+    {"output", required_argument, NULL, 'o'},
+    {"udp-port", required_argument, NULL, OPT_UDP_PORT},
+    {"cnp-window", required_argument, NULL, OPT_CNP_WINDOW},
+    {"pmtu", required_argument, NULL, OPT_PMTU},
+    {"max-flows", required_argument, NULL, OPT_MAX_FLOWS},
+    {"no-icrc", no_argument, NULL, OPT_NO_ICRC},
+    {"top", required_argument, NULL, OPT_TOP},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+    fputs("Usage: rocescope [OPTIONS] FILE...\n"
+          "Analyse RoCE (RDMA over Converged Ethernet) traffic in pcap/pcapng captures:\n"
+          "PSN gaps, retransmissions, go-back-N episodes and their triggers, NAKs,\n"
+          "ECN CE marks and CNPs, ICRC. Several files are read one after the other as\n"
+          "one capture (frame numbers continue).\n"
+          "\n"
+          "Output (default: a human summary on stdout):\n"
+          "  -j, --json            the full report as one JSON document\n"
+          "      --events          JSON Lines: one line per frame with a verdict\n"
+          "  -o, --output PATH     write to PATH (via a temporary file and rename)\n"
+          "      --top N           flows and episodes listed in the summary (default 20)\n"
+          "\n"
+          "Analysis:\n"
+          "      --udp-port N      RoCEv2 UDP destination port (default 4791)\n"
+          "      --cnp-window US   CE mark to CNP window in microseconds (default 100)\n"
+          "      --pmtu N          path MTU to assume until it is learned: 256, 512,\n"
+          "                        1024, 2048 or 4096 (default: learn it)\n"
+          "      --max-flows N     flows tracked at once; the least recently active is\n"
+          "                        evicted and counted (default 65536)\n"
+          "      --no-icrc         do not verify ICRCs\n"
+          "\n"
+          "  -h, --help            this help\n"
+          "  -V, --version         version\n"
+          "\n"
+          "Exit status: 0 success, 1 input problem (the report of what could be read is\n"
+          "still written), 2 bad usage, 3 output could not be written.\n",
+          f);
+}
+
+int roce_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+    char *end;
+    if (s == NULL || *s < '0' || *s > '9')
+        return -1; /* empty, sign or blank */
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int bad_value(const char *opt, const char *val, const char *expect)
+{
+    fprintf(stderr, "rocescope: %s: invalid value '%s' (expected %s)\n", opt, val, expect);
+    return -1;
+}
+
+/* Apply one option with an argument; -1 on a bad value. */
+static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
+{
+    uint64_t v;
+    switch (c) {
+    case OPT_UDP_PORT:
+        if (roce_cli_parse_u64(arg, 1, PORT_MAX, &v))
+            return bad_value("--udp-port", arg, "a port number 1..65535");
+        o->cfg.udp_port = (uint16_t)v;
+        return 0;
+    case OPT_CNP_WINDOW:
+        if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))
+            return bad_value("--cnp-window", arg, "microseconds, 1..10000000");
+        o->cfg.cnp_window_ns = (int64_t)v * NS_PER_US;
+        return 0;
+    case OPT_PMTU:
+        if (roce_cli_parse_u64(arg, 256, 4096, &v) || (v & (v - 1)) != 0)
+            return bad_value("--pmtu", arg, "256, 512, 1024, 2048 or 4096");
+        o->cfg.pmtu = (uint32_t)v;
+        return 0;
+    case OPT_MAX_FLOWS:
+        if (roce_cli_parse_u64(arg, MAX_FLOWS_MIN, MAX_FLOWS_MAX, &v))
+            return bad_value("--max-flows", arg, "a number 4..67108864");
+        o->cfg.max_flows = (uint32_t)v;
+        return 0;
+    case OPT_TOP:
+        if (roce_cli_parse_u64(arg, 1, TOP_MAX, &v))
+            return bad_value("--top", arg, "a number 1..1000000");
+        o->top = (unsigned)v;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli_options *o)
+{
+    int c, events = 0, json = 0;
+
+    memset(o, 0, sizeof *o);
+    roce_config_default(&o->cfg);
+    o->top = TOP_DEFAULT;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":jo:hV", long_opts, NULL)) != -1) {
+        switch (c) {
+        case 'j':
+            json = 1;
+            break;
+        case OPT_EVENTS:
+            events = 1;
+            break;
+        case 'o':
+            o->output = optarg;
+            break;
+        case OPT_NO_ICRC:
+            o->cfg.check_icrc = 0;
+            break;
+        case 'h':
+            usage(stdout);
+            return ROCE_CLI_EXIT_OK;
+        case 'V':
+            printf("rocescope %s\n", ROCESCOPE_VERSION);
+            return ROCE_CLI_EXIT_OK;
+        case ':':
+            fprintf(stderr, "rocescope: option '%s' needs a value\n", argv[optind - 1]);
+            goto usage_error;
+        case '?':
+            fprintf(stderr, "rocescope: unknown option '%s'\n", argv[optind - 1]);
+            goto usage_error;
+        default:
+            if (numeric_option(c, optarg, o) != 0)
+                goto usage_error;
+            break;
+        }
+    }
+    if (json && events) {
+        fputs("rocescope: --json and --events exclude each other\n", stderr);
+        goto usage_error;
+    }
+    o->mode = events ? ROCE_MODE_EVENTS : json ? ROCE_MODE_JSON : ROCE_MODE_TEXT;
+    o->files = argv + optind;
+    o->n_files = argc - optind;
+    if (o->n_files == 0) {
+        fputs("rocescope: no capture file given\n", stderr);
+        goto usage_error;
+    }
+    return ROCE_CLI_RUN;
+usage_error:
+    fputs("Try 'rocescope --help'.\n", stderr);
+    return ROCE_CLI_EXIT_USAGE;
+}

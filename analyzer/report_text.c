@@ -1,0 +1,245 @@
+/*
+ * report_text.c - the human summary (the CLI's default output).
+ *
+ * Totals first, then the flows that had trouble (gaps, retransmissions,
+ * NAKs, PSN reuse, CE marks / CNPs, bad ICRC), worst first, then the
+ * go-back-N episodes, then the clean flows in one line.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "report.h"
+
+#define US_BUF 32
+
+/* Microseconds with three decimals from nanoseconds. */
+static const char *us(int64_t ns, char *buf)
+{
+    uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    snprintf(buf, US_BUF, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", u / 1000, u % 1000);
+    return buf;
+}
+
+static void latency_line(FILE *o, const char *label, const struct roce_lat_summary *s)
+{
+    char a[US_BUF], b[US_BUF], c[US_BUF], d[US_BUF];
+    if (s->count == 0)
+        return;
+    fprintf(o, "  %-14s min %s us, p50 %s, p99 %s, max %s (%" PRIu64 " samples)\n", label,
+            us(s->min, a), us(s->p50, b), us(s->p99, c), us(s->max, d), s->count);
+}
+
+static void naks_text(FILE *o, const struct roce_nak_counts *n)
+{
+    const char *sep = "";
+    for (unsigned c = 0; c < ROCE_NAK_CODES; c++) {
+        if (!n->code[c])
+            continue;
+        fprintf(o, "%s%s %" PRIu64, sep, roce_nak_code_text(c), n->code[c]);
+        sep = ", ";
+    }
+    if (n->reserved_code) {
+        fprintf(o, "%sreserved code %" PRIu64, sep, n->reserved_code);
+        sep = ", ";
+    }
+    if (n->rnr)
+        fprintf(o, "%sRNR %" PRIu64, sep, n->rnr);
+}
+
+static void triggers_text(FILE *o, const uint64_t by[ROCE_TRIGGER_COUNT])
+{
+    const char *sep = "";
+    for (unsigned i = 0; i < ROCE_TRIGGER_COUNT; i++) {
+        if (!by[i])
+            continue;
+        fprintf(o, "%s%s %" PRIu64, sep, roce_trigger_name(i), by[i]);
+        sep = ", ";
+    }
+}
+
+static void totals(FILE *o, const struct roce_report *r)
+{
+    const struct roce_totals *t = r->t;
+    char dur[ROCE_FMT_TIME_LEN];
+
+    roce_fmt_seconds(t->packets ? t->last_ts_ns - t->first_ts_ns : 0, dur, sizeof dur);
+    fprintf(o, "rocescope report: %s", r->n_files ? r->files[0] : "");
+    if (r->n_files > 1)
+        fprintf(o, " and %zu more file%s", r->n_files - 1, r->n_files > 2 ? "s" : "");
+    fprintf(o, " (%s)\n", r->link_type ? r->link_type : "unknown link type");
+    if (r->error != NULL)
+        fprintf(o, "  INCOMPLETE     reading stopped early: %s\n", r->error);
+    fprintf(o, "  packets        %" PRIu64 " in %s s: RoCE %" PRIu64 " (v2 %" PRIu64 ", v1 %" PRIu64
+               "), non-RoCE %" PRIu64 ", malformed %" PRIu64 ", truncated %" PRIu64 "\n",
+            t->packets, dur, t->roce_packets, t->rocev2_packets, t->rocev1_packets,
+            t->non_roce_packets, t->malformed_packets, t->truncated_packets);
+    fprintf(o, "  RoCE traffic   %" PRIu64 " requests, %" PRIu64 " responses, %" PRIu64 " CNPs\n",
+            t->request_packets, t->response_packets, t->cnp_packets);
+    fprintf(o, "  ICRC           %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked\n",
+            t->icrc_good, t->icrc_bad, t->icrc_unchecked);
+    fprintf(o, "  flows          %" PRIu64 " tracked, %" PRIu64 " connections (%" PRIu64
+               " set up by CM), %" PRIu64 " evicted\n",
+            t->flows_active, t->connections, t->cm_connections, t->flows_evicted);
+    fprintf(o, "  PSN gaps       %" PRIu64 " (%" PRIu64 " PSNs missing)\n", t->gap_events,
+            t->missing_psns);
+    fprintf(o, "  retransmitted  %" PRIu64 " packets in %" PRIu64 " go-back-N episodes",
+            t->retransmitted_packets, t->episodes);
+    if (t->episodes) {
+        fputs(" (", o);
+        triggers_text(o, t->by_trigger);
+        fputc(')', o);
+    }
+    fprintf(o, "\n  NAKs           %" PRIu64, t->naks.total);
+    if (t->naks.total) {
+        fputs(": ", o);
+        naks_text(o, &t->naks);
+    }
+    fputc('\n', o);
+    if (t->read_response_gaps)
+        fprintf(o, "  READ resp gaps %" PRIu64 " (%" PRIu64 " PSNs missing)\n",
+                t->read_response_gaps, t->read_response_missing);
+    if (t->psn_reuse)
+        fprintf(o, "  PSN reuse      %" PRIu64 " requests reuse a PSN of an earlier READ\n",
+                t->psn_reuse);
+    fprintf(o, "  ECN            %" PRIu64 " CE marks (%" PRIu64 " answered, %" PRIu64
+               " unanswered), %" PRIu64 " CNPs (%" PRIu64 " matched, %" PRIu64 " unexplained)\n",
+            t->ce_marked, t->ce_answered, t->ce_unanswered, t->cnp_packets, t->cnps_matched,
+            t->cnps_unexplained);
+    latency_line(o, "CNP latency", &t->cnp_latency);
+    latency_line(o, "ACK latency", &t->ack_latency);
+    if (t->flows_evicted || t->episodes_unlisted || t->verdicts_forced || t->ce_tracking_overflow)
+        fprintf(o, "  limits hit     %" PRIu64 " flows evicted, %" PRIu64
+                   " episodes not listed, %" PRIu64 " verdicts settled early, %" PRIu64
+                   " CE marks untracked\n",
+                t->flows_evicted, t->episodes_unlisted, t->verdicts_forced,
+                t->ce_tracking_overflow);
+}
+
+static uint64_t trouble(const struct roce_flow_report *f)
+{
+    return f->retransmitted_packets + f->missing_psns + f->naks.total + f->psn_reuse +
+           f->ce_unanswered + f->cnps_unexplained + f->bad_icrc + f->read_response_gaps;
+}
+
+static int is_troubled(const struct roce_flow_report *f)
+{
+    return trouble(f) || f->ce_marked || f->cnp_packets || f->cnps_for_flow;
+}
+
+static int cmp_worst(const void *a, const void *b)
+{
+    const struct roce_flow_report *x = *(const struct roce_flow_report *const *)a;
+    const struct roce_flow_report *y = *(const struct roce_flow_report *const *)b;
+    uint64_t tx = trouble(x), ty = trouble(y);
+    if (tx != ty)
+        return tx < ty ? 1 : -1;
+    if (x->ce_marked != y->ce_marked)
+        return x->ce_marked < y->ce_marked ? 1 : -1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static void flow_text(FILE *o, const struct roce_report *r, const struct roce_flow_report *f,
+                      unsigned rank)
+{
+    char name[ROCE_FMT_FLOW_LEN];
+    roce_fmt_flow(&f->key, name, sizeof name);
+    fprintf(o, "  #%u %s  %s", rank, name,
+            roce_transport_name((enum roce_transport)f->transport));
+    const struct roce_flow_report *p = f->peer_id ? roce_report_flow(r, f->peer_id) : NULL;
+    if (p != NULL)
+        fprintf(o, ", paired with QP 0x%06x (%s)", (unsigned)p->key.dqpn,
+                roce_paired_by_name(f->paired_by));
+    fprintf(o, "\n     %" PRIu64 " packets", f->packets);
+#define ITEM(cond, ...)                                                                            \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            fputs(", ", o);                                                                        \
+            fprintf(o, __VA_ARGS__);                                                               \
+        }                                                                                          \
+    } while (0)
+    ITEM(f->retransmitted_packets, "%" PRIu64 " retransmitted in %" PRIu64 " episodes",
+         f->retransmitted_packets, f->episodes);
+    ITEM(f->gap_events, "%" PRIu64 " PSN gaps (%" PRIu64 " missing)", f->gap_events,
+         f->missing_psns);
+    ITEM(f->psn_reuse, "%" PRIu64 " PSN reuse", f->psn_reuse);
+    ITEM(f->read_response_gaps, "%" PRIu64 " READ response gaps", f->read_response_gaps);
+    ITEM(f->ce_marked, "%" PRIu64 " CE marks (%" PRIu64 " unanswered)", f->ce_marked,
+         f->ce_unanswered);
+    ITEM(f->cnps_for_flow, "%" PRIu64 " CNPs for it (%" PRIu64 " matched)", f->cnps_for_flow,
+         f->cnps_matched);
+    ITEM(f->cnp_packets, "%" PRIu64 " CNPs carried", f->cnp_packets);
+    ITEM(f->bad_icrc, "%" PRIu64 " bad ICRC", f->bad_icrc);
+#undef ITEM
+    if (f->naks.total) {
+        fputs(", NAKs: ", o);
+        naks_text(o, &f->naks);
+    }
+    fputc('\n', o);
+}
+
+static void episodes_text(FILE *o, const struct roce_report *r, unsigned top)
+{
+    size_t n = roce_engine_episode_count(r->engine);
+    char name[ROCE_FMT_FLOW_LEN], a[US_BUF], b[US_BUF];
+    if (n == 0)
+        return;
+    fprintf(o, "\nGo-back-N episodes (%zu listed%s):\n", n, n > top ? ", first shown" : "");
+    for (size_t i = 0; i < n && i < top; i++) {
+        const struct roce_episode *ep = roce_engine_episode(r->engine, i);
+        const struct roce_flow_report *f = roce_report_flow(r, ep->flow_id);
+        if (f != NULL)
+            roce_fmt_flow(&f->key, name, sizeof name);
+        else
+            snprintf(name, sizeof name, "(evicted flow %" PRIu64 ")", ep->flow_id);
+        fprintf(o, "  frame %" PRIu64 "  %s  PSN 0x%06x..0x%06x, %" PRIu64 " packets, trigger %s",
+                ep->first_frame, name, (unsigned)ep->first_psn, (unsigned)ep->last_psn,
+                ep->packets, roce_trigger_name(ep->trigger));
+        if (ep->nak_frame)
+            fprintf(o, " (NAK frame %" PRIu64 ", resent after %s us)", ep->nak_frame,
+                    us(ep->nak_to_resend_ns, a));
+        fprintf(o, ", lasted %s us\n", us(ep->last_ts_ns - ep->first_ts_ns, b));
+    }
+}
+
+int roce_report_text(const struct roce_report *r, FILE *o, unsigned top)
+{
+    const struct roce_flow_report **bad = calloc(r->n_flows ? r->n_flows : 1, sizeof *bad);
+    size_t n_bad = 0, n_clean = 0;
+    uint64_t clean_packets = 0, by_transport[8] = {0};
+
+    if (bad == NULL)
+        return -1;
+    totals(o, r);
+    for (size_t i = 0; i < r->n_flows; i++) {
+        const struct roce_flow_report *f = &r->flows[i];
+        if (!f->packets)
+            continue;
+        if (is_troubled(f)) {
+            bad[n_bad++] = f;
+        } else {
+            n_clean++;
+            clean_packets += f->packets;
+            by_transport[f->transport & 7]++;
+        }
+    }
+    qsort(bad, n_bad, sizeof *bad, cmp_worst);
+    if (n_bad) {
+        fprintf(o, "\nFlows with trouble, worst first (%zu", n_bad);
+        if (n_bad > top)
+            fprintf(o, ", first %u shown", top);
+        fputs("):\n", o);
+        for (size_t i = 0; i < n_bad && i < top; i++)
+            flow_text(o, r, bad[i], (unsigned)i + 1);
+    }
+    episodes_text(o, r, top);
+    fprintf(o, "\nClean flows: %zu (%" PRIu64 " packets", n_clean, clean_packets);
+    for (unsigned t = 0; t < 8; t++)
+        if (by_transport[t])
+            fprintf(o, ", %s %" PRIu64, roce_transport_name((enum roce_transport)t),
+                    by_transport[t]);
+    fputs(")\n", o);
+    free(bad);
+    return ferror(o) ? -1 : 0;
+}

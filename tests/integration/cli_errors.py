@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Bad use of the CLI: every case gives a clear `rocescope: what: why`
+message and the documented exit status (0 ok, 1 input problem, 2 usage,
+3 output), and -o never leaves a file written half-way.
+
+The capture files are made here from bytes (classic pcap, microsecond and
+nanosecond magic), so this test needs nothing but the binary.
+"""
+import argparse
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+PCAP_US = 0xA1B2C3D4
+PCAP_NS = 0xA1B23C4D
+LINKTYPE_ETHERNET = 1
+LINKTYPE_USER0 = 147
+
+
+def pcap_bytes(records, linktype=LINKTYPE_ETHERNET, magic=PCAP_NS):
+    out = struct.pack("<IHHiIII", magic, 2, 4, 0, 0, 65535, linktype)
+    for ts, data in records:
+        out += struct.pack("<IIII", ts, 0, len(data), len(data)) + data
+    return out
+
+
+def frame(n):
+    """An Ethernet frame with an IPv4/UDP header to port 9 (not RoCE)."""
+    eth = b"\x02\x00\x00\x00\x00\x02" + b"\x02\x00\x00\x00\x00\x01" + b"\x08\x00"
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28 + 4, n, 0, 64, 17, 0,
+                     bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2]))
+    udp = struct.pack("!HHHH", 1234, 9, 12, 0)
+    return eth + ip + udp + b"ABCD"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rocescope", required=True)
+    a = ap.parse_args()
+    tool = a.rocescope
+    failures = []
+    tmp = tempfile.mkdtemp(prefix="rocescope-cli-")
+
+    def path(name, data=None):
+        p = os.path.join(tmp, name)
+        if data is not None:
+            with open(p, "wb") as f:
+                f.write(data)
+        return p
+
+    def case(what, args, status, stderr_has=None, stdout_check=None):
+        p = subprocess.run([tool, *args], capture_output=True, text=True, timeout=60)
+        ok = p.returncode == status
+        if stderr_has is not None and stderr_has not in p.stderr:
+            ok = False
+        if ok and stdout_check is not None:
+            try:
+                ok = stdout_check(p.stdout)
+            except Exception as e:  # a broken report is a failure, not a crash of the test
+                ok = False
+                p.stderr += f"\n(check raised {e!r})"
+        if not ok:
+            failures.append(f"{what}: exit {p.returncode} (want {status}); stderr: {p.stderr.strip()[:300]}")
+
+    good = path("good.pcap", pcap_bytes([(1, frame(1)), (2, frame(2)), (3, frame(3))]))
+    good_us = path("good_us.pcap", pcap_bytes([(1, frame(1))], magic=PCAP_US))
+    full = pcap_bytes([(1, frame(1)), (2, frame(2)), (3, frame(3))])
+    cut = path("cut.pcap", full[:len(full) - 7])
+    empty = path("empty.pcap", b"")
+    text = path("notes.txt", b"this is not a capture file\n" * 10)
+    user0 = path("user0.pcap", pcap_bytes([(1, frame(1))], linktype=LINKTYPE_USER0))
+    unreadable = path("unreadable.pcap", full)
+    os.chmod(unreadable, 0)
+    missing = path("does-not-exist.pcap")
+
+    def json_packets(n, complete=True):
+        def check(out):
+            r = json.loads(out)
+            return r["capture"]["packets"] == n and r["capture"]["complete"] == complete
+        return check
+
+    case("good file", ["--json", good], 0, stdout_check=json_packets(3))
+    case("microsecond pcap", ["--json", good_us], 0, stdout_check=json_packets(1))
+    case("text summary", [good], 0, stdout_check=lambda o: o.startswith("rocescope report:"))
+    case("missing file", [missing], 1, f"rocescope: {missing}: No such file or directory")
+    case("empty file", [empty], 1, f"rocescope: {empty}: empty file")
+    case("not a capture", [text], 1, f"rocescope: {text}: ")
+    case("directory", [tmp], 1, f"rocescope: {tmp}: is a directory")
+    case("unsupported link type", [user0], 1, "unsupported link type")
+    if os.geteuid() != 0:  # root reads anything
+        case("unreadable file", [unreadable], 1, "Permission denied")
+    case("file cut short: report of what was read, plus the error",
+         ["--json", cut], 1, f"rocescope: {cut}: ", json_packets(2, complete=False))
+    case("one bad file among good ones", ["--json", good, missing], 1, "No such file",
+         json_packets(3))
+    case("no file", [], 2, "no capture file given")
+    case("unknown option", ["--frobnicate", good], 2, "unknown option '--frobnicate'")
+    case("missing value", [good, "--udp-port"], 2, "needs a value")
+    case("json and events", ["--json", "--events", good], 2, "exclude each other")
+    for opt, bad in [("--udp-port", "-1"), ("--udp-port", "0"), ("--udp-port", "65536"),
+                     ("--udp-port", "47x"), ("--udp-port", ""), ("--udp-port", " 4791"),
+                     ("--cnp-window", "-5"), ("--cnp-window", "99999999999999999999999"),
+                     ("--cnp-window", "1e3"), ("--pmtu", "1000"), ("--pmtu", "8192"),
+                     ("--max-flows", "3"), ("--max-flows", "18446744073709551616"),
+                     ("--max-flows", "+10"), ("--top", "0"), ("--top", "ten")]:
+        case(f"{opt} {bad!r}", [opt, bad, good], 2, f"rocescope: {opt}: invalid value")
+    case("--help", ["--help"], 0, stdout_check=lambda o: "Usage: rocescope" in o)
+    case("--version", ["--version"], 0, stdout_check=lambda o: o.startswith("rocescope "))
+
+    out = path("report.json")
+    case("-o writes the report", ["--json", "-o", out, good], 0)
+    try:
+        with open(out, encoding="utf-8") as f:
+            if json.load(f)["capture"]["packets"] != 3:
+                failures.append("-o: wrong content")
+    except (OSError, ValueError) as e:
+        failures.append(f"-o: {e}")
+    leftovers = [n for n in os.listdir(tmp) if ".tmp." in n]
+    if leftovers:
+        failures.append(f"-o left temporary files: {leftovers}")
+    case("-o into a missing directory", ["--json", "-o", os.path.join(tmp, "no", "r.json"), good], 3,
+         "No such file or directory")
+    before = set(os.listdir(tmp))
+    case("-o with only bad input writes nothing", ["--json", "-o", path("nothing.json"), missing], 1)
+    if set(os.listdir(tmp)) != before:
+        failures.append(f"-o with bad input left {set(os.listdir(tmp)) - before}")
+
+    for f in failures:
+        print("FAIL:", f)
+    print(f"CLI error handling: {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

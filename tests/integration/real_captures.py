@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Real RoCE captures from public repositories (../shared/captures/real).
+
+Checks, per ../shared/captures/real/PROVENANCE.md: every file is read
+without error; the RoCE packet count matches the provenance table; every
+ICRC is good (all files are complete captures); the clean captures have no
+PSN gaps, retransmissions, NAKs or malformed frames; the PSN reuse in the
+two sanderw71 stall captures is flagged at the right frames; the QP reuse in
+the htons capture (two CM connections on dest QP 0x11) gives no false
+backward jump; the ConnectX-4 Lx CNP is seen as a CNP.
+
+Skips (exit 77) with a message when the folder is absent.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+SKIP = 77
+STALL = {
+    # file: (frame of the SEND reusing a READ PSN, frame of that READ)
+    "sanderw71__SoftRoce__Roce_PacketSize_2400_stall.pcapng": (147, 143),
+    "sanderw71__SoftRoce__rping_3072_faillire.pcapng": (70, 66),
+}
+HTONS = "sanderw71__SoftRoce__Frame_req_and_response_htons_bytes.pcapng"
+CNP = "secdev__scapy__roce_uts_cnp_cx4lx.pcap"
+
+
+def provenance(real):
+    """file name -> RoCE frame count, from the PROVENANCE.md table."""
+    counts = {}
+    with open(os.path.join(real, "PROVENANCE.md"), encoding="utf-8") as f:
+        for line in f:
+            cells = [c.strip() for c in line.split("|")]
+            if len(cells) > 8 and re.fullmatch(r"\d+", cells[7] or ""):
+                counts[cells[1]] = int(cells[7])
+    return counts
+
+
+def run(tool, *args):
+    p = subprocess.run([tool, *args], capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rocescope", required=True)
+    ap.add_argument("--real", required=True)
+    a = ap.parse_args()
+    if not os.path.isfile(os.path.join(a.real, "PROVENANCE.md")):
+        print(f"SKIP: real captures not found in {a.real}")
+        return SKIP
+    expected = provenance(a.real)
+    if not expected:
+        print("FAIL: no rows parsed from PROVENANCE.md")
+        return 1
+    failures = []
+
+    def check(cond, what):
+        if not cond:
+            failures.append(what)
+
+    for name, roce in sorted(expected.items()):
+        path = os.path.join(a.real, name)
+        rc, out, err = run(a.rocescope, "--json", path)
+        check(rc == 0, f"{name}: exit {rc}: {err.strip()}")
+        if rc != 0:
+            continue
+        r = json.loads(out)
+        c = r["capture"]
+        check(c["roce_packets"] == roce, f"{name}: {c['roce_packets']} RoCE packets, PROVENANCE says {roce}")
+        check(c["icrc"]["bad"] == 0 and c["icrc"]["good"] == roce,
+              f"{name}: ICRC {c['icrc']} (all {roce} should be good)")
+        check(c["malformed_packets"] == 0, f"{name}: {c['malformed_packets']} malformed")
+        check(c["packets"] == c["roce_packets"] + c["non_roce_packets"] + c["malformed_packets"],
+              f"{name}: packets do not add up")
+        check(r["psn_gaps"]["events"] == 0, f"{name}: {r['psn_gaps']['events']} PSN gaps")
+        check(r["retransmission"]["packets"] == 0,
+              f"{name}: {r['retransmission']['packets']} retransmitted packets")
+        check(r["naks"]["total"] == 0, f"{name}: {r['naks']['total']} NAKs")
+        if name in STALL:
+            send, read = STALL[name]
+            check(r["psn_reuse"] == 1, f"{name}: psn_reuse {r['psn_reuse']}, expected 1")
+            rc, out, err = run(a.rocescope, "--events", path)
+            ev = [json.loads(l) for l in out.splitlines()]
+            reuse = [(e["frame"], e.get("reuse_frame")) for e in ev if "psn_reuse" in e["verdicts"]]
+            check(reuse == [(send, read)], f"{name}: PSN reuse verdicts {reuse}, expected {[(send, read)]}")
+        else:
+            check(r["psn_reuse"] == 0, f"{name}: psn_reuse {r['psn_reuse']}")
+        if name == HTONS:
+            check(r["cm"]["connections"] == 2, f"{name}: {r['cm']['connections']} CM connections, expected 2")
+            reused = [f for f in r["flows"] if f["dest_qp"] == 0x11 and f["cm_connections"] == 2]
+            check(len(reused) == 1, f"{name}: no flow to QP 0x11 restarted twice by CM")
+        if name == CNP:
+            check(r["ecn"]["cnps"] == 1, f"{name}: {r['ecn']['cnps']} CNPs, expected 1")
+            check(r["ecn"]["cnps_unexplained"] == 1, f"{name}: a lone CNP must be unexplained")
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{len(expected)} real captures checked, {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Set-up for a Debian 12 machine: install the packages that are missing (as
+# root), then configure and build rocescope into build/.
+#   tools/setup.sh            install + build
+# Environment: BUILD_DIR (default build), CMAKE_ARGS (extra configure options).
+set -eu
+cd "$(dirname "$0")/.."
+
+PKGS="build-essential cmake pkg-config python3 libpcap-dev libjson-c-dev libcunit1-dev \
+wireshark-dev tshark"
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+        missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "setup: missing Debian packages:$missing -- run as root, or install them" >&2
+        exit 1
+    fi
+    echo "setup: installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+BUILD_DIR=${BUILD_DIR:-build}
+# shellcheck disable=SC2086
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-} >/dev/null
+cmake --build "$BUILD_DIR" -j"$(nproc)"

@@ -128,6 +128,26 @@ void roce_seq_reset(struct roce_engine *e, struct roce_flow *f)
 
 /* ---- requests ---- */
 
+/* Remember a READ request (new or re-issued): its responses start at its PSN. */
+static void push_read(struct roce_flow *f, const struct roce_pkt *pkt, uint64_t frame)
+{
+    struct req_state *rq = &f->req;
+    struct read_span *r = &rq->reads[rq->read_head];
+    rq->read_head = (uint8_t)((rq->read_head + 1) % READ_RING);
+    if (rq->read_n < READ_RING)
+        rq->read_n++;
+    memset(r, 0, sizeof *r);
+    r->frame = frame;
+    r->psn = pkt->psn;
+    r->next_resp = pkt->psn;
+    r->dma_known = roce_pkt_has(pkt, ROCE_HDR_RETH);
+    r->dma_len = pkt->reth_dma_len;
+    if (r->dma_known && f->pmtu) {
+        r->span = read_span_of(r->dma_len, f->pmtu);
+        r->span_known = 1;
+    }
+}
+
 static void new_request(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
                         uint64_t frame, int64_t ts)
 {
@@ -136,16 +156,7 @@ static void new_request(struct roce_engine *e, struct roce_flow *f, const struct
     rq->read_pending = 0;
     rq->highest = pkt->psn;
     if (pkt->op->flags & ROCE_OPF_READ_REQ) {
-        struct read_span *r = &rq->reads[rq->read_head];
-        rq->read_head = (uint8_t)((rq->read_head + 1) % READ_RING);
-        if (rq->read_n < READ_RING)
-            rq->read_n++;
-        memset(r, 0, sizeof *r);
-        r->frame = frame;
-        r->psn = pkt->psn;
-        r->next_resp = pkt->psn;
-        r->dma_known = roce_pkt_has(pkt, ROCE_HDR_RETH);
-        r->dma_len = pkt->reth_dma_len;
+        push_read(f, pkt, frame);
         rq->read_pending = 1;
         settle_pending_read(f);
     }
@@ -324,8 +335,11 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
         e->t.psn_reuse++;
         return;
     }
-    if (full)
-        retransmission(e, f, pkt, v);
+    if (!full)
+        return;
+    retransmission(e, f, pkt, v);
+    if (pkt->op->flags & ROCE_OPF_READ_REQ)
+        push_read(f, pkt, v->frame); /* re-issued READ: responses restart at its PSN */
 }
 
 /* ---- responses ---- */

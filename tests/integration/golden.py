@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Golden tests: every capture in captures/ against its expected report.
+
+For captures/NAME.pcap (or .pcapng) the expected outputs are
+captures/expected/NAME.json (`rocescope --json NAME.pcap`, run inside
+captures/) and captures/expected/NAME.events (`rocescope --events`). They
+were produced by the tool and checked by hand against the analysis
+definitions (captures/README.md says, frame by frame, what each scenario
+must show). `--update` rewrites them (then check them by hand again).
+
+Then every capture is cut at snaplen 64, 96 and 128 (editcap -s) and
+analysed again: no crash, a complete report, the same frame counts; and
+when every RoCE frame's headers fit in the snaplen (computed here by an
+independent header walker, below), the same header-derived counts as the
+full capture: everything except the ICRC results and the truncation count.
+"""
+import argparse
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+SNAPLENS = (64, 96, 128)
+ROCE_PORT = 4791
+
+# Extension header bytes per BTH opcode (PROTOCOL-FACTS.md "BTH"), written
+# here independently of the engine's table.
+RETH, AETH, DETH, IMM, IETH, ATOMIC, ATOMACK, RDETH, XRC, FETH = 16, 4, 8, 4, 4, 28, 8, 4, 4, 4
+RC_EXT = {0x03: IMM, 0x05: IMM, 0x06: RETH, 0x09: IMM, 0x0A: RETH, 0x0B: RETH + IMM,
+          0x0C: RETH, 0x0D: AETH, 0x0F: AETH, 0x10: AETH, 0x11: AETH, 0x12: AETH + ATOMACK,
+          0x13: ATOMIC, 0x14: ATOMIC, 0x16: IETH, 0x17: IETH, 0x1C: FETH + RETH, 0x1D: RETH}
+CNP_RESERVED = 16
+MAD_NEEDED = 24 + 51  # MAD header + the CM REQ fields the engine reads
+
+
+def ext_len(op):
+    tr, low = op >> 5, op & 0x1F
+    if op == 0x81:
+        return CNP_RESERVED
+    base = RC_EXT.get(low, 0)
+    if tr == 1:      # UC
+        return base
+    if tr == 2:      # RD: RDETH, plus DETH on requests
+        return RDETH + (DETH if low not in (0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12) else 0) + base
+    if tr == 3:      # UD
+        return DETH + base
+    if tr == 5:      # XRC: XRCETH on requests
+        return (XRC if low not in (0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x12) else 0) + base
+    return base
+
+
+def header_len(frame, linktype):
+    """Bytes a frame needs captured for all its RoCE headers (0: not RoCE)."""
+    off, etype = 0, None
+    if linktype == 1:
+        off, etype = 14, struct.unpack_from("!H", frame, 12)[0]
+    elif linktype == 113:
+        off, etype = 16, struct.unpack_from("!H", frame, 14)[0]
+    elif linktype == 276:
+        off, etype = 20, struct.unpack_from("!H", frame, 0)[0]
+    elif linktype in (12, 101, 228, 229):
+        etype = 0x0800 if frame[0] >> 4 == 4 else 0x86DD
+    else:
+        return 0
+    while etype in (0x8100, 0x88A8, 0x9100):
+        etype = struct.unpack_from("!H", frame, off + 2)[0]
+        off += 4
+    if etype == 0x8915:
+        bth = off + 40
+    elif etype == 0x0800:
+        ihl = (frame[off] & 0x0F) * 4
+        if frame[off + 9] != 17:
+            return 0
+        udp = off + ihl
+        if struct.unpack_from("!H", frame, udp + 2)[0] != ROCE_PORT:
+            return 0
+        bth = udp + 8
+    elif etype == 0x86DD:
+        if frame[off + 6] != 17:
+            return 0  # the scenarios use no IPv6 extension headers
+        udp = off + 40
+        if struct.unpack_from("!H", frame, udp + 2)[0] != ROCE_PORT:
+            return 0
+        bth = udp + 8
+    else:
+        return 0
+    if len(frame) < bth + 12:
+        return len(frame)
+    op = frame[bth]
+    end = bth + 12 + ext_len(op)
+    if op == 0x64 and struct.unpack_from("!I", frame, bth + 4)[0] & 0xFFFFFF == 1:
+        end += MAD_NEEDED  # a CM MAD: the analysis reads its fields
+    return end
+
+
+def read_frames(path):
+    """Frames of a classic pcap or pcapng file: (linktype, bytes) list."""
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = struct.unpack_from("<I", data, 0)[0]
+    out = []
+    if magic in (0xA1B2C3D4, 0xA1B23C4D):
+        lt = struct.unpack_from("<I", data, 20)[0]
+        off = 24
+        while off + 16 <= len(data):
+            incl = struct.unpack_from("<I", data, off + 8)[0]
+            out.append((lt, data[off + 16:off + 16 + incl]))
+            off += 16 + incl
+        return out
+    off, lts = 0, []
+    while off + 12 <= len(data):  # pcapng, little-endian as written by the generator
+        btype, blen = struct.unpack_from("<II", data, off)
+        if btype == 1:
+            lts.append(struct.unpack_from("<H", data, off + 8)[0])
+        elif btype == 6:
+            ifid, _, _, caplen = struct.unpack_from("<IIII", data, off + 8)
+            out.append((lts[ifid], data[off + 28:off + 28 + caplen]))
+        off += blen
+    return out
+
+
+HEADER_DERIVED = ("packets", "roce_packets", "rocev1_packets", "rocev2_packets",
+                  "non_roce_packets", "malformed_packets", "request_packets",
+                  "response_packets", "cnp_packets")
+
+
+def derived(r):
+    """The counts of a report that only depend on captured headers."""
+    c = r["capture"]
+    d = {k: c[k] for k in HEADER_DERIVED}
+    d.update(naks=r["naks"], retransmission=r["retransmission"], psn_gaps=r["psn_gaps"],
+             psn_reuse=r["psn_reuse"], read_response_gaps=r["read_response_gaps"],
+             ecn={k: v for k, v in r["ecn"].items()}, cm=r["cm"],
+             connections=r["connections"])
+    return d
+
+
+def run(tool, args, cwd):
+    p = subprocess.run([tool, *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rocescope", required=True)
+    ap.add_argument("--captures", required=True)
+    ap.add_argument("--editcap", default=shutil.which("editcap"))
+    ap.add_argument("--update", action="store_true")
+    a = ap.parse_args()
+    caps = sorted(n for n in os.listdir(a.captures) if n.endswith((".pcap", ".pcapng")))
+    expdir = os.path.join(a.captures, "expected")
+    failures = []
+    if not caps:
+        print("FAIL: no captures in", a.captures)
+        return 1
+    tmp = tempfile.mkdtemp(prefix="rocescope-golden-")
+    for name in caps:
+        base = name.rsplit(".", 1)[0]
+        outs = {}
+        for mode, suffix in (("--json", ".json"), ("--events", ".events")):
+            rc, out, err = run(a.rocescope, [mode, name], a.captures)
+            if rc != 0:
+                failures.append(f"{name} {mode}: exit {rc}: {err.strip()}")
+                continue
+            outs[mode] = out
+            exp = os.path.join(expdir, base + suffix)
+            if a.update:
+                os.makedirs(expdir, exist_ok=True)
+                with open(exp, "w", encoding="utf-8") as f:
+                    f.write(out)
+            elif not os.path.exists(exp):
+                failures.append(f"{name}: no expected output {exp}")
+            else:
+                with open(exp, encoding="utf-8") as f:
+                    want = f.read()
+                if out != want:
+                    failures.append(f"{name} {mode}: output differs from {exp} "
+                                    f"(diff <(rocescope {mode} {name}) {exp})")
+        if "--json" not in outs:
+            continue
+        full = json.loads(outs["--json"])
+        need = max((header_len(fr, lt) for lt, fr in read_frames(os.path.join(a.captures, name))),
+                   default=0)
+        for snap in SNAPLENS:
+            cut = os.path.join(tmp, f"{snap}-{name}")
+            subprocess.run([a.editcap, "-s", str(snap), os.path.join(a.captures, name), cut],
+                           check=True, capture_output=True)
+            rc, out, err = run(a.rocescope, ["--json", cut], tmp)
+            if rc != 0:
+                failures.append(f"{name} at snaplen {snap}: exit {rc}: {err.strip()}")
+                continue
+            r = json.loads(out)
+            c = r["capture"]
+            if c["packets"] != full["capture"]["packets"]:
+                failures.append(f"{name} at snaplen {snap}: {c['packets']} packets")
+            if c["packets"] != c["roce_packets"] + c["malformed_packets"] + c["non_roce_packets"]:
+                failures.append(f"{name} at snaplen {snap}: packets do not add up")
+            if c["icrc"]["bad"] > full["capture"]["icrc"]["bad"]:
+                failures.append(f"{name} at snaplen {snap}: more bad ICRCs than in full")
+            if need <= snap and derived(r) != derived(full):
+                failures.append(f"{name} at snaplen {snap} (headers need {need}): "
+                                f"header-derived counts changed:\n  full {derived(full)}\n  cut  {derived(r)}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{len(caps)} captures, {len(failures)} failures" + (" (expected files rewritten)" if a.update else ""))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -225,6 +225,7 @@ void roce_flow_pair(struct roce_engine *e, struct roce_flow *a, struct roce_flow
     b->peer_id = a->id;
     a->paired_by = b->paired_by = (uint8_t)how;
     e->t.connections++;
+    roce_seq_adopt_naks(e, a, b);
 }
 
 /* ---- create, find, evict ---- */
@@ -232,11 +233,8 @@ void roce_flow_pair(struct roce_engine *e, struct roce_flow *a, struct roce_flow
 static void flow_release(struct roce_engine *e, struct roce_flow *f, uint32_t h)
 {
     roce_ecn_forget_flow(e, f);
-    for (unsigned i = 0; i < f->req.nak_n; i++) {
-        const struct nak_rec *n = &f->req.naks[i];
-        if (!n->used)
-            roce_vq_done(e, n->vq_seq, n->frame);
-    }
+    roce_seq_drop_naks(e, &f->req.naks);
+    roce_seq_drop_naks(e, &f->orphan_naks);
     unpair(e, f);
     pair_unlink(e, f);
     roce_index_remove(&e->flow_ix, f->hash, h);

@@ -46,6 +46,12 @@ struct nak_rec {
     uint8_t used;
 };
 
+/* Recent NAKs, newest at head - 1. */
+struct nak_ring {
+    struct nak_rec r[NAK_RING];
+    uint8_t head, n;
+};
+
 struct ackreq_rec {
     int64_t ts;
     uint32_t psn;
@@ -66,8 +72,7 @@ struct req_state {
     uint64_t episode_frame;
     struct read_span reads[READ_RING];
     uint8_t read_head, read_n; /* newest at read_head - 1 */
-    struct nak_rec naks[NAK_RING];
-    uint8_t nak_head, nak_n;
+    struct nak_ring naks;
     struct ackreq_rec ackreq[ACKREQ_RING];
     uint8_t ack_head, ack_n; /* oldest at ack_head */
 };
@@ -91,6 +96,9 @@ struct roce_flow {
     uint32_t pmtu;
     struct roce_flow_report r; /* counters (key, id, peer and latency filled at report time) */
     struct req_state req;
+    /* NAKs this flow carried while it had no peer: adopted by the request
+     * flow it gets paired with (the NAK was "seen on the paired flow") */
+    struct nak_ring orphan_naks;
     /* ECN: CE marks since the last CNP of this request flow's connection */
     uint64_t ce_first, ce_last; /* CE sequence numbers + 1, 0 = none */
     int64_t last_cnp_ts;
@@ -220,6 +228,10 @@ void roce_seq_response(struct roce_engine *e, struct roce_flow *f, const struct 
                        struct roce_verdict *v);
 /* Forget the request PSN history of f (a new connection reuses its QP). */
 void roce_seq_reset(struct roce_engine *e, struct roce_flow *f);
+/* a and b were just paired: each adopts the NAKs the other carried unpaired. */
+void roce_seq_adopt_naks(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b);
+/* Settle the verdicts still waiting on the NAKs of a ring, and empty it. */
+void roce_seq_drop_naks(struct roce_engine *e, struct nak_ring *ring);
 
 /* ---- ECN (roce_ecn.c) ---- */
 int roce_ecn_init(struct roce_engine *e);

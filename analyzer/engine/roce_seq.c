@@ -118,12 +118,47 @@ struct roce_episode *roce_episode_new(struct roce_engine *e, uint32_t *index_plu
     return ep;
 }
 
+void roce_seq_drop_naks(struct roce_engine *e, struct nak_ring *ring)
+{
+    for (unsigned i = 0; i < ring->n; i++)
+        if (!ring->r[i].used)
+            roce_vq_done(e, ring->r[i].vq_seq, ring->r[i].frame);
+    memset(ring, 0, sizeof *ring);
+}
+
 void roce_seq_reset(struct roce_engine *e, struct roce_flow *f)
 {
-    for (unsigned i = 0; i < f->req.nak_n; i++)
-        if (!f->req.naks[i].used)
-            roce_vq_done(e, f->req.naks[i].vq_seq, f->req.naks[i].frame);
+    roce_seq_drop_naks(e, &f->req.naks);
     memset(&f->req, 0, sizeof f->req);
+}
+
+/* Add a NAK to a ring; one pushed out unused will not be annotated. */
+static void nak_push(struct roce_engine *e, struct nak_ring *ring, const struct nak_rec *n)
+{
+    struct nak_rec *slot = &ring->r[ring->head];
+    if (ring->n == NAK_RING && !slot->used)
+        roce_vq_done(e, slot->vq_seq, slot->frame);
+    *slot = *n;
+    ring->head = (uint8_t)((ring->head + 1) % NAK_RING);
+    if (ring->n < NAK_RING)
+        ring->n++;
+}
+
+/* Move the unused NAKs of from (oldest first) into to. */
+static void nak_move(struct roce_engine *e, struct nak_ring *from, struct nak_ring *to)
+{
+    for (unsigned i = from->n; i > 0; i--) {
+        const struct nak_rec *n = &from->r[(from->head + NAK_RING - i) % NAK_RING];
+        if (!n->used)
+            nak_push(e, to, n);
+    }
+    memset(from, 0, sizeof *from);
+}
+
+void roce_seq_adopt_naks(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b)
+{
+    nak_move(e, &b->orphan_naks, &a->req.naks);
+    nak_move(e, &a->orphan_naks, &b->req.naks);
 }
 
 /* ---- requests ---- */
@@ -173,8 +208,8 @@ static void new_request(struct roce_engine *e, struct roce_flow *f, const struct
 static struct nak_rec *find_nak(struct roce_engine *e, struct req_state *rq, uint32_t psn,
                                 uint8_t type, int64_t ts)
 {
-    for (unsigned i = 1; i <= rq->nak_n; i++) {
-        struct nak_rec *n = &rq->naks[(rq->nak_head + NAK_RING - i) % NAK_RING];
+    for (unsigned i = 1; i <= rq->naks.n; i++) {
+        struct nak_rec *n = &rq->naks.r[(rq->naks.head + NAK_RING - i) % NAK_RING];
         if (!n->used && n->type == type && n->psn == psn &&
             ts - n->ts <= e->cfg.nak_horizon_ns)
             return n;
@@ -186,8 +221,8 @@ static struct nak_rec *find_nak(struct roce_engine *e, struct req_state *rq, uin
 static void consume_naks(struct roce_engine *e, struct req_state *rq, uint32_t psn,
                          uint64_t frame)
 {
-    for (unsigned i = 0; i < rq->nak_n; i++) {
-        struct nak_rec *n = &rq->naks[i];
+    for (unsigned i = 0; i < rq->naks.n; i++) {
+        struct nak_rec *n = &rq->naks.r[i];
         if (n->used || n->psn != psn)
             continue;
         n->used = 1;
@@ -389,22 +424,12 @@ static void ack_latency(struct roce_engine *e, struct roce_flow *x, uint32_t psn
     }
 }
 
-static void record_nak(struct roce_engine *e, struct roce_flow *x, const struct roce_verdict *v,
-                       uint32_t psn, uint8_t type)
+/* A NAK for the requests of x, or, while y is unpaired, kept on y until it is. */
+static void record_nak(struct roce_engine *e, struct roce_flow *x, struct roce_flow *y,
+                       const struct roce_verdict *v, uint32_t psn, uint8_t type)
 {
-    struct req_state *rq = &x->req;
-    struct nak_rec *n = &rq->naks[rq->nak_head];
-    if (rq->nak_n == NAK_RING && !n->used)
-        roce_vq_done(e, n->vq_seq, n->frame); /* pushed out: will not be annotated */
-    n->frame = v->frame;
-    n->vq_seq = e->cur_seq;
-    n->ts = v->ts_ns;
-    n->psn = psn;
-    n->type = type;
-    n->used = 0;
-    rq->nak_head = (uint8_t)((rq->nak_head + 1) % NAK_RING);
-    if (rq->nak_n < NAK_RING)
-        rq->nak_n++;
+    struct nak_rec n = {v->frame, e->cur_seq, v->ts_ns, psn, type, 0};
+    nak_push(e, x != NULL ? &x->req.naks : &y->orphan_naks, &n);
     roce_cur_expect(e, v->ts_ns + e->cfg.nak_horizon_ns);
 }
 
@@ -480,15 +505,15 @@ void roce_seq_response(struct roce_engine *e, struct roce_flow *y, const struct 
             v->flags |= ROCE_V_NAK;
             v->nak_code = (uint8_t)value;
             count_nak(e, y, type, value);
-            if (x != NULL && value == ROCE_NAK_PSN_SEQUENCE_ERROR)
-                record_nak(e, x, v, pkt->psn, ROCE_TRIGGER_NAK);
+            if (reliable && value == ROCE_NAK_PSN_SEQUENCE_ERROR)
+                record_nak(e, x, y, v, pkt->psn, ROCE_TRIGGER_NAK);
             break;
         case ROCE_AETH_RNR_NAK:
             v->flags |= ROCE_V_RNR;
             v->rnr_timer = (uint8_t)value;
             count_nak(e, y, type, value);
-            if (x != NULL)
-                record_nak(e, x, v, pkt->psn, ROCE_TRIGGER_RNR);
+            if (reliable)
+                record_nak(e, x, y, v, pkt->psn, ROCE_TRIGGER_RNR);
             break;
         case ROCE_AETH_RESERVED:
             e->t.aeth_reserved++;

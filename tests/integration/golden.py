@@ -2,8 +2,8 @@
 """Golden tests: every capture in captures/ against its expected report.
 
 For captures/NAME.pcap (or .pcapng) the expected outputs are
-captures/expected/NAME.json (`rocescope --json NAME.pcap`, run inside
-captures/) and captures/expected/NAME.events (`rocescope --events`). They
+captures/expected/NAME.pcap.json (`rocescope --json NAME.pcap`, run inside
+captures/) and captures/expected/NAME.pcap.events (`rocescope --events`). They
 were produced by the tool and checked by hand against the analysis
 definitions (captures/README.md says, frame by frame, what each scenario
 must show). `--update` rewrites them (then check them by hand again).
@@ -150,6 +150,7 @@ def main():
     ap.add_argument("--editcap", default=shutil.which("editcap"))
     ap.add_argument("--update", action="store_true")
     a = ap.parse_args()
+    a.rocescope = os.path.abspath(a.rocescope)
     caps = sorted(n for n in os.listdir(a.captures) if n.endswith((".pcap", ".pcapng")))
     expdir = os.path.join(a.captures, "expected")
     failures = []
@@ -158,7 +159,7 @@ def main():
         return 1
     tmp = tempfile.mkdtemp(prefix="rocescope-golden-")
     for name in caps:
-        base = name.rsplit(".", 1)[0]
+        base = name
         outs = {}
         for mode, suffix in (("--json", ".json"), ("--events", ".events")):
             rc, out, err = run(a.rocescope, [mode, name], a.captures)

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Benchmark rocescope against the floors and against tshark, in one run.
+
+Generates a capture with the project's generator (`rocegen bulk`), builds the
+libpcap floor (tools/bench/pcap_floor.c: a bare pcap_next_ex loop that only
+counts packets), then times, interleaved, `runs` times each:
+
+  rocescope --json FILE          the complete analysis
+  pcap_floor FILE                the libpcap floor
+  cat FILE > /dev/null           the page-cache floor
+  tshark -r FILE -q -Y infiniband   (on the first --tshark-packets packets)
+
+and prints a Markdown table: median seconds, packets/s, MB/s, peak RSS, and
+the ratios rocescope / libpcap floor and tshark / rocescope (tshark's rate on
+its slice). Timings are wall-clock medians; peak RSS comes from wait4().
+
+  tools/bench.py [--build build] [--packets 2000000] [--qps 1000] [--snaplen 128]
+                 [--full-size] [--pcapng] [--runs 5] [--tshark-packets 200000]
+                 [--workdir DIR] [--keep]
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def measure(cmd, stdout=subprocess.DEVNULL):
+    """Run cmd; return (seconds, peak RSS in MiB)."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(p.pid, 0)
+    dt = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    if p.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed ({p.returncode}): {err.strip()[:500]}")
+    return dt, ru.ru_maxrss / 1024.0
+
+
+def machine():
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} CPUs, {os.uname().sysname} {os.uname().release}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--packets", type=int, default=2_000_000)
+    ap.add_argument("--qps", type=int, default=1000)
+    ap.add_argument("--snaplen", type=int, default=128)
+    ap.add_argument("--full-size", action="store_true", help="whole frames instead of --snaplen")
+    ap.add_argument("--pcapng", action="store_true")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--tshark-packets", type=int, default=200_000)
+    ap.add_argument("--no-tshark", action="store_true")
+    ap.add_argument("--workdir")
+    ap.add_argument("--keep", action="store_true", help="keep the generated capture")
+    a = ap.parse_args()
+
+    rocescope = os.path.join(a.build, "analyzer", "rocescope")
+    rocegen = os.path.join(a.build, "tools", "rocegen")
+    for exe in (rocescope, rocegen):
+        if not os.access(exe, os.X_OK):
+            sys.exit(f"bench: {exe} not found: build first (tools/setup.sh)")
+    work = a.workdir or tempfile.mkdtemp(prefix="rocescope-bench-")
+    os.makedirs(work, exist_ok=True)
+    ext = "pcapng" if a.pcapng else "pcap"
+    shape = "full" if a.full_size else f"s{a.snaplen}"
+    cap = os.path.join(work, f"bulk-{a.packets}-{a.qps}-{shape}.{ext}")
+    if not os.path.exists(cap):
+        gen = [rocegen, "bulk", "-o", cap, "--packets", str(a.packets), "--qps", str(a.qps),
+               "--seed", "1"]
+        gen += ["--full-size"] if a.full_size else ["--snaplen", str(a.snaplen)]
+        gen += ["--pcapng"] if a.pcapng else []
+        subprocess.run(gen, check=True)
+    floor = os.path.join(work, "pcap_floor")
+    subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "bench", "pcap_floor.c"), "-lpcap"],
+                   check=True)
+    out = subprocess.run([floor, cap], check=True, capture_output=True, text=True).stdout.split()
+    packets, size = int(out[0]), os.path.getsize(cap)
+
+    tools = [("rocescope --json", [rocescope, "--json", cap], packets),
+             ("libpcap floor (pcap_next_ex loop)", [floor, cap], packets),
+             ("cat > /dev/null (page cache)", ["cat", cap], packets)]
+    tshark = shutil.which("tshark")
+    if tshark and not a.no_tshark:
+        n = min(a.tshark_packets, packets)
+        tools.append((f"tshark -q -Y infiniband (first {n} packets)",
+                      [tshark, "-r", cap, "-c", str(n), "-q", "-Y", "infiniband"], n))
+    subprocess.run(["cat", cap], stdout=subprocess.DEVNULL, check=True)  # warm the page cache
+    times = {name: [] for name, _, _ in tools}
+    rss = {name: 0.0 for name, _, _ in tools}
+    for _ in range(a.runs):
+        for name, cmd, _ in tools:
+            dt, mem = measure(cmd)
+            times[name].append(dt)
+            rss[name] = max(rss[name], mem)
+
+    med = {name: statistics.median(times[name]) for name in times}
+    pps = {name: n / med[name] for name, _, n in tools}
+    print(f"Capture: {packets} packets, {size / 1e6:.1f} MB, {a.qps} QPs, "
+          f"{'whole frames' if a.full_size else f'snaplen {a.snaplen}'}, {ext}; "
+          f"median of {a.runs} interleaved runs; {machine()}\n")
+    print("| tool | median s | packets/s | MB/s | peak RSS MiB |")
+    print("|---|---|---|---|---|")
+    for name, _, n in tools:
+        mbs = size * (n / packets) / med[name] / 1e6
+        print(f"| {name} | {med[name]:.3f} | {pps[name] / 1e6:.2f} M | {mbs:.0f} | {rss[name]:.1f} |")
+    r = "rocescope --json"
+    print(f"\nrocescope time / libpcap floor time: {med[r] / med[tools[1][0]]:.2f}")
+    if len(tools) > 3:
+        print(f"tshark time / rocescope time (per packet): {pps[r] / pps[tools[3][0]]:.0f}x")
+    if not a.keep and not a.workdir:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -14,6 +14,12 @@
 
 #define US_BUF 32
 
+/* "s" unless n is 1. */
+static const char *plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
 /* Microseconds with three decimals from nanoseconds. */
 static const char *us(int64_t ns, char *buf)
 {
@@ -79,9 +85,10 @@ static void totals(FILE *o, const struct roce_report *r)
             t->request_packets, t->response_packets, t->cnp_packets);
     fprintf(o, "  ICRC           %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked\n",
             t->icrc_good, t->icrc_bad, t->icrc_unchecked);
-    fprintf(o, "  flows          %" PRIu64 " tracked, %" PRIu64 " connections (%" PRIu64
+    fprintf(o, "  flows          %" PRIu64 " tracked, %" PRIu64 " connection%s (%" PRIu64
                " set up by CM), %" PRIu64 " evicted\n",
-            t->flows_active, t->connections, t->cm_connections, t->flows_evicted);
+            t->flows_active, t->connections, plural(t->connections), t->cm_connections,
+            t->flows_evicted);
     fprintf(o, "  PSN gaps       %" PRIu64 " (%" PRIu64 " PSNs missing)\n", t->gap_events,
             t->missing_psns);
     fprintf(o, "  retransmitted  %" PRIu64 " packets in %" PRIu64 " go-back-N episodes",
@@ -159,10 +166,10 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
             fprintf(o, __VA_ARGS__);                                                               \
         }                                                                                          \
     } while (0)
-    ITEM(f->retransmitted_packets, "%" PRIu64 " retransmitted in %" PRIu64 " episodes",
-         f->retransmitted_packets, f->episodes);
-    ITEM(f->gap_events, "%" PRIu64 " PSN gaps (%" PRIu64 " missing)", f->gap_events,
-         f->missing_psns);
+    ITEM(f->retransmitted_packets, "%" PRIu64 " retransmitted in %" PRIu64 " episode%s",
+         f->retransmitted_packets, f->episodes, plural(f->episodes));
+    ITEM(f->gap_events, "%" PRIu64 " PSN gap%s (%" PRIu64 " missing)", f->gap_events,
+         plural(f->gap_events), f->missing_psns);
     ITEM(f->psn_reuse, "%" PRIu64 " PSN reuse", f->psn_reuse);
     ITEM(f->read_response_gaps, "%" PRIu64 " READ response gaps", f->read_response_gaps);
     ITEM(f->ce_marked, "%" PRIu64 " CE marks (%" PRIu64 " unanswered)", f->ce_marked,
@@ -173,7 +180,7 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
     ITEM(f->bad_icrc, "%" PRIu64 " bad ICRC", f->bad_icrc);
 #undef ITEM
     if (f->naks.total) {
-        fputs(", NAKs: ", o);
+        fputs(", NAKs sent: ", o);
         naks_text(o, &f->naks);
     }
     fputc('\n', o);

@@ -16,6 +16,7 @@
 #define DEFAULT_NAK_HORIZON_NS 1000000000
 #define MIN_FLOWS              4u
 #define MAX_FLOWS              (1u << 26)
+#define MAX_OPEN_VERDICTS      (1u << 26)
 
 static const char *const trigger_names[ROCE_TRIGGER_COUNT] = {"nak", "rnr", "implied",
                                                               "timeout"};
@@ -57,7 +58,8 @@ void roce_config_default(struct roce_config *cfg)
 struct roce_engine *roce_engine_new(const struct roce_config *cfg)
 {
     if (cfg->max_flows < MIN_FLOWS || cfg->max_flows > MAX_FLOWS || cfg->cnp_window_ns < 0 ||
-        cfg->nak_horizon_ns < 0 || cfg->max_open_verdicts == 0)
+        cfg->nak_horizon_ns < 0 || cfg->max_open_verdicts == 0 ||
+        cfg->max_open_verdicts > MAX_OPEN_VERDICTS)
         return NULL;
     struct roce_engine *e = calloc(1, sizeof *e);
     if (e == NULL)

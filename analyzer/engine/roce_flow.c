@@ -112,6 +112,45 @@ static uint32_t pair_alloc(struct roce_engine *e)
     return ++e->n_pairs_alloc;
 }
 
+/* Link a request flow into its address-pair list: unpaired flows at the
+ * head, paired ones at the tail, so PSN pairing scans only unpaired ones. */
+static void list_insert(struct roce_engine *e, struct roce_flow *f)
+{
+    struct pair_entry *p = &e->pairs[f->pair_entry - 1];
+    uint32_t fh = f->self;
+    if (!f->peer) {
+        f->pair_prev = 0;
+        f->pair_next = p->head;
+        if (p->head)
+            roce_flow_at(e, p->head)->pair_prev = fh;
+        else
+            p->tail = fh;
+        p->head = fh;
+    } else {
+        f->pair_next = 0;
+        f->pair_prev = p->tail;
+        if (p->tail)
+            roce_flow_at(e, p->tail)->pair_next = fh;
+        else
+            p->head = fh;
+        p->tail = fh;
+    }
+}
+
+static void list_remove(struct roce_engine *e, struct roce_flow *f)
+{
+    struct pair_entry *p = &e->pairs[f->pair_entry - 1];
+    if (f->pair_prev)
+        roce_flow_at(e, f->pair_prev)->pair_next = f->pair_next;
+    else
+        p->head = f->pair_next;
+    if (f->pair_next)
+        roce_flow_at(e, f->pair_next)->pair_prev = f->pair_prev;
+    else
+        p->tail = f->pair_prev;
+    f->pair_prev = f->pair_next = 0;
+}
+
 void roce_flow_mark_request(struct roce_engine *e, struct roce_flow *f)
 {
     if (f->is_request_flow)
@@ -134,16 +173,10 @@ void roce_flow_mark_request(struct roce_engine *e, struct roce_flow *f)
         p->version = f->key.version;
         p->hash = hash;
     }
-    struct pair_entry *p = &e->pairs[ph - 1];
-    uint32_t fh = roce_flow_handle(e, f);
     f->is_request_flow = 1;
     f->pair_entry = ph;
-    f->pair_prev = 0;
-    f->pair_next = p->head;
-    if (p->head)
-        roce_flow_at(e, p->head)->pair_prev = fh;
-    p->head = fh;
-    p->count++;
+    e->pairs[ph - 1].count++;
+    list_insert(e, f);
 }
 
 static void pair_unlink(struct roce_engine *e, struct roce_flow *f)
@@ -151,19 +184,23 @@ static void pair_unlink(struct roce_engine *e, struct roce_flow *f)
     if (!f->is_request_flow)
         return;
     struct pair_entry *p = &e->pairs[f->pair_entry - 1];
-    if (f->pair_prev)
-        roce_flow_at(e, f->pair_prev)->pair_next = f->pair_next;
-    else
-        p->head = f->pair_next;
-    if (f->pair_next)
-        roce_flow_at(e, f->pair_next)->pair_prev = f->pair_prev;
+    list_remove(e, f);
     f->is_request_flow = 0;
     if (--p->count == 0) {
         roce_index_remove(&e->pair_ix, p->hash, f->pair_entry);
         p->next_free = e->pairs_free;
         e->pairs_free = f->pair_entry;
     }
-    f->pair_entry = f->pair_prev = f->pair_next = 0;
+    f->pair_entry = 0;
+}
+
+/* Move a request flow to where its pairing state puts it in its list. */
+static void list_reposition(struct roce_engine *e, struct roce_flow *f)
+{
+    if (!f->is_request_flow)
+        return;
+    list_remove(e, f);
+    list_insert(e, f);
 }
 
 struct roce_flow *roce_flow_pair_first(struct roce_engine *e, const uint8_t *src,
@@ -202,10 +239,12 @@ static void unpair(struct roce_engine *e, struct roce_flow *f)
         p->peer_id = 0;
         p->paired_by = ROCE_PAIRED_NONE;
         e->t.connections--;
+        list_reposition(e, p);
     }
     f->peer = 0;
     f->peer_id = 0;
     f->paired_by = ROCE_PAIRED_NONE;
+    list_reposition(e, f);
 }
 
 void roce_flow_pair(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b,
@@ -225,6 +264,8 @@ void roce_flow_pair(struct roce_engine *e, struct roce_flow *a, struct roce_flow
     b->peer_id = a->id;
     a->paired_by = b->paired_by = (uint8_t)how;
     e->t.connections++;
+    list_reposition(e, a);
+    list_reposition(e, b);
     roce_seq_adopt_naks(e, a, b);
 }
 
@@ -241,6 +282,7 @@ static void flow_release(struct roce_engine *e, struct roce_flow *f, uint32_t h)
     lru_unlink(e, f, h);
     roce_lat_free(&f->ack_lat);
     roce_lat_free(&f->cnp_lat);
+    roce_read_free(f);
     if (e->last_flow == h)
         e->last_flow = 0;
     f->id = 0;
@@ -353,6 +395,7 @@ void roce_flows_free(struct roce_engine *e)
             if (f->id) {
                 roce_lat_free(&f->ack_lat);
                 roce_lat_free(&f->cnp_lat);
+                roce_read_free(f);
             }
         }
         free(e->chunks[c]);

@@ -18,22 +18,33 @@
 
 #define FLOW_CHUNK_SHIFT 10
 #define FLOW_CHUNK       (1u << FLOW_CHUNK_SHIFT)
-#define READ_RING        4  /* recent READ requests per flow */
+#define READ_RING        16 /* recent READ requests per flow (a NIC allows 16 outstanding) */
 #define NAK_RING         4  /* recent NAKs per request flow */
 #define ACKREQ_RING      8  /* outstanding AckReq requests sampled per flow */
 #define CM_PENDING       64 /* CM REQs waiting for their REP */
+
+/* How a READ's PSN span is known (roce_read.c). */
+enum roce_span_state {
+    ROCE_SPAN_UNKNOWN = 0,
+    ROCE_SPAN_GUESS = 1, /* from the configured fallback PMTU */
+    ROCE_SPAN_KNOWN = 2  /* from a learned PMTU or from the responses */
+};
 
 /* An RDMA READ request and what its responses showed. */
 struct read_span {
     uint64_t frame;
     uint32_t psn;
     uint32_t dma_len;
-    uint32_t span;      /* PSNs occupied, when span_known */
+    uint32_t span;      /* PSNs occupied (1 while unknown) */
     uint32_t next_resp; /* PSN of the next expected response */
-    uint8_t span_known;
+    uint8_t span_state; /* enum roce_span_state */
     uint8_t dma_known;
     uint8_t gap_seen; /* a response gap was seen inside this READ */
-    uint8_t resp_started;
+};
+
+struct read_ring {
+    struct read_span r[READ_RING];
+    uint8_t head, n; /* newest at head - 1 */
 };
 
 /* A NAK (PSN sequence error or RNR) for the requests of a flow. */
@@ -62,7 +73,7 @@ struct ackreq_rec {
 struct req_state {
     uint8_t have;          /* a request PSN was seen */
     uint8_t in_episode;    /* the previous request was retransmitted */
-    uint8_t read_pending;  /* latest new request is a READ whose span is not known yet */
+    uint8_t read_pending;  /* latest new request is a READ whose span is unknown */
     uint8_t cm_start_valid;
     uint32_t first_psn;
     uint32_t highest;      /* last PSN of the span of the latest new request */
@@ -70,8 +81,8 @@ struct req_state {
     uint32_t cm_start_psn;
     uint32_t cur_episode;  /* index in the episode log + 1, 0 when not listed */
     uint64_t episode_frame;
-    struct read_span reads[READ_RING];
-    uint8_t read_head, read_n; /* newest at read_head - 1 */
+    uint64_t last_read_frame; /* the latest new request, when it is a READ */
+    struct read_ring *reads;  /* allocated at the flow's first READ */
     struct nak_ring naks;
     struct ackreq_rec ackreq[ACKREQ_RING];
     uint8_t ack_head, ack_n; /* oldest at ack_head */
@@ -92,7 +103,6 @@ struct roce_flow {
     uint8_t is_request_flow;
     uint8_t have_cnp;
     uint8_t pmtu_learned;
-    uint16_t pair_tries;
     uint32_t pmtu;
     struct roce_flow_report r; /* counters (key, id, peer and latency filled at report time) */
     struct req_state req;
@@ -114,7 +124,8 @@ struct pair_entry {
     uint8_t version;
     uint32_t hash;
     uint32_t count; /* request flows in the list */
-    uint32_t head;  /* flow handle */
+    uint32_t head;  /* flow handles: unpaired flows first, then paired ones */
+    uint32_t tail;
     uint32_t next_free;
 };
 
@@ -232,6 +243,26 @@ void roce_seq_reset(struct roce_engine *e, struct roce_flow *f);
 void roce_seq_adopt_naks(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b);
 /* Settle the verdicts still waiting on the NAKs of a ring, and empty it. */
 void roce_seq_drop_naks(struct roce_engine *e, struct nak_ring *ring);
+
+/* ---- READ spans and responses, PMTU (roce_read.c) ---- */
+/* Remember a READ request (is_new: a new request, not a re-issue); NULL when
+ * out of memory. Its span follows the flow's PMTU when there is one. */
+struct read_span *roce_read_push(struct roce_flow *f, const struct roce_pkt *pkt, uint64_t frame,
+                                 int is_new);
+/* The READ that is the flow's latest new request, or NULL. */
+struct read_span *roce_read_latest_new(const struct roce_flow *f);
+/* Newest READ whose span holds psn (an unknown span reaches forward). */
+struct read_span *roce_read_covering(const struct roce_flow *f, uint32_t psn);
+/* Set a READ's span; moves the flow's highest PSN if it is the latest request. */
+void roce_read_set_span(struct roce_flow *f, struct read_span *r, uint32_t span,
+                        enum roce_span_state state);
+/* A FIRST/MIDDLE payload (exact: from a READ response, else a lower bound) or a
+ * CM path MTU gives the connection's PMTU. */
+void roce_read_learn_pmtu(struct roce_engine *e, struct roce_flow *f, uint32_t pmtu, int exact);
+/* A READ response on y for the READs of x. */
+void roce_read_response(struct roce_engine *e, struct roce_flow *x, struct roce_flow *y,
+                        const struct roce_pkt *pkt, struct roce_verdict *v);
+void roce_read_free(struct roce_flow *f);
 
 /* ---- ECN (roce_ecn.c) ---- */
 int roce_ecn_init(struct roce_engine *e);

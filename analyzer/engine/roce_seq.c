@@ -18,80 +18,10 @@
 #include "roce_internal.h"
 #include "roce_psn.h"
 
-#define PMTU_MIN        256u
-#define PMTU_MAX        4096u
-#define READ_SPAN_MAX   (1u << 22) /* keep spans well inside the 2^23 PSN window */
-#define UNKNOWN_SPAN_REACH (1 << 22)
-#define PAIR_EAGER_TRIES 16u
+#define PAIR_MAX_CANDIDATES 256u /* unpaired request flows examined per response */
+#define PAIR_READ_REACH     (1 << 20) /* PSNs a READ of unknown span may reach */
 
 /* ---- helpers ---- */
-
-static int is_valid_pmtu(uint32_t v)
-{
-    return v >= PMTU_MIN && v <= PMTU_MAX && (v & (v - 1)) == 0;
-}
-
-/* PSN span of a READ: max(1, ceil(dma_len / pmtu)), capped. */
-static uint32_t read_span_of(uint32_t dma_len, uint32_t pmtu)
-{
-    uint64_t s = ((uint64_t)dma_len + pmtu - 1) / pmtu;
-    if (s == 0)
-        s = 1;
-    return s > READ_SPAN_MAX ? READ_SPAN_MAX : (uint32_t)s;
-}
-
-/* Learn the PMTU of f's connection from a FIRST/MIDDLE payload. READ
- * responses state it exactly; requests give a lower bound (the largest). */
-static void learn_pmtu(struct roce_engine *e, struct roce_flow *f, uint32_t payload,
-                       int from_response)
-{
-    struct roce_flow *p = roce_flow_peer(e, f);
-    if (!is_valid_pmtu(payload))
-        return;
-    if (!from_response && f->pmtu_learned && f->pmtu >= payload)
-        return;
-    f->pmtu = payload;
-    f->pmtu_learned = 1;
-    if (p != NULL) {
-        p->pmtu = payload;
-        p->pmtu_learned = 1;
-    }
-}
-
-static struct read_span *read_newest(struct req_state *rq)
-{
-    return rq->read_n ? &rq->reads[(rq->read_head + READ_RING - 1) % READ_RING] : NULL;
-}
-
-/* Newest READ whose span holds psn (an unknown span reaches forward). */
-static struct read_span *read_covering(struct req_state *rq, uint32_t psn)
-{
-    for (unsigned i = 1; i <= rq->read_n; i++) {
-        struct read_span *r = &rq->reads[(rq->read_head + READ_RING - i) % READ_RING];
-        if (r->span_known ? roce_psn_in_span(psn, r->psn, r->span)
-                          : (roce_psn_diff(psn, r->psn) >= 0 &&
-                             roce_psn_diff(psn, r->psn) < UNKNOWN_SPAN_REACH))
-            return r;
-    }
-    return NULL;
-}
-
-/* Settle the span of the newest READ when the PMTU became known. */
-static void settle_pending_read(struct roce_flow *f)
-{
-    struct req_state *rq = &f->req;
-    struct read_span *r = read_newest(rq);
-    if (!rq->read_pending || r == NULL)
-        return;
-    if (!r->span_known && r->dma_known && f->pmtu) {
-        r->span = read_span_of(r->dma_len, f->pmtu);
-        r->span_known = 1;
-    }
-    if (r->span_known) {
-        rq->highest = roce_psn_add(r->psn, r->span - 1);
-        rq->read_pending = 0;
-    }
-}
 
 struct roce_episode *roce_episode_new(struct roce_engine *e, uint32_t *index_plus_one)
 {
@@ -128,8 +58,13 @@ void roce_seq_drop_naks(struct roce_engine *e, struct nak_ring *ring)
 
 void roce_seq_reset(struct roce_engine *e, struct roce_flow *f)
 {
+    struct read_ring *reads = f->req.reads;
     roce_seq_drop_naks(e, &f->req.naks);
     memset(&f->req, 0, sizeof f->req);
+    if (reads != NULL) {
+        memset(reads, 0, sizeof *reads);
+        f->req.reads = reads;
+    }
 }
 
 /* Add a NAK to a ring; one pushed out unused will not be annotated. */
@@ -163,38 +98,16 @@ void roce_seq_adopt_naks(struct roce_engine *e, struct roce_flow *a, struct roce
 
 /* ---- requests ---- */
 
-/* Remember a READ request (new or re-issued): its responses start at its PSN. */
-static void push_read(struct roce_flow *f, const struct roce_pkt *pkt, uint64_t frame)
-{
-    struct req_state *rq = &f->req;
-    struct read_span *r = &rq->reads[rq->read_head];
-    rq->read_head = (uint8_t)((rq->read_head + 1) % READ_RING);
-    if (rq->read_n < READ_RING)
-        rq->read_n++;
-    memset(r, 0, sizeof *r);
-    r->frame = frame;
-    r->psn = pkt->psn;
-    r->next_resp = pkt->psn;
-    r->dma_known = roce_pkt_has(pkt, ROCE_HDR_RETH);
-    r->dma_len = pkt->reth_dma_len;
-    if (r->dma_known && f->pmtu) {
-        r->span = read_span_of(r->dma_len, f->pmtu);
-        r->span_known = 1;
-    }
-}
-
 static void new_request(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
                         uint64_t frame, int64_t ts)
 {
     struct req_state *rq = &f->req;
     rq->in_episode = 0;
     rq->read_pending = 0;
+    rq->last_read_frame = 0;
     rq->highest = pkt->psn;
-    if (pkt->op->flags & ROCE_OPF_READ_REQ) {
-        push_read(f, pkt, frame);
-        rq->read_pending = 1;
-        settle_pending_read(f);
-    }
+    if (pkt->op->flags & ROCE_OPF_READ_REQ)
+        roce_read_push(f, pkt, frame, 1);
     if (pkt->ackreq && rq->ack_n < ACKREQ_RING) {
         struct ackreq_rec *a = &rq->ackreq[(rq->ack_head + rq->ack_n) % ACKREQ_RING];
         a->psn = pkt->psn;
@@ -251,7 +164,7 @@ static void start_episode(struct roce_engine *e, struct roce_flow *f, const stru
         v->nak_to_resend_ns = v->ts_ns - nak->ts;
         consume_naks(e, rq, psn, v->frame);
     } else if (pkt->op->flags & ROCE_OPF_READ_REQ) {
-        struct read_span *r = read_covering(rq, psn);
+        struct read_span *r = roce_read_covering(f, psn);
         if (r != NULL && r->gap_seen)
             trig = ROCE_TRIGGER_IMPLIED;
     }
@@ -322,7 +235,7 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
     if (!full && tr != ROCE_TRANSPORT_UC)
         return; /* UD and RD: counted, not sequence-checked */
     if (pkt->op->flags & (ROCE_OPF_FIRST | ROCE_OPF_MIDDLE))
-        learn_pmtu(e, f, pkt->payload_len, 0);
+        roce_read_learn_pmtu(e, f, pkt->payload_len, 0);
 
     if (!rq->have) {
         rq->have = 1;
@@ -341,17 +254,15 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
         return;
     }
 
-    settle_pending_read(f);
     uint32_t expected = roce_psn_add(rq->highest, 1);
     int32_t d = roce_psn_diff(pkt->psn, expected);
     v->expected_valid = 1;
     v->expected_psn = expected;
     if (d >= 0) {
-        if (d > 0 && rq->read_pending) {
+        struct read_span *r = rq->read_pending ? roce_read_latest_new(f) : NULL;
+        if (d > 0 && r != NULL) {
             /* the READ's span is not known: this jump is its span, not a loss */
-            struct read_span *r = read_newest(rq);
-            r->span = (uint32_t)roce_psn_diff(pkt->psn, r->psn);
-            r->span_known = 1;
+            roce_read_set_span(f, r, (uint32_t)roce_psn_diff(pkt->psn, r->psn), ROCE_SPAN_KNOWN);
             v->expected_psn = pkt->psn;
         } else if (d > 0) {
             gap(e, f, v, (uint32_t)d);
@@ -361,7 +272,7 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
         return;
     }
 
-    struct read_span *r = read_covering(rq, pkt->psn);
+    struct read_span *r = roce_read_covering(f, pkt->psn);
     if (r != NULL && !(pkt->op->flags & ROCE_OPF_READ_REQ)) {
         /* a non-READ request on a PSN an earlier READ occupies */
         v->flags |= ROCE_V_PSN_REUSE;
@@ -374,35 +285,35 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
         return;
     retransmission(e, f, pkt, v);
     if (pkt->op->flags & ROCE_OPF_READ_REQ)
-        push_read(f, pkt, v->frame); /* re-issued READ: responses restart at its PSN */
+        roce_read_push(f, pkt, v->frame, 0); /* re-issued READ: responses restart at its PSN */
 }
 
 /* ---- responses ---- */
 
 /* Pair response flow y with the only unpaired request flow in the reverse
- * direction whose PSN range holds psn (ANALYSIS-DEFINITIONS "Connection"). */
+ * direction whose PSN range holds psn (ANALYSIS-DEFINITIONS "Connection").
+ * Unpaired request flows lead their address-pair list, so the scan stops at
+ * the first paired one; at most PAIR_MAX_CANDIDATES are examined. */
 static struct roce_flow *pair_by_psn(struct roce_engine *e, struct roce_flow *y, uint32_t psn)
 {
     struct roce_flow *found = NULL;
-    unsigned n = 0;
+    unsigned seen = 0;
 
-    y->pair_tries++;
-    if (y->pair_tries > PAIR_EAGER_TRIES && (y->pair_tries & (y->pair_tries - 1)) != 0)
-        return NULL; /* ties persist: retry at powers of two only */
     for (struct roce_flow *x = roce_flow_pair_first(e, y->key.dst, y->key.src, y->key.version);
-         x != NULL; x = roce_flow_pair_next(e, x)) {
+         x != NULL && !x->peer && seen < PAIR_MAX_CANDIDATES; x = roce_flow_pair_next(e, x)) {
         const struct req_state *rq = &x->req;
-        if (x == y || x->peer || !rq->have ||
+        seen++;
+        if (x == y || !rq->have ||
             (x->transport != ROCE_TRANSPORT_RC && x->transport != ROCE_TRANSPORT_XRC))
             continue;
         int32_t reach = roce_psn_diff(rq->highest, rq->first_psn);
         int32_t pos = roce_psn_diff(psn, rq->first_psn);
         if (rq->read_pending)
-            reach += UNKNOWN_SPAN_REACH / 4;
+            reach += PAIR_READ_REACH;
         if (pos >= 0 && pos <= reach) {
+            if (found != NULL)
+                return NULL; /* a tie: stays unpaired */
             found = x;
-            if (++n > 1)
-                return NULL;
         }
     }
     if (found != NULL)
@@ -450,41 +361,6 @@ static void count_nak(struct roce_engine *e, struct roce_flow *y, unsigned type,
     tc->total++;
 }
 
-static void read_response(struct roce_engine *e, struct roce_flow *x, struct roce_flow *y,
-                          const struct roce_pkt *pkt, struct roce_verdict *v)
-{
-    struct req_state *rq = &x->req;
-    struct read_span *r = read_covering(rq, pkt->psn);
-    if (pkt->op->flags & (ROCE_OPF_FIRST | ROCE_OPF_MIDDLE))
-        learn_pmtu(e, x, pkt->payload_len, 1);
-    if (r == NULL)
-        return;
-    int32_t d = roce_psn_diff(pkt->psn, r->next_resp);
-    v->expected_valid = 1;
-    v->expected_psn = r->next_resp;
-    if (d > 0) {
-        v->flags |= ROCE_V_RESP_GAP;
-        v->missing_psns = (uint32_t)d;
-        r->gap_seen = 1;
-        y->r.read_response_gaps++;
-        e->t.read_response_gaps++;
-        e->t.read_response_missing += (uint32_t)d;
-    } else if (d < 0) {
-        v->flags |= ROCE_V_DUP_RESPONSE;
-    }
-    if (d >= 0)
-        r->next_resp = roce_psn_add(pkt->psn, 1);
-    if ((pkt->op->flags & (ROCE_OPF_LAST | ROCE_OPF_ONLY)) && !r->span_known) {
-        r->span = (uint32_t)roce_psn_diff(pkt->psn, r->psn) + 1;
-        r->span_known = 1;
-        if (rq->read_pending && r == read_newest(rq)) {
-            rq->highest = roce_psn_add(r->psn, r->span - 1);
-            rq->read_pending = 0;
-            x->r.last_psn = rq->highest;
-        }
-    }
-}
-
 void roce_seq_response(struct roce_engine *e, struct roce_flow *y, const struct roce_pkt *pkt,
                        struct roce_verdict *v)
 {
@@ -525,5 +401,5 @@ void roce_seq_response(struct roce_engine *e, struct roce_flow *y, const struct 
         }
     }
     if (x != NULL && (pkt->op->flags & ROCE_OPF_READ_RESP))
-        read_response(e, x, y, pkt, v);
+        roce_read_response(e, x, y, pkt, v);
 }

@@ -22,10 +22,7 @@ static struct vq_entry *vq_at(struct roce_engine *e, uint64_t seq)
 
 int roce_vq_init(struct roce_engine *e)
 {
-    uint32_t max = VQ_INITIAL;
-    while (max < e->cfg.max_open_verdicts && max < (1u << 30))
-        max <<= 1;
-    e->vq_max = max;
+    e->vq_max = e->cfg.max_open_verdicts;
     e->vq_cap = VQ_INITIAL;
     e->vq = calloc(e->vq_cap, sizeof *e->vq);
     return e->vq != NULL ? 0 : -1;
@@ -56,8 +53,8 @@ static int vq_grow(struct roce_engine *e)
 uint64_t roce_vq_push(struct roce_engine *e, const struct roce_verdict *v, unsigned pending,
                       int64_t deadline)
 {
-    if (e->vq_tail_seq - e->vq_head_seq == e->vq_cap &&
-        (e->vq_cap >= e->vq_max || vq_grow(e) != 0)) {
+    uint64_t open = e->vq_tail_seq - e->vq_head_seq;
+    if (open >= e->vq_max || (open == e->vq_cap && vq_grow(e) != 0)) {
         e->t.verdicts_forced++;
         deliver_head(e);
     }

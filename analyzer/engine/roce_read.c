@@ -1,0 +1,186 @@
+/*
+ * roce_read.c - RDMA READ spans, READ responses and the PMTU.
+ *
+ * ANALYSIS-DEFINITIONS "PSN span of a request"; IBTA Vol. 1 9.7.5.1.5: an
+ * RDMA READ request with PSN n is answered by response packets n, n+1, ...,
+ * one per PMTU of data, so it occupies max(1, ceil(DMA length / PMTU)) PSNs.
+ *
+ * A span is
+ *  - known:   from a learned PMTU (CM REQ, READ response FIRST/MIDDLE payload,
+ *             largest FIRST/MIDDLE request payload) or from the responses
+ *             themselves (the LAST/ONLY response's PSN ends it);
+ *  - guessed: from the --pmtu fallback, until a PMTU is learned or the
+ *             responses show the real span, which then replace it;
+ *  - unknown: no PMTU at all: a forward jump right after the READ is taken
+ *             as its span (not as a gap).
+ * When the READ is still the flow's latest new request, changing its span
+ * moves the flow's highest PSN with it.
+ *
+ * The last READ_RING READs of a flow are kept (enough for the 16 READs a
+ * NIC lets a QP have outstanding), allocated the first time a flow READs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "roce_internal.h"
+#include "roce_psn.h"
+
+#define PMTU_MIN           256u
+#define PMTU_MAX           4096u
+#define READ_SPAN_MAX      (1u << 22) /* keep spans well inside the 2^23 PSN window */
+#define UNKNOWN_SPAN_REACH (1 << 22)
+
+static int is_valid_pmtu(uint32_t v)
+{
+    return v >= PMTU_MIN && v <= PMTU_MAX && (v & (v - 1)) == 0;
+}
+
+/* PSN span of a READ: max(1, ceil(dma_len / pmtu)), capped. */
+static uint32_t span_of(uint32_t dma_len, uint32_t pmtu)
+{
+    uint64_t s = ((uint64_t)dma_len + pmtu - 1) / pmtu;
+    if (s == 0)
+        s = 1;
+    return s > READ_SPAN_MAX ? READ_SPAN_MAX : (uint32_t)s;
+}
+
+struct read_span *roce_read_latest_new(const struct roce_flow *f)
+{
+    const struct read_ring *rr = f->req.reads;
+    if (rr == NULL || !f->req.last_read_frame)
+        return NULL;
+    for (unsigned i = 1; i <= rr->n; i++) {
+        const struct read_span *r = &rr->r[(rr->head + READ_RING - i) % READ_RING];
+        if (r->frame == f->req.last_read_frame)
+            return (struct read_span *)r;
+    }
+    return NULL;
+}
+
+struct read_span *roce_read_covering(const struct roce_flow *f, uint32_t psn)
+{
+    const struct read_ring *rr = f->req.reads;
+    if (rr == NULL)
+        return NULL;
+    for (unsigned i = 1; i <= rr->n; i++) {
+        const struct read_span *r = &rr->r[(rr->head + READ_RING - i) % READ_RING];
+        int32_t d = roce_psn_diff(psn, r->psn);
+        if (r->span_state != ROCE_SPAN_UNKNOWN ? roce_psn_in_span(psn, r->psn, r->span)
+                                               : (d >= 0 && d < UNKNOWN_SPAN_REACH))
+            return (struct read_span *)r;
+    }
+    return NULL;
+}
+
+void roce_read_set_span(struct roce_flow *f, struct read_span *r, uint32_t span,
+                        enum roce_span_state state)
+{
+    struct req_state *rq = &f->req;
+    r->span = span ? span : 1;
+    r->span_state = (uint8_t)state;
+    if (r->frame == rq->last_read_frame) {
+        rq->highest = roce_psn_add(r->psn, r->span - 1);
+        rq->read_pending = 0;
+        f->r.last_psn = rq->highest;
+    }
+}
+
+/* Span of r from the flow's PMTU, when there is one. */
+static void span_from_pmtu(struct roce_flow *f, struct read_span *r)
+{
+    if (!r->dma_known || !f->pmtu)
+        return;
+    roce_read_set_span(f, r, span_of(r->dma_len, f->pmtu),
+                       f->pmtu_learned ? ROCE_SPAN_KNOWN : ROCE_SPAN_GUESS);
+}
+
+struct read_span *roce_read_push(struct roce_flow *f, const struct roce_pkt *pkt, uint64_t frame,
+                                 int is_new)
+{
+    struct req_state *rq = &f->req;
+    if (rq->reads == NULL && (rq->reads = calloc(1, sizeof *rq->reads)) == NULL)
+        return NULL; /* out of memory: READ spans of this flow are not tracked */
+    struct read_ring *rr = rq->reads;
+    struct read_span *r = &rr->r[rr->head];
+    rr->head = (uint8_t)((rr->head + 1) % READ_RING);
+    if (rr->n < READ_RING)
+        rr->n++;
+    memset(r, 0, sizeof *r);
+    r->frame = frame;
+    r->psn = pkt->psn;
+    r->next_resp = pkt->psn;
+    r->dma_known = roce_pkt_has(pkt, ROCE_HDR_RETH);
+    r->dma_len = pkt->reth_dma_len;
+    r->span = 1;
+    if (is_new) {
+        rq->last_read_frame = frame;
+        rq->read_pending = 1;
+    }
+    span_from_pmtu(f, r);
+    return r;
+}
+
+/* A PMTU was learned for f: spans that were unknown or guessed follow it. */
+static void respan(struct roce_flow *f)
+{
+    struct read_ring *rr = f->req.reads;
+    if (rr == NULL)
+        return;
+    for (unsigned i = 0; i < rr->n; i++)
+        if (rr->r[i].span_state != ROCE_SPAN_KNOWN)
+            span_from_pmtu(f, &rr->r[i]);
+}
+
+static void set_pmtu(struct roce_flow *f, uint32_t pmtu)
+{
+    if (f->pmtu_learned && f->pmtu == pmtu)
+        return;
+    f->pmtu = pmtu;
+    f->pmtu_learned = 1;
+    respan(f);
+}
+
+void roce_read_learn_pmtu(struct roce_engine *e, struct roce_flow *f, uint32_t pmtu, int exact)
+{
+    struct roce_flow *p = roce_flow_peer(e, f);
+    if (!is_valid_pmtu(pmtu))
+        return;
+    if (!exact && f->pmtu_learned && f->pmtu >= pmtu)
+        return; /* requests only show a lower bound: keep the largest */
+    set_pmtu(f, pmtu);
+    if (p != NULL)
+        set_pmtu(p, pmtu);
+}
+
+void roce_read_response(struct roce_engine *e, struct roce_flow *x, struct roce_flow *y,
+                        const struct roce_pkt *pkt, struct roce_verdict *v)
+{
+    if (pkt->op->flags & (ROCE_OPF_FIRST | ROCE_OPF_MIDDLE))
+        roce_read_learn_pmtu(e, x, pkt->payload_len, 1);
+    struct read_span *r = roce_read_covering(x, pkt->psn);
+    if (r == NULL)
+        return;
+    int32_t d = roce_psn_diff(pkt->psn, r->next_resp);
+    v->expected_valid = 1;
+    v->expected_psn = r->next_resp;
+    if (d > 0) {
+        v->flags |= ROCE_V_RESP_GAP;
+        v->missing_psns = (uint32_t)d;
+        r->gap_seen = 1;
+        y->r.read_response_gaps++;
+        e->t.read_response_gaps++;
+        e->t.read_response_missing += (uint32_t)d;
+    } else if (d < 0) {
+        v->flags |= ROCE_V_DUP_RESPONSE;
+    }
+    if (d >= 0)
+        r->next_resp = roce_psn_add(pkt->psn, 1);
+    if ((pkt->op->flags & (ROCE_OPF_LAST | ROCE_OPF_ONLY)) && r->span_state != ROCE_SPAN_KNOWN)
+        roce_read_set_span(x, r, (uint32_t)roce_psn_diff(pkt->psn, r->psn) + 1, ROCE_SPAN_KNOWN);
+}
+
+void roce_read_free(struct roce_flow *f)
+{
+    free(f->req.reads);
+    f->req.reads = NULL;
+}

@@ -1,0 +1,353 @@
+/*
+ * test_ecn.c - CE marks and CNPs (roce_ecn.c).
+ *
+ * ANALYSIS-DEFINITIONS "CE mark": IP ECN 11 on a RoCEv2 request packet.
+ * "CNP match": each CNP on B->A (dest QP qa) is matched to the earliest
+ * CE-marked packet on the paired flow A->B that arrived after the previous
+ * CNP of that connection and no more than the window (default 100 us) before
+ * this CNP; latency = CNP time - that packet's time; a CNP with no such
+ * packet is "unexplained". A CE-marked packet with no CNP of its connection
+ * within the window before or after it is "unanswered". "Connection": a CNP
+ * whose dest QP belongs to no paired connection goes to the only request
+ * flow with reversed addresses, if there is exactly one.
+ *
+ * Times are set explicitly: T is the test's time origin, in ns.
+ */
+#include "test_harness.h"
+#include "test_util.h"
+
+#define US     1000
+#define WINDOW (100 * US)
+
+/* Feed the next frame at T + off_ns. */
+static void at(struct tu_eng *t, int64_t base, int64_t off_ns)
+{
+    t->now = base + off_ns;
+}
+
+/* An engine and a connection paired by PSN (SEND 1, ACK 1) before the time
+ * origin it returns (T, 1 ms later). */
+static int64_t setup_paired(struct tu_eng *t, struct tu_conn *c, const struct tu_opts *o)
+{
+    tu_setup(t, c, o);
+    int64_t T = t->now + 1000 * US;
+    tu_send(t, c, 1);
+    tu_ack(t, c, 1, 0x1F);
+    CU_ASSERT_EQUAL(t->out.v.paired_by, ROCE_PAIRED_PSN);
+    return T;
+}
+
+static void test_ce_answered_latency(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    struct roce_flow_report x;
+    int64_t T = setup_paired(&t, &c, NULL);
+    at(&t, T, 0);
+    uint64_t ce = tu_send_ce(&t, &c, 2);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CE);
+    CU_ASSERT_PTR_NULL(tu_settled(&t, ce)); /* waits for its CNP */
+    at(&t, T, 30 * US);
+    uint64_t cnp = tu_cnp(&t, &c);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(t.out.v.cnp_for_frame, ce);
+    CU_ASSERT_EQUAL(t.out.v.cnp_latency_ns, 30 * US);
+    const struct roce_verdict *v = tu_v(&t, ce); /* settled by the CNP */
+    CU_ASSERT_EQUAL(v->flags, ROCE_V_CE | ROCE_V_CE_ANSWERED);
+    CU_ASSERT_EQUAL(v->cnp_frame, cnp);
+    const struct roce_totals *tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(tt->ce_marked, 1);
+    CU_ASSERT_EQUAL(tt->ce_answered, 1);
+    CU_ASSERT_EQUAL(tt->ce_unanswered, 0);
+    CU_ASSERT_EQUAL(tt->cnp_packets, 1);
+    CU_ASSERT_EQUAL(tt->cnps_matched, 1);
+    CU_ASSERT_EQUAL(tt->cnps_unexplained, 0);
+    CU_ASSERT_EQUAL(tt->cnp_latency.count, 1);
+    CU_ASSERT_EQUAL(tt->cnp_latency.min, 30 * US);
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &x));
+    CU_ASSERT_EQUAL(x.ce_marked, 1);
+    CU_ASSERT_EQUAL(x.ce_answered, 1);
+    CU_ASSERT_EQUAL(x.cnps_matched, 1);
+    CU_ASSERT_EQUAL(x.cnps_for_flow, 1);
+    CU_ASSERT_EQUAL(x.cnp_latency.max, 30 * US);
+    tu_eng_done(&t);
+}
+
+/* CE at 0, 10, 20 us, CNP at 30 us: matched to the earliest; all three answered.
+ * A CNP at 35 us finds no mark after CNP 1: unexplained. CE at 40 us, CNP at
+ * 60 us: matched to the 40 us mark (the earliest after the previous CNP). */
+static void test_earliest_after_previous_cnp(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    int64_t T = setup_paired(&t, &c, NULL);
+    uint64_t ce[4];
+    at(&t, T, 0);
+    ce[0] = tu_send_ce(&t, &c, 2);
+    at(&t, T, 10 * US);
+    ce[1] = tu_send_ce(&t, &c, 3);
+    at(&t, T, 20 * US);
+    ce[2] = tu_send_ce(&t, &c, 4);
+    at(&t, T, 30 * US);
+    uint64_t cnp1 = tu_cnp(&t, &c);
+    CU_ASSERT_EQUAL(t.out.v.cnp_for_frame, ce[0]);
+    CU_ASSERT_EQUAL(t.out.v.cnp_latency_ns, 30 * US);
+    at(&t, T, 35 * US); /* the marks before CNP 1 are not matched again */
+    uint64_t cnp_none = tu_cnp(&t, &c);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    at(&t, T, 40 * US);
+    ce[3] = tu_send_ce(&t, &c, 5);
+    at(&t, T, 60 * US);
+    tu_cnp(&t, &c);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(t.out.v.cnp_for_frame, ce[3]);
+    CU_ASSERT_EQUAL(t.out.v.cnp_latency_ns, 20 * US);
+    roce_engine_finish(t.e);
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(tu_sflags(&t, ce[i]), ROCE_V_CE | ROCE_V_CE_ANSWERED);
+        CU_ASSERT_EQUAL(tu_v(&t, ce[i])->cnp_frame, cnp1);
+    }
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce[3]), ROCE_V_CE | ROCE_V_CE_ANSWERED);
+    const struct roce_totals *tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(tt->ce_marked, 4);
+    CU_ASSERT_EQUAL(tt->ce_answered, 4);
+    CU_ASSERT_EQUAL(tt->cnps_matched, 2);
+    CU_ASSERT_EQUAL(tt->cnps_unexplained, 1);
+    CU_ASSERT_EQUAL(tu_sflags(&t, cnp_none), ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(tt->cnp_latency.min, 20 * US);
+    CU_ASSERT_EQUAL(tt->cnp_latency.max, 30 * US);
+    tu_eng_done(&t);
+}
+
+/* A CE mark that follows a CNP within the window is covered by it, though no
+ * later CNP comes: answered, not unanswered. */
+static void test_mark_after_cnp_covered(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    int64_t T = setup_paired(&t, &c, NULL);
+    at(&t, T, 0);
+    uint64_t cnp = tu_cnp(&t, &c); /* nothing to match */
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    at(&t, T, 50 * US);
+    uint64_t ce = tu_send_ce(&t, &c, 2);
+    at(&t, T, WINDOW); /* exactly the window after the CNP: still covered */
+    uint64_t ce2 = tu_send_ce(&t, &c, 3);
+    at(&t, T, WINDOW + 1); /* just beyond */
+    uint64_t ce3 = tu_send_ce(&t, &c, 4);
+    roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_ANSWERED);
+    CU_ASSERT_EQUAL(tu_v(&t, ce)->cnp_frame, cnp);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce2), ROCE_V_CE | ROCE_V_CE_ANSWERED);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce3), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+    const struct roce_totals *tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(tt->ce_answered, 2);
+    CU_ASSERT_EQUAL(tt->ce_unanswered, 1);
+    CU_ASSERT_EQUAL(tt->cnps_unexplained, 1);
+    tu_eng_done(&t);
+}
+
+/* An unanswered CE mark is settled only once the window after it has passed,
+ * and the verdicts behind it wait and then follow in frame order. */
+static void test_unanswered_settles_after_window(void)
+{
+    struct tu_eng t;
+    struct tu_conn c, other;
+    int64_t T = setup_paired(&t, &c, NULL);
+    tu_conn_init(&other, 0x0A000003u, 0x0A000004u, 0x303, 0x404);
+    at(&t, T, 0);
+    uint64_t ce = tu_send_ce(&t, &c, 2);
+    at(&t, T, 10 * US);
+    uint64_t gap = tu_send(&t, &c, 5); /* a verdict behind the CE mark */
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
+    at(&t, T, WINDOW); /* the window has not passed yet */
+    tu_send(&t, &other, 1);
+    CU_ASSERT_EQUAL(tu_settled_count(&t), 0);
+    at(&t, T, WINDOW + 1);
+    tu_send(&t, &other, 2);
+    CU_ASSERT_EQUAL(tu_settled_count(&t), 2);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+    CU_ASSERT_EQUAL(tu_sflags(&t, gap), ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.last_settled, gap); /* the CE mark first, then the gap */
+    CU_ASSERT_EQUAL(tu_totals(&t)->ce_unanswered, 1);
+    tu_eng_done(&t);
+}
+
+static void test_cnp_at_window_edge(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    int64_t T = setup_paired(&t, &c, NULL);
+    at(&t, T, 0);
+    uint64_t ce = tu_send_ce(&t, &c, 2);
+    at(&t, T, WINDOW); /* exactly the window: matched */
+    tu_cnp(&t, &c);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(t.out.v.cnp_latency_ns, WINDOW);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_ANSWERED);
+    tu_eng_done(&t);
+
+    T = setup_paired(&t, &c, NULL);
+    at(&t, T, 0);
+    ce = tu_send_ce(&t, &c, 2);
+    at(&t, T, WINDOW + 1); /* one ns too late */
+    tu_cnp(&t, &c);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+    tu_eng_done(&t);
+}
+
+static void test_unexplained_cnp(void)
+{
+    struct tu_eng t;
+    struct tu_conn c, lone;
+    struct roce_flow_report x;
+    setup_paired(&t, &c, NULL);
+    uint64_t cnp = tu_cnp(&t, &c);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    /* a CNP between hosts that exchanged nothing else */
+    tu_conn_init(&lone, 0x0A000009u, 0x0A00000Au, 0x999, 0x888);
+    tu_cnp(&t, &lone);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_sflags(&t, cnp), ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(tu_totals(&t)->cnps_unexplained, 2);
+    CU_ASSERT_EQUAL(tu_totals(&t)->cnps_matched, 0);
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &x));
+    CU_ASSERT_EQUAL(x.cnps_for_flow, 1);
+    CU_ASSERT_EQUAL(x.cnps_unexplained, 1);
+    tu_eng_done(&t);
+}
+
+/* No ACK ever: the CNP goes to the only request flow A->B. */
+static void test_cnp_fallback_only_request_flow(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    struct roce_flow_report x;
+    tu_setup(&t, &c, NULL);
+    int64_t T = t.now;
+    uint64_t ce = tu_send_ce(&t, &c, 1);
+    at(&t, T, 5 * US);
+    tu_cnp(&t, &c);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(t.out.v.cnp_for_frame, ce);
+    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_CNP);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_ANSWERED);
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &x));
+    CU_ASSERT_EQUAL(x.paired_by, ROCE_PAIRED_CNP);
+    CU_ASSERT_EQUAL(x.cnps_for_flow, 1);
+    tu_check_flow_table(&t);
+    tu_eng_done(&t);
+}
+
+/* Two request flows A->B, no pairing: the CNP has no flow to go to. */
+static void test_no_fallback_with_two_request_flows(void)
+{
+    struct tu_eng t;
+    struct tu_conn c1, c2;
+    tu_eng_init(&t, NULL);
+    tu_conn_init(&c1, TU_IP_A, TU_IP_B, 0x101, 0x201);
+    tu_conn_init(&c2, TU_IP_A, TU_IP_B, 0x102, 0x202);
+    int64_t T = t.now;
+    uint64_t ce1 = tu_send_ce(&t, &c1, 1);
+    uint64_t ce2 = tu_send_ce(&t, &c2, 1);
+    at(&t, T, 5 * US);
+    tu_cnp(&t, &c1);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_NONE);
+    roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce1), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce2), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+    CU_ASSERT_EQUAL(tu_totals(&t)->connections, 0);
+    tu_eng_done(&t);
+}
+
+/* A paired connection's CNP matches its own marks, not another connection's. */
+static void test_cnp_of_other_connection(void)
+{
+    struct tu_eng t;
+    struct tu_conn c1, c2;
+    tu_eng_init(&t, NULL);
+    tu_conn_init(&c1, TU_IP_A, TU_IP_B, 0x101, 0x201);
+    tu_conn_init(&c2, TU_IP_A, TU_IP_B, 0x102, 0x202);
+    tu_send(&t, &c1, 10);
+    tu_ack(&t, &c1, 10, 0x1F);
+    tu_send(&t, &c2, 5000);
+    tu_ack(&t, &c2, 5000, 0x1F);
+    int64_t T = t.now;
+    uint64_t ce1 = tu_send_ce(&t, &c1, 11);
+    at(&t, T, 5 * US);
+    tu_cnp(&t, &c2); /* c2's QP slows down: but c2 had no CE mark */
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce1), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+    tu_eng_done(&t);
+}
+
+static void test_window_configurable(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    int64_t T = setup_paired(&t, &c, &(struct tu_opts){.cnp_window_ns = 10 * US});
+    at(&t, T, 0);
+    uint64_t late = tu_send_ce(&t, &c, 2);
+    at(&t, T, 20 * US); /* beyond 10 us */
+    tu_cnp(&t, &c);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    at(&t, T, 100 * US);
+    uint64_t soon = tu_send_ce(&t, &c, 3);
+    at(&t, T, 105 * US);
+    tu_cnp(&t, &c);
+    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(t.out.v.cnp_latency_ns, 5 * US);
+    roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_sflags(&t, late), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+    CU_ASSERT_EQUAL(tu_sflags(&t, soon), ROCE_V_CE | ROCE_V_CE_ANSWERED);
+    tu_eng_done(&t);
+}
+
+/* Only RoCEv2 request packets carry CE marks: a CE-marked ACK, a CE-marked
+ * CNP and a RoCEv1 request with ECN bits 11 in the GRH are not marks. */
+static void test_ce_only_on_v2_requests(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    setup_paired(&t, &c, NULL);
+    struct rg_spec s = c.rsp;
+    s.opcode = RG_OP_RC_ACK;
+    s.aeth_syndrome = 0x1F;
+    s.psn = 1;
+    s.ecn = RG_ECN_CE;
+    tu_feed(&t, &s);
+    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    s = c.req;
+    s.kind = RG_KIND_ROCEV1;
+    s.ecn = RG_ECN_CE;
+    s.psn = 2;
+    tu_feed(&t, &s);
+    CU_ASSERT_EQUAL(t.out.v.flags & ROCE_V_CE, 0);
+    roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_totals(&t)->ce_marked, 0);
+    tu_eng_done(&t);
+}
+
+static const struct tu_test tests[] = {
+    {"ce_answered_latency", test_ce_answered_latency},
+    {"earliest_after_previous_cnp", test_earliest_after_previous_cnp},
+    {"mark_after_cnp_covered", test_mark_after_cnp_covered},
+    {"unanswered_settles_after_window", test_unanswered_settles_after_window},
+    {"cnp_at_window_edge", test_cnp_at_window_edge},
+    {"unexplained_cnp", test_unexplained_cnp},
+    {"cnp_fallback_only_request_flow", test_cnp_fallback_only_request_flow},
+    {"no_fallback_with_two_request_flows", test_no_fallback_with_two_request_flows},
+    {"cnp_of_other_connection", test_cnp_of_other_connection},
+    {"window_configurable", test_window_configurable},
+    {"ce_only_on_v2_requests", test_ce_only_on_v2_requests},
+    TU_END,
+};
+
+int main(int argc, char **argv)
+{
+    return tu_main1(argc, argv, "ecn", tests);
+}

@@ -1,0 +1,258 @@
+/*
+ * test_flow.c - the bounded flow table (roce_flow.c).
+ *
+ * ANALYSIS-DEFINITIONS "Flow": one direction of a queue pair, keyed by
+ * (source address, destination address, BTH destination QP); the UDP source
+ * port is entropy and is not part of it. roce_engine.h: at most max_flows
+ * flows are tracked, the least recently active is evicted and counted in
+ * flows_evicted. What an evicted flow was paired with, or left waiting (CE
+ * marks, NAKs), must not dangle: tu_check_flow_table() checks the pairs
+ * after every frame here, and the suite is meant to run in the sanitizer
+ * build too.
+ */
+#include "test_harness.h"
+#include "test_util.h"
+
+#define SMALL_TABLE 4u
+
+static const struct tu_opts small_table = {.max_flows = SMALL_TABLE};
+
+/* One SEND to dest QP qp (A -> B). */
+static uint64_t send_to(struct tu_eng *t, uint32_t qp, uint32_t psn)
+{
+    struct tu_conn c;
+    tu_conn_init(&c, TU_IP_A, TU_IP_B, TU_QA, qp);
+    return tu_send(t, &c, psn);
+}
+
+static int has_flow_to(struct tu_eng *t, uint32_t qp)
+{
+    struct roce_flow_report r;
+    return tu_flow(t, TU_IP_A, TU_IP_B, qp, &r);
+}
+
+static void test_max_flows_bound(void)
+{
+    struct tu_eng t;
+    tu_eng_init(&t, &small_table);
+    for (uint32_t qp = 1; qp <= 10; qp++) {
+        send_to(&t, qp, 1);
+        CU_ASSERT(roce_engine_flow_count(t.e) <= SMALL_TABLE);
+        tu_check_flow_table(&t);
+    }
+    const struct roce_totals *tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(roce_engine_flow_count(t.e), SMALL_TABLE);
+    CU_ASSERT_EQUAL(tt->flows_created, 10);
+    CU_ASSERT_EQUAL(tt->flows_evicted, 6);
+    CU_ASSERT_EQUAL(tt->flows_active, SMALL_TABLE);
+    CU_ASSERT_EQUAL(tt->peak_flows, SMALL_TABLE);
+    for (uint32_t qp = 1; qp <= 10; qp++)
+        CU_ASSERT_EQUAL(has_flow_to(&t, qp), qp > 6);
+    CU_ASSERT_EQUAL(tt->packets, 10);
+    CU_ASSERT_EQUAL(tt->request_packets, 10);
+    tu_eng_done(&t);
+}
+
+static void test_least_recently_active_evicted(void)
+{
+    struct tu_eng t;
+    tu_eng_init(&t, &small_table);
+    for (uint32_t qp = 1; qp <= 4; qp++)
+        send_to(&t, qp, 1);
+    send_to(&t, 1, 2); /* 1 active again: 2 is now the least recent */
+    send_to(&t, 5, 1);
+    CU_ASSERT_TRUE(has_flow_to(&t, 1));
+    CU_ASSERT_FALSE(has_flow_to(&t, 2));
+    CU_ASSERT_TRUE(has_flow_to(&t, 3));
+    CU_ASSERT_TRUE(has_flow_to(&t, 4));
+    CU_ASSERT_TRUE(has_flow_to(&t, 5));
+    send_to(&t, 3, 2); /* order now 4, 1, 5, 3 */
+    send_to(&t, 6, 1);
+    CU_ASSERT_FALSE(has_flow_to(&t, 4));
+    CU_ASSERT_TRUE(has_flow_to(&t, 3));
+    send_to(&t, 7, 1); /* evicts 1 */
+    CU_ASSERT_FALSE(has_flow_to(&t, 1));
+    CU_ASSERT_TRUE(has_flow_to(&t, 5));
+    CU_ASSERT_EQUAL(tu_totals(&t)->flows_evicted, 3);
+    tu_eng_done(&t);
+}
+
+/* The UDP source port is not part of the flow key. */
+static void test_udp_source_port_not_in_key(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    tu_setup(&t, &c, NULL);
+    for (uint16_t p = 0; p < 5; p++) {
+        c.req.udp_sport = (uint16_t)(0xC000 + p * 77);
+        tu_send(&t, &c, 10 + p);
+        CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    }
+    CU_ASSERT_EQUAL(roce_engine_flow_count(t.e), 1);
+    /* the other direction and another dest QP are other flows */
+    tu_ack(&t, &c, 14, 0x1F);
+    send_to(&t, TU_QB + 1, 1);
+    CU_ASSERT_EQUAL(roce_engine_flow_count(t.e), 3);
+    tu_eng_done(&t);
+}
+
+/* A paired request flow is evicted: its peer is unpaired, not left pointing
+ * at the slot, which a new unrelated flow then takes. */
+static void test_evicted_peer_does_not_dangle(void)
+{
+    struct tu_eng t;
+    struct tu_conn c, x;
+    struct roce_flow_report rsp;
+    tu_setup(&t, &c, &small_table);
+    tu_conn_init(&x, 0x0A000007u, 0x0A000008u, 0x700, 0x800);
+    tu_send(&t, &c, 10);
+    tu_ack(&t, &c, 10, 0x1F); /* paired by PSN */
+    CU_ASSERT_EQUAL(tu_totals(&t)->connections, 1);
+    tu_send(&t, &x, 1); /* flows 3 and 4 */
+    tu_ack(&t, &x, 1, 0x1F);
+    tu_ack(&t, &c, 10, 0x1F); /* the response flow active again */
+    struct tu_conn y;
+    tu_conn_init(&y, 0x0A000009u, 0x0A00000Au, 0x900, 0xA00);
+    tu_send(&t, &y, 1); /* evicts the request flow A->B */
+    tu_check_flow_table(&t);
+    CU_ASSERT_FALSE(has_flow_to(&t, TU_QB));
+    CU_ASSERT_TRUE_FATAL(tu_flow(&t, TU_IP_B, TU_IP_A, TU_QA, &rsp));
+    CU_ASSERT_EQUAL(rsp.peer_id, 0);
+    CU_ASSERT_EQUAL(rsp.paired_by, ROCE_PAIRED_NONE);
+    /* the response flow's next frames pair with nothing stale */
+    tu_ack(&t, &c, 10, 0x1F);
+    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_NONE);
+    CU_ASSERT_EQUAL(t.out.v.peer_dqpn, 0);
+    tu_check_flow_table(&t);
+    /* the request flow comes back as a new flow and pairs again */
+    tu_send(&t, &c, 20);
+    CU_ASSERT_EQUAL(t.out.v.flags, 0); /* fresh history: no retransmission, no gap */
+    tu_ack(&t, &c, 20, 0x1F);
+    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t.out.v.peer_dqpn, TU_QB);
+    tu_check_flow_table(&t);
+    tu_eng_done(&t);
+}
+
+/* A flow evicted while a CE mark and a NAK wait on it: both verdicts are
+ * still delivered once (tu_eng_done checks), and every CE mark is accounted for. */
+static void test_evicted_flow_with_pending_state(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    tu_setup(&t, &c, &small_table);
+    tu_sends(&t, &c, 100, 5); /* 100..104 */
+    uint64_t nak = tu_ack(&t, &c, 102, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR));
+    uint64_t ce = tu_send_ce(&t, &c, 105);
+    for (uint32_t qp = 1; qp <= 4; qp++) /* within the CNP window: evicts both flows */
+        send_to(&t, 0x5000 + qp, 1);
+    CU_ASSERT_FALSE(has_flow_to(&t, TU_QB));
+    tu_check_flow_table(&t);
+    tu_cnp(&t, &c); /* the connection is gone: nothing to match */
+    CU_ASSERT(t.out.v.flags & ROCE_V_CNP_UNEXPLAINED);
+    tu_send(&t, &c, 102); /* new flow: no stale episode or NAK */
+    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    roce_engine_finish(t.e);
+    CU_ASSERT_PTR_NOT_NULL(tu_settled(&t, nak));
+    CU_ASSERT_EQUAL(tu_sflags(&t, nak) & ROCE_V_NAK_RESENT, 0);
+    CU_ASSERT_PTR_NOT_NULL(tu_settled(&t, ce));
+    const struct roce_totals *tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(tt->ce_marked, tt->ce_answered + tt->ce_unanswered + tt->ce_tracking_overflow);
+    tu_eng_done(&t);
+}
+
+/* ---- random traffic over a small table ---- */
+
+#define N_HOSTS 4u
+#define N_QPS   3u
+
+struct sim_conn {
+    struct tu_conn c;
+    uint32_t next_psn;
+};
+
+static void sim_frame(struct tu_eng *t, struct sim_conn *s, struct tu_rng *r)
+{
+    uint32_t psn = s->next_psn;
+    switch (tu_rng_below(r, 9)) {
+    case 0:
+    case 1:
+        tu_send(t, &s->c, psn);
+        s->next_psn = (psn + 1) & 0xFFFFFF;
+        break;
+    case 2:
+        tu_send_ce(t, &s->c, psn);
+        s->next_psn = (psn + 1) & 0xFFFFFF;
+        break;
+    case 3: /* go back a few */
+        s->next_psn = (psn - tu_rng_below(r, 4)) & 0xFFFFFF;
+        tu_send(t, &s->c, s->next_psn);
+        break;
+    case 4: /* lose a few */
+        s->next_psn = (psn + 1 + tu_rng_below(r, 3)) & 0xFFFFFF;
+        tu_send(t, &s->c, s->next_psn);
+        break;
+    case 5:
+        tu_ack(t, &s->c, (psn - 1) & 0xFFFFFF, 0x1F);
+        break;
+    case 6:
+        tu_ack(t, &s->c, psn, tu_rng_below(r, 2) ? rg_aeth_nak(0) : rg_aeth_rnr(3));
+        break;
+    case 7:
+        tu_cnp(t, &s->c);
+        break;
+    default:
+        tu_read(t, &s->c, psn, 1024u << tu_rng_below(r, 3));
+        s->next_psn = (psn + 1) & 0xFFFFFF;
+        break;
+    }
+}
+
+static void test_random_traffic_small_table(void)
+{
+    static struct sim_conn conns[N_HOSTS * N_HOSTS * N_QPS];
+    struct tu_eng t;
+    struct tu_rng r;
+    size_t n = 0;
+
+    for (uint32_t a = 0; a < N_HOSTS; a++)
+        for (uint32_t b = 0; b < N_HOSTS; b++)
+            for (uint32_t q = 0; q < N_QPS && a != b; q++, n++) {
+                tu_conn_init(&conns[n].c, 0x0A000100u + a, 0x0A000100u + b, 0x100 + q, 0x200 + q);
+                conns[n].next_psn = 0xFFFFF0u + q; /* close to the wrap */
+            }
+    tu_eng_init(&t, &(struct tu_opts){.max_flows = 6, .max_open_verdicts = 1024});
+    tu_rng_seed(&r, 2024);
+    for (int i = 0; i < 6000; i++) {
+        t.step = tu_rng_below(&r, 30000);
+        sim_frame(&t, &conns[tu_rng_below(&r, (uint32_t)n)], &r);
+        if (i % 7 == 0)
+            tu_check_flow_table(&t);
+        CU_ASSERT_FATAL(roce_engine_flow_count(t.e) <= 6);
+    }
+    tu_check_flow_table(&t);
+    const struct roce_totals *tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(tt->flows_created - tt->flows_evicted, roce_engine_flow_count(t.e));
+    CU_ASSERT(tt->flows_evicted > 100);
+    CU_ASSERT_EQUAL(tt->packets, 6000);
+    CU_ASSERT_EQUAL(tt->packets, tt->roce_packets + tt->malformed_packets + tt->non_roce_packets);
+    roce_engine_finish(t.e);
+    tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(tt->ce_marked, tt->ce_answered + tt->ce_unanswered + tt->ce_tracking_overflow);
+    tu_eng_done(&t);
+}
+
+static const struct tu_test tests[] = {
+    {"max_flows_bound", test_max_flows_bound},
+    {"least_recently_active_evicted", test_least_recently_active_evicted},
+    {"udp_source_port_not_in_key", test_udp_source_port_not_in_key},
+    {"evicted_peer_does_not_dangle", test_evicted_peer_does_not_dangle},
+    {"evicted_flow_with_pending_state", test_evicted_flow_with_pending_state},
+    {"random_traffic_small_table", test_random_traffic_small_table},
+    TU_END,
+};
+
+int main(int argc, char **argv)
+{
+    return tu_main1(argc, argv, "flow", tests);
+}

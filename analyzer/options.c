@@ -19,6 +19,10 @@
 #define TOP_DEFAULT        20u
 #define TOP_MAX            1000000ull
 #define PORT_MAX           65535ull
+#define LINK_SPEED_MAX_MBPS 10000000ull /* 10 Tb/s */
+#define INTERVAL_MIN_NS    1000ull
+#define INTERVAL_MAX_NS    86400000000000ull /* one day */
+#define INTERVAL_DEFAULT_NS 1000000000
 
 enum long_only {
     OPT_EVENTS = 256,
@@ -27,7 +31,10 @@ enum long_only {
     OPT_PMTU,
     OPT_MAX_FLOWS,
     OPT_NO_ICRC,
-    OPT_TOP
+    OPT_TOP,
+    OPT_LINK_SPEED,
+    OPT_INTERVAL,
+    OPT_STORM_SHARE
 };
 
 static const struct option long_opts[] = {
@@ -40,6 +47,9 @@ static const struct option long_opts[] = {
     {"max-flows", required_argument, NULL, OPT_MAX_FLOWS},
     {"no-icrc", no_argument, NULL, OPT_NO_ICRC},
     {"top", required_argument, NULL, OPT_TOP},
+    {"link-speed", required_argument, NULL, OPT_LINK_SPEED},
+    {"interval", required_argument, NULL, OPT_INTERVAL},
+    {"storm-share", required_argument, NULL, OPT_STORM_SHARE},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -67,6 +77,11 @@ static void usage(FILE *f)
           "      --max-flows N     flows tracked at once; the least recently active is\n"
           "                        evicted and counted (default 65536)\n"
           "      --no-icrc         do not verify ICRCs\n"
+          "      --link-speed G    link speed for PFC/PAUSE quanta, Gb/s (default 100;\n"
+          "                        also 25G, 400G, 10000M)\n"
+          "      --interval T      PFC storm window (default 1s; also 500ms, 250us)\n"
+          "      --storm-share P   a priority paused for more than P percent of a window\n"
+          "                        is a pause storm (default 50)\n"
           "\n"
           "  -h, --help            this help\n"
           "  -V, --version         version\n"
@@ -75,6 +90,42 @@ static void usage(FILE *f)
           "still written), 2 bad usage, 3 output could not be written.\n",
           f);
 }
+
+/* A number with an optional unit from units (a table ending with NULL); the
+ * value times the unit's factor must lie in [min, max]. 0, or -1. */
+struct unit {
+    const char *suffix;
+    uint64_t factor;
+};
+
+static int parse_with_unit(const char *s, const struct unit *units, uint64_t min, uint64_t max,
+                           uint64_t *out)
+{
+    char num[32];
+    size_t n = strspn(s, "0123456789");
+    if (n == 0 || n >= sizeof num)
+        return -1;
+    memcpy(num, s, n);
+    num[n] = '\0';
+    for (const struct unit *u = units; u->suffix != NULL; u++) {
+        uint64_t v;
+        if (strcmp(s + n, u->suffix) != 0 || roce_cli_parse_u64(num, 0, UINT64_MAX / u->factor, &v))
+            continue;
+        v *= u->factor;
+        if (v < min || v > max)
+            return -1;
+        *out = v;
+        return 0;
+    }
+    return -1;
+}
+
+static const struct unit speed_units[] = {
+    {"", 1000}, {"G", 1000}, {"g", 1000}, {"M", 1}, {"m", 1}, {NULL, 0},
+};
+static const struct unit time_units[] = {
+    {"", 1000000000}, {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}, {NULL, 0},
+};
 
 int roce_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
@@ -120,6 +171,22 @@ static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
             return bad_value("--max-flows", arg, "a number 4..67108864");
         o->cfg.max_flows = (uint32_t)v;
         return 0;
+    case OPT_LINK_SPEED:
+        if (parse_with_unit(arg, speed_units, 1, LINK_SPEED_MAX_MBPS, &v))
+            return bad_value("--link-speed", arg, "Gb/s like 100, 25G, 400G or 10000M");
+        o->cfg.link_speed_mbps = (uint32_t)v;
+        return 0;
+    case OPT_INTERVAL:
+        if (parse_with_unit(arg, time_units, INTERVAL_MIN_NS, INTERVAL_MAX_NS, &v))
+            return bad_value("--interval", arg, "a duration like 1s, 500ms or 250us");
+        o->cfg.pfc_window_ns = (int64_t)v;
+        o->interval_ns = (int64_t)v;
+        return 0;
+    case OPT_STORM_SHARE:
+        if (roce_cli_parse_u64(arg, 1, 100, &v))
+            return bad_value("--storm-share", arg, "a percentage 1..100");
+        o->cfg.pfc_storm_pct = (uint32_t)v;
+        return 0;
     case OPT_TOP:
         if (roce_cli_parse_u64(arg, 1, TOP_MAX, &v))
             return bad_value("--top", arg, "a number 1..1000000");
@@ -137,6 +204,7 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
     memset(o, 0, sizeof *o);
     roce_config_default(&o->cfg);
     o->top = TOP_DEFAULT;
+    o->interval_ns = INTERVAL_DEFAULT_NS;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":jo:hV", long_opts, NULL)) != -1) {

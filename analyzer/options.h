@@ -21,6 +21,7 @@ struct roce_cli_options {
     char **files;
     int n_files;
     unsigned top; /* flows and episodes listed in the text report */
+    int64_t interval_ns; /* --interval: PFC storm window (and live reporting interval) */
 };
 
 enum roce_cli_parse_result {

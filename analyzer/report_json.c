@@ -125,6 +125,43 @@ static json_object *capture_object(const struct roce_report *r)
     return o;
 }
 
+static json_object *pfc_prio_object(const struct roce_pfc_prio *p)
+{
+    json_object *o = json_object_new_object();
+    add_u64(o, "frames", p->frames);
+    add_u64(o, "xoff", p->xoff);
+    add_u64(o, "xon", p->xon);
+    add_u64(o, "quanta", p->quanta);
+    json_object_object_add(o, "paused_us", new_us(p->paused_ns));
+    add_u64(o, "storm_windows", p->storm_windows);
+    return o;
+}
+
+static json_object *pfc_object(const struct roce_report *r)
+{
+    const struct roce_pfc_report *p = &r->t->pfc;
+    json_object *o = json_object_new_object(), *prios = json_object_new_array();
+    add_u64(o, "pfc_frames", p->pfc_frames);
+    add_u64(o, "pause_frames", p->pause_frames);
+    add_u64(o, "other_mac_control", p->other_mac_control);
+    for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++) {
+        json_object *q = pfc_prio_object(&p->prio[i]);
+        json_object_object_add(q, "priority", json_object_new_int((int)i));
+        json_object_array_add(prios, q);
+    }
+    json_object_object_add(o, "priorities", prios);
+    json_object_object_add(o, "pause", pfc_prio_object(&p->pause));
+    return o;
+}
+
+static json_object *encap_object(const struct roce_totals *t)
+{
+    json_object *o = json_object_new_object();
+    for (unsigned i = 1; i < ROCE_ENCAP_COUNT; i++)
+        add_u64(o, roce_encap_name((enum roce_encap)i), t->encap[i]);
+    return o;
+}
+
 static json_object *options_object(const struct roce_config *c)
 {
     json_object *o = json_object_new_object();
@@ -133,6 +170,10 @@ static json_object *options_object(const struct roce_config *c)
     add_u64(o, "pmtu", c->pmtu);
     add_u64(o, "max_flows", c->max_flows);
     json_object_object_add(o, "icrc_check", json_object_new_boolean(c->check_icrc));
+    add_u64(o, "vxlan_port", c->vxlan_port);
+    add_u64(o, "link_speed_mbps", c->link_speed_mbps);
+    json_object_object_add(o, "interval_us", new_us(c->pfc_window_ns));
+    add_u64(o, "storm_share_pct", c->pfc_storm_pct);
     return o;
 }
 
@@ -298,6 +339,8 @@ int roce_report_json(const struct roce_report *r, FILE *out)
     add_u64(o, "messages", t->cm_messages);
     add_u64(o, "connections", t->cm_connections);
     json_object_object_add(root, "cm", o);
+    json_object_object_add(root, "pfc", pfc_object(r));
+    json_object_object_add(root, "encapsulation", encap_object(t));
     json_object_object_add(root, "limits", limits_object(t));
     json_object_object_add(root, "connections", connections_array(r));
 

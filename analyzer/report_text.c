@@ -65,6 +65,47 @@ static void triggers_text(FILE *o, const uint64_t by[ROCE_TRIGGER_COUNT])
     }
 }
 
+static void pfc_line(FILE *o, const char *name, const struct roce_pfc_prio *p)
+{
+    char a[US_BUF];
+    if (!p->frames)
+        return;
+    fprintf(o, "    %-12s %" PRIu64 " XOFF, %" PRIu64 " XON, paused %s us", name, p->xoff, p->xon,
+            us(p->paused_ns, a));
+    if (p->storm_windows)
+        fprintf(o, ", PAUSE STORM in %" PRIu64 " window%s", p->storm_windows,
+                plural(p->storm_windows));
+    fputc('\n', o);
+}
+
+static void pfc_text(FILE *o, const struct roce_totals *t)
+{
+    const struct roce_pfc_report *p = &t->pfc;
+    uint64_t unwrapped = 0;
+    for (unsigned i = 1; i < ROCE_ENCAP_COUNT; i++)
+        unwrapped += t->encap[i];
+    if (unwrapped) {
+        const char *sep = " (";
+        fprintf(o, "  mirrored       %" PRIu64 " frames unwrapped", unwrapped);
+        for (unsigned i = 1; i < ROCE_ENCAP_COUNT; i++)
+            if (t->encap[i]) {
+                fprintf(o, "%s%s %" PRIu64, sep, roce_encap_name((enum roce_encap)i), t->encap[i]);
+                sep = ", ";
+            }
+        fputs(")\n", o);
+    }
+    if (!p->pfc_frames && !p->pause_frames)
+        return;
+    fprintf(o, "  PFC/PAUSE      %" PRIu64 " PFC frames, %" PRIu64 " PAUSE frames\n", p->pfc_frames,
+            p->pause_frames);
+    for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "priority %u", i);
+        pfc_line(o, name, &p->prio[i]);
+    }
+    pfc_line(o, "link PAUSE", &p->pause);
+}
+
 static void totals(FILE *o, const struct roce_report *r)
 {
     const struct roce_totals *t = r->t;
@@ -115,6 +156,7 @@ static void totals(FILE *o, const struct roce_report *r)
             t->ce_marked, t->ce_answered, t->ce_unanswered, t->cnp_packets, t->cnps_matched,
             t->cnps_unexplained);
     latency_line(o, "CNP latency", &t->cnp_latency);
+    pfc_text(o, t);
     latency_line(o, "ACK latency", &t->ack_latency);
     if (t->flows_evicted || t->episodes_unlisted || t->verdicts_forced || t->ce_tracking_overflow)
         fprintf(o, "  limits hit     %" PRIu64 " flows evicted, %" PRIu64

@@ -58,6 +58,16 @@ const struct rg_scenario rg_scenarios[] = {
      rg_scen_linktype},
     {"linktype_ipv6", "the linktype exchange over IPv6 as raw IPv6 (229)", RG_LINKTYPE_IPV6, 0,
      rg_scen_linktype_v6},
+    {"erspan2", "the linktype exchange behind a VLAN tag, mirrored with ERSPAN type II",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_erspan2},
+    {"erspan3", "the linktype exchange and a PFC frame, mirrored with ERSPAN type III",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_erspan3},
+    {"vxlan", "the linktype exchange, a CE mark and its CNP, in VXLAN", RG_LINKTYPE_ETHERNET, 0,
+     rg_scen_vxlan},
+    {"gre", "the linktype exchange in ERSPAN type I, then in GRE transparent Ethernet bridging",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_gre},
+    {"pfc", "a PFC pause storm on priority 3, PFC on priority 4, an 802.3x PAUSE",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_pfc},
     {NULL, NULL, 0, 0, NULL},
 };
 

@@ -28,11 +28,9 @@ void rg_sc_init(struct rg_sc *c, struct rg_writer *w, int linktype)
     c->linktype = linktype;
 }
 
-uint64_t rg_sc_emit(struct rg_sc *c, const struct rg_spec *s)
+/* Write the n bytes in c->buf (a build result, or an error when negative). */
+static uint64_t sc_write(struct rg_sc *c, int n)
 {
-    if (c->err != 0)
-        return 0;
-    int n = rg_build(s, c->buf, sizeof c->buf, NULL);
     if (n < 0) {
         c->err = n;
         return 0;
@@ -43,6 +41,30 @@ uint64_t rg_sc_emit(struct rg_sc *c, const struct rg_spec *s)
     }
     c->ts += RG_SC_STEP_NS;
     return ++c->frames;
+}
+
+uint64_t rg_sc_raw(struct rg_sc *c, const uint8_t *frame, size_t len)
+{
+    if (c->err != 0)
+        return 0;
+    if (c->wrap != NULL)
+        return sc_write(c, rg_wrap_build(c->wrap, frame, len, c->buf, sizeof c->buf));
+    if (len > sizeof c->buf)
+        return sc_write(c, RG_ERR_SPACE);
+    memcpy(c->buf, frame, len);
+    return sc_write(c, (int)len);
+}
+
+uint64_t rg_sc_emit(struct rg_sc *c, const struct rg_spec *s)
+{
+    if (c->err != 0)
+        return 0;
+    if (c->wrap == NULL)
+        return sc_write(c, rg_build(s, c->buf, sizeof c->buf, NULL));
+    int n = rg_build(s, c->inner, sizeof c->inner, NULL);
+    if (n < 0)
+        return sc_write(c, n);
+    return rg_sc_raw(c, c->inner, (size_t)n);
 }
 
 void rg_sc_wait(struct rg_sc *c, int64_t ns)

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "rocegen_build.h"
+#include "rocegen_encap.h"
 
 #define RG_SC_BASE_NS 1700000000000000000LL /* 2023-11-14 22:13:20 UTC */
 #define RG_SC_STEP_NS 1000                  /* 1 us between frames by default */
@@ -30,7 +31,9 @@ struct rg_sc {
     uint64_t frames; /* frames written; the last frame's number */
     int err;         /* first error (enum rg_error), 0 when none */
     int linktype;    /* link type of the file (the scenario's) */
+    struct rg_wrap *wrap; /* when set, every frame is wrapped in this mirror encapsulation */
     uint8_t buf[RG_MAX_FRAME];
+    uint8_t inner[RG_MAX_FRAME];
 };
 
 enum rg_side { RG_A = 0, RG_B = 1 };
@@ -50,6 +53,14 @@ void rg_sc_init(struct rg_sc *c, struct rg_writer *w, int linktype);
 /* Build s and write it at the sink's time; advance the clock by one step.
  * Returns the frame number (from 1), or 0 after an error (kept in c->err). */
 uint64_t rg_sc_emit(struct rg_sc *c, const struct rg_spec *s);
+
+/* Write len raw bytes as the next frame (wrapped when c->wrap is set);
+ * returns the frame number, or 0 after an error. */
+uint64_t rg_sc_raw(struct rg_sc *c, const uint8_t *frame, size_t len);
+
+/* The exchange of the linktype_* captures between k's sides: SEND, SEND,
+ * a SEND after a lost PSN (gap), NAK, resend of two, ACK (7 frames). */
+void rg_sc_gap_exchange(struct rg_sc *c, const struct rg_conn *k);
 
 /* Advance the clock by ns (in addition to the per-frame step). */
 void rg_sc_wait(struct rg_sc *c, int64_t ns);
@@ -155,5 +166,10 @@ void rg_scen_malformed(struct rg_sc *c);
 void rg_scen_bad_icrc(struct rg_sc *c);
 void rg_scen_linktype(struct rg_sc *c); /* shared by the linktype_* scenarios */
 void rg_scen_linktype_v6(struct rg_sc *c);
+void rg_scen_erspan2(struct rg_sc *c);
+void rg_scen_erspan3(struct rg_sc *c);
+void rg_scen_vxlan(struct rg_sc *c);
+void rg_scen_gre(struct rg_sc *c);
+void rg_scen_pfc(struct rg_sc *c);
 
 #endif

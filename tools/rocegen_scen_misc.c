@@ -129,8 +129,7 @@ void rg_scen_bad_icrc(struct rg_sc *c)
     rg_sc_ack(c, &k, RG_B, p + 2, 3); /* 5 */
 }
 
-/* The exchange of the linktype_* captures: a gap, a NAK, a resend. */
-static void linktype_exchange(struct rg_sc *c, const struct rg_conn *k)
+void rg_sc_gap_exchange(struct rg_sc *c, const struct rg_conn *k)
 {
     const uint32_t p = 0x000010;
     rg_sc_req(c, k, RG_A, RG_OP_RC_SEND_ONLY, p, MSG_256);     /* 1 */
@@ -150,7 +149,7 @@ void rg_scen_linktype(struct rg_sc *c)
     struct rg_conn k;
     rg_sc_base(c, &base);
     rg_conn_init4(&k, &base, HOST_A, HOST_B, QP_A, QP_B);
-    linktype_exchange(c, &k);
+    rg_sc_gap_exchange(c, &k);
 }
 
 /* The linktype exchange between fd00::10 and fd00::20 (raw IPv6). */
@@ -167,5 +166,5 @@ void rg_scen_linktype_v6(struct rg_sc *c)
     a[RG_ADDR_LEN - 1] = 0x10;
     b[RG_ADDR_LEN - 1] = 0x20;
     rg_conn_init6(&k, &base, a, b, QP_A, QP_B);
-    linktype_exchange(c, &k);
+    rg_sc_gap_exchange(c, &k);
 }

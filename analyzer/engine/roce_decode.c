@@ -9,9 +9,12 @@
  * Linux cooked v1 (16 bytes, protocol at 14), v2 (20 bytes, protocol at 0).
  * IPv4 (RFC 791), IPv6 (RFC 8200) with hop-by-hop, routing, fragment,
  * destination-options and AH extension headers skipped, UDP (RFC 768).
- * RoCEv1 GRH (IBTA Vol. 1 8.3, IPv6 layout, next header 0x1B).
+ * RoCEv1 GRH (IBTA Vol. 1 8.3, IPv6 layout, next header 0x1B). Mirror
+ * encapsulations (GRE, ERSPAN, VXLAN) and MAC Control: roce_encap.c.
  */
 #include "roce_decode.h"
+
+#include "roce_decode_int.h"
 
 #include <string.h>
 
@@ -159,7 +162,14 @@ static void decode_udp(const struct roce_decode_cfg *cfg, const uint8_t *p, size
 {
     if (!roce_fits(caplen, off, UDP_HDR_LEN) || off > ip_payload_end)
         return; /* cannot see the port: not known to be RoCE */
-    if (roce_get_be16(p, off + UDP_DPORT_OFF) != cfg->udp_port)
+    unsigned dport = roce_get_be16(p, off + UDP_DPORT_OFF);
+    if (cfg->vxlan_port && dport == cfg->vxlan_port && dport != cfg->udp_port) {
+        size_t ulen = roce_get_be16(p, off + UDP_LEN_OFF);
+        if (ulen >= UDP_HDR_LEN && ulen <= ip_payload_end - off)
+            roce_decode_vxlan(cfg, p, caplen, off + UDP_HDR_LEN, off + ulen, pkt);
+        return;
+    }
+    if (dport != cfg->udp_port)
         return;
     pkt->version = 2;
     pkt->udp_sport = roce_get_be16(p, off);
@@ -183,9 +193,14 @@ static void decode_ipv4(const struct roce_decode_cfg *cfg, const uint8_t *p, siz
     size_t totlen = roce_get_be16(p, off + IPV4_TOTLEN_OFF);
     if (ihl < IPV4_MIN_HDR_LEN || totlen < ihl || !roce_fits(caplen, off, ihl))
         return;
-    if (p[off + IPV4_PROTO_OFF] != IPPROTO_UDP_ ||
-        (roce_get_be16(p, off + IPV4_FRAG_OFF) & IPV4_FRAG_MASK) != 0)
-        return; /* not UDP, or a fragment: RoCE is never fragmented */
+    if ((roce_get_be16(p, off + IPV4_FRAG_OFF) & IPV4_FRAG_MASK) != 0)
+        return; /* a fragment: RoCE and mirrors are never fragmented */
+    if (p[off + IPV4_PROTO_OFF] == ROCE_IPPROTO_GRE) {
+        roce_decode_gre(cfg, p, caplen, off + ihl, off + totlen, pkt);
+        return;
+    }
+    if (p[off + IPV4_PROTO_OFF] != IPPROTO_UDP_)
+        return;
     pkt->l3_off = (uint32_t)off;
     pkt->l3_hdr_len = (uint32_t)ihl;
     pkt->l3_v6 = 0;
@@ -218,7 +233,7 @@ static void decode_ipv6(const struct roce_decode_cfg *cfg, const uint8_t *p, siz
     size_t end = off + IPV6_HDR_LEN + roce_get_be16(p, off + IPV6_PLEN_OFF);
     unsigned nxt = p[off + IPV6_NXT_OFF];
     size_t h = off + IPV6_HDR_LEN;
-    for (int i = 0; i < IPV6_MAX_EXT && nxt != IPPROTO_UDP_; i++) {
+    for (int i = 0; i < IPV6_MAX_EXT && nxt != IPPROTO_UDP_ && nxt != ROCE_IPPROTO_GRE; i++) {
         size_t len;
         if (!roce_fits(caplen, h, 2))
             return;
@@ -242,6 +257,10 @@ static void decode_ipv6(const struct roce_decode_cfg *cfg, const uint8_t *p, siz
         }
         nxt = p[h];
         h += len;
+    }
+    if (nxt == ROCE_IPPROTO_GRE && h <= end) {
+        roce_decode_gre(cfg, p, caplen, h, end, pkt);
+        return;
     }
     if (nxt != IPPROTO_UDP_ || h > end || !roce_fits(caplen, off, h - off))
         return;
@@ -269,9 +288,8 @@ static void decode_rocev1(const struct roce_decode_cfg *cfg, const uint8_t *p, s
     decode_transport(cfg, p, caplen, roce_get_be16(p, off + IPV6_PLEN_OFF), pkt);
 }
 
-/* EtherType `type`, whose payload starts at off: VLAN tags, then the network layer. */
-static void decode_ethertype(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
-                             unsigned type, size_t off, struct roce_pkt *pkt)
+void roce_decode_ethertype(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
+                           unsigned type, size_t off, struct roce_pkt *pkt)
 {
     for (int tags = 0;; tags++) {
         switch (type) {
@@ -299,10 +317,21 @@ static void decode_ethertype(const struct roce_decode_cfg *cfg, const uint8_t *p
         case ETHERTYPE_ROCEV1:
             decode_rocev1(cfg, p, caplen, off, pkt);
             return;
+        case ROCE_ETHERTYPE_MAC_CONTROL:
+            roce_decode_mac_control(p, caplen, off, pkt);
+            return;
         default:
             return;
         }
     }
+}
+
+void roce_decode_ether(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
+                       size_t off, struct roce_pkt *pkt)
+{
+    if (roce_fits(caplen, off, ETH_HDR_LEN))
+        roce_decode_ethertype(cfg, p, caplen, roce_get_be16(p, off + ETH_TYPE_OFF),
+                              off + ETH_HDR_LEN, pkt);
 }
 
 static void decode_raw_ip(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
@@ -323,16 +352,17 @@ int roce_decode(const struct roce_decode_cfg *cfg, int linktype, const uint8_t *
     pkt->truncated = caplen < wirelen;
     switch (linktype) {
     case ROCE_LINKTYPE_ETHERNET:
-        if (caplen >= ETH_HDR_LEN)
-            decode_ethertype(cfg, p, caplen, roce_get_be16(p, ETH_TYPE_OFF), ETH_HDR_LEN, pkt);
+        roce_decode_ether(cfg, p, caplen, 0, pkt);
         break;
     case ROCE_LINKTYPE_LINUX_SLL:
         if (caplen >= SLL_HDR_LEN)
-            decode_ethertype(cfg, p, caplen, roce_get_be16(p, SLL_PROTO_OFF), SLL_HDR_LEN, pkt);
+            roce_decode_ethertype(cfg, p, caplen, roce_get_be16(p, SLL_PROTO_OFF), SLL_HDR_LEN,
+                                  pkt);
         break;
     case ROCE_LINKTYPE_LINUX_SLL2:
         if (caplen >= SLL2_HDR_LEN)
-            decode_ethertype(cfg, p, caplen, roce_get_be16(p, SLL2_PROTO_OFF), SLL2_HDR_LEN, pkt);
+            roce_decode_ethertype(cfg, p, caplen, roce_get_be16(p, SLL2_PROTO_OFF),
+                                  SLL2_HDR_LEN, pkt);
         break;
     case ROCE_LINKTYPE_DLT_RAW:
     case ROCE_LINKTYPE_DLT_RAW_ALT:

@@ -71,9 +71,35 @@ enum roce_icrc_status {
 
 /* Decoder settings. */
 struct roce_decode_cfg {
-    uint16_t udp_port; /* RoCEv2 UDP destination port (4791) */
+    uint16_t udp_port;   /* RoCEv2 UDP destination port (4791) */
+    uint16_t vxlan_port; /* VXLAN UDP destination port (4789), 0: no VXLAN */
     uint8_t check_icrc;
 };
+
+/* Encapsulations of mirrored traffic that the decoder unwraps. */
+enum roce_encap {
+    ROCE_ENCAP_NONE = 0,
+    ROCE_ENCAP_ERSPAN1,  /* GRE 0x88BE without sequence number: no ERSPAN header */
+    ROCE_ENCAP_ERSPAN2,  /* GRE 0x88BE, ERSPAN type II header */
+    ROCE_ENCAP_ERSPAN3,  /* GRE 0x22EB, ERSPAN type III header */
+    ROCE_ENCAP_GRE_TEB,  /* GRE 0x6558, transparent Ethernet bridging */
+    ROCE_ENCAP_GRE_IP,   /* GRE carrying IPv4/IPv6 */
+    ROCE_ENCAP_VXLAN,    /* UDP 4789 */
+    ROCE_ENCAP_COUNT
+};
+#define ROCE_MAX_ENCAP 3 /* nested encapsulations unwrapped at most */
+
+/* "erspan2", ... */
+const char *roce_encap_name(enum roce_encap e);
+
+/* MAC Control frames (EtherType 0x8808, IEEE 802.3 Annex 31B/31D). */
+enum roce_mac_ctrl {
+    ROCE_MACCTRL_NONE = 0,
+    ROCE_MACCTRL_PAUSE = 1, /* 802.3x PAUSE, opcode 0x0001 */
+    ROCE_MACCTRL_PFC = 2,   /* 802.1Qbb priority flow control, opcode 0x0101 */
+    ROCE_MACCTRL_OTHER = 3
+};
+#define ROCE_PFC_PRIORITIES 8
 
 struct roce_pkt {
     uint8_t cls;       /* enum roce_class */
@@ -88,6 +114,12 @@ struct roce_pkt {
     uint8_t ecn;  /* IP ECN (RoCEv2) or the GRH traffic class low bits (RoCEv1) */
     uint8_t dscp; /* IP DSCP / upper six bits of the GRH traffic class */
     uint16_t udp_sport;
+    uint8_t encap;       /* enum roce_encap: the outermost one unwrapped */
+    uint8_t encap_depth; /* encapsulations unwrapped */
+    uint32_t encap_id;   /* ERSPAN session ID or VXLAN VNI of the outermost */
+    uint8_t mac_ctrl;    /* enum roce_mac_ctrl (a non-RoCE frame) */
+    uint8_t pfc_cev;     /* PFC class-enable vector (bit n: priority n) */
+    uint16_t pause_quanta[ROCE_PFC_PRIORITIES]; /* PFC per priority; PAUSE in [0] */
     uint8_t src[ROCE_ADDR_LEN]; /* IPv4 in bytes 12..15 with the IPv4-mapped prefix */
     uint8_t dst[ROCE_ADDR_LEN];
 
@@ -173,6 +205,7 @@ const char *roce_nak_code_text(unsigned code);
 uint32_t roce_rnr_timer_10us(unsigned code);
 
 #define ROCE_UDP_PORT_ROCEV2 4791
+#define ROCE_UDP_PORT_VXLAN 4789
 #define ROCE_ECN_CE 3u
 
 #endif

@@ -14,6 +14,9 @@
 #define DEFAULT_MAX_EPISODES   65536u
 #define DEFAULT_OPEN_VERDICTS  65536u
 #define DEFAULT_NAK_HORIZON_NS 1000000000
+#define DEFAULT_LINK_MBPS      100000u
+#define DEFAULT_PFC_WINDOW_NS  1000000000
+#define DEFAULT_PFC_STORM_PCT  50u
 #define MIN_FLOWS              4u
 #define MAX_FLOWS              (1u << 26)
 #define MAX_OPEN_VERDICTS      (1u << 26)
@@ -47,28 +50,35 @@ void roce_config_default(struct roce_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->udp_port = ROCE_UDP_PORT_ROCEV2;
+    cfg->vxlan_port = ROCE_UDP_PORT_VXLAN;
     cfg->check_icrc = 1;
     cfg->cnp_window_ns = DEFAULT_CNP_WINDOW_NS;
     cfg->max_flows = DEFAULT_MAX_FLOWS;
     cfg->max_episodes = DEFAULT_MAX_EPISODES;
     cfg->max_open_verdicts = DEFAULT_OPEN_VERDICTS;
     cfg->nak_horizon_ns = DEFAULT_NAK_HORIZON_NS;
+    cfg->link_speed_mbps = DEFAULT_LINK_MBPS;
+    cfg->pfc_window_ns = DEFAULT_PFC_WINDOW_NS;
+    cfg->pfc_storm_pct = DEFAULT_PFC_STORM_PCT;
 }
 
 struct roce_engine *roce_engine_new(const struct roce_config *cfg)
 {
     if (cfg->max_flows < MIN_FLOWS || cfg->max_flows > MAX_FLOWS || cfg->cnp_window_ns < 0 ||
         cfg->nak_horizon_ns < 0 || cfg->max_open_verdicts == 0 ||
-        cfg->max_open_verdicts > MAX_OPEN_VERDICTS)
+        cfg->max_open_verdicts > MAX_OPEN_VERDICTS || cfg->link_speed_mbps == 0 ||
+        cfg->pfc_window_ns <= 0 || cfg->pfc_storm_pct > 100)
         return NULL;
     struct roce_engine *e = calloc(1, sizeof *e);
     if (e == NULL)
         return NULL;
     e->cfg = *cfg;
     e->dcfg.udp_port = cfg->udp_port;
+    e->dcfg.vxlan_port = cfg->vxlan_port;
     e->dcfg.check_icrc = cfg->check_icrc;
     roce_lat_init(&e->cnp_lat);
     roce_lat_init(&e->ack_lat);
+    roce_pfc_init(e);
     if (roce_flows_init(e) != 0 || roce_ecn_init(e) != 0 || roce_vq_init(e) != 0) {
         roce_engine_free(e);
         return NULL;
@@ -231,6 +241,10 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
         t->unsupported_linktype++;
         rc = -1;
     }
+    if (out->pkt.encap_depth)
+        t->encap[out->pkt.encap]++;
+    if (out->pkt.mac_ctrl)
+        roce_pfc_frame(e, &out->pkt, in->ts_ns);
     e->cur_seq = e->vq_tail_seq;
     e->cur_pending = 0;
     e->cur_deadline = in->ts_ns;
@@ -244,6 +258,7 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
 
 void roce_engine_finish(struct roce_engine *e)
 {
+    roce_pfc_settle(e, e->now, 1);
     roce_ecn_expire(e, e->now, 1);
     roce_vq_release(e, e->now, 1);
 }
@@ -251,6 +266,7 @@ void roce_engine_finish(struct roce_engine *e)
 const struct roce_totals *roce_engine_totals(struct roce_engine *e)
 {
     e->t.flows_active = e->n_flows;
+    roce_pfc_settle(e, e->now, 0);
     roce_lat_summarize(&e->cnp_lat, &e->t.cnp_latency);
     roce_lat_summarize(&e->ack_lat, &e->t.ack_latency);
     return &e->t;

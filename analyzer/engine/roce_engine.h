@@ -127,6 +127,7 @@ typedef void (*roce_verdict_fn)(const struct roce_verdict *v, void *ctx);
 
 struct roce_config {
     uint16_t udp_port;       /* RoCEv2 UDP destination port, default 4791 */
+    uint16_t vxlan_port;     /* VXLAN UDP port unwrapped, default 4789 (0: none) */
     uint8_t check_icrc;      /* default 1 */
     int64_t cnp_window_ns;   /* CE/CNP window, default 100 us */
     uint32_t pmtu;           /* PMTU to assume until learned (0: unknown), default 0 */
@@ -134,6 +135,9 @@ struct roce_config {
     uint32_t max_episodes;   /* episodes kept for the report (all are counted), default 65536 */
     uint32_t max_open_verdicts; /* verdicts waiting to settle, default 65536 */
     int64_t nak_horizon_ns;  /* a NAK triggers an episode at most this late, default 1 s */
+    uint32_t link_speed_mbps; /* for PFC/PAUSE quanta, default 100000 (100G) */
+    int64_t pfc_window_ns;   /* PFC storm window, default 1 s */
+    uint32_t pfc_storm_pct;  /* paused share of a window that makes a storm, default 50 */
     roce_verdict_fn on_verdict;
     void *ctx;
 };
@@ -176,6 +180,24 @@ struct roce_nak_counts {
     uint64_t total; /* all NAKs including RNR */
 };
 
+/* PFC / PAUSE of one priority (or of the whole link for 802.3x PAUSE). */
+struct roce_pfc_prio {
+    uint64_t frames;  /* frames that carried a time for it */
+    uint64_t xoff;    /* with a nonzero time */
+    uint64_t xon;     /* with time zero (resume) */
+    uint64_t quanta;  /* sum of the XOFF times, in quanta of 512 bit times */
+    int64_t paused_ns; /* time paused (union of the pause intervals) */
+    uint64_t storm_windows; /* windows paused for more than pfc_storm_pct percent */
+};
+
+struct roce_pfc_report {
+    uint64_t pfc_frames;   /* 802.1Qbb PFC frames */
+    uint64_t pause_frames; /* 802.3x PAUSE frames */
+    uint64_t other_mac_control;
+    struct roce_pfc_prio prio[ROCE_PFC_PRIORITIES];
+    struct roce_pfc_prio pause; /* link-level PAUSE */
+};
+
 struct roce_totals {
     uint64_t packets, roce_packets, rocev1_packets, rocev2_packets, non_roce_packets;
     uint64_t malformed_packets, truncated_packets;
@@ -202,6 +224,8 @@ struct roce_totals {
     uint64_t verdicts_forced;     /* verdicts settled early because max_open_verdicts was hit */
     uint64_t ce_tracking_overflow;/* CE marks settled early (tracking bound) */
     uint64_t unsupported_linktype;
+    uint64_t encap[ROCE_ENCAP_COUNT]; /* frames unwrapped, by outermost encapsulation */
+    struct roce_pfc_report pfc;
     int64_t first_ts_ns, last_ts_ns;
 };
 

@@ -148,6 +148,14 @@ struct vq_entry {
     uint16_t pending;
 };
 
+/* PFC pause state of one priority (roce_pfc.c). */
+struct pfc_state {
+    uint8_t paused;
+    int64_t start, end;   /* accounted up to start; paused until end */
+    int64_t window;       /* index of the current storm window, -1 none */
+    int64_t window_paused;
+};
+
 struct cm_req {
     uint32_t comm_id;
     uint8_t src[ROCE_ADDR_LEN], dst[ROCE_ADDR_LEN];
@@ -206,6 +214,10 @@ struct roce_engine {
 
     struct cm_req cm[CM_PENDING];
     uint32_t cm_next;
+
+    struct pfc_state pfc[ROCE_PFC_PRIORITIES + 1]; /* the last one: 802.3x PAUSE */
+    int64_t pfc_origin; /* start of the first storm window */
+    uint8_t pfc_have_origin;
 };
 
 /* ---- flows (roce_flow.c) ---- */
@@ -276,6 +288,12 @@ void roce_ecn_forget_flow(struct roce_engine *e, struct roce_flow *f);
 /* ---- CM (roce_cm.c) ---- */
 void roce_cm_packet(struct roce_engine *e, const struct roce_pkt *pkt, const uint8_t *data,
                     size_t caplen, uint64_t frame, int64_t ts);
+
+/* ---- PFC / PAUSE (roce_pfc.c) ---- */
+void roce_pfc_init(struct roce_engine *e);
+void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, int64_t ts);
+/* Bring paused times up to now (final: end of capture, running pauses run out). */
+void roce_pfc_settle(struct roce_engine *e, int64_t now, int final);
 
 /* ---- verdict queue (roce_verdq.c) ---- */
 int roce_vq_init(struct roce_engine *e);

@@ -3,7 +3,8 @@
 
 For captures/NAME.pcap (or .pcapng) the expected outputs are
 captures/expected/NAME.pcap.json (`rocescope --json NAME.pcap`, run inside
-captures/) and captures/expected/NAME.pcap.events (`rocescope --events`). They
+captures/) and captures/expected/NAME.pcap.events (`rocescope --events`), with the options
+in captures/expected/NAME.pcap.args when that file exists. They
 were produced by the tool and checked by hand against the analysis
 definitions (captures/README.md says, frame by frame, what each scenario
 must show). `--update` rewrites them (then check them by hand again).
@@ -54,39 +55,55 @@ def ext_len(op):
 
 def header_len(frame, linktype):
     """Bytes a frame needs captured for all its RoCE headers (0: not RoCE)."""
-    off, etype = 0, None
     if linktype == 1:
-        off, etype = 14, struct.unpack_from("!H", frame, 12)[0]
-    elif linktype == 113:
-        off, etype = 16, struct.unpack_from("!H", frame, 14)[0]
-    elif linktype == 276:
-        off, etype = 20, struct.unpack_from("!H", frame, 0)[0]
-    elif linktype in (12, 101, 228, 229):
-        etype = 0x0800 if frame[0] >> 4 == 4 else 0x86DD
-    else:
-        return 0
+        return eth_len(frame, 0)
+    if linktype == 113:
+        return ethertype_len(frame, struct.unpack_from("!H", frame, 14)[0], 16)
+    if linktype == 276:
+        return ethertype_len(frame, struct.unpack_from("!H", frame, 0)[0], 20)
+    if linktype in (12, 101, 228, 229):
+        return ethertype_len(frame, 0x0800 if frame[0] >> 4 == 4 else 0x86DD, 0)
+    return 0
+
+
+def eth_len(frame, off):
+    return ethertype_len(frame, struct.unpack_from("!H", frame, off + 12)[0], off + 14)
+
+
+def ethertype_len(frame, etype, off):
+    """Header bytes needed from an EtherType whose payload starts at off."""
     while etype in (0x8100, 0x88A8, 0x9100):
         etype = struct.unpack_from("!H", frame, off + 2)[0]
         off += 4
+    if etype == 0x8808:      # MAC Control: opcode, class-enable vector, 8 times
+        return off + 20
     if etype == 0x8915:
-        bth = off + 40
-    elif etype == 0x0800:
-        ihl = (frame[off] & 0x0F) * 4
-        if frame[off + 9] != 17:
-            return 0
-        udp = off + ihl
-        if struct.unpack_from("!H", frame, udp + 2)[0] != ROCE_PORT:
-            return 0
-        bth = udp + 8
+        return roce_len(frame, off + 40)
+    if etype == 0x0800:
+        proto, l4 = frame[off + 9], off + (frame[off] & 0x0F) * 4
     elif etype == 0x86DD:
-        if frame[off + 6] != 17:
-            return 0  # the scenarios use no IPv6 extension headers
-        udp = off + 40
-        if struct.unpack_from("!H", frame, udp + 2)[0] != ROCE_PORT:
-            return 0
-        bth = udp + 8
+        proto, l4 = frame[off + 6], off + 40   # the scenarios use no IPv6 extension headers
     else:
         return 0
+    if proto == 47:          # GRE: flags C, K, S add 4 bytes each
+        flags, gproto = struct.unpack_from("!HH", frame, l4)
+        h = l4 + 4 + 4 * bin(flags & 0xB000).count("1")
+        if gproto == 0x88BE:
+            return eth_len(frame, h + 8 if flags & 0x1000 else h)   # ERSPAN II / I
+        if gproto == 0x22EB:
+            return eth_len(frame, h + 12 + (8 if frame[h + 11] & 1 else 0))  # ERSPAN III
+        if gproto == 0x6558:
+            return eth_len(frame, h)
+        return 0
+    if proto != 17:
+        return 0
+    dport = struct.unpack_from("!H", frame, l4 + 2)[0]
+    if dport == 4789:        # VXLAN
+        return eth_len(frame, l4 + 16)
+    return roce_len(frame, l4 + 8) if dport == ROCE_PORT else 0
+
+
+def roce_len(frame, bth):
     if len(frame) < bth + 12:
         return len(frame)
     op = frame[bth]
@@ -134,7 +151,7 @@ def derived(r):
     d.update(naks=r["naks"], retransmission=r["retransmission"], psn_gaps=r["psn_gaps"],
              psn_reuse=r["psn_reuse"], read_response_gaps=r["read_response_gaps"],
              ecn={k: v for k, v in r["ecn"].items()}, cm=r["cm"],
-             connections=r["connections"])
+             connections=r["connections"], pfc=r["pfc"], encapsulation=r["encapsulation"])
     return d
 
 
@@ -161,8 +178,10 @@ def main():
     for name in caps:
         base = name
         outs = {}
+        argfile = os.path.join(expdir, base + ".args")
+        extra = open(argfile, encoding="utf-8").read().split() if os.path.exists(argfile) else []
         for mode, suffix in (("--json", ".json"), ("--events", ".events")):
-            rc, out, err = run(a.rocescope, [mode, name], a.captures)
+            rc, out, err = run(a.rocescope, [mode, *extra, name], a.captures)
             if rc != 0:
                 failures.append(f"{name} {mode}: exit {rc}: {err.strip()}")
                 continue
@@ -189,7 +208,7 @@ def main():
             cut = os.path.join(tmp, f"{snap}-{name}")
             subprocess.run([a.editcap, "-s", str(snap), os.path.join(a.captures, name), cut],
                            check=True, capture_output=True)
-            rc, out, err = run(a.rocescope, ["--json", cut], tmp)
+            rc, out, err = run(a.rocescope, ["--json", *extra, cut], tmp)
             if rc != 0:
                 failures.append(f"{name} at snaplen {snap}: exit {rc}: {err.strip()}")
                 continue

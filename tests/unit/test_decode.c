@@ -17,7 +17,8 @@
 #include "test_decode.h"
 #include "test_frames.h"
 
-const struct roce_decode_cfg td_cfg = {ROCE_UDP_PORT_ROCEV2, 1};
+const struct roce_decode_cfg td_cfg = {
+    .udp_port = ROCE_UDP_PORT_ROCEV2, .vxlan_port = ROCE_UDP_PORT_VXLAN, .check_icrc = 1};
 
 void td_dec(int linktype, const uint8_t *p, size_t caplen, size_t wirelen, struct roce_pkt *pkt)
 {
@@ -346,7 +347,8 @@ static size_t build_v6_ext(uint8_t *f, int frag_field)
 
 static void test_ipv6_extension_headers(void)
 {
-    const struct roce_decode_cfg nocheck = {ROCE_UDP_PORT_ROCEV2, 0};
+    const struct roce_decode_cfg nocheck = {
+        .udp_port = ROCE_UDP_PORT_ROCEV2, .vxlan_port = ROCE_UDP_PORT_VXLAN, .check_icrc = 0};
     uint8_t f[256];
     struct roce_pkt p;
 
@@ -385,7 +387,8 @@ static void test_udp_source_port_only(void)
     s.udp_dport = 4792;
     expect_non_roce(&s);
     /* the same frame is RoCE when 4792 is the configured port */
-    const struct roce_decode_cfg other = {4792, 1};
+    const struct roce_decode_cfg other = {
+        .udp_port = 4792, .vxlan_port = ROCE_UDP_PORT_VXLAN, .check_icrc = 1};
     size_t n = td_build(&s, f, NULL);
     roce_decode(&other, ROCE_LINKTYPE_ETHERNET, f, n, n, &p);
     CU_ASSERT_EQUAL(p.cls, ROCE_CLASS_ROCE);

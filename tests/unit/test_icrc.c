@@ -75,7 +75,8 @@ static uint8_t *fresh_v6(void)
 /* Decode an Ethernet frame with ICRC checking on. */
 static void decode(const uint8_t *f, size_t len, struct roce_pkt *pkt)
 {
-    const struct roce_decode_cfg cfg = {ROCE_UDP_PORT_ROCEV2, 1};
+    const struct roce_decode_cfg cfg = {
+        .udp_port = ROCE_UDP_PORT_ROCEV2, .vxlan_port = ROCE_UDP_PORT_VXLAN, .check_icrc = 1};
     CU_ASSERT_EQUAL_FATAL(roce_decode(&cfg, ROCE_LINKTYPE_ETHERNET, f, len, len, pkt), 0);
 }
 
@@ -201,7 +202,8 @@ static void test_real_ack_bad(void)
 
 static void test_real_ack_unchecked(void)
 {
-    const struct roce_decode_cfg off = {ROCE_UDP_PORT_ROCEV2, 0};
+    const struct roce_decode_cfg off = {
+        .udp_port = ROCE_UDP_PORT_ROCEV2, .vxlan_port = ROCE_UDP_PORT_VXLAN, .check_icrc = 0};
     struct roce_pkt pkt;
     /* checking switched off */
     roce_decode(&off, ROCE_LINKTYPE_ETHERNET, tu_real_ack, sizeof tu_real_ack, sizeof tu_real_ack,
@@ -209,7 +211,8 @@ static void test_real_ack_unchecked(void)
     CU_ASSERT_EQUAL(pkt.cls, ROCE_CLASS_ROCE);
     CU_ASSERT_EQUAL(pkt.icrc_status, ROCE_ICRC_UNCHECKED);
     /* the ICRC not captured */
-    const struct roce_decode_cfg on = {ROCE_UDP_PORT_ROCEV2, 1};
+    const struct roce_decode_cfg on = {
+        .udp_port = ROCE_UDP_PORT_ROCEV2, .vxlan_port = ROCE_UDP_PORT_VXLAN, .check_icrc = 1};
     roce_decode(&on, ROCE_LINKTYPE_ETHERNET, tu_real_ack, sizeof tu_real_ack - 1,
                 sizeof tu_real_ack, &pkt);
     CU_ASSERT_EQUAL(pkt.cls, ROCE_CLASS_ROCE);
@@ -298,7 +301,8 @@ static void check_generated(const struct rg_spec *s, unsigned *wrong)
     uint8_t f[RG_MAX_FRAME];
     struct rg_layout lay;
     struct roce_pkt pkt;
-    const struct roce_decode_cfg cfg = {ROCE_UDP_PORT_ROCEV2, 1};
+    const struct roce_decode_cfg cfg = {
+        .udp_port = ROCE_UDP_PORT_ROCEV2, .vxlan_port = ROCE_UDP_PORT_VXLAN, .check_icrc = 1};
     int n = rg_build(s, f, sizeof f, &lay);
     CU_ASSERT_FATAL(n > 0);
     int v2 = s->kind == RG_KIND_ROCEV2;

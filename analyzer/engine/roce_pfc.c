@@ -1,0 +1,136 @@
+/*
+ * roce_pfc.c - PFC and PAUSE accounting: frames, XOFF/XON, quanta, time
+ * paused per priority, and pause storms.
+ *
+ * IEEE 802.1Qbb (PFC, MAC Control opcode 0x0101) pauses each enabled
+ * priority for time[i] quanta; IEEE 802.3 Annex 31B (PAUSE, opcode 0x0001)
+ * pauses the whole link. One quantum is 512 bit times, so its duration
+ * depends on the link speed (configured: link_speed_mbps, default 100G,
+ * where a quantum is 5.12 ns). A frame with a nonzero time is an XOFF, zero
+ * an XON (resume now). A new XOFF while paused restarts the timer.
+ *
+ * Time paused is the union of the paused intervals up to the latest frame,
+ * split into fixed windows of pfc_window_ns from the first frame of the
+ * capture; a window in which a priority was paused for more than
+ * pfc_storm_pct percent of it is a pause storm.
+ */
+#include <string.h>
+
+#include "roce_internal.h"
+
+#define BIT_TIMES_PER_QUANTUM 512
+#define NS_PER_US_X_1000      1000000 /* ns per second / 1000 Mb */
+#define PCT                   100
+
+static int64_t quanta_ns(const struct roce_engine *e, uint32_t quanta)
+{
+    /* quanta x 512 bits / (Mb/s x 10^6) s = quanta x 512 x 1000 / Mb/s ns */
+    return (int64_t)quanta * BIT_TIMES_PER_QUANTUM * (NS_PER_US_X_1000 / 1000) /
+           (int64_t)e->cfg.link_speed_mbps;
+}
+
+/* Close the current window of a priority: count it as a storm when paused
+ * for more than the configured share of it. */
+static void window_close(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_prio *r)
+{
+    if (s->window_paused * PCT > (int64_t)e->cfg.pfc_storm_pct * e->cfg.pfc_window_ns)
+        r->storm_windows++;
+    s->window_paused = 0;
+}
+
+/* Add the paused time [from, to) to a priority, window by window. */
+static void account(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_prio *r,
+                    int64_t from, int64_t to)
+{
+    const int64_t w = e->cfg.pfc_window_ns;
+    while (from < to) {
+        int64_t idx = (from - e->pfc_origin) / w;
+        int64_t wend = e->pfc_origin + (idx + 1) * w;
+        int64_t seg = (to < wend ? to : wend) - from;
+        if (idx != s->window) {
+            window_close(e, s, r);
+            s->window = idx;
+        }
+        s->window_paused += seg;
+        r->paused_ns += seg;
+        from += seg;
+    }
+}
+
+/* Bring a priority's paused time up to now without ending a running pause. */
+static void settle(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_prio *r,
+                   int64_t now)
+{
+    if (!s->paused)
+        return;
+    int64_t upto = s->end < now ? s->end : now;
+    account(e, s, r, s->start, upto);
+    s->start = upto;
+    if (s->end <= now)
+        s->paused = 0;
+}
+
+/* One XOFF (quanta > 0) or XON (quanta == 0) for a priority at ts. */
+static void pause_event(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_prio *r,
+                        uint32_t quanta, int64_t ts)
+{
+    r->frames++;
+    settle(e, s, r, ts);
+    if (quanta == 0) {
+        r->xon++;
+        s->paused = 0;
+        return;
+    }
+    r->xoff++;
+    r->quanta += quanta;
+    if (!s->paused) {
+        s->paused = 1;
+        s->start = ts;
+    }
+    s->end = ts + quanta_ns(e, quanta);
+}
+
+void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, int64_t ts)
+{
+    struct roce_pfc_report *t = &e->t.pfc;
+    if (!e->pfc_have_origin) {
+        e->pfc_origin = e->t.first_ts_ns;
+        e->pfc_have_origin = 1;
+    }
+    switch (pkt->mac_ctrl) {
+    case ROCE_MACCTRL_PFC:
+        t->pfc_frames++;
+        for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++)
+            if (pkt->pfc_cev & (1u << i))
+                pause_event(e, &e->pfc[i], &t->prio[i], pkt->pause_quanta[i], ts);
+        break;
+    case ROCE_MACCTRL_PAUSE:
+        t->pause_frames++;
+        pause_event(e, &e->pfc[ROCE_PFC_PRIORITIES], &t->pause, pkt->pause_quanta[0], ts);
+        break;
+    default:
+        t->other_mac_control++;
+        break;
+    }
+}
+
+void roce_pfc_settle(struct roce_engine *e, int64_t now, int final)
+{
+    struct roce_pfc_report *t = &e->t.pfc;
+    for (unsigned i = 0; i <= ROCE_PFC_PRIORITIES; i++) {
+        struct roce_pfc_prio *r = i < ROCE_PFC_PRIORITIES ? &t->prio[i] : &t->pause;
+        struct pfc_state *s = &e->pfc[i];
+        settle(e, s, r, final && s->paused ? s->end : now);
+        if (final && s->window >= 0) {
+            window_close(e, s, r);
+            s->window = -1;
+        }
+    }
+}
+
+void roce_pfc_init(struct roce_engine *e)
+{
+    memset(e->pfc, 0, sizeof e->pfc);
+    for (unsigned i = 0; i <= ROCE_PFC_PRIORITIES; i++)
+        e->pfc[i].window = -1;
+}

@@ -182,6 +182,7 @@ static json_object *limits_object(const struct roce_totals *t)
     json_object *o = json_object_new_object();
     add_u64(o, "flows_created", t->flows_created);
     add_u64(o, "flows_evicted", t->flows_evicted);
+    add_u64(o, "flows_retired", t->flows_retired);
     add_u64(o, "flows_active", t->flows_active);
     add_u64(o, "peak_flows", t->peak_flows);
     add_u64(o, "episodes_unlisted", t->episodes_unlisted);

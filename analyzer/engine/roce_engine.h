@@ -167,6 +167,12 @@ struct roce_frame_in {
 int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
                       struct roce_frame_out *out);
 
+/* Retire the flows with no packet for longer than idle_ns before the latest
+ * capture time (a long-running monitor calls this periodically). Returns how
+ * many were retired; they are counted in flows_retired, their counts stay in
+ * the totals. */
+size_t roce_engine_retire_idle(struct roce_engine *e, int64_t idle_ns);
+
 /* Settle everything still open (end of capture); on_verdict is called for
  * the remaining frames. Further frames may follow (then it acts as a flush). */
 void roce_engine_finish(struct roce_engine *e);
@@ -218,7 +224,7 @@ struct roce_totals {
     struct roce_lat_summary cnp_latency;
     struct roce_lat_summary ack_latency;
     uint64_t cm_messages, cm_connections;
-    uint64_t flows_created, flows_evicted, flows_active, peak_flows;
+    uint64_t flows_created, flows_evicted, flows_retired, flows_active, peak_flows;
     uint64_t connections; /* flow pairs currently paired */
     uint64_t episodes_unlisted;   /* episodes beyond max_episodes (counted, not listed) */
     uint64_t verdicts_forced;     /* verdicts settled early because max_open_verdicts was hit */

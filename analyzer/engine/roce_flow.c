@@ -365,6 +365,7 @@ struct roce_flow *roce_flow_get(struct roce_engine *e, const struct roce_flow_ke
     f->pmtu = e->cfg.pmtu;
     f->r.first_frame = frame;
     f->r.first_ts_ns = ts;
+    f->r.last_ts_ns = ts;
     roce_lat_init(&f->ack_lat);
     roce_lat_init(&f->cnp_lat);
     lru_push_head(e, f, h);
@@ -374,6 +375,22 @@ struct roce_flow *roce_flow_get(struct roce_engine *e, const struct roce_flow_ke
     if (e->n_flows > e->t.peak_flows)
         e->t.peak_flows = e->n_flows;
     return f;
+}
+
+size_t roce_engine_retire_idle(struct roce_engine *e, int64_t idle_ns)
+{
+    size_t n = 0;
+    /* the LRU tail is the least recently active flow */
+    while (e->lru_tail) {
+        uint32_t h = e->lru_tail;
+        struct roce_flow *f = roce_flow_at(e, h);
+        if (e->now - f->r.last_ts_ns <= idle_ns)
+            break;
+        flow_release(e, f, h);
+        e->t.flows_retired++;
+        n++;
+    }
+    return n;
 }
 
 int roce_flows_init(struct roce_engine *e)

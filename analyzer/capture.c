@@ -1,5 +1,12 @@
 /*
- * capture.c - capture file reader over libpcap (see capture.h).
+ * capture.c - capture file reader (see capture.h).
+ *
+ * Classic pcap files are read by pcapmap.c straight from the mapped file;
+ * pcapng and anything pcapmap does not take go through libpcap. When
+ * pcapmap meets a record it does not take, libpcap reopens the file, skips
+ * the frames already delivered and carries on, so both readers give the
+ * same frames and the same errors. ROCESCOPE_READER=libpcap in the
+ * environment forces libpcap (the tests compare the two).
  *
  * Each pcap_next_ex outcome has its own branch: 1 a frame, PCAP_ERROR_BREAK
  * (-2) the end of the file, PCAP_ERROR (-1) an error such as a truncated
@@ -8,6 +15,8 @@
 #define _DEFAULT_SOURCE
 #include "capture.h"
 
+#include "pcapmap.h"
+
 #include <errno.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -15,17 +24,37 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define NS_PER_SEC 1000000000LL
+#define NS_PER_SEC          1000000000LL
+#define LINKTYPE_RAW        101
+#define READER_ENV          "ROCESCOPE_READER"
 
 struct roce_capture {
     pcap_t *p;
+    struct roce_pcapmap *m; /* the fast reader, while it reads */
+    char *path;
+    uint64_t delivered; /* frames handed out so far */
     int linktype;
     char err[PCAP_ERRBUF_SIZE + 64];
 };
 
-struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen)
+/* Open the file with libpcap (nanosecond timestamps). 0, or -1 with err set. */
+static int open_libpcap(struct roce_capture *c, char *err, size_t errlen)
 {
     char perr[PCAP_ERRBUF_SIZE];
+    perr[0] = '\0';
+    c->p = pcap_open_offline_with_tstamp_precision(c->path, PCAP_TSTAMP_PRECISION_NANO, perr);
+    if (c->p == NULL) {
+        snprintf(err, errlen, "%s", perr[0] ? perr : "cannot open");
+        return -1;
+    }
+    /* pcap_datalink gives a DLT_ value; the engine wants the LINKTYPE_ value */
+    int dlt = pcap_datalink(c->p);
+    c->linktype = dlt == DLT_RAW ? LINKTYPE_RAW : dlt;
+    return 0;
+}
+
+struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen)
+{
     struct stat st;
     struct roce_capture *c;
 
@@ -42,20 +71,24 @@ struct roce_capture *roce_capture_open(const char *path, char *err, size_t errle
         return NULL;
     }
     c = calloc(1, sizeof *c);
-    if (c == NULL) {
+    if (c == NULL || (c->path = strdup(path)) == NULL) {
+        free(c);
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    perr[0] = '\0';
-    c->p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, perr);
-    if (c->p == NULL) {
-        snprintf(err, errlen, "%s", perr[0] ? perr : "cannot open");
-        free(c);
+    const char *reader = getenv(READER_ENV);
+    if (reader == NULL || strcmp(reader, "libpcap") != 0) {
+        char merr[PCAP_ERRBUF_SIZE];
+        c->m = roce_pcapmap_open(path, merr, sizeof merr);
+        if (c->m != NULL) {
+            c->linktype = roce_pcapmap_linktype(c->m);
+            return c;
+        }
+    }
+    if (open_libpcap(c, err, errlen) != 0) {
+        roce_capture_close(c);
         return NULL;
     }
-    /* pcap_datalink gives a DLT_ value; the engine wants the LINKTYPE_ value */
-    int dlt = pcap_datalink(c->p);
-    c->linktype = dlt == DLT_RAW ? 101 : dlt;
     return c;
 }
 
@@ -66,17 +99,45 @@ int roce_capture_linktype(const struct roce_capture *c)
 
 const char *roce_capture_linktype_name(const struct roce_capture *c)
 {
-    const char *n = pcap_datalink_val_to_name(pcap_datalink(c->p));
+    const char *n = pcap_datalink_val_to_name(c->linktype == LINKTYPE_RAW ? DLT_RAW : c->linktype);
     return n != NULL ? n : "unknown";
+}
+
+/* The fast reader stopped at a record it does not take: continue with
+ * libpcap after the frames already delivered. */
+static int switch_to_libpcap(struct roce_capture *c)
+{
+    struct pcap_pkthdr *h;
+    const u_char *d;
+    roce_pcapmap_close(c->m);
+    c->m = NULL;
+    if (open_libpcap(c, c->err, sizeof c->err) != 0)
+        return -1;
+    for (uint64_t i = 0; i < c->delivered; i++)
+        if (pcap_next_ex(c->p, &h, &d) != 1) {
+            snprintf(c->err, sizeof c->err, "the file changed while it was read");
+            return -1;
+        }
+    return 0;
 }
 
 enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_capture_frame *f)
 {
     struct pcap_pkthdr *h;
     const u_char *d;
-    int rc = pcap_next_ex(c->p, &h, &d);
 
+    if (c->m != NULL) {
+        int st = roce_pcapmap_next(c->m, f);
+        if (st != ROCE_CAPTURE_ERROR) {
+            c->delivered += st == ROCE_CAPTURE_FRAME;
+            return (enum roce_capture_status)st;
+        }
+        if (switch_to_libpcap(c) != 0)
+            return ROCE_CAPTURE_ERROR;
+    }
+    int rc = pcap_next_ex(c->p, &h, &d);
     if (rc == 1) {
+        c->delivered++;
         f->ts_ns = (int64_t)h->ts.tv_sec * NS_PER_SEC + (int64_t)h->ts.tv_usec;
         f->caplen = h->caplen;
         f->wirelen = h->len < h->caplen ? h->caplen : h->len;
@@ -98,6 +159,9 @@ void roce_capture_close(struct roce_capture *c)
 {
     if (c == NULL)
         return;
-    pcap_close(c->p);
+    if (c->p != NULL)
+        pcap_close(c->p);
+    roce_pcapmap_close(c->m);
+    free(c->path);
     free(c);
 }

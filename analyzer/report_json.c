@@ -7,6 +7,7 @@
  */
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -287,11 +288,33 @@ static json_object *flow_object(const struct roce_report *r, const struct roce_f
     return o;
 }
 
-/* Connections: each paired flow pair once; the requester is the flow whose
- * first request came first (or, without requests, the lower id). */
-static json_object *connections_array(const struct roce_report *r)
+/* Write s with indent before its first line and after every newline. */
+static int write_indented(FILE *out, const char *s, const char *indent)
 {
-    json_object *a = json_object_new_array();
+    if (fputs(indent, out) < 0)
+        return -1;
+    for (const char *nl; (nl = strchr(s, '\n')) != NULL; s = nl + 1)
+        if (fwrite(s, 1, (size_t)(nl - s) + 1, out) != (size_t)(nl - s) + 1 || fputs(indent, out) < 0)
+            return -1;
+    return fputs(s, out) < 0 ? -1 : 0;
+}
+
+/* Write one element of a top-level array (json-c's pretty layout) and put it. */
+static int write_element(FILE *out, json_object *o, int first)
+{
+    int rc = fputs(first ? "\n" : ",\n", out) < 0 ||
+             write_indented(out, json_object_to_json_string_ext(o, JSON_FLAGS), "    ") != 0;
+    json_object_put(o);
+    return rc ? -1 : 0;
+}
+
+/* The paired flows, each connection once; the requester is the flow whose
+ * first request came first (or, without requests, the lower id). */
+static int write_connections(FILE *out, const struct roce_report *r)
+{
+    int first = 1;
+    if (fputs(",\n  \"connections\": [", out) < 0)
+        return -1;
     for (size_t i = 0; i < r->n_flows; i++) {
         const struct roce_flow_report *f = &r->flows[i];
         const struct roce_flow_report *p = f->peer_id ? roce_report_flow(r, f->peer_id) : NULL;
@@ -305,15 +328,59 @@ static json_object *connections_array(const struct roce_report *r)
         json_object_object_add(c, "requester", new_endpoint(&req->key));
         json_object_object_add(c, "responder", new_endpoint(&resp->key));
         add_str(c, "paired_by", roce_paired_by_name(f->paired_by));
-        json_object_array_add(a, c);
+        if (write_element(out, c, first) != 0)
+            return -1;
+        first = 0;
     }
-    return a;
+    return fputs("\n  ]", out) < 0 ? -1 : 0;
+}
+
+struct ep_ref {
+    uint64_t flow_id;
+    size_t index;
+};
+
+static int cmp_ep_ref(const void *a, const void *b)
+{
+    const struct ep_ref *x = a, *y = b;
+    if (x->flow_id != y->flow_id)
+        return x->flow_id < y->flow_id ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The flows that carried packets, in id order, each with its episodes. */
+static int write_flows(FILE *out, const struct roce_report *r)
+{
+    size_t n_ep = roce_engine_episode_count(r->engine), k = 0;
+    struct ep_ref *eps = calloc(n_ep ? n_ep : 1, sizeof *eps);
+    int first = 1, rc = 0;
+    if (eps == NULL)
+        return -1;
+    for (size_t i = 0; i < n_ep; i++)
+        eps[i] = (struct ep_ref){roce_engine_episode(r->engine, i)->flow_id, i};
+    qsort(eps, n_ep, sizeof *eps, cmp_ep_ref);
+    rc = fputs(",\n  \"flows\": [", out) < 0;
+    for (size_t i = 0; i < r->n_flows && !rc; i++) {
+        const struct roce_flow_report *f = &r->flows[i];
+        while (k < n_ep && eps[k].flow_id < f->id)
+            k++; /* episodes of evicted flows: counted in the totals only */
+        if (!f->packets)
+            continue;
+        json_object *o = flow_object(r, f);
+        json_object *list = json_object_object_get(o, "episodes");
+        for (; k < n_ep && eps[k].flow_id == f->id; k++)
+            json_object_array_add(list, episode_object(roce_engine_episode(r->engine, eps[k].index)));
+        rc = write_element(out, o, first) != 0;
+        first = 0;
+    }
+    free(eps);
+    return rc || fputs("\n  ]\n}\n", out) < 0 ? -1 : 0;
 }
 
 int roce_report_json(const struct roce_report *r, FILE *out)
 {
     const struct roce_totals *t = r->t;
-    json_object *root = json_object_new_object(), *flows = json_object_new_array(), *o;
+    json_object *root = json_object_new_object(), *o;
 
     add_str(root, "tool", "rocescope");
     json_object_object_add(root, "capture", capture_object(r));
@@ -343,34 +410,14 @@ int roce_report_json(const struct roce_report *r, FILE *out)
     json_object_object_add(root, "pfc", pfc_object(r));
     json_object_object_add(root, "encapsulation", encap_object(t));
     json_object_object_add(root, "limits", limits_object(t));
-    json_object_object_add(root, "connections", connections_array(r));
 
-    /* flows that carried packets, with their episodes */
-    json_object **by_index = calloc(r->n_flows ? r->n_flows : 1, sizeof *by_index);
-    if (by_index == NULL) {
-        json_object_put(root);
-        json_object_put(flows);
-        return -1;
-    }
-    for (size_t i = 0; i < r->n_flows; i++) {
-        if (!r->flows[i].packets)
-            continue;
-        by_index[i] = flow_object(r, &r->flows[i]);
-        json_object_array_add(flows, by_index[i]);
-    }
-    for (size_t k = 0; k < roce_engine_episode_count(r->engine); k++) {
-        const struct roce_episode *ep = roce_engine_episode(r->engine, k);
-        const struct roce_flow_report *f = roce_report_flow(r, ep->flow_id);
-        if (f == NULL || by_index[f - r->flows] == NULL)
-            continue; /* its flow was evicted: counted in the totals only */
-        json_object_array_add(json_object_object_get(by_index[f - r->flows], "episodes"),
-                              episode_object(ep));
-    }
-    free(by_index);
-    json_object_object_add(root, "flows", flows);
-
+    /* the summary, without its closing "\n}", then the long arrays one
+     * element at a time: memory does not grow with the number of flows */
     const char *s = json_object_to_json_string_ext(root, JSON_FLAGS);
-    int rc = fputs(s, out) < 0 || fputc('\n', out) == EOF ? -1 : 0;
+    size_t len = strlen(s);
+    int rc = len < 2 || fwrite(s, 1, len - 2, out) != len - 2;
     json_object_put(root);
-    return rc;
+    if (rc || write_connections(out, r) != 0 || write_flows(out, r) != 0)
+        return -1;
+    return 0;
 }

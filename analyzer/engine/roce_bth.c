@@ -35,69 +35,48 @@ void roce_bth_decode(const uint8_t *bth, struct roce_pkt *pkt)
     pkt->hdrs = pkt->op != NULL ? pkt->op->hdrs : 0;
 }
 
-/* Offset of header h of pkt in the frame, or 0 when it is not all captured. */
-static size_t ext_at(const struct roce_pkt *pkt, size_t caplen, unsigned h, size_t len)
-{
-    size_t off;
-    if (!(pkt->hdrs & h))
-        return 0;
-    off = pkt->bth_off + ROCE_BTH_LEN + roce_hdr_offset(pkt->hdrs, h);
-    return roce_fits(caplen, off, len) ? off : 0;
-}
-
+/* Walk the extension headers of pkt in wire order; decode each one that is
+ * entirely captured (the rest stay unset: hdrs_captured says which are). */
 void roce_ext_decode(const uint8_t *p, size_t caplen, struct roce_pkt *pkt)
 {
-    size_t o;
+    size_t o = pkt->bth_off + ROCE_BTH_LEN;
+    unsigned hdrs = pkt->hdrs;
 
-    if ((o = ext_at(pkt, caplen, ROCE_HDR_RDETH, ROCE_RDETH_LEN)) != 0) {
-        pkt->rdeth_eecnxt = roce_get_be24(p, o + 1);
-        pkt->hdrs_captured |= ROCE_HDR_RDETH;
+#define EXT(bit, len, body)                                                                        \
+    if (hdrs & (bit)) {                                                                            \
+        if (!roce_fits(caplen, o, (len)))                                                          \
+            return;                                                                                \
+        body;                                                                                      \
+        pkt->hdrs_captured |= (bit);                                                               \
+        o += (len);                                                                                \
     }
-    if ((o = ext_at(pkt, caplen, ROCE_HDR_DETH, ROCE_DETH_LEN)) != 0) {
+    EXT(ROCE_HDR_RDETH, ROCE_RDETH_LEN, pkt->rdeth_eecnxt = roce_get_be24(p, o + 1))
+    EXT(ROCE_HDR_DETH, ROCE_DETH_LEN, {
         pkt->deth_qkey = roce_get_be32(p, o);
         pkt->deth_srcqp = roce_get_be24(p, o + 5);
-        pkt->hdrs_captured |= ROCE_HDR_DETH;
-    }
-    if ((o = ext_at(pkt, caplen, ROCE_HDR_XRCETH, ROCE_XRCETH_LEN)) != 0) {
-        pkt->xrceth_srqn = roce_get_be24(p, o + 1);
-        pkt->hdrs_captured |= ROCE_HDR_XRCETH;
-    }
-    if ((o = ext_at(pkt, caplen, ROCE_HDR_FETH, ROCE_FETH_LEN)) != 0) {
-        pkt->feth = roce_get_be32(p, o);
-        pkt->hdrs_captured |= ROCE_HDR_FETH;
-    }
-    if ((o = ext_at(pkt, caplen, ROCE_HDR_RETH, ROCE_RETH_LEN)) != 0) {
+    })
+    EXT(ROCE_HDR_XRCETH, ROCE_XRCETH_LEN, pkt->xrceth_srqn = roce_get_be24(p, o + 1))
+    EXT(ROCE_HDR_FETH, ROCE_FETH_LEN, pkt->feth = roce_get_be32(p, o))
+    EXT(ROCE_HDR_RETH, ROCE_RETH_LEN, {
         pkt->reth_va = roce_get_be64(p, o);
         pkt->reth_rkey = roce_get_be32(p, o + 8);
         pkt->reth_dma_len = roce_get_be32(p, o + 12);
-        pkt->hdrs_captured |= ROCE_HDR_RETH;
-    }
-    if ((o = ext_at(pkt, caplen, ROCE_HDR_ATOMICETH, ROCE_ATOMICETH_LEN)) != 0) {
+    })
+    EXT(ROCE_HDR_ATOMICETH, ROCE_ATOMICETH_LEN, {
         pkt->atomic_va = roce_get_be64(p, o);
         pkt->atomic_rkey = roce_get_be32(p, o + 8);
         pkt->atomic_swap_add = roce_get_be64(p, o + 12);
         pkt->atomic_cmp = roce_get_be64(p, o + 20);
-        pkt->hdrs_captured |= ROCE_HDR_ATOMICETH;
-    }
-    if ((o = ext_at(pkt, caplen, ROCE_HDR_AETH, ROCE_AETH_LEN)) != 0) {
+    })
+    EXT(ROCE_HDR_AETH, ROCE_AETH_LEN, {
         pkt->aeth_syndrome = p[o];
         pkt->aeth_msn = roce_get_be24(p, o + 1);
-        pkt->hdrs_captured |= ROCE_HDR_AETH;
-    }
-    if ((o = ext_at(pkt, caplen, ROCE_HDR_ATOMICACKETH, ROCE_ATOMICACKETH_LEN)) != 0) {
-        pkt->atomicack_orig = roce_get_be64(p, o);
-        pkt->hdrs_captured |= ROCE_HDR_ATOMICACKETH;
-    }
-    if ((o = ext_at(pkt, caplen, ROCE_HDR_IMMDT, ROCE_IMMDT_LEN)) != 0) {
-        pkt->immdt = roce_get_be32(p, o);
-        pkt->hdrs_captured |= ROCE_HDR_IMMDT;
-    }
-    if ((o = ext_at(pkt, caplen, ROCE_HDR_IETH, ROCE_IETH_LEN)) != 0) {
-        pkt->ieth_rkey = roce_get_be32(p, o);
-        pkt->hdrs_captured |= ROCE_HDR_IETH;
-    }
-    if (ext_at(pkt, caplen, ROCE_HDR_CNP_RSVD, ROCE_CNP_RSVD_LEN) != 0)
-        pkt->hdrs_captured |= ROCE_HDR_CNP_RSVD;
+    })
+    EXT(ROCE_HDR_ATOMICACKETH, ROCE_ATOMICACKETH_LEN, pkt->atomicack_orig = roce_get_be64(p, o))
+    EXT(ROCE_HDR_IMMDT, ROCE_IMMDT_LEN, pkt->immdt = roce_get_be32(p, o))
+    EXT(ROCE_HDR_IETH, ROCE_IETH_LEN, pkt->ieth_rkey = roce_get_be32(p, o))
+    EXT(ROCE_HDR_CNP_RSVD, ROCE_CNP_RSVD_LEN, (void)0)
+#undef EXT
 }
 
 /* NAK codes (IBTA Vol. 1 9.7.5.2.4 / Table 43). */

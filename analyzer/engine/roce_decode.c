@@ -130,7 +130,7 @@ static void decode_transport(const struct roce_decode_cfg *cfg, const uint8_t *p
         pkt->malformed = ROCE_MAL_OPCODE;
         return;
     }
-    unsigned hlen = roce_hdrs_len(pkt->hdrs);
+    unsigned hlen = pkt->op->hdrs_len;
     if (declared < ROCE_BTH_LEN + hlen + ROCE_ICRC_LEN) {
         pkt->cls = ROCE_CLASS_MALFORMED;
         pkt->malformed = ROCE_MAL_SHORT_HDRS;
@@ -348,7 +348,7 @@ static void decode_raw_ip(const struct roce_decode_cfg *cfg, const uint8_t *p, s
 int roce_decode(const struct roce_decode_cfg *cfg, int linktype, const uint8_t *p, size_t caplen,
                 size_t wirelen, struct roce_pkt *pkt)
 {
-    memset(pkt, 0, sizeof *pkt);
+    memset(pkt, 0, ROCE_PKT_FIXED_LEN); /* extension fields: see hdrs_captured */
     pkt->truncated = caplen < wirelen;
     switch (linktype) {
     case ROCE_LINKTYPE_ETHERNET:

@@ -134,6 +134,13 @@ struct roce_pkt {
 
     uint16_t hdrs;          /* extension headers the opcode implies */
     uint16_t hdrs_captured; /* those entirely captured */
+
+    uint32_t payload_len; /* declared payload, without pad and ICRC */
+    uint8_t icrc_status;  /* enum roce_icrc_status */
+    uint32_t icrc_wire, icrc_calc;
+
+    /* Extension header fields: set only for the headers in hdrs_captured
+     * (roce_pkt_has()); the others are left as they were. */
     uint32_t rdeth_eecnxt;
     uint32_t deth_qkey, deth_srcqp;
     uint32_t xrceth_srqn;
@@ -147,11 +154,10 @@ struct roce_pkt {
     uint64_t atomicack_orig;
     uint32_t immdt;
     uint32_t ieth_rkey;
-
-    uint32_t payload_len; /* declared payload, without pad and ICRC */
-    uint8_t icrc_status;  /* enum roce_icrc_status */
-    uint32_t icrc_wire, icrc_calc;
 };
+
+/* The part of struct roce_pkt that roce_decode() always sets. */
+#define ROCE_PKT_FIXED_LEN offsetof(struct roce_pkt, rdeth_eecnxt)
 
 /*
  * Decode one frame. p holds caplen captured bytes of a frame that was

@@ -224,8 +224,8 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
         e->now = in->ts_ns;
         e->have_now = 1;
     }
-    roce_ecn_expire(e, e->now, 0);
-    roce_vq_release(e, e->now, 0);
+    if (e->ce_head_seq != e->ce_tail_seq)
+        roce_ecn_expire(e, e->now, 0);
 
     struct roce_totals *t = &e->t;
     if (t->packets == 0)
@@ -252,7 +252,8 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
         analyse(e, in, &out->pkt, &out->v);
     if (out->v.flags != 0)
         roce_vq_push(e, &out->v, e->cur_pending, e->cur_deadline);
-    roce_vq_release(e, e->now, 0);
+    if (e->vq_head_seq != e->vq_tail_seq)
+        roce_vq_release(e, e->now, 0);
     return rc;
 }
 

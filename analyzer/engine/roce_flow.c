@@ -14,11 +14,6 @@
 
 #include "roce_internal.h"
 
-struct roce_flow *roce_flow_at(const struct roce_engine *e, uint32_t h)
-{
-    uint32_t slot = h - 1;
-    return &e->chunks[slot >> FLOW_CHUNK_SHIFT][slot & (FLOW_CHUNK - 1)];
-}
 
 uint32_t roce_flow_handle(const struct roce_engine *e, const struct roce_flow *f)
 {
@@ -32,10 +27,6 @@ static int key_eq(uint32_t val, const void *key, const void *ctx)
     return memcmp(&f->key, key, sizeof f->key) == 0;
 }
 
-static uint32_t key_hash(const struct roce_flow_key *k)
-{
-    return roce_hash_bytes(k, sizeof *k);
-}
 
 /* ---- LRU list (head = most recent) ---- */
 
@@ -267,6 +258,7 @@ void roce_flow_pair(struct roce_engine *e, struct roce_flow *a, struct roce_flow
     list_reposition(e, a);
     list_reposition(e, b);
     roce_seq_adopt_naks(e, a, b);
+    roce_read_share_pmtu(a, b);
 }
 
 /* ---- create, find, evict ---- */
@@ -316,7 +308,7 @@ struct roce_flow *roce_flow_find(struct roce_engine *e, const struct roce_flow_k
         if (memcmp(&f->key, key, sizeof *key) == 0)
             return f;
     }
-    uint32_t h = roce_index_find(&e->flow_ix, key_hash(key), key_eq, key, e);
+    uint32_t h = roce_index_find(&e->flow_ix, roce_flow_key_hash(key), key_eq, key, e);
     return h ? roce_flow_at(e, h) : NULL;
 }
 
@@ -331,7 +323,7 @@ struct roce_flow *roce_flow_get(struct roce_engine *e, const struct roce_flow_ke
         if (memcmp(&f->key, key, sizeof *key) == 0)
             return f; /* already at the LRU head */
     }
-    hash = key_hash(key);
+    hash = roce_flow_key_hash(key);
     h = roce_index_find(&e->flow_ix, hash, key_eq, key, e);
     if (h) {
         f = roce_flow_at(e, h);

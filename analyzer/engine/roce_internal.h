@@ -12,6 +12,7 @@
 #define ROCE_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "roce_engine.h"
 #include "roce_index.h"
@@ -221,7 +222,24 @@ struct roce_engine {
 };
 
 /* ---- flows (roce_flow.c) ---- */
-struct roce_flow *roce_flow_at(const struct roce_engine *e, uint32_t h);
+/* The flow of a handle (slot + 1). */
+static inline struct roce_flow *roce_flow_at(const struct roce_engine *e, uint32_t h)
+{
+    uint32_t slot = h - 1;
+    return &e->chunks[slot >> FLOW_CHUNK_SHIFT][slot & (FLOW_CHUNK - 1)];
+}
+
+/* 32-bit hash of a flow key: its five 64-bit words, multiply-xorshift mixed. */
+static inline uint32_t roce_flow_key_hash(const struct roce_flow_key *k)
+{
+    uint64_t w[sizeof *k / sizeof(uint64_t)], h = 0x9E3779B97F4A7C15ull;
+    memcpy(w, k, sizeof w);
+    for (unsigned i = 0; i < sizeof w / sizeof w[0]; i++) {
+        h = (h ^ w[i]) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
 uint32_t roce_flow_handle(const struct roce_engine *e, const struct roce_flow *f);
 /* Find or create the flow of key; NULL only when out of memory. Marks it recently used. */
 struct roce_flow *roce_flow_get(struct roce_engine *e, const struct roce_flow_key *key,
@@ -271,6 +289,8 @@ void roce_read_set_span(struct roce_flow *f, struct read_span *r, uint32_t span,
 /* A FIRST/MIDDLE payload (exact: from a READ response, else a lower bound) or a
  * CM path MTU gives the connection's PMTU. */
 void roce_read_learn_pmtu(struct roce_engine *e, struct roce_flow *f, uint32_t pmtu, int exact);
+/* a and b were just paired: the PMTU one of them learned is the connection's. */
+void roce_read_share_pmtu(struct roce_flow *a, struct roce_flow *b);
 /* A READ response on y for the READs of x. */
 void roce_read_response(struct roce_engine *e, struct roce_flow *x, struct roce_flow *y,
                         const struct roce_pkt *pkt, struct roce_verdict *v);

@@ -38,7 +38,17 @@
 #define K_CNP          ROCE_KIND_CNP
 #define K_OTHER        ROCE_KIND_OTHER
 
-#define ROW(code, name, ident, hdrs, flags, kind) [code] = {name, ident, hdrs, flags, kind}
+/* Bytes of the extension headers of a mask, at compile time. */
+#define HLEN(h)                                                                                    \
+    ((((h) & H_RDETH) ? ROCE_RDETH_LEN : 0) + (((h) & H_DETH) ? ROCE_DETH_LEN : 0) +                 \
+     (((h) & H_XRCETH) ? ROCE_XRCETH_LEN : 0) + (((h) & H_FETH) ? ROCE_FETH_LEN : 0) +               \
+     (((h) & H_RETH) ? ROCE_RETH_LEN : 0) + (((h) & H_ATOMICETH) ? ROCE_ATOMICETH_LEN : 0) +         \
+     (((h) & H_AETH) ? ROCE_AETH_LEN : 0) + (((h) & H_ATOMICACKETH) ? ROCE_ATOMICACKETH_LEN : 0) +   \
+     (((h) & H_IMMDT) ? ROCE_IMMDT_LEN : 0) + (((h) & H_IETH) ? ROCE_IETH_LEN : 0) +                 \
+     (((h) & H_CNP_RSVD) ? ROCE_CNP_RSVD_LEN : 0))
+
+#define ROW(code, name, ident, hdrs, flags, kind)                                                  \
+    [code] = {name, ident, hdrs, flags, kind, HLEN(hdrs)}
 
 static const struct roce_opcode_info opcode_table[256] = {
     /* RC */

@@ -83,6 +83,7 @@ struct roce_opcode_info {
     uint16_t hdrs;     /* enum roce_hdr bits */
     uint16_t flags;    /* enum roce_op_flag bits */
     uint8_t kind;      /* enum roce_kind */
+    uint8_t hdrs_len;  /* bytes of the extension headers in hdrs */
 };
 
 /* Opcodes named in the analysis. */

@@ -110,7 +110,7 @@ struct read_span *roce_read_push(struct roce_flow *f, const struct roce_pkt *pkt
     r->psn = pkt->psn;
     r->next_resp = pkt->psn;
     r->dma_known = roce_pkt_has(pkt, ROCE_HDR_RETH);
-    r->dma_len = pkt->reth_dma_len;
+    r->dma_len = r->dma_known ? pkt->reth_dma_len : 0;
     r->span = 1;
     if (is_new) {
         rq->last_read_frame = frame;
@@ -142,14 +142,22 @@ static void set_pmtu(struct roce_flow *f, uint32_t pmtu)
 
 void roce_read_learn_pmtu(struct roce_engine *e, struct roce_flow *f, uint32_t pmtu, int exact)
 {
-    struct roce_flow *p = roce_flow_peer(e, f);
+    if (f->pmtu_learned && (exact ? f->pmtu == pmtu : f->pmtu >= pmtu))
+        return; /* known already (requests only show a lower bound: keep the largest) */
     if (!is_valid_pmtu(pmtu))
         return;
-    if (!exact && f->pmtu_learned && f->pmtu >= pmtu)
-        return; /* requests only show a lower bound: keep the largest */
+    struct roce_flow *p = roce_flow_peer(e, f);
     set_pmtu(f, pmtu);
     if (p != NULL)
         set_pmtu(p, pmtu);
+}
+
+void roce_read_share_pmtu(struct roce_flow *a, struct roce_flow *b)
+{
+    if (a->pmtu_learned && !b->pmtu_learned)
+        set_pmtu(b, a->pmtu);
+    else if (b->pmtu_learned && !a->pmtu_learned)
+        set_pmtu(a, b->pmtu);
 }
 
 void roce_read_response(struct roce_engine *e, struct roce_flow *x, struct roce_flow *y,

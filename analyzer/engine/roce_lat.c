@@ -13,7 +13,9 @@ void roce_lat_init(struct roce_lat *l)
 
 void roce_lat_free(struct roce_lat *l)
 {
+    free(l->exact);
     free(l->hist);
+    l->exact = NULL;
     l->hist = NULL;
 }
 
@@ -47,17 +49,20 @@ int roce_lat_add(struct roce_lat *l, int64_t ns)
     if (l->count == 0 || ns > l->max)
         l->max = ns;
     if (l->count < ROCE_LAT_EXACT) {
+        if (l->exact == NULL && (l->exact = malloc(ROCE_LAT_EXACT * sizeof *l->exact)) == NULL)
+            return -1; /* out of memory: only min and max saw it */
         l->exact[l->count++] = ns;
         return 0;
     }
     if (l->hist == NULL) {
         l->hist = calloc(ROCE_LAT_BUCKETS, sizeof *l->hist);
-        if (l->hist == NULL) {
-            l->count++;
-            return -1;
-        }
-        for (unsigned i = 0; i < ROCE_LAT_EXACT; i++)
-            l->hist[bucket_of((uint64_t)l->exact[i])]++;
+        if (l->hist == NULL)
+            return -1; /* out of memory: only min and max saw it */
+        if (l->exact != NULL) /* the exact samples move into the histogram */
+            for (unsigned i = 0; i < ROCE_LAT_EXACT; i++)
+                l->hist[bucket_of((uint64_t)l->exact[i])]++;
+        free(l->exact);
+        l->exact = NULL;
     }
     l->hist[bucket_of((uint64_t)ns)]++;
     l->count++;

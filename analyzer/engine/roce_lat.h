@@ -6,8 +6,9 @@
  * log-linear histogram with ROCE_LAT_SUB linear buckets per power of two
  * (a reported percentile is the middle of its bucket: within 1/(2 x
  * ROCE_LAT_SUB), about 3%, of the true value), clamped to the exact min and
- * max. Memory is fixed however many samples it takes: the struct (about
- * 300 bytes) plus, once the exact samples overflow, 2.5 KB of counters.
+ * max. Memory is fixed however many samples it takes: the struct (40
+ * bytes), the exact samples (256 bytes, at the first sample) and, once they
+ * overflow, 2.5 KB of counters.
  */
 #ifndef ROCE_LAT_H
 #define ROCE_LAT_H
@@ -22,7 +23,7 @@
 struct roce_lat {
     uint64_t count;
     int64_t min, max;
-    int64_t exact[ROCE_LAT_EXACT];
+    int64_t *exact; /* ROCE_LAT_EXACT samples, allocated at the first sample */
     uint32_t *hist; /* ROCE_LAT_BUCKETS counters, allocated when exact[] overflows */
 };
 
@@ -34,8 +35,9 @@ struct roce_lat_summary {
 
 void roce_lat_init(struct roce_lat *l);
 void roce_lat_free(struct roce_lat *l);
-/* Add a sample (negative samples count as 0). Returns -1 when the histogram
- * could not be allocated (the sample is then counted in min/max only). */
+/* Add a sample (negative samples count as 0). Returns -1 when memory for it
+ * could not be allocated (the sample then only moves min and max, and is
+ * not counted). */
 int roce_lat_add(struct roce_lat *l, int64_t ns);
 /* Nearest-rank percentile pct (1..100) of the samples: the smallest sample
  * with at least pct% of all samples at or below it. */

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Benchmark rocescope against the floors and against tshark, in one run.
 
-Generates a capture with the project's generator (`rocegen bulk`), builds the
-libpcap floor (tools/bench/pcap_floor.c: a bare pcap_next_ex loop that only
-counts packets), then times, interleaved, `runs` times each:
+Generates captures with the project's generator (`rocegen bulk`): by default
+the three of BENCHMARKS.md -- (a) --packets header-only packets (snaplen 128)
+over --qps QPs with losses, go-back-N, CE marks and CNPs, (b) --full-packets
+full-size frames, (c) the traffic of (a) as pcapng -- or one capture chosen
+with --only. It builds the libpcap floor (tools/bench/pcap_floor.c: a bare
+pcap_next_ex loop that only counts packets), then times on each capture,
+interleaved, `runs` times each:
 
   rocescope --json FILE          the complete analysis
   pcap_floor FILE                the libpcap floor
@@ -14,8 +18,8 @@ and prints a Markdown table: median seconds, packets/s, MB/s, peak RSS, and
 the ratios rocescope / libpcap floor and tshark / rocescope (tshark's rate on
 its slice). Timings are wall-clock medians; peak RSS comes from wait4().
 
-  tools/bench.py [--build build] [--packets 2000000] [--qps 1000] [--snaplen 128]
-                 [--full-size] [--pcapng] [--runs 5] [--tshark-packets 200000]
+  tools/bench.py [--build build] [--packets 10000000] [--full-packets 500000]
+                 [--qps 1000] [--only a|b|c] [--runs 5] [--tshark-packets 200000]
                  [--workdir DIR] [--keep]
 """
 import argparse
@@ -57,43 +61,10 @@ def machine():
     return f"{cpu}, {os.cpu_count()} CPUs, {os.uname().sysname} {os.uname().release}"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
-    ap.add_argument("--packets", type=int, default=2_000_000)
-    ap.add_argument("--qps", type=int, default=1000)
-    ap.add_argument("--snaplen", type=int, default=128)
-    ap.add_argument("--full-size", action="store_true", help="whole frames instead of --snaplen")
-    ap.add_argument("--pcapng", action="store_true")
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--tshark-packets", type=int, default=200_000)
-    ap.add_argument("--no-tshark", action="store_true")
-    ap.add_argument("--workdir")
-    ap.add_argument("--keep", action="store_true", help="keep the generated capture")
-    a = ap.parse_args()
-
-    rocescope = os.path.join(a.build, "analyzer", "rocescope")
-    rocegen = os.path.join(a.build, "tools", "rocegen")
-    for exe in (rocescope, rocegen):
-        if not os.access(exe, os.X_OK):
-            sys.exit(f"bench: {exe} not found: build first (tools/setup.sh)")
-    work = a.workdir or tempfile.mkdtemp(prefix="rocescope-bench-")
-    os.makedirs(work, exist_ok=True)
-    ext = "pcapng" if a.pcapng else "pcap"
-    shape = "full" if a.full_size else f"s{a.snaplen}"
-    cap = os.path.join(work, f"bulk-{a.packets}-{a.qps}-{shape}.{ext}")
-    if not os.path.exists(cap):
-        gen = [rocegen, "bulk", "-o", cap, "--packets", str(a.packets), "--qps", str(a.qps),
-               "--seed", "1"]
-        gen += ["--full-size"] if a.full_size else ["--snaplen", str(a.snaplen)]
-        gen += ["--pcapng"] if a.pcapng else []
-        subprocess.run(gen, check=True)
-    floor = os.path.join(work, "pcap_floor")
-    subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "bench", "pcap_floor.c"), "-lpcap"],
-                   check=True)
+def bench_one(a, rocescope, floor, cap, packets_hint, label):
+    """Time the tools on one capture; print its Markdown table."""
     out = subprocess.run([floor, cap], check=True, capture_output=True, text=True).stdout.split()
     packets, size = int(out[0]), os.path.getsize(cap)
-
     tools = [("rocescope --json", [rocescope, "--json", cap], packets),
              ("libpcap floor (pcap_next_ex loop)", [floor, cap], packets),
              ("cat > /dev/null (page cache)", ["cat", cap], packets)]
@@ -110,21 +81,71 @@ def main():
             dt, mem = measure(cmd)
             times[name].append(dt)
             rss[name] = max(rss[name], mem)
-
     med = {name: statistics.median(times[name]) for name in times}
     pps = {name: n / med[name] for name, _, n in tools}
-    print(f"Capture: {packets} packets, {size / 1e6:.1f} MB, {a.qps} QPs, "
-          f"{'whole frames' if a.full_size else f'snaplen {a.snaplen}'}, {ext}; "
-          f"median of {a.runs} interleaved runs; {machine()}\n")
+    print(f"### {label}\n\n{packets} packets, {size / 1e6:.1f} MB; median of {a.runs} "
+          f"interleaved runs\n")
     print("| tool | median s | packets/s | MB/s | peak RSS MiB |")
     print("|---|---|---|---|---|")
     for name, _, n in tools:
         mbs = size * (n / packets) / med[name] / 1e6
         print(f"| {name} | {med[name]:.3f} | {pps[name] / 1e6:.2f} M | {mbs:.0f} | {rss[name]:.1f} |")
     r = "rocescope --json"
-    print(f"\nrocescope time / libpcap floor time: {med[r] / med[tools[1][0]]:.2f}")
+    print(f"\nrocescope time / libpcap floor time: {med[r] / med[tools[1][0]]:.2f} "
+          f"(below 1: faster than libpcap can merely read the file)")
     if len(tools) > 3:
-        print(f"tshark time / rocescope time (per packet): {pps[r] / pps[tools[3][0]]:.0f}x")
+        print(f"tshark time / rocescope time, per packet: {pps[r] / pps[tools[3][0]]:.0f}x")
+    print()
+
+
+def generate(rocegen, work, packets, qps, full, pcapng):
+    ext = "pcapng" if pcapng else "pcap"
+    cap = os.path.join(work, f"bulk-{packets}-{qps}-{'full' if full else 's128'}.{ext}")
+    if not os.path.exists(cap):
+        gen = [rocegen, "bulk", "-o", cap, "--packets", str(packets), "--qps", str(qps), "--seed", "1"]
+        gen += ["--full-size"] if full else ["--snaplen", "128"]
+        gen += ["--pcapng"] if pcapng else []
+        subprocess.run(gen, check=True, stdout=subprocess.DEVNULL)
+    return cap
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--packets", type=int, default=10_000_000)
+    ap.add_argument("--full-packets", type=int, default=500_000)
+    ap.add_argument("--qps", type=int, default=1000)
+    ap.add_argument("--only", choices=("a", "b", "c"))
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--tshark-packets", type=int, default=200_000)
+    ap.add_argument("--no-tshark", action="store_true")
+    ap.add_argument("--workdir")
+    ap.add_argument("--keep", action="store_true", help="keep the generated captures")
+    a = ap.parse_args()
+
+    rocescope = os.path.join(a.build, "analyzer", "rocescope")
+    rocegen = os.path.join(a.build, "tools", "rocegen")
+    for exe in (rocescope, rocegen):
+        if not os.access(exe, os.X_OK):
+            sys.exit(f"bench: {exe} not found: build first (tools/setup.sh)")
+    work = a.workdir or tempfile.mkdtemp(prefix="rocescope-bench-")
+    os.makedirs(work, exist_ok=True)
+    floor = os.path.join(work, "pcap_floor")
+    subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "bench", "pcap_floor.c"), "-lpcap"],
+                   check=True)
+    suite = [("a", f"(a) {a.packets} header-only packets (snaplen 128), {a.qps} QPs, pcap",
+              a.packets, False, False),
+             ("b", f"(b) {a.full_packets} full-size frames, {a.qps} QPs, pcap",
+              a.full_packets, True, False),
+             ("c", f"(c) the traffic of (a) as pcapng", a.packets, False, True)]
+    print(f"Machine: {machine()}\n")
+    for key, label, packets, full, ng in suite:
+        if a.only and a.only != key:
+            continue
+        cap = generate(rocegen, work, packets, a.qps, full, ng)
+        bench_one(a, rocescope, floor, cap, packets, label)
+        if not a.keep and not a.workdir:
+            os.unlink(cap)
     if not a.keep and not a.workdir:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -112,3 +112,94 @@ void roce_lat_summarize(const struct roce_lat *l, struct roce_lat_summary *s)
     s->p50 = roce_lat_percentile(l, 50);
     s->p99 = roce_lat_percentile(l, 99);
 }
+
+int roce_lat_copy(struct roce_lat *dst, const struct roce_lat *src)
+{
+    roce_lat_init(dst);
+    dst->count = src->count;
+    dst->min = src->min;
+    dst->max = src->max;
+    if (src->exact != NULL) {
+        dst->exact = malloc(ROCE_LAT_EXACT * sizeof *dst->exact);
+        if (dst->exact == NULL)
+            goto oom;
+        memcpy(dst->exact, src->exact, ROCE_LAT_EXACT * sizeof *dst->exact);
+    }
+    if (src->hist != NULL) {
+        dst->hist = malloc(ROCE_LAT_BUCKETS * sizeof *dst->hist);
+        if (dst->hist == NULL)
+            goto oom;
+        memcpy(dst->hist, src->hist, ROCE_LAT_BUCKETS * sizeof *dst->hist);
+    }
+    return 0;
+oom:
+    roce_lat_free(dst);
+    roce_lat_init(dst);
+    return -1;
+}
+
+/* Switch l to histogram mode (its exact samples move into buckets). */
+static int to_histogram(struct roce_lat *l)
+{
+    if (l->hist != NULL)
+        return 0;
+    l->hist = calloc(ROCE_LAT_BUCKETS, sizeof *l->hist);
+    if (l->hist == NULL)
+        return -1;
+    for (uint64_t i = 0; l->exact != NULL && i < l->count; i++)
+        l->hist[bucket_of((uint64_t)l->exact[i])]++;
+    free(l->exact);
+    l->exact = NULL;
+    return 0;
+}
+
+int roce_lat_merge(struct roce_lat *dst, const struct roce_lat *src)
+{
+    if (src->count == 0)
+        return 0;
+    if (src->hist == NULL && dst->hist == NULL && dst->count + src->count <= ROCE_LAT_EXACT) {
+        for (uint64_t i = 0; i < src->count; i++)
+            if (roce_lat_add(dst, src->exact[i]) != 0)
+                return -1;
+        return 0;
+    }
+    if (to_histogram(dst) != 0)
+        return -1;
+    if (dst->count == 0 || src->min < dst->min)
+        dst->min = src->min;
+    if (dst->count == 0 || src->max > dst->max)
+        dst->max = src->max;
+    if (src->hist != NULL)
+        for (unsigned i = 0; i < ROCE_LAT_BUCKETS; i++)
+            dst->hist[i] += src->hist[i];
+    else
+        for (uint64_t i = 0; i < src->count; i++)
+            dst->hist[bucket_of((uint64_t)src->exact[i])]++;
+    dst->count += src->count;
+    return 0;
+}
+
+size_t roce_lat_exact(const struct roce_lat *l, const int64_t **samples)
+{
+    *samples = l->exact;
+    return l->hist == NULL && l->exact != NULL ? (size_t)l->count : 0;
+}
+
+uint32_t roce_lat_bucket(const struct roce_lat *l, unsigned idx)
+{
+    return l->hist != NULL && idx < ROCE_LAT_BUCKETS ? l->hist[idx] : 0;
+}
+
+int roce_lat_add_bucket(struct roce_lat *l, unsigned idx, uint32_t count, int64_t min,
+                        int64_t max)
+{
+    if (idx >= ROCE_LAT_BUCKETS || to_histogram(l) != 0)
+        return -1;
+    if (l->count == 0 || min < l->min)
+        l->min = min;
+    if (l->count == 0 || max > l->max)
+        l->max = max;
+    l->hist[idx] += count;
+    l->count += count;
+    return 0;
+}

@@ -13,6 +13,7 @@
 #ifndef ROCE_LAT_H
 #define ROCE_LAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define ROCE_LAT_EXACT   32
@@ -43,5 +44,21 @@ int roce_lat_add(struct roce_lat *l, int64_t ns);
  * with at least pct% of all samples at or below it. */
 int64_t roce_lat_percentile(const struct roce_lat *l, unsigned pct);
 void roce_lat_summarize(const struct roce_lat *l, struct roce_lat_summary *s);
+
+/* Merging (reports made separately, then combined): the result is the
+ * distribution one roce_lat would hold after taking both sets of samples,
+ * so merged percentiles equal those of a joint analysis. */
+/* Deep copy; 0, or -1 when out of memory (dst is then empty). */
+int roce_lat_copy(struct roce_lat *dst, const struct roce_lat *src);
+/* Add src's samples to dst; 0, or -1 when out of memory. */
+int roce_lat_merge(struct roce_lat *dst, const struct roce_lat *src);
+/* The exact samples (hist == NULL): count of them, pointer in *samples. */
+size_t roce_lat_exact(const struct roce_lat *l, const int64_t **samples);
+/* Histogram mode: the count of bucket idx (0 <= idx < ROCE_LAT_BUCKETS). */
+uint32_t roce_lat_bucket(const struct roce_lat *l, unsigned idx);
+/* Rebuild a distribution from its parts (a parsed report): count samples
+ * in bucket idx (histogram mode), with the exact min and max. 0 or -1. */
+int roce_lat_add_bucket(struct roce_lat *l, unsigned idx, uint32_t count, int64_t min,
+                        int64_t max);
 
 #endif

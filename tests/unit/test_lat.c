@@ -218,6 +218,71 @@ static void test_histogram_constant(void)
     roce_lat_free(&l);
 }
 
+/* Two separately filled distributions merged must equal one that took all
+ * the samples: count, min, max, every percentile and every bucket. */
+static void check_merge(unsigned n1, unsigned n2, uint64_t seed)
+{
+    struct roce_lat a, b, joint, copy;
+    struct tu_rng rng;
+    tu_rng_seed(&rng, seed);
+    roce_lat_init(&a);
+    roce_lat_init(&b);
+    roce_lat_init(&joint);
+    for (unsigned i = 0; i < n1 + n2; i++) {
+        int64_t v = (int64_t)(tu_rng_next(&rng) % 5000000);
+        roce_lat_add(i < n1 ? &a : &b, v);
+        roce_lat_add(&joint, v);
+    }
+    CU_ASSERT_EQUAL_FATAL(roce_lat_copy(&copy, &a), 0);
+    CU_ASSERT_EQUAL(roce_lat_merge(&copy, &b), 0);
+    CU_ASSERT_EQUAL(copy.count, joint.count);
+    CU_ASSERT_EQUAL(copy.min, joint.min);
+    CU_ASSERT_EQUAL(copy.max, joint.max);
+    for (unsigned pct = 1; pct <= 100; pct++)
+        CU_ASSERT_EQUAL(roce_lat_percentile(&copy, pct), roce_lat_percentile(&joint, pct));
+    for (unsigned i = 0; i < ROCE_LAT_BUCKETS; i++)
+        CU_ASSERT_EQUAL(roce_lat_bucket(&copy, i), roce_lat_bucket(&joint, i));
+    roce_lat_free(&a);
+    roce_lat_free(&b);
+    roce_lat_free(&joint);
+    roce_lat_free(&copy);
+}
+
+static void test_merge_exact(void)
+{
+    check_merge(0, 0, 1);
+    check_merge(10, 0, 2);
+    check_merge(0, 10, 3);
+    check_merge(12, 20, 4); /* exactly ROCE_LAT_EXACT together: stays exact */
+}
+
+static void test_merge_into_histogram(void)
+{
+    check_merge(20, 13, 5);   /* two exact sets that overflow together */
+    check_merge(100, 7, 6);   /* histogram + exact */
+    check_merge(7, 100, 7);   /* exact + histogram */
+    check_merge(500, 900, 8); /* histogram + histogram */
+}
+
+/* A distribution rebuilt from its buckets gives the same percentiles. */
+static void test_rebuild_from_buckets(void)
+{
+    struct roce_lat l, r;
+    roce_lat_init(&l);
+    roce_lat_init(&r);
+    for (int64_t v = 1; v <= 1000; v++)
+        roce_lat_add(&l, v * 997);
+    for (unsigned i = 0; i < ROCE_LAT_BUCKETS; i++)
+        if (roce_lat_bucket(&l, i))
+            CU_ASSERT_EQUAL(roce_lat_add_bucket(&r, i, roce_lat_bucket(&l, i), l.min, l.max), 0);
+    CU_ASSERT_EQUAL(r.count, l.count);
+    for (unsigned pct = 1; pct <= 100; pct++)
+        CU_ASSERT_EQUAL(roce_lat_percentile(&r, pct), roce_lat_percentile(&l, pct));
+    CU_ASSERT_EQUAL(roce_lat_add_bucket(&r, ROCE_LAT_BUCKETS, 1, 0, 0), -1);
+    roce_lat_free(&l);
+    roce_lat_free(&r);
+}
+
 static const struct tu_test tests[] = {
     {"empty", test_empty},
     {"one_sample", test_one_sample},
@@ -229,6 +294,9 @@ static const struct tu_test tests[] = {
     {"histogram_uniform", test_histogram_uniform},
     {"histogram_small_values_exact", test_histogram_small_values_exact},
     {"histogram_constant", test_histogram_constant},
+    {"merge_exact", test_merge_exact},
+    {"merge_into_histogram", test_merge_into_histogram},
+    {"rebuild_from_buckets", test_rebuild_from_buckets},
     TU_END,
 };
 

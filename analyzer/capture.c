@@ -14,6 +14,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "capture.h"
+#include "capture_pcap.h"
 
 #include "pcapmap.h"
 
@@ -25,6 +26,7 @@
 #include <sys/stat.h>
 
 #define NS_PER_SEC          1000000000LL
+#define NS_PER_USEC         1000LL
 #define LINKTYPE_RAW        101
 #define READER_ENV          "ROCESCOPE_READER"
 
@@ -47,10 +49,30 @@ static int open_libpcap(struct roce_capture *c, char *err, size_t errlen)
         snprintf(err, errlen, "%s", perr[0] ? perr : "cannot open");
         return -1;
     }
-    /* pcap_datalink gives a DLT_ value; the engine wants the LINKTYPE_ value */
-    int dlt = pcap_datalink(c->p);
-    c->linktype = dlt == DLT_RAW ? LINKTYPE_RAW : dlt;
+    c->linktype = roce_pcap_linktype(pcap_datalink(c->p));
     return 0;
+}
+
+int roce_pcap_linktype(int dlt)
+{
+    /* pcap_datalink gives a DLT_ value; the engine wants the LINKTYPE_ value */
+    return dlt == DLT_RAW ? LINKTYPE_RAW : dlt;
+}
+
+const char *roce_pcap_linktype_name(int dlt)
+{
+    const char *n = pcap_datalink_val_to_name(dlt);
+    return n != NULL ? n : "unknown";
+}
+
+void roce_pcap_frame(const struct pcap_pkthdr *h, const u_char *d, int nano,
+                     struct roce_capture_frame *f)
+{
+    f->ts_ns = (int64_t)h->ts.tv_sec * NS_PER_SEC +
+               (int64_t)h->ts.tv_usec * (nano ? 1 : NS_PER_USEC);
+    f->caplen = h->caplen;
+    f->wirelen = h->len < h->caplen ? h->caplen : h->len;
+    f->data = d;
 }
 
 struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen)
@@ -99,8 +121,7 @@ int roce_capture_linktype(const struct roce_capture *c)
 
 const char *roce_capture_linktype_name(const struct roce_capture *c)
 {
-    const char *n = pcap_datalink_val_to_name(c->linktype == LINKTYPE_RAW ? DLT_RAW : c->linktype);
-    return n != NULL ? n : "unknown";
+    return roce_pcap_linktype_name(c->linktype == LINKTYPE_RAW ? DLT_RAW : c->linktype);
 }
 
 /* The fast reader stopped at a record it does not take: continue with
@@ -138,10 +159,7 @@ enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_c
     int rc = pcap_next_ex(c->p, &h, &d);
     if (rc == 1) {
         c->delivered++;
-        f->ts_ns = (int64_t)h->ts.tv_sec * NS_PER_SEC + (int64_t)h->ts.tv_usec;
-        f->caplen = h->caplen;
-        f->wirelen = h->len < h->caplen ? h->caplen : h->len;
-        f->data = d;
+        roce_pcap_frame(h, d, 1, f);
         return ROCE_CAPTURE_FRAME;
     }
     if (rc == PCAP_ERROR_BREAK)

@@ -50,6 +50,20 @@ static const struct option long_opts[] = {
     {"link-speed", required_argument, NULL, OPT_LINK_SPEED},
     {"interval", required_argument, NULL, OPT_INTERVAL},
     {"storm-share", required_argument, NULL, OPT_STORM_SHARE},
+    {"interface", required_argument, NULL, 'i'},
+    {"filter", required_argument, NULL, 'f'},
+    {"snaplen", required_argument, NULL, 's'},
+    {"buffer-size", required_argument, NULL, 'B'},
+    {"immediate", no_argument, NULL, ROCE_OPT_IMMEDIATE},
+    {"no-promiscuous-mode", no_argument, NULL, 'p'},
+    {"count", required_argument, NULL, 'c'},
+    {"duration", required_argument, NULL, ROCE_OPT_DURATION},
+    {"idle-timeout", required_argument, NULL, ROCE_OPT_IDLE_TIMEOUT},
+    {"prometheus-file", required_argument, NULL, ROCE_OPT_PROMETHEUS},
+    {"write", required_argument, NULL, 'w'},
+    {"file-size", required_argument, NULL, 'C'},
+    {"file-count", required_argument, NULL, 'W'},
+    {"user", required_argument, NULL, 'Z'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -58,6 +72,7 @@ static const struct option long_opts[] = {
 static void usage(FILE *f)
 {
     fputs("Usage: rocescope [OPTIONS] FILE...\n"
+          "       rocescope -i IFACE [OPTIONS]\n"
           "Analyse RoCE (RDMA over Converged Ethernet) traffic in pcap/pcapng captures:\n"
           "PSN gaps, retransmissions, go-back-N episodes and their triggers, NAKs,\n"
           "ECN CE marks and CNPs, ICRC. Several files are read one after the other as\n"
@@ -79,27 +94,25 @@ static void usage(FILE *f)
           "      --no-icrc         do not verify ICRCs\n"
           "      --link-speed G    link speed for PFC/PAUSE quanta, Gb/s (default 100;\n"
           "                        also 25G, 400G, 10000M)\n"
-          "      --interval T      PFC storm window (default 1s; also 500ms, 250us)\n"
+          "      --interval T      PFC storm window and live reporting interval\n"
+          "                        (default 1s; also 500ms, 250us)\n"
           "      --storm-share P   a priority paused for more than P percent of a window\n"
           "                        is a pause storm (default 50)\n"
-          "\n"
+          "\n",
+          f);
+    fputs(roce_cli_live_usage, f);
+    fputs("\n"
           "  -h, --help            this help\n"
           "  -V, --version         version\n"
           "\n"
           "Exit status: 0 success, 1 input problem (the report of what could be read is\n"
-          "still written), 2 bad usage, 3 output could not be written.\n",
+          "still written; live: the interface is missing, down or went away), 2 bad\n"
+          "usage, 3 output could not be written.\n",
           f);
 }
 
-/* A number with an optional unit from units (a table ending with NULL); the
- * value times the unit's factor must lie in [min, max]. 0, or -1. */
-struct unit {
-    const char *suffix;
-    uint64_t factor;
-};
-
-static int parse_with_unit(const char *s, const struct unit *units, uint64_t min, uint64_t max,
-                           uint64_t *out)
+int roce_cli_parse_unit(const char *s, const struct roce_cli_unit *units, uint64_t min,
+                        uint64_t max, uint64_t *out)
 {
     char num[32];
     size_t n = strspn(s, "0123456789");
@@ -107,7 +120,7 @@ static int parse_with_unit(const char *s, const struct unit *units, uint64_t min
         return -1;
     memcpy(num, s, n);
     num[n] = '\0';
-    for (const struct unit *u = units; u->suffix != NULL; u++) {
+    for (const struct roce_cli_unit *u = units; u->suffix != NULL; u++) {
         uint64_t v;
         if (strcmp(s + n, u->suffix) != 0 || roce_cli_parse_u64(num, 0, UINT64_MAX / u->factor, &v))
             continue;
@@ -120,10 +133,10 @@ static int parse_with_unit(const char *s, const struct unit *units, uint64_t min
     return -1;
 }
 
-static const struct unit speed_units[] = {
+static const struct roce_cli_unit speed_units[] = {
     {"", 1000}, {"G", 1000}, {"g", 1000}, {"M", 1}, {"m", 1}, {NULL, 0},
 };
-static const struct unit time_units[] = {
+static const struct roce_cli_unit time_units[] = {
     {"", 1000000000}, {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}, {NULL, 0},
 };
 
@@ -140,7 +153,7 @@ int roce_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     return 0;
 }
 
-static int bad_value(const char *opt, const char *val, const char *expect)
+int roce_cli_bad_value(const char *opt, const char *val, const char *expect)
 {
     fprintf(stderr, "rocescope: %s: invalid value '%s' (expected %s)\n", opt, val, expect);
     return -1;
@@ -153,43 +166,43 @@ static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
     switch (c) {
     case OPT_UDP_PORT:
         if (roce_cli_parse_u64(arg, 1, PORT_MAX, &v))
-            return bad_value("--udp-port", arg, "a port number 1..65535");
+            return roce_cli_bad_value("--udp-port", arg, "a port number 1..65535");
         o->cfg.udp_port = (uint16_t)v;
         return 0;
     case OPT_CNP_WINDOW:
         if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))
-            return bad_value("--cnp-window", arg, "microseconds, 1..10000000");
+            return roce_cli_bad_value("--cnp-window", arg, "microseconds, 1..10000000");
         o->cfg.cnp_window_ns = (int64_t)v * NS_PER_US;
         return 0;
     case OPT_PMTU:
         if (roce_cli_parse_u64(arg, 256, 4096, &v) || (v & (v - 1)) != 0)
-            return bad_value("--pmtu", arg, "256, 512, 1024, 2048 or 4096");
+            return roce_cli_bad_value("--pmtu", arg, "256, 512, 1024, 2048 or 4096");
         o->cfg.pmtu = (uint32_t)v;
         return 0;
     case OPT_MAX_FLOWS:
         if (roce_cli_parse_u64(arg, MAX_FLOWS_MIN, MAX_FLOWS_MAX, &v))
-            return bad_value("--max-flows", arg, "a number 4..67108864");
+            return roce_cli_bad_value("--max-flows", arg, "a number 4..67108864");
         o->cfg.max_flows = (uint32_t)v;
         return 0;
     case OPT_LINK_SPEED:
-        if (parse_with_unit(arg, speed_units, 1, LINK_SPEED_MAX_MBPS, &v))
-            return bad_value("--link-speed", arg, "Gb/s like 100, 25G, 400G or 10000M");
+        if (roce_cli_parse_unit(arg, speed_units, 1, LINK_SPEED_MAX_MBPS, &v))
+            return roce_cli_bad_value("--link-speed", arg, "Gb/s like 100, 25G, 400G or 10000M");
         o->cfg.link_speed_mbps = (uint32_t)v;
         return 0;
     case OPT_INTERVAL:
-        if (parse_with_unit(arg, time_units, INTERVAL_MIN_NS, INTERVAL_MAX_NS, &v))
-            return bad_value("--interval", arg, "a duration like 1s, 500ms or 250us");
+        if (roce_cli_parse_unit(arg, time_units, INTERVAL_MIN_NS, INTERVAL_MAX_NS, &v))
+            return roce_cli_bad_value("--interval", arg, "a duration like 1s, 500ms or 250us");
         o->cfg.pfc_window_ns = (int64_t)v;
         o->interval_ns = (int64_t)v;
         return 0;
     case OPT_STORM_SHARE:
         if (roce_cli_parse_u64(arg, 1, 100, &v))
-            return bad_value("--storm-share", arg, "a percentage 1..100");
+            return roce_cli_bad_value("--storm-share", arg, "a percentage 1..100");
         o->cfg.pfc_storm_pct = (uint32_t)v;
         return 0;
     case OPT_TOP:
         if (roce_cli_parse_u64(arg, 1, TOP_MAX, &v))
-            return bad_value("--top", arg, "a number 1..1000000");
+            return roce_cli_bad_value("--top", arg, "a number 1..1000000");
         o->top = (unsigned)v;
         return 0;
     default:
@@ -199,15 +212,16 @@ static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
 
 enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli_options *o)
 {
-    int c, events = 0, json = 0;
+    int c, rc, events = 0, json = 0;
 
     memset(o, 0, sizeof *o);
     roce_config_default(&o->cfg);
     o->top = TOP_DEFAULT;
     o->interval_ns = INTERVAL_DEFAULT_NS;
+    roce_cli_live_defaults(&o->live);
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":jo:hV", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":jo:hVi:f:s:B:pc:w:C:W:Z:", long_opts, NULL)) != -1) {
         switch (c) {
         case 'j':
             json = 1;
@@ -234,7 +248,10 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
             fprintf(stderr, "rocescope: unknown option '%s'\n", argv[optind - 1]);
             goto usage_error;
         default:
-            if (numeric_option(c, optarg, o) != 0)
+            rc = roce_cli_live_option(c, optarg, &o->live);
+            if (rc == 1)
+                rc = numeric_option(c, optarg, o);
+            if (rc != 0)
                 goto usage_error;
             break;
         }
@@ -246,7 +263,9 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
     o->mode = events ? ROCE_MODE_EVENTS : json ? ROCE_MODE_JSON : ROCE_MODE_TEXT;
     o->files = argv + optind;
     o->n_files = argc - optind;
-    if (o->n_files == 0) {
+    if (roce_cli_live_check(o) != 0)
+        goto usage_error;
+    if (o->n_files == 0 && o->live.iface == NULL) {
         fputs("rocescope: no capture file given\n", stderr);
         goto usage_error;
     }

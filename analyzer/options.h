@@ -8,6 +8,25 @@
 
 #include "roce_engine.h"
 
+/* The live monitor's options (`-i IFACE`; README "Live monitoring"). */
+struct roce_live_options {
+    const char *iface;      /* -i: capture live from this interface (NULL: read files) */
+    const char *filter;     /* -f: BPF filter (NULL: the default RoCE/PFC/mirror filter) */
+    unsigned snaplen;       /* -s: bytes kept per frame */
+    unsigned buffer_kib;    /* -B: kernel capture buffer, KiB */
+    int immediate;          /* --immediate: no buffering in the kernel */
+    int promisc;            /* 0 with -p */
+    const char *savefile;   /* -w: save the captured frames there */
+    uint64_t file_bytes;    /* -C: rotate the -w file past this size (0: never) */
+    unsigned file_count;    /* -W: ring of that many -w files (0: no limit) */
+    uint64_t count;         /* -c: stop after that many frames (0: no limit) */
+    int64_t duration_ns;    /* --duration: stop after that long (0: no limit) */
+    int64_t idle_timeout_ns;/* --idle-timeout: retire flows idle that long (0: never) */
+    const char *prometheus; /* --prometheus-file */
+    const char *user;       /* -Z: drop root privileges to this user */
+    const char *first_live; /* the first live-only option given (for messages) */
+};
+
 enum roce_cli_mode {
     ROCE_MODE_TEXT,
     ROCE_MODE_JSON,
@@ -22,6 +41,7 @@ struct roce_cli_options {
     int n_files;
     unsigned top; /* flows and episodes listed in the text report */
     int64_t interval_ns; /* --interval: PFC storm window (and live reporting interval) */
+    struct roce_live_options live;
 };
 
 enum roce_cli_parse_result {
@@ -33,6 +53,34 @@ enum roce_cli_parse_result {
 /* Parse argv into o (defaults first). Messages go to stderr (stdout for
  * --help and --version). */
 enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli_options *o);
+
+/* getopt_long codes of the live options that have no short form. */
+enum roce_cli_live_long {
+    ROCE_OPT_IMMEDIATE = 512,
+    ROCE_OPT_DURATION,
+    ROCE_OPT_IDLE_TIMEOUT,
+    ROCE_OPT_PROMETHEUS
+};
+
+/* The live options (options_live.c): defaults, one option (1 when c is not
+ * a live option, 0 done, -1 bad value, message printed), the checks after
+ * all options are read (0, or -1 with a message), and their help text. */
+void roce_cli_live_defaults(struct roce_live_options *lo);
+int roce_cli_live_option(int c, const char *arg, struct roce_live_options *lo);
+int roce_cli_live_check(const struct roce_cli_options *o);
+extern const char roce_cli_live_usage[];
+
+/* A number with a unit suffix from a table ending with a NULL suffix: the
+ * value times the unit's factor must lie in [min, max]. 0, or -1. */
+struct roce_cli_unit {
+    const char *suffix;
+    uint64_t factor;
+};
+int roce_cli_parse_unit(const char *s, const struct roce_cli_unit *units, uint64_t min,
+                        uint64_t max, uint64_t *out);
+
+/* Print "rocescope: OPT: invalid value 'VAL' (expected EXPECT)"; returns -1. */
+int roce_cli_bad_value(const char *opt, const char *val, const char *expect);
 
 /* Strict unsigned decimal in [min, max]: no sign, no blanks, no garbage, no
  * overflow. 0, or -1 (then *out is untouched). */

@@ -11,6 +11,13 @@
 
 #include "roce_engine.h"
 
+/* What a live capture adds to its report: the interface and the capture
+ * statistics (pcap_stats). */
+struct roce_report_live {
+    const char *iface;
+    uint64_t received, dropped, if_dropped;
+};
+
 struct roce_report {
     const char *const *files; /* the capture files, in reading order */
     size_t n_files;
@@ -21,6 +28,7 @@ struct roce_report {
     struct roce_flow_report *flows; /* sorted by id */
     size_t n_flows;
     const char *error; /* set when reading stopped early: the report is partial */
+    const struct roce_report_live *live; /* live capture statistics (NULL: files) */
 };
 
 /* Take the snapshot (allocates flows). 0, or -1 when out of memory. */

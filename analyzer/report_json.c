@@ -123,6 +123,14 @@ static json_object *capture_object(const struct roce_report *r)
     json_object_object_add(o, "complete", json_object_new_boolean(r->error == NULL));
     if (r->error != NULL)
         add_str(o, "error", r->error);
+    if (r->live != NULL) {
+        json_object *live = json_object_new_object();
+        add_str(live, "interface", r->live->iface);
+        add_u64(live, "received", r->live->received);
+        add_u64(live, "dropped", r->live->dropped);
+        add_u64(live, "if_dropped", r->live->if_dropped);
+        json_object_object_add(o, "live", live);
+    }
     return o;
 }
 

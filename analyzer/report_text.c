@@ -117,7 +117,13 @@ static void totals(FILE *o, const struct roce_report *r)
         fprintf(o, " and %zu more file%s", r->n_files - 1, r->n_files > 2 ? "s" : "");
     fprintf(o, " (%s)\n", r->link_type ? r->link_type : "unknown link type");
     if (r->error != NULL)
-        fprintf(o, "  INCOMPLETE     reading stopped early: %s\n", r->error);
+        fprintf(o, "  INCOMPLETE     %s: %s\n", r->live ? "live capture" : "reading stopped early",
+                r->error);
+    if (r->live != NULL)
+        fprintf(o,
+                "  capture        %" PRIu64 " received, %" PRIu64 " dropped by the kernel, %" PRIu64
+                " by the interface\n",
+                r->live->received, r->live->dropped, r->live->if_dropped);
     fprintf(o, "  packets        %" PRIu64 " in %s s: RoCE %" PRIu64 " (v2 %" PRIu64 ", v1 %" PRIu64
                "), non-RoCE %" PRIu64 ", malformed %" PRIu64 ", truncated %" PRIu64 "\n",
             t->packets, dur, t->roce_packets, t->rocev2_packets, t->rocev1_packets,

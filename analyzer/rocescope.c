@@ -17,6 +17,7 @@
 
 #include "capture.h"
 #include "events.h"
+#include "live.h"
 #include "options.h"
 #include "output.h"
 #include "report.h"
@@ -91,6 +92,8 @@ int main(int argc, char **argv)
     int rc = roce_cli_parse(argc, argv, &opt);
     if (rc != ROCE_CLI_RUN)
         return rc == ROCE_CLI_EXIT_OK ? 0 : EXIT_USAGE;
+    if (opt.live.iface != NULL)
+        return roce_live_run(&opt);
 
     if (roce_output_open(&out, opt.output) != 0) {
         complain(opt.output, strerror(errno));

@@ -1,13 +1,15 @@
 #!/bin/sh
 # Set-up for a Debian 12 machine: install the packages that are missing (as
-# root), then configure and build rocescope into build/.
+# root), then configure and build rocescope into build/. clang (with its
+# libFuzzer runtime), valgrind, cppcheck, clang-tidy and GNU time serve the robustness
+# tests and tools/fuzz.sh; tcpreplay and iproute2 the live monitor tests.
 #   tools/setup.sh            install + build
 # Environment: BUILD_DIR (default build), CMAKE_ARGS (extra configure options).
 set -eu
 cd "$(dirname "$0")/.."
 
 PKGS="build-essential cmake pkg-config python3 libpcap-dev libjson-c-dev libcunit1-dev \
-wireshark-dev tshark"
+wireshark-dev tshark clang libclang-rt-14-dev valgrind cppcheck clang-tidy time tcpreplay iproute2"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

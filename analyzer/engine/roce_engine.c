@@ -257,6 +257,16 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
     return rc;
 }
 
+void roce_engine_advance(struct roce_engine *e, int64_t now_ns)
+{
+    if (!e->have_now || now_ns <= e->now)
+        return;
+    e->now = now_ns;
+    roce_ecn_expire(e, e->now, 0);
+    roce_vq_release(e, e->now, 0);
+    roce_pfc_settle(e, e->now, 0);
+}
+
 void roce_engine_finish(struct roce_engine *e)
 {
     roce_pfc_settle(e, e->now, 1);
@@ -302,7 +312,8 @@ size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, si
         roce_lat_summarize(&f->ack_lat, &r->ack_latency);
         roce_lat_summarize(&f->cnp_lat, &r->cnp_latency);
     }
-    qsort(out, n, sizeof *out, cmp_report_id);
+    if (n > 1)
+        qsort(out, n, sizeof *out, cmp_report_id);
     return n;
 }
 

@@ -167,6 +167,12 @@ struct roce_frame_in {
 int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
                       struct roce_frame_out *out);
 
+/* Let capture time pass without a frame (a live monitor with idle links):
+ * CE marks whose window ran out are settled, waiting verdicts delivered,
+ * PFC paused time brought up to now. Times earlier than the latest frame's
+ * are ignored. */
+void roce_engine_advance(struct roce_engine *e, int64_t now_ns);
+
 /* Retire the flows with no packet for longer than idle_ns before the latest
  * capture time (a long-running monitor calls this periodically). Returns how
  * many were retired; they are counted in flows_retired, their counts stay in

@@ -1,0 +1,445 @@
+/*
+ * live.c - the live monitor's main loop (see live.h).
+ *
+ * Order at start, as tcpdump: open and activate the capture (as root),
+ * drop privileges (-Z), then open the outputs (-o, -w, the Prometheus
+ * file) as the user. The loop sleeps on the capture descriptor until the
+ * next interval boundary (CLOCK_MONOTONIC), reads what is ready in batches,
+ * and closes an interval whenever its time has come, packets or not.
+ * SIGINT and SIGTERM are blocked except while sleeping (ppoll), so they
+ * interrupt the sleep and nothing else; the handler only sets a flag and
+ * calls pcap_breakloop. On a stop by signal or --duration the kernel's
+ * buffer is drained (a buffered capture delivers within the buffer
+ * timeout) before the final interval and the final report.
+ */
+#define _GNU_SOURCE
+#include "live.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live_capture.h"
+#include "live_interval.h"
+#include "live_json.h"
+#include "live_view.h"
+#include "output.h"
+#include "privs.h"
+#include "prometheus.h"
+#include "report.h"
+#include "roce_engine.h"
+#include "savefile.h"
+
+#define EXIT_INPUT        1
+#define EXIT_USAGE        2
+#define EXIT_OUTPUT       3
+#define ERR_LEN           512
+#define FILTER_LEN        512
+#define NS_PER_SEC        1000000000LL
+#define NS_PER_MS         1000000LL
+#define BUFFER_TIMEOUT_MS 100 /* longest a packet waits in the kernel's buffer */
+#define LIVE_SETTLE_LAG_NS 1000000000LL /* engine time kept behind the wall clock */
+#define DRAIN_EXTRA_NS    (150 * NS_PER_MS)
+#define READ_BATCH        4096 /* frames per read: the clock is checked between batches */
+#define VIEW_TOP          10   /* flows listed per interval (or --top when smaller) */
+
+enum stop_reason { RUNNING, STOP_SIGNAL, STOP_COUNT, STOP_DURATION, STOP_READ_ERROR, STOP_OUTPUT };
+
+static volatile sig_atomic_t stop_signal;
+static struct roce_livecap *volatile signal_cap;
+
+struct monitor {
+    const struct roce_cli_options *opt;
+    const char *iface;
+    struct roce_livecap *cap;
+    struct roce_engine *engine;
+    struct roce_savefile *save;
+    struct roce_live_tracker *tracker;
+    struct roce_output out; /* the final report */
+    struct roce_livecap_stats stats;
+    uint64_t frames;
+    uint64_t seq;
+    int64_t start_ns, last_ns; /* CLOCK_MONOTONIC */
+    int tty;
+    int save_failed;
+    enum stop_reason reason;
+    char error[ERR_LEN]; /* why the capture stopped early ("" when it did not) */
+};
+
+static void complain(const char *what, const char *why)
+{
+    fprintf(stderr, "rocescope: %s: %s\n", what, why);
+}
+
+static int64_t clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
+}
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+    struct roce_livecap *c = signal_cap;
+    if (c != NULL)
+        roce_livecap_breakloop(c);
+}
+
+/* Catch SIGINT and SIGTERM, and block them outside the sleep: *sleep_mask
+ * is the mask to sleep with, *saved the one to restore. */
+static void catch_signals(sigset_t *sleep_mask, sigset_t *saved)
+{
+    struct sigaction sa;
+    sigset_t block;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, saved);
+    *sleep_mask = *saved;
+    sigdelset(sleep_mask, SIGINT);
+    sigdelset(sleep_mask, SIGTERM);
+}
+
+/* The default filter: RoCEv2, VXLAN, RoCEv1, MAC Control (PFC/PAUSE) and
+ * GRE (ERSPAN, GRE-TEB, IP-in-GRE), untagged or behind one or two VLAN tags.
+ * Each `vlan` moves the offsets of everything after it in the expression,
+ * so the tagged cases nest ("A or (vlan and (A or (vlan and A)))") rather
+ * than follow one another. */
+static void default_filter(char *buf, size_t len, const struct roce_config *cfg)
+{
+    char base[FILTER_LEN / 4], vx[FILTER_LEN / 16] = "";
+    if (cfg->vxlan_port)
+        snprintf(vx, sizeof vx, " or udp dst port %u", (unsigned)cfg->vxlan_port);
+    snprintf(base, sizeof base,
+             "udp dst port %u%s or ether proto 0x8915 or ether proto 0x8808 or ip proto 47"
+             " or ip6 proto 47",
+             (unsigned)cfg->udp_port, vx);
+    snprintf(buf, len, "(%s) or (vlan and ((%s) or (vlan and (%s))))", base, base, base);
+}
+
+/* Open the capture; 0, or the exit status (message printed). */
+static int open_capture(struct monitor *m)
+{
+    const struct roce_live_options *lo = &m->opt->live;
+    char filter[FILTER_LEN], err[ERR_LEN], warn[ERR_LEN];
+    enum roce_livecap_open_status st;
+    struct roce_livecap_config cfg = {lo->iface,     lo->filter,  lo->snaplen,      lo->buffer_kib,
+                                      lo->immediate, lo->promisc, BUFFER_TIMEOUT_MS};
+    if (lo->filter == NULL) {
+        default_filter(filter, sizeof filter, &m->opt->cfg);
+        cfg.filter = filter;
+    }
+    m->cap = roce_livecap_open(&cfg, &st, err, sizeof err, warn, sizeof warn);
+    if (m->cap == NULL) {
+        complain(lo->iface, err);
+        return st == ROCE_LIVECAP_OPEN_BAD_FILTER ? EXIT_USAGE : EXIT_INPUT;
+    }
+    if (warn[0] != '\0')
+        fprintf(stderr, "rocescope: %s: warning: %s\n", lo->iface, warn);
+    if (!roce_linktype_supported(roce_livecap_linktype(m->cap))) {
+        snprintf(err, sizeof err, "unsupported link type %s (%d)",
+                 roce_livecap_linktype_name(m->cap), roce_livecap_linktype(m->cap));
+        complain(lo->iface, err);
+        return EXIT_INPUT;
+    }
+    return 0;
+}
+
+/* After the capture is open: drop privileges, then open the outputs as
+ * the user. 0, or the exit status (message printed). */
+static int open_outputs(struct monitor *m)
+{
+    const struct roce_live_options *lo = &m->opt->live;
+    char err[ERR_LEN];
+    if (lo->user != NULL && roce_privs_drop(lo->user, err, sizeof err) != 0) {
+        complain("-Z", err);
+        return EXIT_INPUT;
+    }
+    if (roce_output_open(&m->out, m->opt->output) != 0) {
+        complain(m->opt->output, strerror(errno));
+        return EXIT_OUTPUT;
+    }
+    if (lo->savefile != NULL) {
+        struct roce_savefile_config sc = {lo->savefile,
+                                          roce_livecap_dlt(m->cap),
+                                          roce_livecap_snaplen(m->cap),
+                                          roce_livecap_nano(m->cap),
+                                          lo->file_bytes,
+                                          lo->file_count};
+        m->save = roce_savefile_open(&sc, err, sizeof err);
+        if (m->save == NULL) {
+            complain("-w", err);
+            return EXIT_OUTPUT;
+        }
+    }
+    return 0;
+}
+
+/* Capture callback: one frame into the engine (and the -w file). */
+static void on_frame(const struct roce_capture_frame *f, void *ctx)
+{
+    struct monitor *m = ctx;
+    struct roce_frame_in in = {++m->frames, f->ts_ns,  roce_livecap_linktype(m->cap),
+                               f->data,     f->caplen, f->wirelen};
+    roce_engine_frame(m->engine, &in, NULL);
+    if (m->save != NULL && !m->save_failed && roce_savefile_write(m->save, f) != 0) {
+        m->save_failed = 1;
+        roce_livecap_breakloop(m->cap);
+    }
+}
+
+/* Read one batch of what is ready. Sets m->reason on an error or when -c
+ * is reached. */
+static void read_batch(struct monitor *m)
+{
+    uint64_t count = m->opt->live.count;
+    int max = READ_BATCH;
+    if (count && count - m->frames < (uint64_t)max)
+        max = (int)(count - m->frames);
+    int n = roce_livecap_dispatch(m->cap, max, on_frame, m);
+    if (n == ROCE_LIVECAP_ERROR) {
+        snprintf(m->error, sizeof m->error, "%s: %s", m->iface, roce_livecap_error(m->cap));
+        m->reason = STOP_READ_ERROR;
+    } else if (m->save_failed) {
+        complain(m->opt->live.savefile, roce_savefile_error(m->save));
+        m->reason = STOP_OUTPUT;
+    } else if (count && m->frames >= count) {
+        m->reason = STOP_COUNT;
+    }
+    /* n >= 0: frames read (0: none ready); ROCE_LIVECAP_BREAK: a signal,
+     * whose flag the loop checks */
+}
+
+/* Close an interval and write it everywhere. 0, or -1 when an output
+ * failed (message printed). */
+static int emit_interval(struct monitor *m, int final)
+{
+    const struct roce_live_options *lo = &m->opt->live;
+    struct roce_live_interval iv;
+    int64_t now = clock_ns(CLOCK_MONOTONIC);
+    memset(&iv, 0, sizeof iv);
+    if (roce_livecap_stats(m->cap, &m->stats) != 0 && m->error[0] == '\0')
+        complain(m->iface, roce_livecap_error(m->cap));
+    iv.seq = ++m->seq;
+    iv.final = final;
+    iv.wall_ns = clock_ns(CLOCK_REALTIME);
+    iv.length_ns = now - m->last_ns;
+    iv.uptime_ns = now - m->start_ns;
+    iv.iface = m->iface;
+    iv.link_type = roce_livecap_linktype_name(m->cap);
+    m->last_ns = now;
+    /* let capture time pass on idle links (windows settle, paused time
+     * accrues), a second behind the wall clock so that frames still in the
+     * capture buffer are analysed exactly as they would be offline */
+    if (!final)
+        roce_engine_advance(m->engine, iv.wall_ns - LIVE_SETTLE_LAG_NS);
+    roce_live_tracker_step(m->tracker, m->engine, &m->stats, &iv);
+
+    int rc = m->opt->mode == ROCE_MODE_JSON ? roce_live_json_interval(stdout, &iv)
+             : m->tty                       ? roce_live_view_screen(stdout, &iv)
+                                            : roce_live_view_lines(stdout, &iv);
+    if (rc != 0)
+        complain("stdout", "write failed");
+    if (lo->prometheus != NULL && roce_prometheus_file(lo->prometheus, &iv) != 0) {
+        complain(lo->prometheus, strerror(errno));
+        rc = -1;
+    }
+    if (m->save != NULL && roce_savefile_flush(m->save) != 0) {
+        complain(lo->savefile, roce_savefile_error(m->save));
+        rc = -1;
+    }
+    if (!final && lo->idle_timeout_ns > 0)
+        roce_engine_retire_idle(m->engine, lo->idle_timeout_ns);
+    return rc;
+}
+
+/* Capture until a stop: signal, -c, --duration, read error or output error. */
+static void capture_loop(struct monitor *m, const sigset_t *sleep_mask)
+{
+    const int64_t interval = m->opt->interval_ns;
+    const int64_t duration = m->opt->live.duration_ns;
+    const int64_t deadline = duration ? m->start_ns + duration : INT64_MAX;
+    int64_t next = m->start_ns + interval;
+
+    while (m->reason == RUNNING) {
+        int64_t now = clock_ns(CLOCK_MONOTONIC);
+        if (now >= deadline) {
+            m->reason = STOP_DURATION;
+            break;
+        }
+        if (now >= next) {
+            if (emit_interval(m, 0) != 0) {
+                m->reason = STOP_OUTPUT;
+                break;
+            }
+            next += ((now - next) / interval + 1) * interval; /* skip boundaries missed */
+        }
+        int64_t until = next < deadline ? next : deadline;
+        int ready = roce_livecap_wait(m->cap, until - clock_ns(CLOCK_MONOTONIC), sleep_mask);
+        if (stop_signal) {
+            m->reason = STOP_SIGNAL;
+            break;
+        }
+        if (ready > 0)
+            read_batch(m);
+    }
+}
+
+/* After a stop by signal or --duration: read what the kernel still holds
+ * (a buffered capture hands it over within the buffer timeout). */
+static void drain(struct monitor *m)
+{
+    const int64_t end = clock_ns(CLOCK_MONOTONIC) + BUFFER_TIMEOUT_MS * NS_PER_MS + DRAIN_EXTRA_NS;
+    const enum stop_reason why = m->reason;
+    for (;;) {
+        int64_t left = end - clock_ns(CLOCK_MONOTONIC);
+        if (left <= 0)
+            break;
+        m->reason = RUNNING;
+        if (roce_livecap_wait(m->cap, left, NULL) > 0)
+            read_batch(m);
+        if (m->reason != RUNNING)
+            return; /* -c reached, or an error */
+    }
+    m->reason = why;
+}
+
+/* The final report, in the offline format (--json: on one line on stdout).
+ * 0, or -1 when it could not be written (message printed). */
+static int final_report(struct monitor *m)
+{
+    const char *files[] = {m->iface};
+    char why[ERR_LEN + 128];
+    struct roce_report_live live = {m->iface, m->stats.received, m->stats.dropped,
+                                    m->stats.if_dropped};
+    struct roce_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.files = files;
+    rep.n_files = 1;
+    rep.link_type = roce_livecap_linktype_name(m->cap);
+    rep.cfg = &m->opt->cfg;
+    rep.live = &live;
+    if (m->stats.dropped || m->stats.if_dropped)
+        snprintf(why, sizeof why,
+                 "%s%spackets were dropped (%llu by the kernel, %llu by the "
+                 "interface): the counts may be low",
+                 m->error, m->error[0] ? "; " : "", (unsigned long long)m->stats.dropped,
+                 (unsigned long long)m->stats.if_dropped);
+    else
+        snprintf(why, sizeof why, "%s", m->error);
+    rep.error = why[0] ? why : NULL;
+    if (roce_report_build(&rep, m->engine) != 0) {
+        complain("report", "out of memory");
+        return -1;
+    }
+    int rc;
+    if (m->opt->mode == ROCE_MODE_JSON)
+        rc = m->opt->output ? roce_report_json(&rep, m->out.fp)
+                            : roce_live_json_report(&rep, stdout);
+    else
+        rc = (m->tty && !m->opt->output && fputc('\n', stdout) == EOF) ||
+             roce_report_text(&rep, m->out.fp, m->opt->top) != 0;
+    roce_report_free(&rep);
+    if (rc != 0) {
+        roce_output_abort(&m->out);
+        complain(m->opt->output ? m->opt->output : "stdout", "write failed");
+        return -1;
+    }
+    if (roce_output_commit(&m->out) != 0) {
+        complain(m->opt->output ? m->opt->output : "stdout", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Write the Prometheus file once before capturing (all counters zero), so
+ * that a path that cannot be written is reported at once. 0, or -1. */
+static int first_prometheus(struct monitor *m)
+{
+    struct roce_live_interval iv;
+    memset(&iv, 0, sizeof iv);
+    iv.wall_ns = clock_ns(CLOCK_REALTIME);
+    iv.iface = m->iface;
+    iv.link_type = roce_livecap_linktype_name(m->cap);
+    roce_live_tracker_step(m->tracker, m->engine, &m->stats, &iv);
+    if (roce_prometheus_file(m->opt->live.prometheus, &iv) != 0) {
+        complain(m->opt->live.prometheus, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Everything after the capture and the outputs are open. */
+static int monitor(struct monitor *m)
+{
+    sigset_t sleep_mask, saved;
+    int status = 0;
+
+    m->tracker = roce_live_tracker_new(m->opt->top < VIEW_TOP ? m->opt->top : VIEW_TOP);
+    m->engine = roce_engine_new(&m->opt->cfg);
+    if (m->tracker == NULL || m->engine == NULL) {
+        complain("engine", "out of memory");
+        roce_output_abort(&m->out);
+        return EXIT_INPUT;
+    }
+    if (m->opt->live.prometheus != NULL && first_prometheus(m) != 0) {
+        roce_output_abort(&m->out);
+        return EXIT_OUTPUT;
+    }
+    m->start_ns = m->last_ns = clock_ns(CLOCK_MONOTONIC);
+    signal_cap = m->cap;
+    catch_signals(&sleep_mask, &saved);
+    capture_loop(m, &sleep_mask);
+    if (m->reason == STOP_SIGNAL || m->reason == STOP_DURATION)
+        drain(m);
+    roce_engine_finish(m->engine);
+    if (emit_interval(m, 1) != 0)
+        status = EXIT_OUTPUT;
+    if (m->reason == STOP_READ_ERROR) {
+        complain(m->iface, roce_livecap_error(m->cap));
+        status = EXIT_INPUT;
+    }
+    if (m->reason == STOP_OUTPUT)
+        status = EXIT_OUTPUT;
+    if (final_report(m) != 0)
+        status = EXIT_OUTPUT;
+    signal_cap = NULL;
+    sigprocmask(SIG_SETMASK, &saved, NULL);
+    return status;
+}
+
+int roce_live_run(const struct roce_cli_options *opt)
+{
+    struct monitor m;
+    memset(&m, 0, sizeof m);
+    m.opt = opt;
+    m.iface = opt->live.iface;
+    m.tty = isatty(STDOUT_FILENO);
+    int status = open_capture(&m);
+    if (status == 0) {
+        status = open_outputs(&m);
+        if (status == 0)
+            status = monitor(&m);
+        else
+            roce_output_abort(&m.out);
+    }
+    if (m.save != NULL && roce_savefile_flush(m.save) != 0 && status == 0) {
+        complain(opt->live.savefile, roce_savefile_error(m.save));
+        status = EXIT_OUTPUT;
+    }
+    if (roce_savefile_close(m.save) != 0 && status == 0)
+        status = EXIT_OUTPUT;
+    roce_live_tracker_free(m.tracker);
+    roce_engine_free(m.engine);
+    roce_livecap_close(m.cap);
+    return status;
+}

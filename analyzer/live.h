@@ -1,0 +1,19 @@
+/*
+ * live.h - `rocescope -i IFACE`: the live monitor (README "Live
+ * monitoring"). Captures from the interface into the engine, reports every
+ * interval (terminal view, plain lines or JSON Lines, Prometheus file),
+ * saves the frames with -w, and on SIGINT/SIGTERM, -c or --duration
+ * writes the final report in the offline format.
+ */
+#ifndef ROCE_LIVE_H
+#define ROCE_LIVE_H
+
+#include "options.h"
+
+/* Run the monitor; returns the exit status: 0 stopped normally; 1 the
+ * capture could not be opened or failed (interface missing, down, gone:
+ * the report so far is still written when capturing had started); 2 bad
+ * filter expression; 3 an output could not be written. */
+int roce_live_run(const struct roce_cli_options *opt);
+
+#endif

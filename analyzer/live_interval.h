@@ -1,0 +1,63 @@
+/*
+ * live_interval.h - what one reporting interval of the live monitor saw:
+ * the engine's counters for the interval and in total, the capture
+ * statistics, and the flows that had trouble in it (by retransmissions,
+ * NAKs, PSN gaps, CE marks and CNPs), worst first. The writers (terminal
+ * view, JSON Lines, Prometheus) read this and nothing else.
+ */
+#ifndef ROCE_LIVE_INTERVAL_H
+#define ROCE_LIVE_INTERVAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "live_capture.h"
+#include "roce_engine.h"
+
+/* A flow's activity in one interval. */
+struct roce_live_flow {
+    uint64_t id;
+    struct roce_flow_key key;
+    uint8_t transport;
+    uint64_t packets, retransmitted, naks, gaps, missing_psns, ce_marked, cnps;
+};
+
+struct roce_live_interval {
+    uint64_t seq;      /* 1, 2, ... */
+    int final;         /* the last one, taken after the capture stopped */
+    int64_t wall_ns;   /* its end, CLOCK_REALTIME */
+    int64_t length_ns; /* its length */
+    int64_t uptime_ns; /* from the start of the capture to its end */
+    const char *iface;
+    const char *link_type;
+    /* The counters of the interval: every count of the totals is the
+     * difference over the interval; the gauges (flows_active, peak_flows,
+     * connections), the latency summaries and the times are current. */
+    struct roce_totals delta;
+    const struct roce_totals *total; /* running totals (the engine's, valid until its next call) */
+    struct roce_livecap_stats cap;   /* capture statistics so far */
+    struct roce_livecap_stats cap_delta; /* in the interval */
+    const struct roce_live_flow *top;    /* flows with trouble in the interval, worst first */
+    size_t n_top;                        /* listed in top (at most the tracker's top) */
+    size_t n_troubled;                   /* flows with trouble in the interval */
+};
+
+struct roce_live_tracker;
+
+/* A tracker that lists at most top flows per interval. NULL when out of memory. */
+struct roce_live_tracker *roce_live_tracker_new(size_t top);
+void roce_live_tracker_free(struct roce_live_tracker *t);
+
+/* Close an interval: fill iv's counters (delta, total, cap, cap_delta, top)
+ * from the engine and the capture statistics so far. iv->top points into
+ * the tracker (valid until the next step). 0, or -1 when out of memory
+ * (the flow list is then empty; the counters are still filled). */
+int roce_live_tracker_step(struct roce_live_tracker *t, struct roce_engine *e,
+                           const struct roce_livecap_stats *cap, struct roce_live_interval *iv);
+
+/* d = cur - prev for every count of the totals; gauges, latency summaries
+ * and times are cur's. */
+void roce_live_totals_delta(const struct roce_totals *cur, const struct roce_totals *prev,
+                            struct roce_totals *d);
+
+#endif

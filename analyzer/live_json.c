@@ -1,0 +1,190 @@
+/*
+ * live_json.c - the live monitor's JSON Lines (see live_json.h).
+ *
+ * The counters objects of an interval line ("interval" and "totals") have
+ * the keys of the offline report's sections (naks, retransmission, ecn,
+ * pfc...), from the table in live_metrics.c. Ownership: json-c's *_add
+ * take the value; the root is put once after writing.
+ */
+#define _GNU_SOURCE
+#include "live_json.h"
+
+#include <json-c/json.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "live_metrics.h"
+
+#define NS_PER_USEC 1000.0
+#define NS_PER_SEC  1e9
+#define LINE_FLAGS  (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+static void put_u64(json_object *o, const char *k, uint64_t v)
+{
+    json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+/* The object under key k of o, created when missing. */
+static json_object *group(json_object *o, const char *k)
+{
+    json_object *g;
+    if (k == NULL)
+        return o;
+    if (!json_object_object_get_ex(o, k, &g)) {
+        g = json_object_new_object();
+        json_object_object_add(o, k, g);
+    }
+    return g;
+}
+
+/* Seconds with nine decimals, exact. */
+static json_object *seconds(int64_t ns)
+{
+    char buf[ROCE_FMT_TIME_LEN];
+    roce_fmt_seconds(ns, buf, sizeof buf);
+    return json_object_new_double_s((double)ns / NS_PER_SEC, buf);
+}
+
+static json_object *pfc_prio(const struct roce_pfc_prio *p)
+{
+    json_object *o = json_object_new_object();
+    for (const struct roce_pfc_metric *m = roce_live_pfc_metrics; m->key != NULL; m++) {
+        uint64_t v = roce_metric_get(p, m->offset);
+        json_object_object_add(o, m->key,
+                               m->ns ? json_object_new_double((double)(int64_t)v / NS_PER_USEC)
+                                     : json_object_new_uint64(v));
+    }
+    return o;
+}
+
+/* The counters of t: an interval's (running: 0) or the running totals (1:
+ * with the gauges). */
+static json_object *counters(const struct roce_totals *t, int running)
+{
+    json_object *o = json_object_new_object(), *g;
+    for (const struct roce_metric *m = roce_live_metrics; m->key != NULL; m++)
+        if (running || !m->gauge)
+            put_u64(group(o, m->group), m->key, roce_metric_get(t, m->offset));
+    g = group(o, "malformed_by_reason");
+    for (unsigned i = 1; i < ROCE_MAL_COUNT; i++)
+        put_u64(g, roce_malformed_name((enum roce_malformed)i), t->malformed_by_reason[i]);
+    g = group(o, "naks");
+    for (unsigned c = 0; c < ROCE_NAK_CODES; c++)
+        put_u64(g, roce_nak_code_name(c), t->naks.code[c]);
+    put_u64(g, "reserved_code", t->naks.reserved_code);
+    put_u64(g, "rnr", t->naks.rnr);
+    put_u64(g, "total", t->naks.total);
+    g = group(group(o, "retransmission"), "by_trigger");
+    for (unsigned i = 0; i < ROCE_TRIGGER_COUNT; i++)
+        put_u64(g, roce_trigger_name(i), t->by_trigger[i]);
+    json_object *prios = json_object_new_array();
+    for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++) {
+        json_object *q = pfc_prio(&t->pfc.prio[i]);
+        put_u64(q, "priority", i);
+        json_object_array_add(prios, q);
+    }
+    json_object_object_add(group(o, "pfc"), "priorities", prios);
+    json_object_object_add(group(o, "pfc"), "pause", pfc_prio(&t->pfc.pause));
+    g = group(o, "encapsulation");
+    for (unsigned i = 1; i < ROCE_ENCAP_COUNT; i++)
+        put_u64(g, roce_encap_name((enum roce_encap)i), t->encap[i]);
+    return o;
+}
+
+static json_object *capture_stats(const struct roce_livecap_stats *s)
+{
+    json_object *o = json_object_new_object();
+    put_u64(o, "received", s->received);
+    put_u64(o, "dropped", s->dropped);
+    put_u64(o, "if_dropped", s->if_dropped);
+    return o;
+}
+
+static json_object *top_flow(const struct roce_live_flow *f)
+{
+    char a[ROCE_FMT_ADDR_LEN];
+    json_object *o = json_object_new_object();
+    roce_fmt_addr(f->key.src, f->key.is_v6, a, sizeof a);
+    json_object_object_add(o, "src", json_object_new_string(a));
+    roce_fmt_addr(f->key.dst, f->key.is_v6, a, sizeof a);
+    json_object_object_add(o, "dst", json_object_new_string(a));
+    put_u64(o, "dest_qp", f->key.dqpn);
+    put_u64(o, "id", f->id);
+    json_object_object_add(
+        o, "transport",
+        json_object_new_string(roce_transport_name((enum roce_transport)f->transport)));
+    put_u64(o, "packets", f->packets);
+    put_u64(o, "retransmitted_packets", f->retransmitted);
+    put_u64(o, "naks", f->naks);
+    put_u64(o, "psn_gaps", f->gaps);
+    put_u64(o, "missing_psns", f->missing_psns);
+    put_u64(o, "ce_marked", f->ce_marked);
+    put_u64(o, "cnps", f->cnps);
+    return o;
+}
+
+int roce_live_json_interval(FILE *out, const struct roce_live_interval *iv)
+{
+    json_object *root = json_object_new_object(), *top = json_object_new_array();
+    json_object_object_add(root, "type", json_object_new_string("interval"));
+    put_u64(root, "seq", iv->seq);
+    json_object_object_add(root, "final", json_object_new_boolean(iv->final));
+    json_object_object_add(root, "interface", json_object_new_string(iv->iface));
+    json_object_object_add(root, "time", seconds(iv->wall_ns));
+    json_object_object_add(root, "interval_s", seconds(iv->length_ns));
+    json_object_object_add(root, "uptime_s", seconds(iv->uptime_ns));
+    json_object_object_add(root, "interval", counters(&iv->delta, 0));
+    json_object_object_add(root, "totals", counters(iv->total, 1));
+    json_object *cap = capture_stats(&iv->cap);
+    json_object_object_add(cap, "interval", capture_stats(&iv->cap_delta));
+    json_object_object_add(root, "capture", cap);
+    put_u64(root, "flows_with_trouble", iv->n_troubled);
+    for (size_t i = 0; i < iv->n_top; i++)
+        json_object_array_add(top, top_flow(&iv->top[i]));
+    json_object_object_add(root, "top_flows", top);
+    int rc = fputs(json_object_to_json_string_ext(root, LINE_FLAGS), out) < 0 ||
+             fputc('\n', out) == EOF || fflush(out) != 0;
+    json_object_put(root);
+    return rc ? -1 : 0;
+}
+
+/* A stream filter for the pretty report: json-c puts newlines only between
+ * tokens (inside strings they are escaped), and indentation only right
+ * after them; dropping both leaves the same document on one line. */
+struct one_line {
+    FILE *out;
+    int at_line_start;
+};
+
+static ssize_t one_line_write(void *cookie, const char *buf, size_t size)
+{
+    struct one_line *ol = cookie;
+    for (size_t i = 0; i < size; i++) {
+        char ch = buf[i];
+        if (ch == '\n') {
+            ol->at_line_start = 1;
+            continue;
+        }
+        if (ol->at_line_start && ch == ' ')
+            continue;
+        ol->at_line_start = 0;
+        if (fputc(ch, ol->out) == EOF)
+            return -1;
+    }
+    return (ssize_t)size;
+}
+
+int roce_live_json_report(const struct roce_report *r, FILE *out)
+{
+    struct one_line ol = {out, 0};
+    cookie_io_functions_t io = {NULL, one_line_write, NULL, NULL};
+    FILE *f = fopencookie(&ol, "w", io);
+    if (f == NULL)
+        return -1;
+    int rc = roce_report_json(r, f);
+    if (fclose(f) != 0)
+        rc = -1;
+    if (fputc('\n', out) == EOF || fflush(out) != 0)
+        rc = -1;
+    return rc;
+}

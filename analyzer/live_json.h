@@ -1,0 +1,19 @@
+/*
+ * live_json.h - `rocescope -i IFACE --json`: one JSON object per interval
+ * (JSON Lines, README "Live monitoring"), and the final report on one line.
+ */
+#ifndef ROCE_LIVE_JSON_H
+#define ROCE_LIVE_JSON_H
+
+#include <stdio.h>
+
+#include "live_interval.h"
+#include "report.h"
+
+/* Write the interval as one line and flush. 0, or -1 on a write error. */
+int roce_live_json_interval(FILE *out, const struct roce_live_interval *iv);
+
+/* Write the full report (roce_report_json) on a single line. 0, or -1. */
+int roce_live_json_report(const struct roce_report *r, FILE *out);
+
+#endif

@@ -1,0 +1,210 @@
+/*
+ * options_live.c - the live monitor's options (`rocescope -i IFACE`; see
+ * options.h, README "Live monitoring", rocescope.1). They follow tcpdump
+ * where tcpdump has the same option: -i -f -s -B -w -C -W -c -Z -p.
+ */
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "privs.h"
+
+#define SNAPLEN_DEFAULT    512u /* headers inside ERSPAN/VXLAN with room to spare */
+#define SNAPLEN_MAX        262144ull
+#define SNAPLEN_MIN        64ull
+#define BUFFER_DEFAULT_KIB 16384u     /* 16 MiB of kernel buffer */
+#define BUFFER_MAX_KIB     2097151ull /* what fits libpcap's int of bytes */
+#define FILE_MB_BYTES      1000000ull /* -C counts millions of bytes, as tcpdump */
+#define FILE_MB_MAX        1000000ull
+#define FILE_COUNT_MAX     1000000ull
+#define NS_PER_SEC         1000000000ull
+#define IDLE_DEFAULT_NS    (300 * 1000000000ll)
+#define DURATION_MIN_NS    1000000ull /* 1 ms */
+#define DURATION_MAX_NS    (366ull * 86400 * NS_PER_SEC)
+
+static const struct roce_cli_unit long_time_units[] = {
+    {"", NS_PER_SEC},         {"s", NS_PER_SEC},         {"ms", 1000000}, {"m", 60 * NS_PER_SEC},
+    {"h", 3600 * NS_PER_SEC}, {"d", 86400 * NS_PER_SEC}, {NULL, 0},
+};
+
+const char roce_cli_live_usage[] =
+    "Live monitoring (instead of FILE...):\n"
+    "  -i, --interface IFACE capture on IFACE; every --interval print the counters\n"
+    "                        of the interval (a refreshed view on a terminal, lines\n"
+    "                        otherwise, JSON Lines with --json), then the full\n"
+    "                        report when it stops (SIGINT/SIGTERM, -c, --duration)\n"
+    "  -f, --filter EXPR     BPF filter (default: RoCE, PFC/PAUSE, GRE/ERSPAN and\n"
+    "                        VXLAN, also behind VLAN tags)\n"
+    "  -s, --snaplen N       bytes kept per frame (default 512)\n"
+    "  -B, --buffer-size KIB kernel capture buffer in KiB (default 16384)\n"
+    "      --immediate       deliver every packet at once (no kernel buffering)\n"
+    "  -p, --no-promiscuous-mode  do not put the interface in promiscuous mode\n"
+    "  -c, --count N         stop after N frames\n"
+    "      --duration T      stop after T (e.g. 30s, 10m, 2h, 1d)\n"
+    "      --idle-timeout T  retire flows idle for T (default 300s; 0: never)\n"
+    "      --prometheus-file PATH  rewrite PATH each interval in the Prometheus\n"
+    "                        text format (node_exporter textfile collector)\n"
+    "  -w, --write FILE      save the captured frames to FILE (pcap)\n"
+    "  -C, --file-size MB    start a new -w file past MB million bytes\n"
+    "  -W, --file-count N    with -C: keep a ring of N files\n"
+    "  -Z, --user USER       drop root privileges to USER once capturing\n";
+
+void roce_cli_live_defaults(struct roce_live_options *lo)
+{
+    memset(lo, 0, sizeof *lo);
+    lo->snaplen = SNAPLEN_DEFAULT;
+    lo->buffer_kib = BUFFER_DEFAULT_KIB;
+    lo->promisc = 1;
+    lo->idle_timeout_ns = IDLE_DEFAULT_NS;
+}
+
+/* Options that take no number. 1 when c is none of them. */
+static int text_option(int c, const char *arg, struct roce_live_options *lo)
+{
+    switch (c) {
+    case 'i':
+        lo->iface = arg;
+        return 0;
+    case 'f':
+        lo->filter = arg;
+        return 0;
+    case 'w':
+        lo->savefile = arg;
+        return 0;
+    case ROCE_OPT_PROMETHEUS:
+        lo->prometheus = arg;
+        return 0;
+    case ROCE_OPT_IMMEDIATE:
+        lo->immediate = 1;
+        return 0;
+    case 'p':
+        lo->promisc = 0;
+        return 0;
+    case 'Z':
+        if (!roce_privs_user_exists(arg))
+            return roce_cli_bad_value("-Z", arg, "an existing user name");
+        lo->user = arg;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* Durations. 1 when c is none of them. */
+static int time_option(int c, const char *arg, struct roce_live_options *lo)
+{
+    uint64_t v;
+    switch (c) {
+    case ROCE_OPT_DURATION:
+        if (roce_cli_parse_unit(arg, long_time_units, DURATION_MIN_NS, DURATION_MAX_NS, &v))
+            return roce_cli_bad_value("--duration", arg, "a duration like 30s, 500ms, 10m, 2h");
+        lo->duration_ns = (int64_t)v;
+        return 0;
+    case ROCE_OPT_IDLE_TIMEOUT:
+        if (roce_cli_parse_unit(arg, long_time_units, 0, DURATION_MAX_NS, &v))
+            return roce_cli_bad_value("--idle-timeout", arg, "a duration like 300s, 10m, 1h, or 0");
+        lo->idle_timeout_ns = (int64_t)v;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* Numbers. 1 when c is none of them. */
+static int number_option(int c, const char *arg, struct roce_live_options *lo)
+{
+    uint64_t v;
+    switch (c) {
+    case 's':
+        if (roce_cli_parse_u64(arg, 0, SNAPLEN_MAX, &v) || (v != 0 && v < SNAPLEN_MIN))
+            return roce_cli_bad_value("-s", arg, "bytes 64..262144, or 0 for 262144");
+        lo->snaplen = v ? (unsigned)v : (unsigned)SNAPLEN_MAX;
+        return 0;
+    case 'B':
+        if (roce_cli_parse_u64(arg, 1, BUFFER_MAX_KIB, &v))
+            return roce_cli_bad_value("-B", arg, "KiB 1..2097151");
+        lo->buffer_kib = (unsigned)v;
+        return 0;
+    case 'C':
+        if (roce_cli_parse_u64(arg, 1, FILE_MB_MAX, &v))
+            return roce_cli_bad_value("-C", arg, "millions of bytes 1..1000000");
+        lo->file_bytes = v * FILE_MB_BYTES;
+        return 0;
+    case 'W':
+        if (roce_cli_parse_u64(arg, 1, FILE_COUNT_MAX, &v))
+            return roce_cli_bad_value("-W", arg, "a number of files 1..1000000");
+        lo->file_count = (unsigned)v;
+        return 0;
+    case 'c':
+        if (roce_cli_parse_u64(arg, 1, UINT64_MAX, &v))
+            return roce_cli_bad_value("-c", arg, "a number of frames, 1 or more");
+        lo->count = v;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* How the live-only options are named in messages. */
+static const struct {
+    int code;
+    const char *name;
+} live_names[] = {
+    {'f', "-f"},
+    {'s', "-s"},
+    {'B', "-B"},
+    {'w', "-w"},
+    {'C', "-C"},
+    {'W', "-W"},
+    {'c', "-c"},
+    {'Z', "-Z"},
+    {'p', "-p"},
+    {ROCE_OPT_IMMEDIATE, "--immediate"},
+    {ROCE_OPT_DURATION, "--duration"},
+    {ROCE_OPT_IDLE_TIMEOUT, "--idle-timeout"},
+    {ROCE_OPT_PROMETHEUS, "--prometheus-file"},
+    {0, NULL},
+};
+
+int roce_cli_live_option(int c, const char *arg, struct roce_live_options *lo)
+{
+    int rc = text_option(c, arg, lo);
+    if (rc == 1)
+        rc = time_option(c, arg, lo);
+    if (rc == 1)
+        rc = number_option(c, arg, lo);
+    for (unsigned i = 0; rc == 0 && lo->first_live == NULL && live_names[i].name != NULL; i++)
+        if (live_names[i].code == c)
+            lo->first_live = live_names[i].name;
+    return rc;
+}
+
+int roce_cli_live_check(const struct roce_cli_options *o)
+{
+    const struct roce_live_options *lo = &o->live;
+    if (lo->iface == NULL) {
+        if (lo->first_live != NULL) {
+            fprintf(stderr, "rocescope: %s needs -i (live capture)\n", lo->first_live);
+            return -1;
+        }
+        return 0;
+    }
+    if (o->n_files > 0) {
+        fputs("rocescope: -i and capture files exclude each other\n", stderr);
+        return -1;
+    }
+    if (o->mode == ROCE_MODE_EVENTS) {
+        fputs("rocescope: --events is not available with -i\n", stderr);
+        return -1;
+    }
+    if ((lo->file_bytes || lo->file_count) && lo->savefile == NULL) {
+        fputs("rocescope: -C and -W need -w\n", stderr);
+        return -1;
+    }
+    if (lo->file_count && !lo->file_bytes) {
+        fputs("rocescope: -W needs -C\n", stderr);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,541 @@
+#!/usr/bin/env python3
+"""Live monitor tests: `rocescope -i IFACE` on a veth pair inside a network
+namespace made for the run, with captures replayed into the peer by
+tcpreplay.
+
+  --part scenarios  each scenario capture replayed live: the final report
+                    equals the offline report of the same file (every count
+                    that comes from the headers; times and what depends on
+                    them excepted) whenever pcap_stats shows no drops; the
+                    interval lines add up to the totals; the Prometheus file
+                    parses and agrees. ERSPAN II/III, VXLAN, GRE, PFC, VLAN.
+  --part monitor    no-traffic intervals and --duration, interface errors,
+                    -c, SIGINT and SIGTERM mid-run (JSON and the terminal
+                    view), a vanished interface, -w with -C/-W rotation
+                    (the saved files analysed offline give the live report),
+                    -Z (files written as the user), idle flows retired.
+
+Needs root, `ip netns` and tcpreplay: otherwise it skips (exit 77). The
+capture is known to be active once the monitor has written its first
+Prometheus file (it does so right after opening the capture), so no fixed
+start-up sleep is needed.
+"""
+import argparse
+import json
+import os
+import pty
+import pwd
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+NS = "rslive%d" % os.getpid()
+CAPTURE_IF, REPLAY_IF = "vb", "va"
+SAFETY_DURATION = "20s"      # every monitor run stops by itself at the latest then
+READY_TIMEOUT = 10.0
+# keys whose values depend on arrival times, not on the headers
+TIMED = {"first_time", "last_time", "duration_s", "ack_latency_us", "cnp_latency_us",
+         "nak_to_resend_us", "duration_us", "paused_us", "storm_windows", "ce_answered",
+         "ce_unanswered", "cnps_matched", "cnps_unexplained", "by_trigger",
+         "episodes_by_trigger", "trigger", "nak_frame", "options", "file", "files", "live",
+         "complete", "error"}
+GAUGES = {"flows_active", "peak_flows", "connections"}
+SCENARIOS = ("loss_receiver", "ecn_cnp", "nak_codes", "erspan2", "erspan3", "vxlan", "gre",
+             "pfc", "ipv6_vlan")
+
+
+class Fail(Exception):
+    pass
+
+
+def sh(*cmd, check=True):
+    return subprocess.run(cmd, capture_output=True, text=True, check=check, timeout=60)
+
+
+def netns(*cmd):
+    return ["ip", "netns", "exec", NS, *cmd]
+
+
+def setup_netns():
+    sh("ip", "netns", "add", NS)
+    add_veth()
+
+
+def add_veth():
+    sh("ip", "-n", NS, "link", "add", REPLAY_IF, "type", "veth", "peer", "name", CAPTURE_IF)
+    for i in (REPLAY_IF, CAPTURE_IF):
+        sh("ip", "-n", NS, "link", "set", i, "mtu", "9000")
+        sh("ip", "netns", "exec", NS, "sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % i,
+           check=False)
+
+
+def links(up):
+    for i in (REPLAY_IF, CAPTURE_IF):
+        sh("ip", "-n", NS, "link", "set", i, "up" if up else "down")
+
+
+def pcap_frames(path):
+    """Frames in a classic pcap file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    off, n = 24, 0
+    while off + 16 <= len(data):
+        caplen = struct.unpack_from("<I", data, off + 8)[0]
+        off += 16 + caplen
+        n += 1
+    return n
+
+
+class Monitor:
+    """One rocescope -i run in the namespace, stdout to a file (or a pty)."""
+
+    def __init__(self, tool, tmp, args, tty=False, name="mon"):
+        self.prom = os.path.join(tmp, name + ".prom")
+        self.out_path = os.path.join(tmp, name + ".out")
+        self.err_path = os.path.join(tmp, name + ".err")
+        cmd = netns(tool, "-i", CAPTURE_IF, "--prometheus-file", self.prom, *args)
+        if "--duration" not in args:
+            cmd += ["--duration", SAFETY_DURATION]
+        self.master = None
+        self.out = open(self.out_path, "wb")
+        err = open(self.err_path, "wb")
+        if tty:
+            self.master, slave = pty.openpty()
+            self.p = subprocess.Popen(cmd, stdout=slave, stderr=err)
+            os.close(slave)
+        else:
+            self.p = subprocess.Popen(cmd, stdout=self.out, stderr=err)
+        err.close()
+
+    def ready(self):
+        """Wait until the capture is open (the first Prometheus file is there)."""
+        end = time.monotonic() + READY_TIMEOUT
+        while not os.path.exists(self.prom):
+            if self.p.poll() is not None or time.monotonic() > end:
+                raise Fail("monitor did not start: " + self.stderr())
+            time.sleep(0.02)
+
+    def wait(self, timeout=30):
+        if self.master is not None:
+            end = time.monotonic() + timeout
+            while True:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:
+                    break  # the pty closed: the monitor is gone
+                if not chunk or time.monotonic() > end:
+                    break
+                self.out.write(chunk)
+            os.close(self.master)
+        rc = self.p.wait(timeout=timeout)
+        self.out.close()
+        return rc
+
+    def stdout(self):
+        with open(self.out_path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def stderr(self):
+        with open(self.err_path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def json_lines(self):
+        return [json.loads(l) for l in self.stdout().splitlines() if l.strip()]
+
+
+def replay(path, pps=None):
+    rate = ["--pps=%d" % pps] if pps else ["--topspeed"]
+    p = subprocess.run(netns("tcpreplay", "-q", "-i", REPLAY_IF, *rate, path),
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        raise Fail("tcpreplay %s: %s" % (path, p.stderr.strip()))
+
+
+def offline(tool, *args):
+    p = subprocess.run([tool, "--json", *args], capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        raise Fail("offline %s: %s" % (args, p.stderr.strip()))
+    return json.loads(p.stdout)
+
+
+def header_counts(x):
+    """The report without what depends on arrival times."""
+    if isinstance(x, dict):
+        return {k: header_counts(v) for k, v in x.items() if k not in TIMED}
+    if isinstance(x, list):
+        return [header_counts(v) for v in x]
+    return x
+
+
+def diff(a, b, path=""):
+    """First difference between two JSON values, or None."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return "%s/%s only on one side" % (path, k)
+            d = diff(a[k], b[k], path + "/" + k)
+            if d:
+                return d
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return "%s: %d vs %d entries" % (path, len(a), len(b))
+        for i, (u, v) in enumerate(zip(a, b)):
+            d = diff(u, v, "%s/%d" % (path, i))
+            if d:
+                return d
+        return None
+    return None if a == b else "%s: live %r, offline %r" % (path, a, b)
+
+
+def add_up(intervals, path=""):
+    """Sum the interval objects key by key (gauges and labels left out)."""
+    first = intervals[0]
+    if isinstance(first, dict):
+        return {k: add_up([i[k] for i in intervals], path + "/" + k)
+                for k in first if k not in GAUGES and k != "priority"}
+    if isinstance(first, list):
+        return [add_up([i[n] for i in intervals], path) for n in range(len(first))]
+    return sum(intervals)
+
+
+def check_sums(lines, report):
+    """The interval lines add up to the running totals and to the report."""
+    ivs = [l for l in lines if l.get("type") == "interval"]
+    if not ivs or not ivs[-1]["final"] or any(l["final"] for l in ivs[:-1]):
+        raise Fail("interval lines: the last one (and only it) must be final")
+    if [l["seq"] for l in ivs] != list(range(1, len(ivs) + 1)):
+        raise Fail("interval seq numbers are not 1..n")
+    total = add_up([l["interval"] for l in ivs])
+    running = ivs[-1]["totals"]
+    close = lambda a, b: abs(a - b) < 1e-3 if isinstance(a, float) or isinstance(b, float) else a == b
+    def walk(s, r, path):
+        if isinstance(s, dict):
+            for k in s:
+                walk(s[k], r[k], path + "/" + k)
+        elif isinstance(s, list):
+            for n, (u, v) in enumerate(zip(s, r)):
+                walk(u, v, "%s/%d" % (path, n))
+        elif not close(s, r):
+            raise Fail("intervals add up to %r, totals say %r at %s" % (s, r, path))
+    walk(total, running, "")
+    for k in ("packets", "roce_packets", "bytes", "cnp_packets"):
+        if running[k] != report["capture"][k]:
+            raise Fail("totals.%s %d != report %d" % (k, running[k], report["capture"][k]))
+    if running["naks"] != report["naks"] or running["pfc"]["pfc_frames"] != report["pfc"]["pfc_frames"]:
+        raise Fail("running totals differ from the final report")
+    if ivs[-1]["capture"]["received"] < running["packets"]:
+        raise Fail("pcap_stats received fewer than the frames analysed")
+
+
+PROM_SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$')
+PROM_LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(,|$)')
+
+
+def parse_prometheus(text):
+    """Parse the text exposition format; returns {(name, frozenset(labels)): value}."""
+    types, helps, samples = {}, set(), {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.startswith("# HELP "):
+            helps.add(line.split()[2])
+        elif line.startswith("# TYPE "):
+            _, _, name, typ = line.split(" ", 3)
+            if typ not in ("counter", "gauge") or name in types:
+                raise Fail("prometheus line %d: bad or repeated TYPE" % n)
+            types[name] = typ
+        elif line.startswith("#") or not line:
+            raise Fail("prometheus line %d: unexpected %r" % (n, line))
+        else:
+            m = PROM_SAMPLE.match(line)
+            if not m:
+                raise Fail("prometheus line %d: not a sample: %r" % (n, line))
+            name, labels = m.group(1), {}
+            body = m.group(3) or ""
+            pos = 0
+            while pos < len(body):
+                lm = PROM_LABEL.match(body, pos)
+                if not lm:
+                    raise Fail("prometheus line %d: bad labels %r" % (n, body))
+                labels[lm.group(1)] = lm.group(2)
+                pos = lm.end()
+            if name not in types or name not in helps:
+                raise Fail("prometheus line %d: %s has no TYPE/HELP before it" % (n, name))
+            if types[name] == "counter" and not name.endswith("_total"):
+                raise Fail("prometheus: counter %s does not end in _total" % name)
+            if not name.startswith("rocescope_") or labels.get("interface") != CAPTURE_IF:
+                raise Fail("prometheus line %d: name prefix or interface label" % n)
+            samples[(name, frozenset(labels.items()))] = float(m.group(4))
+    return samples
+
+
+def check_prometheus(path, report):
+    with open(path, encoding="utf-8") as f:
+        s = parse_prometheus(f.read())
+    def val(name, **labels):
+        labels["interface"] = CAPTURE_IF
+        return s[(name, frozenset(labels.items()))]
+    c = report["capture"]
+    expect = [(val("rocescope_packets_total"), c["packets"]),
+              (val("rocescope_roce_packets_total"), c["roce_packets"]),
+              (val("rocescope_bytes_total"), c["bytes"]),
+              (val("rocescope_naks_total", code="psn_sequence_error"),
+               report["naks"]["psn_sequence_error"]),
+              (val("rocescope_retransmitted_packets_total"), report["retransmission"]["packets"]),
+              (val("rocescope_ce_marked_total"), report["ecn"]["ce_marked"]),
+              (val("rocescope_capture_dropped_total"), c["live"]["dropped"])]
+    for p in report["pfc"]["priorities"]:
+        expect.append((val("rocescope_pfc_xoff_total", priority=str(p["priority"])), p["xoff"]))
+    for name, n in report["encapsulation"].items():
+        expect.append((val("rocescope_encapsulated_frames_total", encapsulation=name), n))
+    for got, want in expect:
+        if got != want:
+            raise Fail("prometheus value %r, report %r" % (got, want))
+
+
+def final_report(mon):
+    lines = mon.json_lines()
+    if not lines or "tool" not in lines[-1]:
+        raise Fail("no final report as the last line")
+    return lines, lines[-1]
+
+
+def scenario(tool, captures, tmp, name):
+    path = os.path.join(captures, name + ".pcap")
+    n = pcap_frames(path)
+    mon = Monitor(tool, tmp, ["--json", "-s", "0", "-c", str(n)], name=name)
+    mon.ready()
+    replay(path)
+    rc = mon.wait()
+    if rc != 0:
+        raise Fail("%s: exit %d: %s" % (name, rc, mon.stderr()))
+    lines, live = final_report(mon)
+    check_sums(lines, live)
+    check_prometheus(mon.prom, live)
+    stats = live["capture"]["live"]
+    if stats["dropped"] or stats["if_dropped"]:
+        print("  %s: the capture dropped packets, report not compared" % name)
+        return
+    d = diff(header_counts(live), header_counts(offline(tool, path)))
+    if d:
+        raise Fail("%s: live and offline reports differ: %s" % (name, d))
+
+
+def part_scenarios(tool, captures, tmp):
+    links(True)
+    for name in SCENARIOS:
+        yield name, lambda name=name: scenario(tool, captures, tmp, name)
+
+
+def expect_error(tool, args, status, text):
+    p = subprocess.run(netns(tool, *args), capture_output=True, text=True, timeout=30)
+    if p.returncode != status or text not in p.stderr:
+        raise Fail("%s: exit %d, stderr %r (expected %d, %r)" % (args, p.returncode, p.stderr,
+                                                                status, text))
+
+
+def interface_errors(tool):
+    links(False)
+    expect_error(tool, ["-i", CAPTURE_IF, "--duration", "1s"], 1, "the interface is down")
+    links(True)
+    expect_error(tool, ["-i", "rsnothere0", "--duration", "1s"], 1, "no such interface")
+    expect_error(tool, ["-i", CAPTURE_IF, "-f", "udp port (", "--duration", "1s"], 2, "bad filter")
+    expect_error(tool, ["-i", CAPTURE_IF, "-Z", "no-such-user-rs"], 2, "-Z")
+
+
+def idle_intervals(tool, tmp):
+    """No traffic: intervals still come, --duration stops it."""
+    mon = Monitor(tool, tmp, ["--json", "--interval", "200ms", "--duration", "1s"], name="idle")
+    start = time.monotonic()
+    rc = mon.wait()
+    took = time.monotonic() - start
+    lines, rep = final_report(mon)
+    ivs = [l for l in lines if l.get("type") == "interval"]
+    if rc != 0 or len(ivs) < 5 or rep["capture"]["packets"] != 0 or took > 5:
+        raise Fail("idle run: exit %d, %d intervals, %.1f s" % (rc, len(ivs), took))
+    check_sums(lines, rep)
+
+
+def bulk_rotation(tool, rocegen, tmp):
+    """Intervals over a 1.5 s replay add up; -w -C 1 files give the same report offline."""
+    bulk = os.path.join(tmp, "bulk.pcap")
+    sh(rocegen, "bulk", "-o", bulk, "--packets", "12000", "--qps", "8", "--snaplen", "128")
+    save = os.path.join(tmp, "saved.pcap")
+    mon = Monitor(tool, tmp, ["--json", "--interval", "250ms", "-c", "12000", "-w", save,
+                              "-C", "1"], name="bulk")
+    mon.ready()
+    replay(bulk, pps=8000)
+    rc = mon.wait()
+    lines, live = final_report(mon)
+    if rc != 0:
+        raise Fail("bulk: exit %d: %s" % (rc, mon.stderr()))
+    check_sums(lines, live)
+    busy = [l for l in lines if l.get("type") == "interval" and l["interval"]["packets"]]
+    if len(busy) < 3:
+        raise Fail("bulk: packets in only %d intervals" % len(busy))
+    files = [save] + [save + str(i) for i in range(1, 10) if os.path.exists(save + str(i))]
+    if len(files) != 2:
+        raise Fail("-C 1 over 1.7 MB: %d files" % len(files))
+    if live["capture"]["live"]["dropped"] == 0:
+        d = diff(header_counts(live), header_counts(offline(tool, *files)))
+        if d:
+            raise Fail("-w files and live report differ: %s" % d)
+    ring = os.path.join(tmp, "ring.pcap")
+    mon = Monitor(tool, tmp, ["-c", "12000", "-w", ring, "-C", "1", "-W", "1"], name="ring")
+    mon.ready()
+    replay(bulk)
+    if mon.wait() != 0 or sorted(os.listdir(tmp)).count("ring.pcap0") != 1 or \
+            pcap_frames(ring + "0") >= 12000 or os.path.exists(ring + "1"):
+        raise Fail("-W 1 ring: %s" % mon.stderr())
+
+
+def interrupt(tool, rocegen, tmp, sig, tty):
+    """A signal mid-replay: exit 0 and the final report (JSON, or the terminal view + text)."""
+    slow = os.path.join(tmp, "slow.pcap")
+    if not os.path.exists(slow):
+        sh(rocegen, "bulk", "-o", slow, "--packets", "600", "--qps", "2", "--snaplen", "128")
+    args = ["--interval", "250ms"] + ([] if tty else ["--json"])
+    mon = Monitor(tool, tmp, args, tty=tty, name="sig%d" % sig)
+    mon.ready()
+    rp = subprocess.Popen(netns("tcpreplay", "-q", "-i", REPLAY_IF, "--pps=400", slow),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.8)
+    mon.p.send_signal(sig)
+    rc = mon.wait()
+    rp.wait(timeout=30)
+    if rc != 0:
+        raise Fail("signal %d: exit %d: %s" % (sig, rc, mon.stderr()))
+    if tty:
+        out = mon.stdout()
+        m = re.search(r"packets +(\d+) in", out)
+        if "\x1b[H\x1b[2J" not in out or "rocescope live: vb" not in out or not m or \
+                not 0 < int(m.group(1)) < 600:
+            raise Fail("terminal view / final text report missing: %r" % out[-600:])
+        return
+    lines, rep = final_report(mon)
+    check_sums(lines, rep)
+    if not 0 < rep["capture"]["packets"] < 600:
+        raise Fail("SIGINT mid-run: %d packets in the report" % rep["capture"]["packets"])
+
+
+def idle_retire(tool, captures, tmp):
+    """--idle-timeout: flows idle longer are retired at an interval, their counts kept."""
+    first = os.path.join(captures, "loss_receiver.pcap")
+    second = os.path.join(captures, "ecn_cnp.pcap")  # other addresses: new flows
+    mon = Monitor(tool, tmp, ["--json", "--interval", "200ms", "--idle-timeout", "1s"],
+                  name="idle_retire")
+    mon.ready()
+    replay(first)
+    time.sleep(1.3)
+    replay(second)
+    time.sleep(0.6)
+    mon.p.send_signal(signal.SIGINT)
+    rc = mon.wait()
+    lines, rep = final_report(mon)
+    old, new = offline(tool, first), offline(tool, second)
+    want = pcap_frames(first) + pcap_frames(second)
+    if rc != 0 or rep["limits"]["flows_retired"] != len(old["flows"]) or \
+            rep["capture"]["packets"] != want or \
+            rep["naks"]["total"] != old["naks"]["total"] + new["naks"]["total"] or \
+            len(rep["flows"]) != len(new["flows"]):
+        raise Fail("idle timeout: exit %d, %d retired, %d packets, %d flows listed" %
+                   (rc, rep["limits"]["flows_retired"], rep["capture"]["packets"],
+                    len(rep["flows"])))
+    check_sums(lines, rep)
+
+
+def vanished(tool, captures, tmp):
+    """The interface is deleted while capturing: exit 1, the error, the report so far."""
+    path = os.path.join(captures, "ecn_cnp.pcap")
+    mon = Monitor(tool, tmp, ["--json", "--immediate"], name="gone")
+    mon.ready()
+    replay(path)
+    time.sleep(0.3)
+    sh("ip", "-n", NS, "link", "del", REPLAY_IF)
+    rc = mon.wait()
+    lines, rep = final_report(mon)
+    err = mon.stderr()
+    if rc != 1 or "vb:" not in err or rep["capture"]["complete"] or \
+            rep["capture"]["packets"] != pcap_frames(path):
+        raise Fail("vanished interface: exit %d, stderr %r, complete %r, %d packets" %
+                   (rc, err, rep["capture"]["complete"], rep["capture"]["packets"]))
+    add_veth()
+    links(True)
+
+
+def drop_root(tool, captures, tmp):
+    """-Z nobody: the -w and Prometheus files are created as nobody."""
+    nobody = pwd.getpwnam("nobody")
+    d = tempfile.mkdtemp(dir=tmp)
+    os.chmod(tmp, 0o755)
+    os.chmod(d, 0o777)
+    path = os.path.join(captures, "loss_receiver.pcap")
+    save = os.path.join(d, "z.pcap")
+    mon = Monitor(tool, d, ["-Z", "nobody", "-w", save, "-c", str(pcap_frames(path))], name="z")
+    mon.ready()
+    replay(path)
+    rc = mon.wait()
+    if rc != 0 or os.stat(save).st_uid != nobody.pw_uid or \
+            os.stat(mon.prom).st_uid != nobody.pw_uid or pcap_frames(save) != pcap_frames(path):
+        raise Fail("-Z nobody: exit %d, %s" % (rc, mon.stderr()))
+
+
+def part_monitor(tool, rocegen, captures, tmp):
+    links(True)
+    yield "interface errors", lambda: interface_errors(tool)
+    yield "intervals without traffic", lambda: idle_intervals(tool, tmp)
+    yield "bulk intervals and -w rotation", lambda: bulk_rotation(tool, rocegen, tmp)
+    yield "SIGINT, JSON", lambda: interrupt(tool, rocegen, tmp, signal.SIGINT, False)
+    yield "SIGTERM, terminal view", lambda: interrupt(tool, rocegen, tmp, signal.SIGTERM, True)
+    yield "-Z", lambda: drop_root(tool, captures, tmp)
+    yield "idle flows retired", lambda: idle_retire(tool, captures, tmp)
+    yield "vanished interface", lambda: vanished(tool, captures, tmp)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rocescope", required=True)
+    ap.add_argument("--rocegen", required=True)
+    ap.add_argument("--captures", required=True)
+    ap.add_argument("--part", choices=("scenarios", "monitor"), required=True)
+    a = ap.parse_args()
+    if os.geteuid() != 0:
+        print("skip: live tests need root (network namespaces)")
+        return SKIP
+    if shutil.which("tcpreplay") is None:
+        print("skip: tcpreplay is not installed (tools/setup.sh installs it)")
+        return SKIP
+    try:
+        setup_netns()
+    except (subprocess.CalledProcessError, FileNotFoundError) as e:
+        subprocess.run(["ip", "netns", "del", NS], capture_output=True)
+        print("skip: cannot make a network namespace with a veth pair: %s" % e)
+        return SKIP
+    tmp = tempfile.mkdtemp(prefix="rocescope-live-")
+    failed = passed = 0
+    try:
+        parts = part_scenarios(a.rocescope, a.captures, tmp) if a.part == "scenarios" else \
+            part_monitor(a.rocescope, a.rocegen, a.captures, tmp)
+        for name, run in parts:
+            start = time.monotonic()
+            try:
+                run()
+                passed += 1
+                print("ok   %-32s %.1f s" % (name, time.monotonic() - start))
+            except (Fail, subprocess.SubprocessError, OSError, ValueError, KeyError) as e:
+                failed += 1
+                print("FAIL %-32s %s" % (name, e))
+    finally:
+        subprocess.run(["ip", "netns", "del", NS], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

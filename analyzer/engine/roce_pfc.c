@@ -19,13 +19,13 @@
 #include "roce_internal.h"
 
 #define BIT_TIMES_PER_QUANTUM 512
-#define NS_PER_US_X_1000      1000000 /* ns per second / 1000 Mb */
+#define NS_PER_BIT_AT_1MBPS   1000 /* one bit at 1 Mb/s lasts 1 us */
 #define PCT                   100
 
 static int64_t quanta_ns(const struct roce_engine *e, uint32_t quanta)
 {
-    /* quanta x 512 bits / (Mb/s x 10^6) s = quanta x 512 x 1000 / Mb/s ns */
-    return (int64_t)quanta * BIT_TIMES_PER_QUANTUM * (NS_PER_US_X_1000 / 1000) /
+    /* quanta x 512 bits at link_speed_mbps Mb/s */
+    return (int64_t)quanta * BIT_TIMES_PER_QUANTUM * NS_PER_BIT_AT_1MBPS /
            (int64_t)e->cfg.link_speed_mbps;
 }
 
@@ -38,22 +38,34 @@ static void window_close(struct roce_engine *e, struct pfc_state *s, struct roce
     s->window_paused = 0;
 }
 
-/* Add the paused time [from, to) to a priority, window by window. */
+/* Add the paused time [from, to) to a priority: the partial windows at its
+ * ends one by one, the whole windows in between in one step (each is paused
+ * throughout, so a storm unless the storm share is 100 %). */
 static void account(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_prio *r,
                     int64_t from, int64_t to)
 {
     const int64_t w = e->cfg.pfc_window_ns;
+    if (from >= to)
+        return;
+    r->paused_ns += to - from;
     while (from < to) {
         int64_t idx = (from - e->pfc_origin) / w;
         int64_t wend = e->pfc_origin + (idx + 1) * w;
-        int64_t seg = (to < wend ? to : wend) - from;
         if (idx != s->window) {
             window_close(e, s, r);
             s->window = idx;
         }
-        s->window_paused += seg;
-        r->paused_ns += seg;
-        from += seg;
+        if (to <= wend) {
+            s->window_paused += to - from;
+            return;
+        }
+        s->window_paused += wend - from;
+        window_close(e, s, r);
+        int64_t full = (to - wend) / w;
+        if (full > 0 && e->cfg.pfc_storm_pct < PCT)
+            r->storm_windows += (uint64_t)full;
+        s->window = idx + 1 + full;
+        from = wend + full * w;
     }
 }
 

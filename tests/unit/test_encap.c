@@ -1,0 +1,153 @@
+/*
+ * test_encap.c - mirror encapsulations (analyzer/engine/roce_encap.c):
+ * ERSPAN type I, II and III (with and without the platform subheader),
+ * GRE transparent Ethernet bridging and VXLAN around a RoCEv2 frame decode
+ * to the inner packet with the encapsulation recorded; nesting stops at
+ * ROCE_MAX_ENCAP; every cut of a wrapped frame decodes without reading past
+ * the captured bytes and is never called malformed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "roce_decode.h"
+#include "rocegen_encap.h"
+#include "test_util.h"
+
+#define TUNNEL_A   0x0A090001u
+#define TUNNEL_B   0x0A090002u
+#define INNER_DQPN 0x0000B2u
+#define INNER_PSN  0x000123u
+#define SESSION    321u
+#define VNI        0xABCDEu
+
+static const struct roce_decode_cfg cfg = {.udp_port = ROCE_UDP_PORT_ROCEV2,
+                                           .vxlan_port = ROCE_UDP_PORT_VXLAN,
+                                           .check_icrc = 1};
+
+/* The inner frame: an RC SEND Only with CE set, 64 bytes of payload. */
+static int inner_frame(uint8_t *buf, size_t cap)
+{
+    struct rg_spec s;
+    rg_spec_init(&s);
+    s.dqpn = INNER_DQPN;
+    s.psn = INNER_PSN;
+    s.payload_len = 64;
+    s.ecn = RG_ECN_CE;
+    return rg_build(&s, buf, cap, NULL);
+}
+
+static int wrapped(enum rg_wrap_kind kind, int subheader, uint8_t *out, size_t cap)
+{
+    uint8_t in[RG_MAX_FRAME];
+    struct rg_wrap w;
+    int n = inner_frame(in, sizeof in);
+    CU_ASSERT_FATAL(n > 0);
+    rg_wrap_init(&w, kind, TUNNEL_A, TUNNEL_B);
+    w.session = SESSION;
+    w.vni = VNI;
+    w.subheader = (uint8_t)subheader;
+    return rg_wrap_build(&w, in, (size_t)n, out, cap);
+}
+
+static void check_kind(enum rg_wrap_kind kind, int subheader, enum roce_encap want, uint32_t id)
+{
+    uint8_t f[RG_MAX_FRAME];
+    struct roce_pkt pkt;
+    int n = wrapped(kind, subheader, f, sizeof f);
+    CU_ASSERT_FATAL(n > 0);
+    CU_ASSERT_EQUAL(roce_decode(&cfg, ROCE_LINKTYPE_ETHERNET, f, (size_t)n, (size_t)n, &pkt), 0);
+    CU_ASSERT_EQUAL(pkt.cls, ROCE_CLASS_ROCE);
+    CU_ASSERT_EQUAL(pkt.encap, want);
+    CU_ASSERT_EQUAL(pkt.encap_depth, 1);
+    CU_ASSERT_EQUAL(pkt.encap_id, id);
+    CU_ASSERT_EQUAL(pkt.dqpn, INNER_DQPN);
+    CU_ASSERT_EQUAL(pkt.psn, INNER_PSN);
+    CU_ASSERT_EQUAL(pkt.ecn, ROCE_ECN_CE); /* the inner IP header's, not the tunnel's */
+    CU_ASSERT_EQUAL(pkt.icrc_status, ROCE_ICRC_GOOD);
+    CU_ASSERT_EQUAL(pkt.dst[15], 2); /* 10.0.0.2, the inner destination */
+
+    /* every cut: no read past caplen (ASan), never malformed, BTH fields only when captured */
+    for (int cut = 0; cut <= n; cut++) {
+        uint8_t *c = malloc(cut ? (size_t)cut : 1);
+        CU_ASSERT_FATAL(c != NULL);
+        memcpy(c, f, (size_t)cut);
+        CU_ASSERT_EQUAL(roce_decode(&cfg, ROCE_LINKTYPE_ETHERNET, c, (size_t)cut, (size_t)n, &pkt), 0);
+        CU_ASSERT_NOT_EQUAL(pkt.cls, ROCE_CLASS_MALFORMED);
+        if (pkt.bth_captured)
+            CU_ASSERT_EQUAL(pkt.psn, INNER_PSN);
+        free(c);
+    }
+}
+
+static void test_erspan1(void)
+{
+    check_kind(RG_WRAP_ERSPAN1, 0, ROCE_ENCAP_ERSPAN1, 0);
+}
+
+static void test_erspan2(void)
+{
+    check_kind(RG_WRAP_ERSPAN2, 0, ROCE_ENCAP_ERSPAN2, SESSION);
+}
+
+static void test_erspan3(void)
+{
+    check_kind(RG_WRAP_ERSPAN3, 0, ROCE_ENCAP_ERSPAN3, SESSION);
+    check_kind(RG_WRAP_ERSPAN3, 1, ROCE_ENCAP_ERSPAN3, SESSION);
+}
+
+static void test_gre_teb(void)
+{
+    check_kind(RG_WRAP_GRE_TEB, 0, ROCE_ENCAP_GRE_TEB, 0);
+}
+
+static void test_vxlan(void)
+{
+    check_kind(RG_WRAP_VXLAN, 0, ROCE_ENCAP_VXLAN, VNI);
+}
+
+/* VXLAN in VXLAN in ... : unwrapped ROCE_MAX_ENCAP deep, no further. */
+static void test_nesting_limit(void)
+{
+    uint8_t a[RG_MAX_FRAME], b[RG_MAX_FRAME];
+    struct roce_pkt pkt;
+    int n = inner_frame(a, sizeof a);
+    for (int depth = 1; depth <= ROCE_MAX_ENCAP + 1; depth++) {
+        struct rg_wrap w;
+        rg_wrap_init(&w, RG_WRAP_VXLAN, TUNNEL_A, TUNNEL_B);
+        n = rg_wrap_build(&w, a, (size_t)n, b, sizeof b);
+        CU_ASSERT_FATAL(n > 0);
+        memcpy(a, b, (size_t)n);
+        roce_decode(&cfg, ROCE_LINKTYPE_ETHERNET, a, (size_t)n, (size_t)n, &pkt);
+        if (depth <= ROCE_MAX_ENCAP) {
+            CU_ASSERT_EQUAL(pkt.cls, ROCE_CLASS_ROCE);
+            CU_ASSERT_EQUAL(pkt.encap_depth, depth);
+        } else {
+            CU_ASSERT_EQUAL(pkt.cls, ROCE_CLASS_NON_ROCE);
+        }
+    }
+}
+
+/* With VXLAN switched off (port 0), UDP 4789 is plain UDP. */
+static void test_vxlan_off(void)
+{
+    uint8_t f[RG_MAX_FRAME];
+    struct roce_pkt pkt;
+    struct roce_decode_cfg off = cfg;
+    off.vxlan_port = 0;
+    int n = wrapped(RG_WRAP_VXLAN, 0, f, sizeof f);
+    roce_decode(&off, ROCE_LINKTYPE_ETHERNET, f, (size_t)n, (size_t)n, &pkt);
+    CU_ASSERT_EQUAL(pkt.cls, ROCE_CLASS_NON_ROCE);
+    CU_ASSERT_EQUAL(pkt.encap_depth, 0);
+}
+
+static const struct tu_test tests[] = {
+    {"erspan1", test_erspan1},   {"erspan2", test_erspan2},
+    {"erspan3", test_erspan3},   {"gre_teb", test_gre_teb},
+    {"vxlan", test_vxlan},       {"nesting_limit", test_nesting_limit},
+    {"vxlan_off", test_vxlan_off}, TU_END,
+};
+
+int main(int argc, char **argv)
+{
+    return tu_main1(argc, argv, "encap", tests);
+}

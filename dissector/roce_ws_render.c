@@ -1,0 +1,346 @@
+/*
+ * roce_ws_render.c - one frame's record as Wireshark shows it: the "RoCE
+ * analysis" tree, expert infos and Info-column labels (see roce_ws.h).
+ *
+ * Nothing here decides anything: every value comes from the engine's
+ * verdict or decode, stored by roce_ws_frames.c. A detail is shown where
+ * rocescope --events writes it, so the two front ends read the same.
+ *
+ *   RoCE analysis (rocescope)
+ *       Flow: 10.0.0.1 -> 10.0.0.2 QP 0x000012      roce.flow (.src .dst .dest_qp hidden)
+ *       Paired QP: 0x000011 (paired by psn)        roce.paired_qp (roce.paired_by hidden)
+ *       Transport, Opcode, PSN, FECN, BECN, CNP, ICRC, Header-only frame
+ *       Verdicts: gap,retransmission                roce.analysis (+ its details)
+ */
+#include "roce_ws.h"
+#include "roce_ws_fields.h"
+
+#include "roce_bth.h"
+
+#define NS_PER_SEC      1000000000
+#define RNR_10US_PER_MS 100
+
+/* Verdicts that come with the expected PSN in rocescope --events. */
+#define EXPECTED_PSN_FLAGS                                                                         \
+    (ROCE_V_GAP | ROCE_V_RETRANSMISSION | ROCE_V_PSN_REUSE | ROCE_V_RESP_GAP | ROCE_V_DUP_RESPONSE)
+
+/* Info-column labels of the verdicts that have a fixed one, in display order. */
+static const struct {
+    guint32 flag;
+    const char *label;
+} info_labels[] = {
+    {ROCE_V_MALFORMED, "[RoCE Malformed]"},
+    {ROCE_V_BAD_ICRC, "[RoCE Bad ICRC]"},
+    {ROCE_V_GAP, "[RoCE PSN gap]"},
+    {ROCE_V_RETRANSMISSION, "[RoCE Retransmission]"},
+    {ROCE_V_PSN_REUSE, "[RoCE PSN reuse]"},
+    {ROCE_V_RESP_GAP, "[RoCE READ response gap]"},
+    {ROCE_V_DUP_RESPONSE, "[RoCE Duplicate READ response]"},
+    {ROCE_V_RNR, "[RoCE RNR NAK]"},
+    {ROCE_V_CE_UNANSWERED, "[RoCE CE unanswered]"},
+    {ROCE_V_CNP_UNEXPLAINED, "[RoCE CNP unexplained]"},
+};
+
+static const char *const icrc_status_names[] = {
+    [ROCE_ICRC_UNCHECKED] = "unchecked",
+    [ROCE_ICRC_GOOD] = "good",
+    [ROCE_ICRC_BAD] = "bad",
+};
+
+static nstime_t ns_to_nstime(gint64 ns)
+{
+    nstime_t t;
+    if (ns < 0)
+        ns = 0;
+    t.secs = (time_t)(ns / NS_PER_SEC);
+    t.nsecs = (int)(ns % NS_PER_SEC);
+    return t;
+}
+
+static const char *addr_str(wmem_allocator_t *scope, const guint8 *a, guint8 is_v6)
+{
+    address addr;
+    roce_ws_address(&addr, a, is_v6);
+    return address_to_str(scope, &addr);
+}
+
+static proto_item *generated(proto_item *pi)
+{
+    proto_item_set_generated(pi);
+    return pi;
+}
+
+/* Info column: the engine's decode where the handoff kept the built-in
+ * dissector off it (header-only frame), the CNP's name where the built-in
+ * has none for it, then a label per verdict. */
+static void set_info(packet_info *pinfo, const struct roce_ws_frame *fr, enum roce_ws_route route)
+{
+    wmem_strbuf_t *s;
+    guint32 f = fr->flags;
+
+    if (route == ROCE_WS_ROUTE_INFO_KEPT) {
+        const struct roce_opcode_info *op = roce_opcode_lookup(fr->opcode);
+        if (fr->has_flow)
+            col_add_fstr(pinfo->cinfo, COL_INFO, "%s QP=0x%06x PSN=%u [header only]",
+                         op ? op->name : "unknown opcode", fr->key.dqpn, fr->psn);
+        else
+            col_add_fstr(pinfo->cinfo, COL_INFO, "RoCEv%u, BTH not captured [header only]",
+                         fr->version);
+    } else if (route == ROCE_WS_ROUTE_BUILTIN && (f & ROCE_V_CNP)) {
+        col_add_fstr(pinfo->cinfo, COL_INFO, "Congestion Notification Packet QP=0x%06x",
+                     fr->key.dqpn);
+    }
+    if (f == 0)
+        return;
+    s = wmem_strbuf_new(pinfo->pool, "");
+    for (size_t i = 0; i < array_length(info_labels); i++)
+        if (f & info_labels[i].flag) {
+            wmem_strbuf_append(s, info_labels[i].label);
+            wmem_strbuf_append(s, " ");
+        }
+    if (f & ROCE_V_NAK)
+        wmem_strbuf_append_printf(s, "[RoCE NAK: %s] ", roce_nak_code_text(fr->detail->nak_code));
+    if ((f & ROCE_V_CE) && !(f & ROCE_V_CE_UNANSWERED))
+        wmem_strbuf_append(s, "[RoCE CE] ");
+    if ((f & ROCE_V_CNP) && !(f & ROCE_V_CNP_UNEXPLAINED))
+        wmem_strbuf_append(s, "[RoCE CNP] ");
+    col_prepend_fstr(pinfo->cinfo, COL_INFO, "%s", wmem_strbuf_get_str(s));
+}
+
+/* A generated item that filters and -e see but the tree does not show (its
+ * value is already in the text of a visible one). */
+static void hidden(proto_item *pi)
+{
+    proto_item_set_generated(pi);
+    proto_item_set_hidden(pi);
+}
+
+/* Flow, pairing, transport. The address strings are only made when the
+ * tree is shown or a filter refers to them; src, dst and dest QP are in the
+ * flow's text, so their own items are hidden (like ip.addr). */
+static void add_flow(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
+                     const struct roce_ws_frame *fr)
+{
+    const struct roce_flow_key *k = &fr->key;
+    proto_item *ti;
+
+    if (proto_field_is_referenced(rt, roce_ws_hf.flow) ||
+        proto_field_is_referenced(rt, roce_ws_hf.flow_src) ||
+        proto_field_is_referenced(rt, roce_ws_hf.flow_dst)) {
+        const char *src = addr_str(pinfo->pool, k->src, k->is_v6);
+        const char *dst = addr_str(pinfo->pool, k->dst, k->is_v6);
+        generated(proto_tree_add_string(
+            rt, roce_ws_hf.flow, tvb, 0, 0,
+            wmem_strdup_printf(pinfo->pool, "%s -> %s QP 0x%06x", src, dst, k->dqpn)));
+        hidden(proto_tree_add_string(rt, roce_ws_hf.flow_src, tvb, 0, 0, src));
+        hidden(proto_tree_add_string(rt, roce_ws_hf.flow_dst, tvb, 0, 0, dst));
+    }
+    hidden(proto_tree_add_uint(rt, roce_ws_hf.flow_dest_qp, tvb, 0, 0, k->dqpn));
+    if (fr->paired_by != ROCE_PAIRED_NONE) {
+        ti = generated(proto_tree_add_uint(rt, roce_ws_hf.paired_qp, tvb, 0, 0, fr->peer_dqpn));
+        proto_item_append_text(ti, " (paired by %s)", roce_paired_by_name(fr->paired_by));
+        hidden(proto_tree_add_string(rt, roce_ws_hf.paired_by, tvb, 0, 0,
+                                     roce_paired_by_name(fr->paired_by)));
+    }
+    generated(proto_tree_add_string(rt, roce_ws_hf.transport, tvb, 0, 0,
+                                    roce_transport_name((enum roce_transport)fr->transport)));
+}
+
+/* Opcode, PSN, the BTH bits Wireshark lacks, CNP, ICRC, truncation. */
+static void add_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
+                       const struct roce_ws_frame *fr)
+{
+    const struct roce_opcode_info *op = roce_opcode_lookup(fr->opcode);
+    proto_item *ti;
+
+    if (fr->has_flow) {
+        generated(proto_tree_add_uint_format_value(rt, roce_ws_hf.opcode, tvb, 0, 0, fr->opcode,
+                                                   "%s (0x%02x)", op ? op->name : "unknown",
+                                                   fr->opcode));
+        generated(proto_tree_add_uint(rt, roce_ws_hf.psn, tvb, 0, 0, fr->psn));
+    }
+    if (fr->bth_captured) {
+        proto_tree_add_boolean(rt, roce_ws_hf.bth_fecn, tvb, fr->bth_off + ROCE_BTH_FB_OFF, 1,
+                               fr->fecn ? ROCE_BTH_FECN_BIT : 0);
+        proto_tree_add_boolean(rt, roce_ws_hf.bth_becn, tvb, fr->bth_off + ROCE_BTH_FB_OFF, 1,
+                               fr->becn ? ROCE_BTH_BECN_BIT : 0);
+    }
+    if (fr->flags & ROCE_V_CNP)
+        generated(proto_tree_add_boolean(rt, roce_ws_hf.cnp, tvb, 0, 0, TRUE));
+    if (fr->cls == ROCE_CLASS_ROCE) {
+        ti = generated(proto_tree_add_string(rt, roce_ws_hf.icrc_status, tvb, 0, 0,
+                                             fr->icrc_status < array_length(icrc_status_names)
+                                                 ? icrc_status_names[fr->icrc_status]
+                                                 : "unknown"));
+        if (fr->flags & ROCE_V_BAD_ICRC) {
+            generated(proto_tree_add_uint(rt, roce_ws_hf.icrc_computed, tvb, 0, 0,
+                                          fr->detail->icrc_calc));
+            generated(
+                proto_tree_add_uint(rt, roce_ws_hf.icrc_wire, tvb, 0, 0, fr->detail->icrc_wire));
+            expert_add_info(pinfo, ti, &roce_ws_ei.bad_icrc);
+        }
+    }
+    if (fr->truncated)
+        generated(proto_tree_add_boolean(rt, roce_ws_hf.truncated, tvb, 0, 0, TRUE));
+}
+
+/* Gaps, retransmissions, go-back-N episodes, PSN reuse, READ responses. */
+static void add_sequence(tvbuff_t *tvb, packet_info *pinfo, proto_tree *at,
+                         const struct roce_ws_frame *fr)
+{
+    const struct roce_ws_detail *d = fr->detail;
+    guint32 f = fr->flags;
+    proto_item *ti;
+    nstime_t t;
+
+    if (d->expected_valid && (f & EXPECTED_PSN_FLAGS))
+        generated(proto_tree_add_uint(at, roce_ws_hf.expected_psn, tvb, 0, 0, d->expected_psn));
+    if (f & ROCE_V_GAP) {
+        ti = generated(proto_tree_add_uint(at, roce_ws_hf.psn_gap, tvb, 0, 0, d->missing_psns));
+        expert_add_info(pinfo, ti, &roce_ws_ei.psn_gap);
+    }
+    if (f & ROCE_V_RETRANSMISSION) {
+        ti = generated(proto_tree_add_item(at, roce_ws_hf.retransmission, tvb, 0, 0, ENC_NA));
+        expert_add_info(pinfo, ti, &roce_ws_ei.retransmission);
+        generated(proto_tree_add_uint(at, roce_ws_hf.episode_frame, tvb, 0, 0, d->episode_frame));
+    }
+    if (f & ROCE_V_EPISODE_START) {
+        ti = generated(proto_tree_add_item(at, roce_ws_hf.gbn_episode, tvb, 0, 0, ENC_NA));
+        expert_add_info_format(pinfo, ti, &roce_ws_ei.gbn_episode,
+                               "Go-back-N episode starts (trigger: %s)",
+                               roce_trigger_name(d->trigger));
+        generated(proto_tree_add_string(at, roce_ws_hf.trigger, tvb, 0, 0,
+                                        roce_trigger_name(d->trigger)));
+        if (d->nak_frame != 0) {
+            generated(proto_tree_add_uint(at, roce_ws_hf.nak_frame, tvb, 0, 0, d->nak_frame));
+            t = ns_to_nstime(d->nak_to_resend_ns);
+            generated(proto_tree_add_time(at, roce_ws_hf.time_since_nak, tvb, 0, 0, &t));
+        }
+    }
+    if (f & ROCE_V_PSN_REUSE) {
+        ti = generated(proto_tree_add_uint(at, roce_ws_hf.psn_reuse, tvb, 0, 0, d->reuse_frame));
+        expert_add_info(pinfo, ti, &roce_ws_ei.psn_reuse);
+    }
+    if (f & ROCE_V_RESP_GAP) {
+        ti = generated(
+            proto_tree_add_uint(at, roce_ws_hf.read_response_gap, tvb, 0, 0, d->missing_psns));
+        expert_add_info(pinfo, ti, &roce_ws_ei.read_response_gap);
+    }
+    if (f & ROCE_V_DUP_RESPONSE) {
+        ti = generated(
+            proto_tree_add_item(at, roce_ws_hf.duplicate_read_response, tvb, 0, 0, ENC_NA));
+        expert_add_info(pinfo, ti, &roce_ws_ei.duplicate_read_response);
+    }
+}
+
+/* NAKs and RNR NAKs, and where the resend began. */
+static void add_naks(tvbuff_t *tvb, packet_info *pinfo, proto_tree *at,
+                     const struct roce_ws_frame *fr)
+{
+    const struct roce_ws_detail *d = fr->detail;
+    proto_item *ti;
+
+    if (fr->flags & ROCE_V_NAK) {
+        ti = generated(
+            proto_tree_add_string(at, roce_ws_hf.nak, tvb, 0, 0, roce_nak_code_text(d->nak_code)));
+        expert_add_info_format(pinfo, ti, &roce_ws_ei.nak, "NAK: %s",
+                               roce_nak_code_text(d->nak_code));
+        generated(proto_tree_add_string(at, roce_ws_hf.nak_code, tvb, 0, 0,
+                                        roce_nak_code_name(d->nak_code)));
+    }
+    if (fr->flags & ROCE_V_RNR) {
+        guint32 t10us = roce_rnr_timer_10us(d->rnr_timer);
+        const char *words =
+            wmem_strdup_printf(pinfo->pool, "timer %u.%02u ms (code %u)", t10us / RNR_10US_PER_MS,
+                               t10us % RNR_10US_PER_MS, d->rnr_timer);
+        ti = generated(proto_tree_add_string(at, roce_ws_hf.rnr, tvb, 0, 0, words));
+        expert_add_info_format(pinfo, ti, &roce_ws_ei.rnr, "RNR NAK: %s", words);
+        generated(proto_tree_add_uint(at, roce_ws_hf.rnr_timer, tvb, 0, 0, d->rnr_timer));
+    }
+    if (fr->flags & ROCE_V_NAK_RESENT)
+        generated(
+            proto_tree_add_uint(at, roce_ws_hf.retransmitted_in, tvb, 0, 0, d->retransmitted_in));
+}
+
+/* CE marks and CNPs. */
+static void add_ecn(tvbuff_t *tvb, packet_info *pinfo, proto_tree *at,
+                    const struct roce_ws_frame *fr)
+{
+    const struct roce_ws_detail *d = fr->detail;
+    guint32 f = fr->flags;
+    proto_item *ti;
+    nstime_t t;
+
+    if (f & ROCE_V_CE) {
+        ti = generated(proto_tree_add_item(at, roce_ws_hf.ce, tvb, 0, 0, ENC_NA));
+        if (f & ROCE_V_CE_ANSWERED) {
+            expert_add_info_format(pinfo, ti, &roce_ws_ei.ce, "CE mark, answered by a CNP");
+            generated(proto_tree_add_uint(at, roce_ws_hf.cnp_frame, tvb, 0, 0, d->cnp_frame));
+        } else if (!(f & ROCE_V_CE_UNANSWERED)) {
+            expert_add_info(pinfo, ti, &roce_ws_ei.ce); /* not settled yet (one pass) */
+        }
+    }
+    if (f & ROCE_V_CE_UNANSWERED) {
+        ti = generated(proto_tree_add_item(at, roce_ws_hf.ce_unanswered, tvb, 0, 0, ENC_NA));
+        expert_add_info(pinfo, ti, &roce_ws_ei.ce_unanswered);
+    }
+    if (f & ROCE_V_CNP_MATCHED) {
+        ti = generated(
+            proto_tree_add_uint(at, roce_ws_hf.cnp_for_frame, tvb, 0, 0, d->cnp_for_frame));
+        t = ns_to_nstime(d->cnp_latency_ns);
+        generated(proto_tree_add_time(at, roce_ws_hf.cnp_latency, tvb, 0, 0, &t));
+        expert_add_info(pinfo, ti, &roce_ws_ei.cnp);
+    }
+    if (f & ROCE_V_CNP_UNEXPLAINED) {
+        ti = generated(proto_tree_add_item(at, roce_ws_hf.cnp_unexplained, tvb, 0, 0, ENC_NA));
+        expert_add_info(pinfo, ti, &roce_ws_ei.cnp_unexplained);
+    }
+}
+
+/* The "Verdicts" subtree of a frame with verdicts. */
+static void add_verdicts(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
+                         const struct roce_ws_frame *fr)
+{
+    wmem_strbuf_t *names = wmem_strbuf_new(pinfo->pool, "");
+    proto_item *ti;
+    proto_tree *at;
+
+    for (unsigned b = 0; b < ROCE_V_COUNT; b++)
+        if (fr->flags & (1u << b)) {
+            if (wmem_strbuf_get_len(names) > 0)
+                wmem_strbuf_append(names, ",");
+            wmem_strbuf_append(names, roce_verdict_name(b));
+        }
+    ti = generated(proto_tree_add_item(rt, roce_ws_hf.analysis, tvb, 0, 0, ENC_NA));
+    proto_item_append_text(ti, ": %s", wmem_strbuf_get_str(names));
+    at = proto_item_add_subtree(ti, roce_ws_ett.analysis);
+    /* the names are in the subtree's text already */
+    hidden(proto_tree_add_string(at, roce_ws_hf.verdicts, tvb, 0, 0, wmem_strbuf_get_str(names)));
+    hidden(proto_tree_add_uint(at, roce_ws_hf.flags, tvb, 0, 0, fr->flags));
+    if (fr->flags & ROCE_V_MALFORMED) {
+        const char *why = roce_malformed_name((enum roce_malformed)fr->malformed);
+        ti = generated(proto_tree_add_string(at, roce_ws_hf.malformed, tvb, 0, 0, why));
+        expert_add_info_format(pinfo, ti, &roce_ws_ei.malformed, "Malformed RoCE packet: %s", why);
+    }
+    add_sequence(tvb, pinfo, at, fr);
+    add_naks(tvb, pinfo, at, fr);
+    add_ecn(tvb, pinfo, at, fr);
+}
+
+void roce_ws_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                    const struct roce_ws_frame *fr, enum roce_ws_route route)
+{
+    guint caplen = tvb_captured_length(tvb);
+    gint start = fr->bth_off < caplen ? (gint)fr->bth_off : 0;
+    proto_item *ti;
+    proto_tree *rt;
+
+    set_info(pinfo, fr, route);
+    ti = proto_tree_add_item(tree, roce_ws_proto, tvb, start, -1, ENC_NA);
+    rt = proto_item_add_subtree(ti, roce_ws_ett.roce);
+    if (fr->has_flow && tree != NULL)
+        add_flow(tvb, pinfo, rt, fr);
+    add_packet(tvb, pinfo, rt, fr);
+    if (fr->flags != 0)
+        add_verdicts(tvb, pinfo, rt, fr);
+}

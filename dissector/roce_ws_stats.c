@@ -1,0 +1,423 @@
+/*
+ * roce_ws_stats.c - the "roce" tap and the per-flow table (see roce_ws.h).
+ *
+ *   tshark -z roce,flows      text table, drawn once at the end
+ *   Statistics > RoCE Flows   the same columns in the GUI; it is a
+ *                             stat_tap_table, so tshark also offers it as
+ *                             `-z roce,flowtable` (generic layout)
+ *
+ * Nothing is counted here: both read the engine's report
+ * (roce_engine_flows, roce_engine_totals) when they are drawn. The tap
+ * carries the per-frame record (struct roce_ws_frame) to listeners.
+ */
+#include <stdio.h>
+
+#include "roce_ws.h"
+
+#define CLI_FLOWS      "roce,flows"
+#define CLI_FLOWTABLE  "roce,flowtable"
+#define TAP_NAME       "roce"
+#define NS_PER_US      1000.0
+#define FLOW_LABEL_LEN 128
+#define RULE_WIDTH     100
+
+static int roce_tap = -1;
+
+/* Numeric columns of a flow row, in display order. */
+enum flow_value {
+    V_PACKETS,
+    V_BYTES,
+    V_GAPS,
+    V_MISSING,
+    V_RETX,
+    V_EPISODES,
+    V_EP_NAK,
+    V_EP_RNR,
+    V_EP_IMPLIED,
+    V_EP_TIMEOUT,
+    V_NAKS,
+    V_CE,
+    V_CE_UNANSWERED,
+    V_CNPS,
+    V_CNPS_MATCHED,
+    V_BAD_ICRC,
+    V_COUNT
+};
+
+static const struct {
+    const char *title;
+    int width; /* text table */
+} value_cols[V_COUNT] = {
+    [V_PACKETS] = {"Packets", 9},
+    [V_BYTES] = {"Bytes", 12},
+    [V_GAPS] = {"Gaps", 5},
+    [V_MISSING] = {"Missing", 8},
+    [V_RETX] = {"Retx", 6},
+    [V_EPISODES] = {"Episodes", 8},
+    [V_EP_NAK] = {"NAK", 4},
+    [V_EP_RNR] = {"RNR", 4},
+    [V_EP_IMPLIED] = {"Impl", 4},
+    [V_EP_TIMEOUT] = {"Tmo", 4},
+    [V_NAKS] = {"NAKs", 5},
+    [V_CE] = {"CE", 6},
+    [V_CE_UNANSWERED] = {"CE-unans", 8},
+    [V_CNPS] = {"CNPs", 6},
+    [V_CNPS_MATCHED] = {"Matched", 7},
+    [V_BAD_ICRC] = {"BadICRC", 7},
+};
+
+/* One row of the table, from one flow report. */
+struct flow_row {
+    guint64 id;
+    char flow[FLOW_LABEL_LEN];
+    const char *transport;
+    char paired[FLOW_LABEL_LEN]; /* "2 (psn)" or "-" */
+    guint64 v[V_COUNT];
+    gboolean have_latency;
+    double lat_p50_us, lat_max_us;
+};
+
+static void flow_label(const struct roce_flow_key *k, char *buf, size_t len)
+{
+    address s, d;
+    char sb[WS_INET6_ADDRSTRLEN], db[WS_INET6_ADDRSTRLEN];
+
+    roce_ws_address(&s, k->src, k->is_v6);
+    roce_ws_address(&d, k->dst, k->is_v6);
+    address_to_str_buf(&s, sb, sizeof sb);
+    address_to_str_buf(&d, db, sizeof db);
+    snprintf(buf, len, "%s -> %s QP 0x%06x", sb, db, (unsigned)k->dqpn);
+}
+
+static void flow_row(const struct roce_flow_report *r, struct flow_row *row)
+{
+    row->id = r->id;
+    flow_label(&r->key, row->flow, sizeof row->flow);
+    row->transport = roce_transport_name((enum roce_transport)r->transport);
+    if (r->peer_id != 0)
+        snprintf(row->paired, sizeof row->paired, "%" G_GUINT64_FORMAT " (%s)", r->peer_id,
+                 roce_paired_by_name(r->paired_by));
+    else
+        snprintf(row->paired, sizeof row->paired, "-");
+    row->v[V_PACKETS] = r->packets;
+    row->v[V_BYTES] = r->bytes;
+    row->v[V_GAPS] = r->gap_events;
+    row->v[V_MISSING] = r->missing_psns;
+    row->v[V_RETX] = r->retransmitted_packets;
+    row->v[V_EPISODES] = r->episodes;
+    row->v[V_EP_NAK] = r->by_trigger[ROCE_TRIGGER_NAK];
+    row->v[V_EP_RNR] = r->by_trigger[ROCE_TRIGGER_RNR];
+    row->v[V_EP_IMPLIED] = r->by_trigger[ROCE_TRIGGER_IMPLIED];
+    row->v[V_EP_TIMEOUT] = r->by_trigger[ROCE_TRIGGER_TIMEOUT];
+    row->v[V_NAKS] = r->naks.total;
+    row->v[V_CE] = r->ce_marked;
+    row->v[V_CE_UNANSWERED] = r->ce_unanswered;
+    row->v[V_CNPS] = r->cnps_for_flow;
+    row->v[V_CNPS_MATCHED] = r->cnps_matched;
+    row->v[V_BAD_ICRC] = r->bad_icrc;
+    row->have_latency = r->cnp_latency.count > 0;
+    row->lat_p50_us = (double)r->cnp_latency.p50 / NS_PER_US;
+    row->lat_max_us = (double)r->cnp_latency.max / NS_PER_US;
+}
+
+/* The engine's flow reports, ordered by id (g_free them); NULL, n = 0 when
+ * no file is open. */
+static struct roce_flow_report *flow_reports(size_t *n)
+{
+    struct roce_engine *e = roce_ws_engine();
+    size_t cap;
+    struct roce_flow_report *r;
+
+    *n = 0;
+    if (e == NULL)
+        return NULL;
+    cap = roce_engine_flow_count(e);
+    r = g_new(struct roce_flow_report, cap > 0 ? cap : 1);
+    *n = roce_engine_flows(e, r, cap);
+    return r;
+}
+
+void roce_ws_stats_tap(packet_info *pinfo, const struct roce_ws_frame *fr)
+{
+    if (have_tap_listener(roce_tap))
+        tap_queue_packet(roce_tap, pinfo, fr);
+}
+
+/* ---- tshark -z roce,flows ---- */
+
+static void print_rule(void)
+{
+    for (int i = 0; i < RULE_WIDTH; i++)
+        putchar('=');
+    putchar('\n');
+}
+
+static void print_totals(const struct roce_totals *t)
+{
+    printf("Packets: %" G_GUINT64_FORMAT " (RoCE %" G_GUINT64_FORMAT
+           ", malformed %" G_GUINT64_FORMAT ", bad ICRC %" G_GUINT64_FORMAT
+           "); flows: %" G_GUINT64_FORMAT " created, %" G_GUINT64_FORMAT
+           " evicted, %" G_GUINT64_FORMAT " retired\n",
+           t->packets, t->roce_packets, t->malformed_packets, t->icrc_bad, t->flows_created,
+           t->flows_evicted, t->flows_retired);
+    printf("PSN gaps: %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
+           " PSNs missing); retransmitted: %" G_GUINT64_FORMAT
+           "; go-back-N episodes: %" G_GUINT64_FORMAT " (nak %" G_GUINT64_FORMAT
+           ", rnr %" G_GUINT64_FORMAT ", implied %" G_GUINT64_FORMAT ", timeout %" G_GUINT64_FORMAT
+           "); NAKs: %" G_GUINT64_FORMAT " (RNR %" G_GUINT64_FORMAT ")\n",
+           t->gap_events, t->missing_psns, t->retransmitted_packets, t->episodes,
+           t->by_trigger[ROCE_TRIGGER_NAK], t->by_trigger[ROCE_TRIGGER_RNR],
+           t->by_trigger[ROCE_TRIGGER_IMPLIED], t->by_trigger[ROCE_TRIGGER_TIMEOUT], t->naks.total,
+           t->naks.rnr);
+    printf("CE marks: %" G_GUINT64_FORMAT " (answered %" G_GUINT64_FORMAT
+           ", unanswered %" G_GUINT64_FORMAT "); CNPs: %" G_GUINT64_FORMAT
+           " (matched %" G_GUINT64_FORMAT ", unexplained %" G_GUINT64_FORMAT ")",
+           t->ce_marked, t->ce_answered, t->ce_unanswered, t->cnp_packets, t->cnps_matched,
+           t->cnps_unexplained);
+    if (t->cnp_latency.count > 0)
+        printf("; CNP latency us: p50 %.3f, p99 %.3f, max %.3f",
+               (double)t->cnp_latency.p50 / NS_PER_US, (double)t->cnp_latency.p99 / NS_PER_US,
+               (double)t->cnp_latency.max / NS_PER_US);
+    putchar('\n');
+    if (t->pfc.pfc_frames + t->pfc.pause_frames > 0)
+        printf("PFC frames: %" G_GUINT64_FORMAT ", PAUSE frames: %" G_GUINT64_FORMAT "\n",
+               t->pfc.pfc_frames, t->pfc.pause_frames);
+    for (unsigned e = ROCE_ENCAP_NONE + 1; e < ROCE_ENCAP_COUNT; e++)
+        if (t->encap[e] > 0)
+            printf("Unwrapped %s: %" G_GUINT64_FORMAT " frames\n",
+                   roce_encap_name((enum roce_encap)e), t->encap[e]);
+}
+
+/* Draw callback of -z roce,flows: settle the engine and print its report. */
+static void flows_draw(void *tapdata)
+{
+    size_t n, i;
+    struct roce_flow_report *r;
+    struct flow_row row;
+    int flow_w = (int)strlen("Flow");
+
+    (void)tapdata;
+    roce_ws_settle();
+    r = flow_reports(&n);
+    for (i = 0; i < n; i++) {
+        flow_label(&r[i].key, row.flow, sizeof row.flow);
+        flow_w = MAX(flow_w, (int)strlen(row.flow));
+    }
+    printf("\n");
+    print_rule();
+    printf("RoCE flows (rocescope): %zu\n", n);
+    printf("%4s %-*s %-4s %-11s", "ID", flow_w, "Flow", "Tr", "Paired");
+    for (int c = 0; c < V_COUNT; c++)
+        printf(" %*s", value_cols[c].width, value_cols[c].title);
+    printf(" %11s %11s\n", "CNP-p50-us", "CNP-max-us");
+    for (i = 0; i < n; i++) {
+        flow_row(&r[i], &row);
+        printf("%4" G_GUINT64_FORMAT " %-*s %-4s %-11s", row.id, flow_w, row.flow, row.transport,
+               row.paired);
+        for (int c = 0; c < V_COUNT; c++)
+            printf(" %*" G_GUINT64_FORMAT, value_cols[c].width, row.v[c]);
+        if (row.have_latency)
+            printf(" %11.3f %11.3f\n", row.lat_p50_us, row.lat_max_us);
+        else
+            printf(" %11s %11s\n", "-", "-");
+    }
+    if (roce_ws_engine() != NULL)
+        print_totals(roce_engine_totals(roce_ws_engine()));
+    print_rule();
+    g_free(r);
+}
+
+static tap_packet_status flows_packet(ROCE_WS_TAP_PACKET_PARAMS)
+{
+    ROCE_WS_TAP_PACKET_UNUSED;
+    return TAP_PACKET_DONT_REDRAW; /* counted by the engine, not here */
+}
+
+/* -z roce,flows: takes no further arguments. */
+static void flows_cli_init(const char *opt_arg, void *userdata)
+{
+    static int listener; /* its address names the listener */
+    GString *err;
+
+    (void)userdata;
+    if (strcmp(opt_arg, CLI_FLOWS) != 0) {
+        fprintf(stderr, "rocescope: -z %s takes no arguments (got \"%s\")\n", CLI_FLOWS, opt_arg);
+        return;
+    }
+    err = register_tap_listener(TAP_NAME, &listener, NULL, TL_REQUIRES_NOTHING, NULL, flows_packet,
+                                flows_draw, NULL);
+    if (err != NULL) {
+        fprintf(stderr, "rocescope: cannot register the roce tap: %s\n", err->str);
+        g_string_free(err, TRUE);
+    }
+}
+
+/* ---- Statistics > RoCE Flows (stat_tap_table) ---- */
+
+#define TABLE_TITLE  "RoCE flows"
+#define FIXED_COLS   4 /* ID, Flow, Transport, Paired */
+#define LATENCY_COLS 2
+#define TABLE_COLS   (FIXED_COLS + V_COUNT + LATENCY_COLS)
+
+static stat_tap_table_item table_fields[TABLE_COLS];
+static guint64 table_generation; /* engine generation the table shows; 0: none */
+
+static stat_tap_table_item_type item_uint(guint64 v)
+{
+    stat_tap_table_item_type it = {0};
+    it.type = TABLE_ITEM_UINT;
+    it.value.uint_value = (guint)MIN(v, G_MAXUINT);
+    return it;
+}
+
+static stat_tap_table_item_type item_float(double v)
+{
+    stat_tap_table_item_type it = {0};
+    it.type = TABLE_ITEM_FLOAT;
+    it.value.float_value = v;
+    return it;
+}
+
+static stat_tap_table_item_type item_string(const char *s)
+{
+    stat_tap_table_item_type it = {0};
+    it.type = TABLE_ITEM_STRING;
+    it.value.string_value = g_strdup(s);
+    return it;
+}
+
+static void table_free_item(stat_tap_table *table, guint row, guint column,
+                            stat_tap_table_item_type *field)
+{
+    (void)table;
+    (void)row;
+    (void)column;
+    if (field->type == TABLE_ITEM_STRING) {
+        g_free((char *)field->value.string_value);
+        field->value.string_value = NULL;
+    }
+}
+
+/* Release the strings of rows [from, num_elements) and drop those rows. */
+static void table_truncate(stat_tap_table *table, guint from)
+{
+    for (guint r = from; r < table->num_elements; r++)
+        for (guint c = 0; c < table->num_fields; c++)
+            table_free_item(table, r, c, &table->elements[r][c]);
+    roce_ws_stat_table_truncate(table, from);
+}
+
+/* Refill the table from the engine's report. */
+static void table_rebuild(stat_tap_table *table)
+{
+    size_t n;
+    struct roce_flow_report *r = flow_reports(&n);
+    stat_tap_table_item_type items[TABLE_COLS];
+    struct flow_row row;
+
+    table_truncate(table, 0);
+    for (size_t i = 0; i < n; i++) {
+        int c = 0;
+        flow_row(&r[i], &row);
+        items[c++] = item_uint(row.id);
+        items[c++] = item_string(row.flow);
+        items[c++] = item_string(row.transport);
+        items[c++] = item_string(row.paired);
+        for (int v = 0; v < V_COUNT; v++)
+            items[c++] = v == V_BYTES ? item_float((double)row.v[v]) : item_uint(row.v[v]);
+        items[c++] = item_float(row.have_latency ? row.lat_p50_us : 0.0);
+        items[c++] = item_float(row.have_latency ? row.lat_max_us : 0.0);
+        stat_tap_init_table_row(table, (guint)i, TABLE_COLS, items);
+    }
+    g_free(r);
+}
+
+static void table_init(stat_tap_table_ui *ui)
+{
+    stat_tap_table *table = stat_tap_find_table(ui, TABLE_TITLE);
+    if (table == NULL) {
+        table = stat_tap_init_table(TABLE_TITLE, TABLE_COLS, 0, NULL);
+        stat_tap_add_table(ui, table);
+    }
+    table_generation = 0;
+}
+
+static void table_reset(stat_tap_table *table)
+{
+    table_truncate(table, 0);
+    table_generation = 0;
+}
+
+/* Per tapped frame: rebuild when the engine moved since the last rebuild
+ * (after the first pass that is once per retap). */
+static tap_packet_status table_packet(ROCE_WS_TAP_PACKET_PARAMS)
+{
+    stat_data_t *sd = tapdata;
+    stat_tap_table *table;
+
+    ROCE_WS_TAP_PACKET_UNUSED;
+    if (roce_ws_generation() == table_generation || sd->stat_tap_data->tables == NULL ||
+        sd->stat_tap_data->tables->len == 0)
+        return TAP_PACKET_DONT_REDRAW;
+    table = g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0);
+    table_rebuild(table);
+    table_generation = roce_ws_generation();
+    return TAP_PACKET_REDRAW;
+}
+
+static void table_fields_fill(void)
+{
+    static const char *const fixed[FIXED_COLS] = {"ID", "Flow", "Transport", "Paired with"};
+    static const char *const fixed_fmt[FIXED_COLS] = {"%4u", "%-44s", "%-9s", "%-11s"};
+    int c = 0;
+
+    for (int i = 0; i < FIXED_COLS; i++) {
+        table_fields[c].type = i == 0 ? TABLE_ITEM_UINT : TABLE_ITEM_STRING;
+        table_fields[c].align = i == 0 ? TAP_ALIGN_RIGHT : TAP_ALIGN_LEFT;
+        table_fields[c].column_name = fixed[i];
+        table_fields[c++].field_format = fixed_fmt[i];
+    }
+    for (int v = 0; v < V_COUNT; v++) {
+        table_fields[c].type = v == V_BYTES ? TABLE_ITEM_FLOAT : TABLE_ITEM_UINT;
+        table_fields[c].align = TAP_ALIGN_RIGHT;
+        table_fields[c].column_name = value_cols[v].title;
+        table_fields[c++].field_format = v == V_BYTES ? "%12.0f" : "%8u";
+    }
+    table_fields[c].type = TABLE_ITEM_FLOAT;
+    table_fields[c].align = TAP_ALIGN_RIGHT;
+    table_fields[c].column_name = "CNP latency p50 (us)";
+    table_fields[c++].field_format = "%11.3f";
+    table_fields[c].type = TABLE_ITEM_FLOAT;
+    table_fields[c].align = TAP_ALIGN_RIGHT;
+    table_fields[c].column_name = "CNP latency max (us)";
+    table_fields[c].field_format = "%11.3f";
+}
+
+void roce_ws_stats_register(void)
+{
+    static stat_tap_ui flows_ui = {
+        REGISTER_PACKET_STAT_GROUP_UNSORTED, "RoCE flows", CLI_FLOWS, flows_cli_init, 0, NULL,
+    };
+    static stat_tap_table_ui table_ui = {
+        .group = REGISTER_PACKET_STAT_GROUP_UNSORTED,
+        .title = "RoCE Flows",
+        .tap_name = TAP_NAME,
+        .cli_string = CLI_FLOWTABLE,
+        .stat_tap_init_cb = table_init,
+        .packet_func = table_packet,
+        .stat_tap_reset_table_cb = table_reset,
+        .stat_tap_free_table_item_cb = table_free_item,
+        .stat_filter_check_cb = NULL,
+        .nfields = TABLE_COLS,
+        .fields = table_fields,
+        .nparams = 0,
+        .params = NULL,
+        .tables = NULL,
+        .refcount = 0,
+    };
+
+    roce_tap = register_tap(TAP_NAME);
+    register_stat_tap_ui(&flows_ui, NULL);
+    table_fields_fill();
+    register_stat_tap_table_ui(&table_ui);
+}

@@ -1,0 +1,486 @@
+#!/usr/bin/env python3
+"""The plugin inside real tshark: loading, fields, display filters, expert
+info, Info column, `-z roce,flows` / `-z roce,flowtable`, header-only
+frames, the destination-port rule and the port preference.
+
+Scenario captures are written by rocegen into a temporary folder (same
+arguments, same bytes); the CLI (`rocescope --events`, `--json`) says what
+each must show, so nothing here restates the analysis. One tshark run per
+scenario checks several things at once (tshark takes ~0.8 s to start).
+"""
+import argparse
+import ipaddress
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from plugin_verdicts import cli_events, compare, plugin_events
+from tshark_env import TsharkEnv
+
+# Field names the README promises (issue 3); more may exist.
+REQUIRED_FIELDS = """roce.flow roce.flow.src roce.flow.dst roce.flow.dest_qp roce.paired_qp
+roce.paired_by roce.transport roce.bth.fecn roce.bth.becn roce.cnp roce.icrc.status
+roce.icrc.computed roce.analysis.expected_psn roce.analysis.psn_gap
+roce.analysis.retransmission roce.analysis.episode_frame roce.analysis.gbn_episode
+roce.analysis.trigger roce.analysis.nak_frame roce.analysis.time_since_nak
+roce.analysis.psn_reuse roce.analysis.nak roce.analysis.rnr roce.analysis.retransmitted_in
+roce.analysis.ce roce.analysis.cnp_frame roce.analysis.ce_unanswered
+roce.analysis.cnp_for_frame roce.analysis.cnp_latency roce.analysis.cnp_unexplained
+roce.analysis.read_response_gap roce.analysis.duplicate_read_response
+roce.analysis.malformed""".split()
+FRAMENUM_FIELDS = """roce.analysis.episode_frame roce.analysis.nak_frame roce.analysis.psn_reuse
+roce.analysis.retransmitted_in roce.analysis.cnp_frame roce.analysis.cnp_for_frame""".split()
+
+# -z roce,flows columns after ID, flow, transport, paired, in order, and the
+# JSON flow keys (rocescope --json) they must equal.
+FLOW_COLUMNS = [
+    ("Packets", lambda f: f["packets"]), ("Bytes", lambda f: f["bytes"]),
+    ("Gaps", lambda f: f["psn_gaps"]), ("Missing", lambda f: f["missing_psns"]),
+    ("Retx", lambda f: f["retransmitted_packets"]), ("Episodes", lambda f: f["episode_count"]),
+    ("NAK", lambda f: f["episodes_by_trigger"]["nak"]),
+    ("RNR", lambda f: f["episodes_by_trigger"]["rnr"]),
+    ("Impl", lambda f: f["episodes_by_trigger"]["implied"]),
+    ("Tmo", lambda f: f["episodes_by_trigger"]["timeout"]),
+    ("NAKs", lambda f: f["naks"]["total"]), ("CE", lambda f: f["ce_marked"]),
+    ("CE-unans", lambda f: f["ce_unanswered"]), ("CNPs", lambda f: f["cnps_for_flow"]),
+    ("Matched", lambda f: f["cnps_matched"]), ("BadICRC", lambda f: f["bad_icrc"]),
+]
+FLOW_ROW = re.compile(r"^\s*(\d+) (\S+) -> (\S+) QP 0x([0-9a-f]+)\s+(\S+)"
+                      r"\s+(-|\d+ \(\w+\))\s+(.*)$")
+ROW_SEPARATOR = "=" * 20
+
+
+class Checker:
+    def __init__(self):
+        self.failures = []
+        self.passed = 0
+
+    def check(self, cond, what):
+        if cond:
+            self.passed += 1
+        else:
+            self.failures.append(what)
+            print("FAIL:", what)
+        return cond
+
+
+class Tools:
+    def __init__(self, env, rocescope, rocegen, workdir):
+        self.env, self.rocescope, self.rocegen, self.workdir = env, rocescope, rocegen, workdir
+
+    def scenario(self, name):
+        path = os.path.join(self.workdir, name + ".pcap")
+        if not os.path.exists(path):
+            subprocess.run([self.rocegen, name, "-o", path], check=True, timeout=60)
+        return path
+
+    def events(self, path):
+        out = subprocess.run([self.rocescope, "--events", path], check=True, capture_output=True,
+                             text=True, timeout=60).stdout
+        return [json.loads(line) for line in out.splitlines()]
+
+    def report(self, path):
+        out = subprocess.run([self.rocescope, "--json", path], check=True, capture_output=True,
+                             text=True, timeout=60).stdout
+        return json.loads(out)
+
+    def tshark(self, path, *args):
+        rc, out, err = self.env.run("-r", self.env.capture(path), *args)
+        if rc != 0:
+            raise RuntimeError(f"tshark {' '.join(args)}: exit {rc}: {err.strip()}")
+        return out
+
+
+def frames_with(events, verdict):
+    return [e["frame"] for e in events if verdict in e["verdicts"]]
+
+
+def field_rows(out):
+    """-T fields output up to the first tap table: list of cell lists."""
+    rows = []
+    for line in out.splitlines():
+        if line.startswith(ROW_SEPARATOR) or line == "":
+            break
+        rows.append(line.split("\t"))
+    return rows
+
+
+def flows_table(out):
+    """Rows of the -z roce,flows table: {(src, dst, qp): {column: int}}."""
+    rows = {}
+    for line in out.splitlines():
+        m = FLOW_ROW.match(line)
+        if not m:
+            continue
+        values = m.group(7).split()
+        key = (ipaddress.ip_address(m.group(2)), ipaddress.ip_address(m.group(3)),
+               int(m.group(4), 16))
+        rows[key] = {name: int(v) for (name, _), v in zip(FLOW_COLUMNS, values)}
+        rows[key]["_latency"] = values[len(FLOW_COLUMNS):]
+    return rows
+
+
+def check_flows_table(c, name, out, report):
+    """Every flow of the JSON report has its row with the same numbers."""
+    rows = flows_table(out)
+    c.check(len(rows) == len(report["flows"]),
+            f"{name}: -z roce,flows lists {len(rows)} flows, the CLI {len(report['flows'])}")
+    for f in report["flows"]:
+        key = (ipaddress.ip_address(f["src"]), ipaddress.ip_address(f["dst"]), f["dest_qp"])
+        row = rows.get(key)
+        if not c.check(row is not None, f"{name}: no -z roce,flows row for {key}"):
+            continue
+        for col, get in FLOW_COLUMNS:
+            c.check(row[col] == get(f), f"{name}: flow {key} {col}: table {row[col]}, CLI {get(f)}")
+        lat = f["cnp_latency_us"]
+        want = ["-", "-"] if not lat or lat.get("count", 0) == 0 else \
+            [f"{lat['p50']:.3f}", f"{lat['max']:.3f}"]
+        c.check(row["_latency"] == want,
+                f"{name}: flow {key} CNP latency {row['_latency']}, CLI {want}")
+
+
+def expert_lines(out):
+    """(severity, group, protocol, summary) of `-z expert` output."""
+    lines, severity = [], None
+    for line in out.splitlines():
+        m = re.match(r"^(Errors|Warns|Notes|Chats|Comments) \(\d+\)", line)
+        if m:
+            severity = m.group(1)
+            continue
+        m = re.match(r"^\s+\d+\s+(\S+)\s+(\S+)\s+(.*)$", line)
+        if m and severity:
+            lines.append((severity, m.group(1), m.group(2), m.group(3)))
+    return lines
+
+
+def has_expert(lines, severity, text):
+    return any(s == severity and g == "Sequence" and p == "RoCE" and t.startswith(text)
+               for s, g, p, t in lines)
+
+
+def test_loading(c, t):
+    problem = t.env.loaded_plugin()
+    c.check(problem is None, f"plugin not loaded: {problem}")
+    rc, out, err = t.env.run("-G", "fields")
+    c.check(rc == 0, f"tshark -G fields: exit {rc}")
+    c.check("Duplicate" not in err and "rocescope" not in err,
+            f"tshark reports problems registering the plugin: {err.strip()[:300]}")
+    fields = {}
+    for line in out.splitlines():
+        cells = line.split("\t")
+        if cells[0] == "F" and len(cells) > 3:
+            fields.setdefault(cells[2], []).append(cells[3])
+        if cells[0] == "P" and len(cells) > 2 and cells[2] == "roce":
+            fields.setdefault("roce", []).append("protocol")
+    c.check("roce" in fields, "protocol roce is not registered")
+    for f in REQUIRED_FIELDS:
+        c.check(f in fields, f"field {f} is not registered")
+    for f in FRAMENUM_FIELDS:
+        c.check(fields.get(f) == ["FT_FRAMENUM"], f"{f} is {fields.get(f)}, not FT_FRAMENUM")
+    dup = [f for f, types in fields.items() if f.startswith("roce") and len(types) > 1]
+    c.check(not dup, f"abbreviations registered twice (expert vs field?): {dup}")
+
+
+def test_sequence(c, t):
+    """loss_receiver: gaps, NAKs, go-back-N. Display filter, Info labels,
+    expert info, -z roce,flows against the CLI; one pass shows
+    retransmissions too."""
+    path = t.scenario("loss_receiver")
+    ev = t.events(path)
+    retx = frames_with(ev, "retransmission")
+    c.check(retx, "loss_receiver: the CLI finds no retransmission (scenario changed?)")
+    out = t.tshark(path, "-2", "-Y", "roce.analysis.retransmission", "-T", "fields",
+                   "-e", "frame.number", "-e", "_ws.col.Info", "-z", "expert", "-z", "roce,flows")
+    rows = field_rows(out)
+    c.check([int(r[0]) for r in rows] == retx,
+            f"loss_receiver: -Y roce.analysis.retransmission gives {[r[0] for r in rows]}, "
+            f"CLI {retx}")
+    c.check(all(r[1].startswith("[RoCE Retransmission]") for r in rows),
+            f"loss_receiver: Info of retransmissions: {[r[1] for r in rows][:3]}")
+    ex = expert_lines(out)
+    c.check(has_expert(ex, "Warns", "PSN gap"), "loss_receiver: no PSN gap warning in -z expert")
+    c.check(has_expert(ex, "Warns", "NAK: PSN sequence error"), "loss_receiver: no NAK warning")
+    c.check(has_expert(ex, "Notes", "Retransmission"), "loss_receiver: no retransmission note")
+    c.check(has_expert(ex, "Notes", "Go-back-N episode starts (trigger: nak)"),
+            "loss_receiver: no go-back-N note")
+    check_flows_table(c, "loss_receiver", out, t.report(path))
+
+    gaps, naks = frames_with(ev, "gap"), frames_with(ev, "nak")
+    out = t.tshark(path, "-2", "-Y", "roce.analysis.psn_gap || roce.analysis.nak", "-T", "fields",
+                   "-e", "frame.number", "-e", "_ws.col.Info")
+    for r in field_rows(out):
+        n = int(r[0])
+        want = "[RoCE PSN gap]" if n in gaps else "[RoCE NAK: PSN sequence error]"
+        c.check(want in r[1], f"loss_receiver: frame {n} Info {r[1]!r} lacks {want}")
+    c.check(sorted(int(r[0]) for r in field_rows(out)) == sorted(gaps + naks),
+            "loss_receiver: -Y 'roce.analysis.psn_gap || roce.analysis.nak' frames differ "
+            "from the CLI")
+
+    # a read filter drops frames after the first pass has fed them to the
+    # engine: the NAKs are gone from the view, not from the analysis
+    out = t.tshark(path, "-2", "-R", "not roce.analysis.nak", "-Y", "roce.analysis", "-T",
+                   "fields", "-e", "roce.analysis.verdicts", "-e", "roce.analysis.trigger")
+    want = [[",".join(e["verdicts"]), e.get("trigger", "")] for e in ev
+            if "nak" not in e["verdicts"]]
+    c.check(field_rows(out) == want, f"loss_receiver, -R 'not roce.analysis.nak': verdicts "
+            f"{field_rows(out)}, CLI (NAKs left out) {want}")
+
+    # one pass (no -2): retransmissions are known at once
+    out = t.tshark(path, "-Y", "roce.analysis.retransmission", "-T", "fields", "-e", "frame.number")
+    c.check([int(r[0]) for r in field_rows(out)] == retx,
+            "loss_receiver: one-pass tshark shows other retransmissions than -2")
+
+
+def test_ecn(c, t):
+    """ecn_cnp: CE marks and CNPs: filter, Info, expert, latency table."""
+    path = t.scenario("ecn_cnp")
+    ev = t.events(path)
+    unanswered, cnps = frames_with(ev, "ce_unanswered"), frames_with(ev, "cnp")
+    out = t.tshark(path, "-2", "-Y", "roce.analysis.ce_unanswered || roce.cnp", "-T", "fields",
+                   "-e", "frame.number", "-e", "_ws.col.Info", "-z", "expert", "-z", "roce,flows")
+    rows = field_rows(out)
+    c.check(sorted(int(r[0]) for r in rows) == sorted(unanswered + cnps),
+            f"ecn_cnp: filtered frames {[r[0] for r in rows]}, CLI {sorted(unanswered + cnps)}")
+    for r in rows:
+        n = int(r[0])
+        want = "[RoCE CE unanswered]" if n in unanswered else "[RoCE CNP"
+        c.check(want in r[1], f"ecn_cnp: frame {n} Info {r[1]!r} lacks {want}")
+    ex = expert_lines(out)
+    c.check(has_expert(ex, "Warns", "CE mark unanswered"), "ecn_cnp: no CE unanswered warning")
+    c.check(has_expert(ex, "Notes", "CNP answering a CE mark"), "ecn_cnp: no CNP note")
+    c.check(has_expert(ex, "Notes", "CNP unexplained"), "ecn_cnp: no unexplained-CNP note")
+    check_flows_table(c, "ecn_cnp", out, t.report(path))
+
+
+def test_nak_kinds(c, t):
+    """rnr and read_loss: RNR NAK in words, implied episodes, response gaps."""
+    path = t.scenario("rnr")
+    rnr = frames_with(t.events(path), "rnr")
+    out = t.tshark(path, "-2", "-Y", "roce.analysis.rnr", "-T", "fields", "-e", "frame.number",
+                   "-e", "_ws.col.Info", "-e", "roce.analysis.rnr", "-z", "expert")
+    rows = field_rows(out)
+    c.check([int(r[0]) for r in rows] == rnr, f"rnr: frames {[r[0] for r in rows]}, CLI {rnr}")
+    c.check(all("[RoCE RNR NAK]" in r[1] and "ms" in r[2] for r in rows),
+            f"rnr: Info / timer words: {rows[:2]}")
+    c.check(has_expert(expert_lines(out), "Warns", "RNR NAK"), "rnr: no RNR NAK warning")
+
+    path = t.scenario("read_loss")
+    ev = t.events(path)
+    out = t.tshark(path, "-2", "-Y", 'roce.analysis.trigger == "implied" || '
+                   "roce.analysis.read_response_gap", "-T", "fields", "-e", "frame.number")
+    want = sorted(set(frames_with(ev, "read_response_gap")) |
+                  {e["frame"] for e in ev if e.get("trigger") == "implied"})
+    c.check(want and sorted(int(r[0]) for r in field_rows(out)) == want,
+            f"read_loss: implied / response-gap frames {field_rows(out)}, CLI {want}")
+
+
+def test_header_only(c, t):
+    """truncated (snaplen 64): no Malformed frame, not in _ws.malformed nor in
+    the Info column, while the analysis still runs; with the ports left to
+    the built-in dissector, its "[Malformed Packet]" Info comes back and the
+    analysis still runs."""
+    path = t.scenario("truncated")
+    ev = t.events(path)
+    args = ("-2", "-Y", "_ws.malformed || roce.truncated || roce.analysis", "-T", "fields",
+            "-e", "frame.number", "-e", "_ws.malformed", "-e", "_ws.col.Info", "-e",
+            "roce.truncated", "-e", "roce.analysis.verdicts")
+    rows = field_rows(t.tshark(path, *args))
+    cut = [r for r in rows if r[3] in ("1", "True")]
+    c.check(len(cut) >= len(rows) // 2, f"truncated: {len(cut)} of {len(rows)} frames flagged "
+            "roce.truncated (scenario changed?)")
+    c.check(not any(r[1] for r in rows), "truncated: frames in _ws.malformed")
+    c.check(not any("Malformed" in r[2] for r in rows),
+            f"truncated: Info says Malformed: {[r[2] for r in rows if 'Malformed' in r[2]][:2]}")
+    c.check(all(re.search(r"PSN=\d+ \[header only\]|BTH not captured", r[2]) for r in cut),
+            f"truncated: Info without the header-only decode: {[r[2] for r in cut][:2]}")
+    want = {e["frame"]: ",".join(e["verdicts"]) for e in ev}
+    got = {int(r[0]): r[4] for r in rows if r[4]}
+    c.check(got == want, f"truncated: verdicts {got}, CLI {want}")
+
+    rows = field_rows(t.tshark(path, "-o", "roce.leave_ports:TRUE", *args))
+    c.check(any("Malformed" in r[2] for r in rows),
+            "truncated, leave_ports: the built-in's Info is not back (preference ignored?)")
+    got = {int(r[0]): r[4] for r in rows if r[4]}
+    c.check(got == want, f"truncated, leave_ports: analysis differs: {got}, CLI {want}")
+
+
+def test_ports(c, t, real):
+    """noise: a datagram from source port 4791 to another port is not RoCE
+    (the built-in would decode it), also after an infiniband preference made
+    the built-in take the port back; malformed: each malformed frame is in
+    _ws.malformed with its reason; oferby (real, when present): RoCEv2 frames
+    whose source port 69 makes UDP pick TFTP are analysed all the same."""
+    path = t.scenario("noise")
+    # a non-default infiniband preference re-runs the built-in's handoff, which
+    # takes the port back (BUILD-NOTES trap 1): the plugin must take it again
+    out = t.tshark(path, "-o", "infiniband.try_heuristic_first:FALSE", "-Y",
+                   "udp.srcport == 4791 && udp.dstport != 4791", "-T", "fields",
+                   "-e", "frame.number", "-e", "_ws.col.Protocol", "-e", "infiniband")
+    rows = field_rows(out)
+    c.check(rows, "noise: no datagram from source port 4791 (scenario changed?)")
+    c.check(all(r[1] != "RRoCE" and r[2] == "" for r in rows),
+            f"noise: source-port-only datagrams decoded as RoCE: {rows}")
+    out = t.tshark(path, "-o", "roce.leave_ports:TRUE", "-Y",
+                   "udp.srcport == 4791 && udp.dstport != 4791", "-T", "fields",
+                   "-e", "_ws.col.Protocol", "-e", "roce.analysis")
+    rows = field_rows(out)
+    c.check(rows and all(r[0] == "RRoCE" and r[1] == "" for r in rows),
+            f"noise, leave_ports: built-in not back, or analysis of non-RoCE: {rows}")
+
+    # the UDP port preference moves both the port and the engine's option
+    rep = subprocess.run([t.rocescope, "--udp-port", "4792", "--json", path], check=True,
+                         capture_output=True, text=True, timeout=60).stdout
+    want = json.loads(rep)["capture"]["roce_packets"]
+    out = t.tshark(path, "-o", "roce.udp_port:4792", "-q", "-z", "roce,flows")
+    m = re.search(r"^Packets: \d+ \(RoCE (\d+)", out, re.M)
+    c.check(m and int(m.group(1)) == want,
+            f"noise, roce.udp_port 4792: RoCE packets {m and m.group(1)}, CLI --udp-port {want}")
+
+    path = t.scenario("malformed")
+    mal = frames_with(t.events(path), "malformed")
+    out = t.tshark(path, "-2", "-Y", "_ws.malformed", "-T", "fields", "-e", "frame.number",
+                   "-e", "roce.analysis.malformed", "-e", "_ws.col.Info")
+    rows = field_rows(out)
+    c.check([int(r[0]) for r in rows] == mal, f"malformed: _ws.malformed frames "
+            f"{[r[0] for r in rows]}, CLI {mal}")
+    c.check(all(r[1] and "[RoCE Malformed]" in r[2] for r in rows),
+            f"malformed: reason or Info label missing: {rows[:2]}")
+
+    oferby = os.path.join(real, "oferby__proxy__roce.pcap")
+    if not os.path.exists(oferby):
+        print(f"SKIP oferby check: {oferby} absent")
+        return
+    out = t.tshark(oferby, "-Y", "udp.srcport == 69 && udp.dstport == 4791", "-T", "fields",
+                   "-e", "_ws.col.Protocol", "-e", "roce.flow")
+    rows = field_rows(out)
+    c.check(rows and all(r[1] for r in rows),
+            f"oferby: source-port-69 RoCEv2 frames without analysis ({len(rows)} frames)")
+
+
+def test_flowtable(c, t):
+    """The Statistics-menu table, through tshark's generic table printer."""
+    path = t.scenario("loss_receiver")
+    out = t.tshark(path, "-2", "-q", "-z", "roce,flowtable")
+    report = t.report(path)
+    rows = [l for l in out.splitlines() if re.match(r"^\s*\d+ \|", l)]
+    c.check(len(rows) == len(report["flows"]),
+            f"-z roce,flowtable: {len(rows)} rows, CLI {len(report['flows'])} flows")
+    got = sorted(int(r.split("|")[4]) for r in rows)
+    want = sorted(f["packets"] for f in report["flows"])
+    c.check(got == want, f"-z roce,flowtable packets {got}, CLI {want}")
+
+
+# sharkd tree filters of the frame references -> event keys (the verdict
+# names are read from the text of the roce.analysis item: the
+# roce.analysis.verdicts item is hidden, and sharkd leaves hidden items out)
+SHARKD_FIELDS = {"roce.analysis.episode_frame": "episode_frame",
+                 "roce.analysis.nak_frame": "nak_frame", "roce.analysis.psn_reuse": "reuse_frame",
+                 "roce.analysis.retransmitted_in": "retransmitted_in",
+                 "roce.analysis.cnp_frame": "cnp_frame",
+                 "roce.analysis.cnp_for_frame": "cnp_for_frame"}
+
+
+def tree_fields(nodes, found):
+    """Collect `field == value` filters of a sharkd tree into found."""
+    for n in nodes:
+        if n.get("f") == "roce.analysis" and n.get("l", "").startswith("Verdicts: "):
+            found["verdicts"] = n["l"][len("Verdicts: "):].split(",")
+        m = re.match(r'^([a-z_.]+) == "?(.*?)"?$', n.get("f", ""))
+        if m and m.group(1) in SHARKD_FIELDS:
+            found[SHARKD_FIELDS[m.group(1)]] = int(m.group(2))
+        tree_fields(n.get("n", []), found)
+
+
+def test_random_access(c, t):
+    """Frames revisited in any order (as the GUI does, through sharkd): the
+    verdicts and their frame references equal the CLI's, whatever the order."""
+    if not t.env.sharkd:
+        print("SKIP random-access check: sharkd not found")
+        return
+    for name in ("ecn_cnp", "loss_receiver", "read_loss"):
+        path = t.scenario(name)
+        want = {e["frame"]: {k: e[k] for k in ["verdicts", *SHARKD_FIELDS.values()] if k in e}
+                for e in t.events(path)}
+        frames = sorted(want, reverse=True)
+        frames = frames[::2] + frames[1::2]  # descending, then interleaved
+        reqs = [{"jsonrpc": "2.0", "id": 1 << 30, "method": "load",
+                 "params": {"file": t.env.capture(path)}}]
+        reqs += [{"jsonrpc": "2.0", "id": f, "method": "frame",
+                  "params": {"frame": f, "proto": True}}
+                 for f in frames]
+        got = {}
+        for r in t.env.run_sharkd(reqs):
+            if r.get("id") in want and "result" in r:
+                found = {}
+                tree_fields(r["result"].get("tree", []), found)
+                got[r["id"]] = found
+        c.check(got == want, f"{name}: frames revisited out of order differ: "
+                f"{ {f: (want.get(f), got.get(f)) for f in want if want.get(f) != got.get(f)} }")
+
+
+# preference -> the CLI option it maps onto, and a scenario where it matters
+PREFERENCES = [
+    ("roce.cnp_window_us:10", ["--cnp-window", "10"], "ecn_cnp"),
+    ("roce.check_icrc:FALSE", ["--no-icrc"], "bad_icrc"),
+    ("roce.pmtu:256", ["--pmtu", "256"], "read_span"),
+]
+
+
+def test_preferences(c, t):
+    """Each engine preference gives the verdicts of the CLI option it maps
+    onto, and changes them on its scenario."""
+    for pref, options, name in PREFERENCES:
+        path = t.scenario(name)
+        default = cli_events(t.rocescope, path)
+        cli = cli_events(t.rocescope, path, *options)
+        c.check(cli != default, f"{pref}: {name} does not exercise it (scenario changed?)")
+        diffs = compare(f"{name} with {pref}", cli, plugin_events(t.env, path, "-o", pref))
+        c.check(not diffs, "; ".join(diffs[:3]))
+    # max_flows changes no verdict of the scenarios, only the evictions
+    path = t.scenario("ecn_cnp")
+    rep = subprocess.run([t.rocescope, "--max-flows", "4", "--json", path], check=True,
+                         capture_output=True, text=True, timeout=60).stdout
+    want = json.loads(rep)["limits"]["flows_evicted"]
+    out = t.tshark(path, "-o", "roce.max_flows:4", "-q", "-z", "roce,flows")
+    m = re.search(r"created, (\d+) evicted", out)
+    c.check(want > 0 and m and int(m.group(1)) == want,
+            f"roce.max_flows:4: {m and m.group(1)} flows evicted, CLI --max-flows 4: {want}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tshark", required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--wireshark-version", required=True)
+    ap.add_argument("--rocescope", required=True)
+    ap.add_argument("--rocegen", required=True)
+    ap.add_argument("--real", required=True)
+    ap.add_argument("--sharkd", default=None)
+    a = ap.parse_args()
+    c = Checker()
+    with tempfile.TemporaryDirectory(prefix="rocescope-scen-") as work, \
+            TsharkEnv(a.tshark, a.plugin, a.wireshark_version, a.sharkd) as env:
+        t = Tools(env, a.rocescope, a.rocegen, work)
+        test_loading(c, t)
+        if c.failures:
+            print("the plugin does not load: nothing else checked")
+            return 1
+        for test in (test_sequence, test_ecn, test_nak_kinds, test_header_only, test_flowtable,
+                     test_random_access, test_preferences):
+            try:
+                test(c, t)
+            except (RuntimeError, subprocess.SubprocessError, ValueError) as e:
+                c.check(False, f"{test.__name__}: {e}")
+        try:
+            test_ports(c, t, a.real)
+        except (RuntimeError, subprocess.SubprocessError) as e:
+            c.check(False, f"test_ports: {e}")
+    print(f"{c.passed} checks passed, {len(c.failures)} failed")
+    return 1 if c.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""The plugin's per-frame verdicts equal the CLI's, capture by capture.
+
+For every *.pcap / *.pcapng / *.cap in the given folders, runs
+`rocescope --events FILE` and `tshark -2 -r FILE -Y roce.analysis -T fields
+-e frame.number -e roce.analysis.verdicts -e ...` (the plugin loaded from the
+build tree, see tshark_env.py) and compares, frame by frame: the set of
+frames with verdicts, the verdict names, and every detail the event carries
+(expected PSN, missing PSNs, episode frame, trigger, NAK frame and delay,
+NAK code, RNR timer, resend frame, CNP frames and latency, reused READ
+frame, ICRC values), plus time, addresses, destination QP and PSN. This is
+the proof that both front ends show one engine's analysis.
+
+With --snaplens 64,96,128 every capture is also cut at those snaplens
+(editcap -s) and compared again: header-only frames must be analysed alike.
+
+A folder that is absent or holds no capture is skipped with a message; when
+all are, the test is skipped (exit 77).
+"""
+import argparse
+import concurrent.futures
+import decimal
+import ipaddress
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from tshark_env import TsharkEnv
+
+SKIP = 77
+EXTENSIONS = (".pcap", ".pcapng", ".cap")
+NS = decimal.Decimal(1000000000)
+
+# tshark field -> (event key, conversion); in output order after frame.number
+FIELDS = [
+    ("frame.time_epoch", "time", "time"),
+    ("roce.flow.src", "src", "addr"),
+    ("roce.flow.dst", "dst", "addr"),
+    ("roce.flow.dest_qp", "dest_qp", "int"),
+    ("roce.psn", "psn", "int"),
+    ("roce.analysis.verdicts", "verdicts", "list"),
+    ("roce.analysis.expected_psn", "expected_psn", "int"),
+    ("roce.analysis.psn_gap", "missing_psns", "int"),
+    ("roce.analysis.read_response_gap", "missing_psns", "int"),
+    ("roce.analysis.episode_frame", "episode_frame", "int"),
+    ("roce.analysis.trigger", "trigger", "str"),
+    ("roce.analysis.nak_frame", "nak_frame", "int"),
+    ("roce.analysis.time_since_nak", "nak_to_resend_ns", "ns"),
+    ("roce.analysis.nak_code", "nak_code", "str"),
+    ("roce.analysis.rnr_timer", "rnr_timer", "int"),
+    ("roce.analysis.retransmitted_in", "retransmitted_in", "int"),
+    ("roce.analysis.cnp_frame", "cnp_frame", "int"),
+    ("roce.analysis.cnp_for_frame", "cnp_for_frame", "int"),
+    ("roce.analysis.cnp_latency", "cnp_latency_ns", "ns"),
+    ("roce.analysis.psn_reuse", "reuse_frame", "int"),
+    ("roce.icrc.computed", "icrc_computed", "int"),
+    ("roce.icrc.wire", "icrc_wire", "int"),
+]
+IGNORED_CLI_KEYS = {"opcode"}  # the plugin shows the opcode number, the CLI its identifier
+
+
+def convert(kind, text):
+    if kind == "int":
+        return int(text, 0)
+    if kind == "ns":
+        return int(decimal.Decimal(text) * NS)
+    if kind == "time":
+        return decimal.Decimal(text)
+    if kind == "addr":
+        return ipaddress.ip_address(text)
+    if kind == "list":
+        return text.split(",")
+    return text
+
+
+def normalise_cli(ev):
+    out = {}
+    for k, v in ev.items():
+        if k in IGNORED_CLI_KEYS:
+            continue
+        if k == "time":
+            v = decimal.Decimal(v)
+        elif k in ("src", "dst"):
+            v = ipaddress.ip_address(v)
+        out[k] = v
+    return out
+
+
+def cli_events(rocescope, path, *options):
+    """{frame: event} of `rocescope --events [options] path`, normalised."""
+    p = subprocess.run([rocescope, "--events", *options, path], capture_output=True, text=True,
+                       timeout=300)
+    if p.returncode != 0:
+        raise RuntimeError(f"rocescope --events exit {p.returncode}: {p.stderr.strip()}")
+    events = {}
+    for line in p.stdout.splitlines():
+        ev = json.loads(line)
+        events[ev["frame"]] = normalise_cli(ev)
+    return events
+
+
+def plugin_events(env, path, *options):
+    """{frame: event} the plugin shows (tshark -2 [options]), in the same form."""
+    args = [*options, "-2", "-r", env.capture(path), "-Y", "roce.analysis", "-T", "fields",
+            "-E", "separator=\t", "-E", "occurrence=f", "-e", "frame.number"]
+    for field, _, _ in FIELDS:
+        args += ["-e", field]
+    rc, out, err = env.run(*args)
+    if rc != 0:
+        raise RuntimeError(f"tshark exit {rc}: {err.strip()}")
+    events = {}
+    for line in out.splitlines():
+        cells = line.split("\t")
+        frame = int(cells[0])
+        ev = {"frame": frame}
+        for (field, key, kind), text in zip(FIELDS, cells[1:]):
+            if text != "":
+                ev[key] = convert(kind, text)
+        events[frame] = ev
+    return events
+
+
+def compare(name, cli, plug):
+    """List of differences (strings) between the two event maps."""
+    diffs = []
+    for frame in sorted(set(cli) | set(plug)):
+        c, p = cli.get(frame), plug.get(frame)
+        if c is None:
+            diffs.append(f"{name}: frame {frame}: plugin {p.get('verdicts')}, CLI no verdict")
+        elif p is None:
+            diffs.append(f"{name}: frame {frame}: CLI {c.get('verdicts')}, plugin no verdict")
+        elif c != p:
+            keys = sorted(set(c) | set(p))
+            delta = {k: (c.get(k), p.get(k)) for k in keys if c.get(k) != p.get(k)}
+            diffs.append(f"{name}: frame {frame}: (CLI, plugin) differ: {delta}")
+    return diffs
+
+
+def check_capture(env, rocescope, path):
+    name = os.path.basename(path)
+    try:
+        cli = cli_events(rocescope, path)
+        plug = plugin_events(env, path)
+    except (RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
+        return name, 0, [f"{name}: {e}"]
+    return name, len(cli), compare(name, cli, plug)
+
+
+def captures_in(folder):
+    if not os.path.isdir(folder):
+        print(f"SKIP folder {folder}: absent")
+        return []
+    found = sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                   if f.endswith(EXTENSIONS))
+    if not found:
+        print(f"SKIP folder {folder}: no capture in it")
+    return found
+
+
+def cut_copies(paths, snaplens, workdir):
+    """Copies of paths cut at each snaplen (editcap -s), named NAME.sN.EXT."""
+    out = []
+    for path in paths:
+        base, ext = os.path.splitext(os.path.basename(path))
+        for n in snaplens:
+            dst = os.path.join(workdir, f"{base}.s{n}{ext}")
+            subprocess.run(["editcap", "-s", str(n), path, dst], check=True,
+                           capture_output=True, timeout=60)
+            out.append(dst)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tshark", required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--wireshark-version", required=True)
+    ap.add_argument("--rocescope", required=True)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--snaplens", default="", help="also compare cut copies, e.g. 64,96,128")
+    ap.add_argument("folders", nargs="+")
+    a = ap.parse_args()
+
+    paths = [p for folder in a.folders for p in captures_in(folder)]
+    if not paths:
+        print("SKIP: no captures to compare")
+        return SKIP
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="rocescope-cut-") as workdir, \
+            TsharkEnv(a.tshark, a.plugin, a.wireshark_version) as env:
+        snaplens = [int(n) for n in a.snaplens.split(",") if n]
+        paths += cut_copies(paths, snaplens, workdir)
+        problem = env.loaded_plugin()
+        if problem is not None:
+            print(f"FAIL: plugin not loaded: {problem}")
+            return 1
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+            results = pool.map(lambda p: check_capture(env, a.rocescope, p), paths)
+            for name, n, diffs in results:
+                print(f"{'ok  ' if not diffs else 'FAIL'} {name}: {n} frames with verdicts")
+                failures += diffs
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{len(paths)} captures compared, {len(failures)} differences")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

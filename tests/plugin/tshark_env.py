@@ -1,0 +1,109 @@
+"""Run the real tshark with the plugin from the build tree (shared by the
+plugin tests).
+
+tshark loads personal plugins from ~/.local/lib/wireshark/plugins/X.Y/epan,
+but as root it ignores that folder and WIRESHARK_PLUGIN_DIR (BUILD-NOTES.md).
+So the plugin is copied into a world-readable temporary HOME, and when the
+test runs as root, tshark runs as an unprivileged user (setpriv, uid/gid
+65534) with that HOME; captures are copied there too so that user can read
+them. The temporary HOME has no preferences, so every run starts from
+Wireshark's defaults.
+"""
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+NOBODY = "65534"
+TIMEOUT_S = 300
+
+
+class TsharkEnv:
+    """A temporary HOME with the plugin installed in it; use as a context
+    manager (the folder is removed on exit)."""
+
+    def __init__(self, tshark, plugin, wireshark_version, sharkd=None):
+        self.tshark = tshark
+        self.sharkd = sharkd
+        self.plugin = os.path.abspath(plugin)
+        self.version = wireshark_version  # "4.0": the plugin folder's name
+        self.home = None
+        self.plugin_path = None
+
+    def __enter__(self):
+        # as root, somewhere the unprivileged user can reach (not a private TMPDIR)
+        where = "/tmp" if os.geteuid() == 0 else None
+        self.home = tempfile.mkdtemp(prefix="rocescope-plugin-", dir=where)
+        epan = os.path.join(self.home, ".local", "lib", "wireshark", "plugins", self.version,
+                            "epan")
+        os.makedirs(epan)
+        self.plugin_path = os.path.join(epan, os.path.basename(self.plugin))
+        shutil.copy(self.plugin, self.plugin_path)
+        os.makedirs(os.path.join(self.home, "captures"))
+        for root, dirs, files in os.walk(self.home):
+            os.chmod(root, 0o755)
+            for f in files:
+                os.chmod(os.path.join(root, f), 0o644)
+        return self
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def capture(self, path):
+        """A copy of capture path that tshark's user can read."""
+        dst = os.path.join(self.home, "captures", os.path.basename(path))
+        if not os.path.exists(dst):
+            shutil.copy(path, dst)
+            os.chmod(dst, 0o644)
+        return dst
+
+    def _run(self, program, args, stdin=None):
+        env = {"HOME": self.home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        cmd = [program, *args]
+        if os.geteuid() == 0:
+            cmd = ["setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups",
+                   "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
+        p = subprocess.run(cmd, env=env, cwd=self.home, input=stdin, capture_output=True,
+                           text=True, timeout=TIMEOUT_S)
+        return p.returncode, p.stdout, p.stderr
+
+    def run(self, *args):
+        """Run tshark with args; returns (exit status, stdout, stderr)."""
+        return self._run(self.tshark, args)
+
+    def run_sharkd(self, requests):
+        """Run sharkd in console mode on JSON-RPC requests (dicts); returns
+        the list of decoded responses."""
+        lines = "".join(json.dumps(r) + "\n" for r in requests)
+        rc, out, err = self._run(self.sharkd, ["-"], stdin=lines)
+        if rc != 0:
+            raise RuntimeError(f"sharkd exit {rc}: {err.strip()}")
+        return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+    def loaded_plugin(self):
+        """None when tshark loads this build's plugin, else what is wrong.
+
+        A copy installed in Wireshark's global plugin folder is loaded
+        instead of the personal one; that is fine only when it is the same
+        file as the build's."""
+        rc, out, err = self.run("-G", "plugins")
+        if rc != 0:
+            return f"`tshark -G plugins` failed ({rc}): {err.strip()}"
+        name = os.path.basename(self.plugin)
+        for line in out.splitlines():
+            cells = [c.strip() for c in line.split("\t")]
+            if cells[0] != name:
+                continue
+            path = cells[-1]
+            if path == self.plugin_path:
+                return None
+            if os.path.exists(path) and filecmp.cmp(path, self.plugin, shallow=False):
+                print(f"note: tshark loads the installed copy {path}, identical to the build's")
+                return None
+            return (f"tshark loads {path}, not this build's plugin (a stale installed copy "
+                    f"shadows it: reinstall or remove it)")
+        return (f"`tshark -G plugins` does not list {name}: not loaded, or built for another "
+                f"Wireshark version ({err.strip()[:300]})")

@@ -363,7 +363,59 @@ static void test_engine_matches_reference(void)
     CU_ASSERT_EQUAL(wrong, 0);
 }
 
+/* x^n mod P (P = 0x104C11DB7, the CRC-32 polynomial, normal bit order). */
+static uint32_t xpow_mod(unsigned n)
+{
+    uint64_t r = 1;
+    for (unsigned i = 0; i < n; i++) {
+        r <<= 1;
+        if (r & (1ull << 32))
+            r ^= 0x104C11DB7ull;
+    }
+    return (uint32_t)r;
+}
+
+static uint64_t refl32_shl1(uint32_t v)
+{
+    uint32_t r = 0;
+    for (int i = 0; i < 32; i++)
+        if (v & (1u << i))
+            r |= 1u << (31 - i);
+    return (uint64_t)r << 1;
+}
+
+/* The folding constants of roce_icrc.c are refl32(x^n mod P) << 1 for
+ * n = 160, 96, 544, 480 (see its head comment): recomputed here. */
+static void test_fold_constants(void)
+{
+    CU_ASSERT_EQUAL(refl32_shl1(xpow_mod(160)), 0x1751997d0ull);
+    CU_ASSERT_EQUAL(refl32_shl1(xpow_mod(96)), 0x0ccaa009eull);
+    CU_ASSERT_EQUAL(refl32_shl1(xpow_mod(544)), 0x154442bd4ull);
+    CU_ASSERT_EQUAL(refl32_shl1(xpow_mod(480)), 0x1c6e41596ull);
+}
+
+/* The folding path (long buffers, when the CPU has PCLMULQDQ) equals the
+ * tables for every length up to 2 KB at every alignment within 16 bytes and
+ * any starting register. */
+static void test_folding_matches_tables(void)
+{
+    static uint8_t buf[2048 + 16];
+    struct tu_rng r;
+    tu_rng_seed(&r, 11);
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (uint8_t)tu_rng_next(&r);
+    unsigned bad = 0;
+    for (size_t off = 0; off < 16; off++)
+        for (size_t n = 0; n <= 2048; n++) {
+            uint32_t reg = tu_rng_next(&r);
+            bad += roce_crc32_update(reg, buf + off, n) != roce_crc32_update_tables(reg, buf + off, n);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+}
+
 static const struct tu_test tests[] = {
+    {"fold_constants", test_fold_constants},
+    {"folding_matches_tables", test_folding_matches_tables},
     {"crc32_check_value", test_crc32_check_value},
     {"crc32_lengths_and_chaining", test_crc32_lengths_and_chaining},
     {"real_ack_good", test_real_ack_good},

@@ -39,6 +39,15 @@ void roce_fmt_flow(const struct roce_flow_key *k, char *buf, size_t len)
     snprintf(buf, len, "%s -> %s QP 0x%06x", s, d, (unsigned)k->dqpn);
 }
 
+void roce_fmt_opcode(uint8_t opcode, char *buf, size_t len)
+{
+    const struct roce_opcode_info *info = roce_opcode_lookup(opcode);
+    if (info != NULL)
+        snprintf(buf, len, "%s", info->ident);
+    else
+        snprintf(buf, len, "OP_0x%02x", (unsigned)opcode);
+}
+
 double roce_fmt_us(int64_t ns)
 {
     return (double)ns / NS_PER_USEC;

@@ -13,6 +13,7 @@
 #define ROCE_FMT_ADDR_LEN 48
 #define ROCE_FMT_TIME_LEN 32
 #define ROCE_FMT_FLOW_LEN 128
+#define ROCE_FMT_OPCODE_LEN 48
 
 /* An address: dotted IPv4 (is_v6 == 0: last 4 bytes) or IPv6 / GID text. */
 void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size_t len);
@@ -20,6 +21,9 @@ void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size
 void roce_fmt_seconds(int64_t ns, char *buf, size_t len);
 /* "SRC -> DST QP 0x00002c". */
 void roce_fmt_flow(const struct roce_flow_key *k, char *buf, size_t len);
+/* The identifier of a BTH opcode (e.g. "RC_SEND_ONLY"), or "OP_0xNN" when
+ * it has none. */
+void roce_fmt_opcode(uint8_t opcode, char *buf, size_t len);
 /* Microseconds as a JSON-friendly double (ns / 1000). */
 double roce_fmt_us(int64_t ns);
 

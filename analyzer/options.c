@@ -23,8 +23,10 @@
 #define INTERVAL_MIN_NS    1000ull
 #define INTERVAL_MAX_NS    86400000000000ull /* one day */
 #define INTERVAL_DEFAULT_NS 1000000000
+#define JOBS_MAX           1024ull
 
 enum long_only {
+    OPT_JSON = 255,
     OPT_EVENTS = 256,
     OPT_UDP_PORT,
     OPT_CNP_WINDOW,
@@ -38,7 +40,8 @@ enum long_only {
 };
 
 static const struct option long_opts[] = {
-    {"json", no_argument, NULL, 'j'},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"jobs", required_argument, NULL, 'j'},
     {"events", no_argument, NULL, OPT_EVENTS},
     {"output", required_argument, NULL, 'o'},
     {"udp-port", required_argument, NULL, OPT_UDP_PORT},
@@ -73,13 +76,18 @@ static void usage(FILE *f)
 {
     fputs("Usage: rocescope [OPTIONS] FILE...\n"
           "       rocescope -i IFACE [OPTIONS]\n"
+          "       rocescope merge [--json] [-o PATH] [--top N] REPORT.json...\n"
           "Analyse RoCE (RDMA over Converged Ethernet) traffic in pcap/pcapng captures:\n"
           "PSN gaps, retransmissions, go-back-N episodes and their triggers, NAKs,\n"
           "ECN CE marks and CNPs, ICRC. Several files are read one after the other as\n"
           "one capture (frame numbers continue).\n"
           "\n"
+          "  -j, --jobs N          analyse the files apart, N at a time, and merge their\n"
+          "                        reports (equal to the joint report where no flow\n"
+          "                        spans two files)\n"
+          "\n"
           "Output (default: a human summary on stdout):\n"
-          "  -j, --json            the full report as one JSON document\n"
+          "      --json            the full report as one JSON document\n"
           "      --events          JSON Lines: one line per frame with a verdict\n"
           "  -o, --output PATH     write to PATH (via a temporary file and rename)\n"
           "      --top N           flows and episodes listed in the summary (default 20)\n"
@@ -200,6 +208,11 @@ static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
             return roce_cli_bad_value("--storm-share", arg, "a percentage 1..100");
         o->cfg.pfc_storm_pct = (uint32_t)v;
         return 0;
+    case 'j':
+        if (roce_cli_parse_u64(arg, 1, JOBS_MAX, &v))
+            return roce_cli_bad_value("-j", arg, "a number of jobs 1..1024; JSON output is --json");
+        o->jobs = (unsigned)v;
+        return 0;
     case OPT_TOP:
         if (roce_cli_parse_u64(arg, 1, TOP_MAX, &v))
             return roce_cli_bad_value("--top", arg, "a number 1..1000000");
@@ -221,9 +234,9 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
     roce_cli_live_defaults(&o->live);
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":jo:hVi:f:s:B:pc:w:C:W:Z:", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":j:o:hVi:f:s:B:pc:w:C:W:Z:", long_opts, NULL)) != -1) {
         switch (c) {
-        case 'j':
+        case OPT_JSON:
             json = 1;
             break;
         case OPT_EVENTS:
@@ -265,6 +278,10 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
     o->n_files = argc - optind;
     if (roce_cli_live_check(o) != 0)
         goto usage_error;
+    if (o->jobs && o->live.iface != NULL) {
+        fputs("rocescope: -j needs capture files (not -i)\n", stderr);
+        goto usage_error;
+    }
     if (o->n_files == 0 && o->live.iface == NULL) {
         fputs("rocescope: no capture file given\n", stderr);
         goto usage_error;

@@ -40,6 +40,7 @@ struct roce_cli_options {
     char **files;
     int n_files;
     unsigned top; /* flows and episodes listed in the text report */
+    unsigned jobs; /* -j: files analysed apart, that many at a time, then merged (0: one engine) */
     int64_t interval_ns; /* --interval: PFC storm window (and live reporting interval) */
     struct roce_live_options live;
 };

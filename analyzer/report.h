@@ -1,7 +1,15 @@
 /*
- * report.h - the analysis report as the CLI writes it: a snapshot of the
- * engine's totals, flows and episodes plus what was read, and the writers
+ * report.h - the analysis report as the CLI writes it, and its writers
  * (JSON, human text).
+ *
+ * The report is a self-contained model: what was read, totals, the flows
+ * that carried packets with their latency distributions, the go-back-N
+ * episodes, the connections. It is filled from an engine
+ * (roce_report_build: the distributions are borrowed from the engine, which
+ * must outlive the report), from a JSON report written by rocescope --json
+ * (roce_report_parse, report_parse.c) or by merging reports of captures read
+ * one after the other (roce_report_merge, report_merge.c); the writers do not
+ * care which.
  */
 #ifndef ROCE_REPORT_H
 #define ROCE_REPORT_H
@@ -18,24 +26,106 @@ struct roce_report_live {
     uint64_t received, dropped, if_dropped;
 };
 
-struct roce_report {
-    const char *const *files; /* the capture files, in reading order */
-    size_t n_files;
-    const char *link_type;    /* link-layer type name of the first file */
-    const struct roce_config *cfg;
-    struct roce_engine *engine;
-    const struct roce_totals *t;
-    struct roce_flow_report *flows; /* sorted by id */
-    size_t n_flows;
-    const char *error; /* set when reading stopped early: the report is partial */
-    const struct roce_report_live *live; /* live capture statistics (NULL: files) */
+/* A latency distribution, owned, or borrowed from an engine. */
+struct roce_report_lat {
+    const struct roce_lat *ext; /* borrowed (NULL: own is the distribution) */
+    struct roce_lat own;
 };
 
-/* Take the snapshot (allocates flows). 0, or -1 when out of memory. */
+/* What the report adds to a flow's report (struct roce_flow_report, whose
+ * peer_id it does not use): the paired flow's key, the distributions. */
+struct roce_report_flow {
+    struct roce_flow_key peer; /* the paired flow, when has_peer */
+    uint8_t has_peer;
+    struct roce_report_lat lat[ROCE_LATENCY_KINDS];
+};
+
+/* A connection: the requester is the flow whose first request came first
+ * (or, without requests, the flow with the lower id). */
+struct roce_report_conn {
+    struct roce_flow_key req, resp;
+    uint8_t paired_by; /* enum roce_paired_by */
+};
+
+/* The strings and options of a parsed or merged report (the fields of
+ * struct roce_report that say what was read point here). */
+struct roce_report_own {
+    char **files;
+    size_t n_files;
+    char *link_type;
+    char *error;
+    struct roce_config cfg;
+};
+
+struct roce_report {
+    /* What was read: set by the caller before roce_report_build (borrowed,
+     * they must outlive the report), or by roce_report_init, _parse and
+     * _merge (then they point into own: such a report is not to be copied). */
+    const char *const *files; /* the capture files, in reading order */
+    size_t n_files;
+    const char *link_type; /* of the first file (NULL: no file could be opened) */
+    const struct roce_config *cfg;
+    const char *error;                   /* set when reading stopped early: the report is partial */
+    const struct roce_report_live *live; /* live capture statistics (NULL: files) */
+
+    /* What the analysis found. */
+    struct roce_totals t; /* t.cnp_latency and t.ack_latency summarise lat[] */
+    struct roce_report_lat lat[ROCE_LATENCY_KINDS];
+    /* the flows that carried packets, ordered by id (times absolute, ns
+     * since the epoch); flow_x[i] goes with flows[i] */
+    struct roce_flow_report *flows;
+    struct roce_report_flow *flow_x;
+    size_t n_flows, cap_flows;
+    struct roce_report_conn *conns; /* ordered by the lower id of the pair */
+    size_t n_conns, cap_conns;
+    struct roce_episode *episodes; /* in the order they started */
+    size_t n_episodes, cap_episodes;
+
+    struct roce_report_own own;
+};
+
+/* An empty report (no file, no packet) with the default configuration:
+ * what roce_report_merge starts from. */
+void roce_report_init(struct roce_report *r);
+/* Fill what the analysis found from the engine after roce_engine_finish;
+ * the caller has zeroed r and set what was read (files, n_files,
+ * link_type, cfg, error, live). The latency distributions are borrowed: e
+ * must outlive r. 0, or -1 when out of memory. roce_report_free in both
+ * cases. */
 int roce_report_build(struct roce_report *r, struct roce_engine *e);
+/* Free what the report owns (not what the caller set) and zero it. */
 void roce_report_free(struct roce_report *r);
+
 /* The flow with this id, or NULL (evicted or unknown). */
 const struct roce_flow_report *roce_report_flow(const struct roce_report *r, uint64_t id);
+/* What the report adds to one of its flows. */
+const struct roce_report_flow *roce_report_flow_x(const struct roce_report *r,
+                                                  const struct roce_flow_report *f);
+/* A distribution of a flow or of the totals. */
+const struct roce_lat *roce_report_lat_get(const struct roce_report_lat *l);
+
+/* Growth of the report's arrays (report_model.c): a new zeroed element at the
+ * end (a flow with its flow_x), or NULL when out of memory. */
+struct roce_flow_report *roce_report_add_flow(struct roce_report *r);
+struct roce_report_conn *roce_report_add_conn(struct roce_report *r);
+struct roce_episode *roce_report_add_episode(struct roce_report *r);
+/* Set what was read from owned copies (r->own): append a file name, set
+ * the link type or the error (NULL allowed). 0, or -1 when out of memory. */
+int roce_report_add_file(struct roce_report *r, const char *name);
+int roce_report_set_link_type(struct roce_report *r, const char *link_type);
+int roce_report_set_error(struct roce_report *r, const char *error);
+
+/* Append src, the report of the capture read after those already in dst
+ * (report_merge.c; dst from roce_report_init, then merges only): frame
+ * numbers and flow ids of src continue dst's, counts add up, distributions
+ * merge; the first report merged gives the options. Everything is copied,
+ * src is not changed. 0, or -1 when out of memory. README "Many files"
+ * says what is exact. */
+int roce_report_merge(struct roce_report *dst, const struct roce_report *src);
+
+/* Read a JSON report written by roce_report_json (report_parse.c) into r
+ * (initialised here). 0, or -1 with the reason in err (r is then freed). */
+int roce_report_parse(const char *path, struct roce_report *r, char *err, size_t errlen);
 
 /* Write the full report as one JSON document. 0, or -1 on error. */
 int roce_report_json(const struct roce_report *r, FILE *out);

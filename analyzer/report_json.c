@@ -44,7 +44,45 @@ static json_object *new_seconds(int64_t ns)
     return json_object_new_double_s((double)ns / 1e9, buf);
 }
 
-static json_object *new_latency(const struct roce_lat_summary *s)
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distribution itself, so that reports can be merged: {"exact_ns":
+ * [samples, ascending]} while it holds exact samples, else {"buckets":
+ * [[index, count], ...]} (the nonzero buckets, ascending). */
+static json_object *new_distribution(const struct roce_lat *l)
+{
+    json_object *o = json_object_new_object(), *a = json_object_new_array();
+    const int64_t *samples;
+    size_t n = roce_lat_exact(l, &samples);
+    if (l->count == 0 || n > 0) {
+        int64_t sorted[ROCE_LAT_EXACT];
+        if (n > 0) {
+            memcpy(sorted, samples, n * sizeof sorted[0]);
+            qsort(sorted, n, sizeof sorted[0], cmp_i64);
+        }
+        for (size_t i = 0; i < n; i++)
+            json_object_array_add(a, json_object_new_int64(sorted[i]));
+        json_object_object_add(o, "exact_ns", a);
+        return o;
+    }
+    for (unsigned i = 0; i < ROCE_LAT_BUCKETS; i++) {
+        uint32_t c = roce_lat_bucket(l, i);
+        if (!c)
+            continue;
+        json_object *pair = json_object_new_array();
+        json_object_array_add(pair, json_object_new_int((int)i));
+        json_object_array_add(pair, json_object_new_uint64(c));
+        json_object_array_add(a, pair);
+    }
+    json_object_object_add(o, "buckets", a);
+    return o;
+}
+
+static json_object *new_latency(const struct roce_lat_summary *s, const struct roce_report_lat *l)
 {
     json_object *o = json_object_new_object();
     add_u64(o, "count", s->count);
@@ -52,6 +90,7 @@ static json_object *new_latency(const struct roce_lat_summary *s)
     json_object_object_add(o, "p50", s->count ? new_us(s->p50) : NULL);
     json_object_object_add(o, "p99", s->count ? new_us(s->p99) : NULL);
     json_object_object_add(o, "max", s->count ? new_us(s->max) : NULL);
+    json_object_object_add(o, "distribution", new_distribution(roce_report_lat_get(l)));
     return o;
 }
 
@@ -89,7 +128,7 @@ static json_object *new_endpoint(const struct roce_flow_key *k)
 
 static json_object *capture_object(const struct roce_report *r)
 {
-    const struct roce_totals *t = r->t;
+    const struct roce_totals *t = &r->t;
     json_object *o = json_object_new_object(), *files = json_object_new_array();
     add_str(o, "file", r->n_files ? r->files[0] : "");
     for (size_t i = 0; i < r->n_files; i++)
@@ -148,7 +187,7 @@ static json_object *pfc_prio_object(const struct roce_pfc_prio *p)
 
 static json_object *pfc_object(const struct roce_report *r)
 {
-    const struct roce_pfc_report *p = &r->t->pfc;
+    const struct roce_pfc_report *p = &r->t.pfc;
     json_object *o = json_object_new_object(), *prios = json_object_new_array();
     add_u64(o, "pfc_frames", p->pfc_frames);
     add_u64(o, "pause_frames", p->pause_frames);
@@ -200,8 +239,9 @@ static json_object *limits_object(const struct roce_totals *t)
     return o;
 }
 
-static json_object *ecn_object(const struct roce_totals *t)
+static json_object *ecn_object(const struct roce_report *r)
 {
+    const struct roce_totals *t = &r->t;
     json_object *o = json_object_new_object();
     add_u64(o, "ce_marked", t->ce_marked);
     add_u64(o, "cnps", t->cnp_packets);
@@ -209,7 +249,8 @@ static json_object *ecn_object(const struct roce_totals *t)
     add_u64(o, "cnps_unexplained", t->cnps_unexplained);
     add_u64(o, "ce_answered", t->ce_answered);
     add_u64(o, "ce_unanswered", t->ce_unanswered);
-    json_object_object_add(o, "cnp_latency_us", new_latency(&t->cnp_latency));
+    json_object_object_add(o, "cnp_latency_us",
+                           new_latency(&t->cnp_latency, &r->lat[ROCE_LATENCY_CNP]));
     return o;
 }
 
@@ -235,14 +276,9 @@ static json_object *opcodes_object(const struct roce_flow_report *f)
     for (unsigned op = 0; op < 32; op++) {
         if (!f->op_counts[op])
             continue;
-        const struct roce_opcode_info *info = roce_opcode_lookup((uint8_t)(base | op));
-        char name[32];
-        if (info == NULL) {
-            snprintf(name, sizeof name, "OP_0x%02x", base | op);
-            add_u64(o, name, f->op_counts[op]);
-        } else {
-            add_u64(o, info->ident, f->op_counts[op]);
-        }
+        char name[ROCE_FMT_OPCODE_LEN];
+        roce_fmt_opcode((uint8_t)(base | op), name, sizeof name);
+        add_u64(o, name, f->op_counts[op]);
     }
     if (f->cnp_packets)
         add_u64(o, "CNP", f->cnp_packets);
@@ -251,13 +287,13 @@ static json_object *opcodes_object(const struct roce_flow_report *f)
 
 static json_object *flow_object(const struct roce_report *r, const struct roce_flow_report *f)
 {
+    const struct roce_report_flow *rf = roce_report_flow_x(r, f);
     json_object *o = new_endpoint(&f->key);
-    const struct roce_flow_report *peer = f->peer_id ? roce_report_flow(r, f->peer_id) : NULL;
-    const int64_t t0 = r->t->first_ts_ns;
+    const int64_t t0 = r->t.first_ts_ns;
     add_u64(o, "id", f->id);
     add_u64(o, "version", f->key.version);
     add_str(o, "transport", roce_transport_name((enum roce_transport)f->transport));
-    json_object_object_add(o, "paired_with", peer ? new_endpoint(&peer->key) : NULL);
+    json_object_object_add(o, "paired_with", rf->has_peer ? new_endpoint(&rf->peer) : NULL);
     add_str(o, "paired_by", roce_paired_by_name(f->paired_by));
     add_u64(o, "packets", f->packets);
     add_u64(o, "bytes", f->bytes);
@@ -290,8 +326,10 @@ static json_object *flow_object(const struct roce_report *r, const struct roce_f
     add_u64(o, "bad_icrc", f->bad_icrc);
     add_u64(o, "cm_connections", f->cm_connections);
     json_object_object_add(o, "naks", new_naks(&f->naks));
-    json_object_object_add(o, "ack_latency_us", new_latency(&f->ack_latency));
-    json_object_object_add(o, "cnp_latency_us", new_latency(&f->cnp_latency));
+    json_object_object_add(o, "ack_latency_us",
+                           new_latency(&f->ack_latency, &rf->lat[ROCE_LATENCY_ACK]));
+    json_object_object_add(o, "cnp_latency_us",
+                           new_latency(&f->cnp_latency, &rf->lat[ROCE_LATENCY_CNP]));
     json_object_object_add(o, "episodes", json_object_new_array());
     return o;
 }
@@ -316,29 +354,19 @@ static int write_element(FILE *out, json_object *o, int first)
     return rc ? -1 : 0;
 }
 
-/* The paired flows, each connection once; the requester is the flow whose
- * first request came first (or, without requests, the lower id). */
+/* The paired flows, each connection once. */
 static int write_connections(FILE *out, const struct roce_report *r)
 {
-    int first = 1;
     if (fputs(",\n  \"connections\": [", out) < 0)
         return -1;
-    for (size_t i = 0; i < r->n_flows; i++) {
-        const struct roce_flow_report *f = &r->flows[i];
-        const struct roce_flow_report *p = f->peer_id ? roce_report_flow(r, f->peer_id) : NULL;
-        if (p == NULL || p->id < f->id)
-            continue; /* unpaired, or listed with the lower id */
-        const struct roce_flow_report *req = f, *resp = p;
-        if ((p->request_packets && !f->request_packets) ||
-            (p->request_packets && f->request_packets && p->first_frame < f->first_frame))
-            req = p, resp = f;
+    for (size_t i = 0; i < r->n_conns; i++) {
+        const struct roce_report_conn *rc = &r->conns[i];
         json_object *c = json_object_new_object();
-        json_object_object_add(c, "requester", new_endpoint(&req->key));
-        json_object_object_add(c, "responder", new_endpoint(&resp->key));
-        add_str(c, "paired_by", roce_paired_by_name(f->paired_by));
-        if (write_element(out, c, first) != 0)
+        json_object_object_add(c, "requester", new_endpoint(&rc->req));
+        json_object_object_add(c, "responder", new_endpoint(&rc->resp));
+        add_str(c, "paired_by", roce_paired_by_name(rc->paired_by));
+        if (write_element(out, c, i == 0) != 0)
             return -1;
-        first = 0;
     }
     return fputs("\n  ]", out) < 0 ? -1 : 0;
 }
@@ -359,25 +387,23 @@ static int cmp_ep_ref(const void *a, const void *b)
 /* The flows that carried packets, in id order, each with its episodes. */
 static int write_flows(FILE *out, const struct roce_report *r)
 {
-    size_t n_ep = roce_engine_episode_count(r->engine), k = 0;
+    size_t n_ep = r->n_episodes, k = 0;
     struct ep_ref *eps = calloc(n_ep ? n_ep : 1, sizeof *eps);
     int first = 1, rc = 0;
     if (eps == NULL)
         return -1;
     for (size_t i = 0; i < n_ep; i++)
-        eps[i] = (struct ep_ref){roce_engine_episode(r->engine, i)->flow_id, i};
+        eps[i] = (struct ep_ref){r->episodes[i].flow_id, i};
     qsort(eps, n_ep, sizeof *eps, cmp_ep_ref);
     rc = fputs(",\n  \"flows\": [", out) < 0;
     for (size_t i = 0; i < r->n_flows && !rc; i++) {
         const struct roce_flow_report *f = &r->flows[i];
         while (k < n_ep && eps[k].flow_id < f->id)
             k++; /* episodes of evicted flows: counted in the totals only */
-        if (!f->packets)
-            continue;
         json_object *o = flow_object(r, f);
         json_object *list = json_object_object_get(o, "episodes");
         for (; k < n_ep && eps[k].flow_id == f->id; k++)
-            json_object_array_add(list, episode_object(roce_engine_episode(r->engine, eps[k].index)));
+            json_object_array_add(list, episode_object(&r->episodes[eps[k].index]));
         rc = write_element(out, o, first) != 0;
         first = 0;
     }
@@ -387,7 +413,7 @@ static int write_flows(FILE *out, const struct roce_report *r)
 
 int roce_report_json(const struct roce_report *r, FILE *out)
 {
-    const struct roce_totals *t = r->t;
+    const struct roce_totals *t = &r->t;
     json_object *root = json_object_new_object(), *o;
 
     add_str(root, "tool", "rocescope");
@@ -409,8 +435,9 @@ int roce_report_json(const struct roce_report *r, FILE *out)
     add_u64(o, "missing_psns", t->read_response_missing);
     json_object_object_add(root, "read_response_gaps", o);
     add_u64(root, "aeth_reserved", t->aeth_reserved);
-    json_object_object_add(root, "ecn", ecn_object(t));
-    json_object_object_add(root, "ack_latency_us", new_latency(&t->ack_latency));
+    json_object_object_add(root, "ecn", ecn_object(r));
+    json_object_object_add(root, "ack_latency_us",
+                           new_latency(&t->ack_latency, &r->lat[ROCE_LATENCY_ACK]));
     o = json_object_new_object();
     add_u64(o, "messages", t->cm_messages);
     add_u64(o, "connections", t->cm_connections);

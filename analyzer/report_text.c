@@ -108,7 +108,7 @@ static void pfc_text(FILE *o, const struct roce_totals *t)
 
 static void totals(FILE *o, const struct roce_report *r)
 {
-    const struct roce_totals *t = r->t;
+    const struct roce_totals *t = &r->t;
     char dur[ROCE_FMT_TIME_LEN];
 
     roce_fmt_seconds(t->packets ? t->last_ts_ns - t->first_ts_ns : 0, dur, sizeof dur);
@@ -198,13 +198,13 @@ static int cmp_worst(const void *a, const void *b)
 static void flow_text(FILE *o, const struct roce_report *r, const struct roce_flow_report *f,
                       unsigned rank)
 {
+    const struct roce_report_flow *rf = roce_report_flow_x(r, f);
     char name[ROCE_FMT_FLOW_LEN];
     roce_fmt_flow(&f->key, name, sizeof name);
     fprintf(o, "  #%u %s  %s", rank, name,
             roce_transport_name((enum roce_transport)f->transport));
-    const struct roce_flow_report *p = f->peer_id ? roce_report_flow(r, f->peer_id) : NULL;
-    if (p != NULL)
-        fprintf(o, ", paired with QP 0x%06x (%s)", (unsigned)p->key.dqpn,
+    if (rf->has_peer)
+        fprintf(o, ", paired with QP 0x%06x (%s)", (unsigned)rf->peer.dqpn,
                 roce_paired_by_name(f->paired_by));
     fprintf(o, "\n     %" PRIu64 " packets", f->packets);
 #define ITEM(cond, ...)                                                                            \
@@ -236,13 +236,13 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
 
 static void episodes_text(FILE *o, const struct roce_report *r, unsigned top)
 {
-    size_t n = roce_engine_episode_count(r->engine);
+    size_t n = r->n_episodes;
     char name[ROCE_FMT_FLOW_LEN], a[US_BUF], b[US_BUF];
     if (n == 0)
         return;
     fprintf(o, "\nGo-back-N episodes (%zu listed%s):\n", n, n > top ? ", first shown" : "");
     for (size_t i = 0; i < n && i < top; i++) {
-        const struct roce_episode *ep = roce_engine_episode(r->engine, i);
+        const struct roce_episode *ep = &r->episodes[i];
         const struct roce_flow_report *f = roce_report_flow(r, ep->flow_id);
         if (f != NULL)
             roce_fmt_flow(&f->key, name, sizeof name);
@@ -269,8 +269,6 @@ int roce_report_text(const struct roce_report *r, FILE *o, unsigned top)
     totals(o, r);
     for (size_t i = 0; i < r->n_flows; i++) {
         const struct roce_flow_report *f = &r->flows[i];
-        if (!f->packets)
-            continue;
         if (is_troubled(f)) {
             bad[n_bad++] = f;
         } else {

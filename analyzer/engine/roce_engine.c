@@ -165,6 +165,7 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     if (f == NULL)
         return; /* out of memory: counted in totals only */
     v->has_flow = 1;
+    v->flow_id = f->id;
     v->key = key;
     f->r.packets++;
     f->r.bytes += in->wirelen;
@@ -288,10 +289,30 @@ size_t roce_engine_flow_count(const struct roce_engine *e)
     return e->n_flows;
 }
 
+const struct roce_lat *roce_engine_latency(const struct roce_engine *e,
+                                           enum roce_latency_kind which)
+{
+    return which == ROCE_LATENCY_CNP ? &e->cnp_lat : &e->ack_lat;
+}
+
 static int cmp_report_id(const void *a, const void *b)
 {
     const struct roce_flow_report *x = a, *y = b;
     return (x->id > y->id) - (x->id < y->id);
+}
+
+/* A flow's report: its counters plus what is only assembled on request. */
+static void fill_report(const struct roce_flow *f, struct roce_flow_report *r)
+{
+    *r = f->r;
+    r->id = f->id;
+    r->key = f->key;
+    r->transport = f->transport;
+    r->paired_by = f->paired_by;
+    r->peer_id = f->peer_id;
+    r->pmtu = f->pmtu;
+    roce_lat_summarize(&f->ack_lat, &r->ack_latency);
+    roce_lat_summarize(&f->cnp_lat, &r->cnp_latency);
 }
 
 size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, size_t cap)
@@ -299,22 +320,22 @@ size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, si
     size_t n = 0;
     for (uint32_t h = 1; h <= e->n_slots && n < cap; h++) {
         const struct roce_flow *f = roce_flow_at(e, h);
-        if (!f->id)
-            continue;
-        struct roce_flow_report *r = &out[n++];
-        *r = f->r;
-        r->id = f->id;
-        r->key = f->key;
-        r->transport = f->transport;
-        r->paired_by = f->paired_by;
-        r->peer_id = f->peer_id;
-        r->pmtu = f->pmtu;
-        roce_lat_summarize(&f->ack_lat, &r->ack_latency);
-        roce_lat_summarize(&f->cnp_lat, &r->cnp_latency);
+        if (f->id)
+            fill_report(f, &out[n++]);
     }
     if (n > 1)
         qsort(out, n, sizeof *out, cmp_report_id);
     return n;
+}
+
+int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key,
+                            struct roce_flow_report *out)
+{
+    const struct roce_flow *f = roce_flow_find(e, key);
+    if (f == NULL)
+        return -1;
+    fill_report(f, out);
+    return 0;
 }
 
 size_t roce_engine_episode_count(const struct roce_engine *e)

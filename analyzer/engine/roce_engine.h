@@ -88,6 +88,7 @@ struct roce_flow_key {
 struct roce_verdict {
     uint64_t frame;
     int64_t ts_ns;
+    uint64_t flow_id;         /* the flow's id (struct roce_flow_report), when has_flow */
     struct roce_flow_key key; /* valid when has_flow */
     uint8_t has_flow;
     uint8_t transport; /* enum roce_transport of the flow */
@@ -149,7 +150,9 @@ void roce_config_default(struct roce_config *cfg);
 struct roce_engine *roce_engine_new(const struct roce_config *cfg);
 void roce_engine_free(struct roce_engine *e);
 
-/* Input frame: bytes are only read during the call. */
+/* Input frame: bytes are only read during the call. The frame number is a
+ * label: the engine only compares it for equality and hands it back in
+ * verdicts and reports (front ends number frames from 1, as Wireshark). */
 struct roce_frame_in {
     uint64_t frame; /* frame number, from 1 */
     int64_t ts_ns;  /* capture time, ns since the epoch */
@@ -274,9 +277,32 @@ struct roce_flow_report {
 
 /* Number of flows currently tracked. */
 size_t roce_engine_flow_count(const struct roce_engine *e);
+
+/* The latency distributions themselves (not only their summaries), so that
+ * reports made separately can be merged (roce_lat_merge) into the
+ * percentiles of a joint analysis. */
+enum roce_latency_kind {
+    ROCE_LATENCY_ACK = 0, /* request with AckReq to its first ACK */
+    ROCE_LATENCY_CNP = 1, /* CE mark to its CNP */
+    ROCE_LATENCY_KINDS = 2
+};
+/* Over all flows. Valid until the next engine call that takes a frame. */
+const struct roce_lat *roce_engine_latency(const struct roce_engine *e,
+                                           enum roce_latency_kind which);
+/* Of the tracked flow with this key (roce_flow_report.key), or NULL when no
+ * such flow is tracked. Looked up by key (hashed, O(1)) rather than by id
+ * (flows are not indexed by id). Valid until the next engine call that
+ * takes a frame or retires flows. */
+const struct roce_lat *roce_engine_flow_latency(const struct roce_engine *e,
+                                                const struct roce_flow_key *key,
+                                                enum roce_latency_kind which);
 /* Flow reports for all tracked flows, ordered by id; returns how many were
  * written (at most cap). */
 size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, size_t cap);
+
+/* The report of the flow with this key; 0, or -1 when it is not tracked. */
+int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key,
+                            struct roce_flow_report *out);
 
 struct roce_episode {
     uint64_t flow_id;

@@ -312,6 +312,17 @@ struct roce_flow *roce_flow_find(struct roce_engine *e, const struct roce_flow_k
     return h ? roce_flow_at(e, h) : NULL;
 }
 
+const struct roce_lat *roce_engine_flow_latency(const struct roce_engine *e,
+                                                const struct roce_flow_key *key,
+                                                enum roce_latency_kind which)
+{
+    uint32_t h = roce_index_find(&e->flow_ix, roce_flow_key_hash(key), key_eq, key, e);
+    if (!h)
+        return NULL;
+    const struct roce_flow *f = roce_flow_at(e, h);
+    return which == ROCE_LATENCY_CNP ? &f->cnp_lat : &f->ack_lat;
+}
+
 struct roce_flow *roce_flow_get(struct roce_engine *e, const struct roce_flow_key *key,
                                 uint64_t frame, int64_t ts)
 {

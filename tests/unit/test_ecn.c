@@ -73,6 +73,41 @@ static void test_ce_answered_latency(void)
     tu_eng_done(&t);
 }
 
+/* The distributions behind the summaries (roce_engine_latency,
+ * roce_engine_flow_latency, for merging reports): the one CNP latency of
+ * test_ce_answered_latency as an exact sample, overall and on the request
+ * flow A->B, none on the responder flow; the setup's ACK as an ACK latency;
+ * no distribution for a flow that is not tracked. */
+static void test_latency_distributions(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    struct roce_flow_report x, y;
+    const int64_t *samples;
+    int64_t T = setup_paired(&t, &c, NULL);
+    at(&t, T, 0);
+    tu_send_ce(&t, &c, 2);
+    at(&t, T, 30 * US);
+    tu_cnp(&t, &c);
+    const struct roce_lat *all = roce_engine_latency(t.e, ROCE_LATENCY_CNP);
+    CU_ASSERT_EQUAL(roce_lat_exact(all, &samples), 1);
+    CU_ASSERT_EQUAL(samples[0], 30 * US);
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &x));
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_B, TU_IP_A, TU_QA, &y));
+    const struct roce_lat *fl = roce_engine_flow_latency(t.e, &x.key, ROCE_LATENCY_CNP);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fl);
+    CU_ASSERT_EQUAL(roce_lat_exact(fl, &samples), 1);
+    CU_ASSERT_EQUAL(samples[0], 30 * US);
+    CU_ASSERT_EQUAL(roce_engine_flow_latency(t.e, &y.key, ROCE_LATENCY_CNP)->count, 0);
+    CU_ASSERT_EQUAL(roce_engine_flow_latency(t.e, &x.key, ROCE_LATENCY_ACK)->count,
+                    x.ack_latency.count);
+    CU_ASSERT_EQUAL(roce_engine_latency(t.e, ROCE_LATENCY_ACK)->count,
+                    tu_totals(&t)->ack_latency.count);
+    x.key.dqpn ^= 1; /* no such flow */
+    CU_ASSERT_PTR_NULL(roce_engine_flow_latency(t.e, &x.key, ROCE_LATENCY_ACK));
+    tu_eng_done(&t);
+}
+
 /* CE at 0, 10, 20 us, CNP at 30 us: matched to the earliest; all three answered.
  * A CNP at 35 us finds no mark after CNP 1: unexplained. CE at 40 us, CNP at
  * 60 us: matched to the 40 us mark (the earliest after the previous CNP). */
@@ -334,6 +369,7 @@ static void test_ce_only_on_v2_requests(void)
 
 static const struct tu_test tests[] = {
     {"ce_answered_latency", test_ce_answered_latency},
+    {"latency_distributions", test_latency_distributions},
     {"earliest_after_previous_cnp", test_earliest_after_previous_cnp},
     {"mark_after_cnp_covered", test_mark_after_cnp_covered},
     {"unanswered_settles_after_window", test_unanswered_settles_after_window},

@@ -1,0 +1,40 @@
+/*
+ * analysis.c - capture files through one engine (see analysis.h).
+ */
+#include "analysis.h"
+
+#include <stdio.h>
+
+#include "capture.h"
+
+int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, size_t msglen)
+{
+    struct roce_capture *c = roce_capture_open(path, msg, msglen);
+    struct roce_capture_frame fr;
+    enum roce_capture_status st;
+
+    if (c == NULL)
+        return -1;
+    int lt = roce_capture_linktype(c);
+    if (!roce_linktype_supported(lt)) {
+        snprintf(msg, msglen, "unsupported link type %s (%d)", roce_capture_linktype_name(c), lt);
+        roce_capture_close(c);
+        return -1;
+    }
+    if (!a->opened++)
+        a->link_type = roce_capture_linktype_name(c);
+    while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
+        struct roce_frame_in in = {++a->frame, fr.ts_ns, lt, fr.data, fr.caplen, fr.wirelen};
+        roce_engine_frame(a->engine, &in, NULL);
+    }
+    if (st == ROCE_CAPTURE_ERROR) {
+        snprintf(msg, msglen, "%s", roce_capture_error(c));
+        if (!a->have_error)
+            snprintf(a->error, sizeof a->error, "%s: %s", path, roce_capture_error(c));
+        a->have_error = 1;
+        roce_capture_close(c);
+        return -1;
+    }
+    roce_capture_close(c);
+    return 0;
+}

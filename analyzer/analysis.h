@@ -1,0 +1,32 @@
+/*
+ * analysis.h - capture files through one engine: frames numbered on from
+ * file to file, what was read (link type, files opened, the first read
+ * error). Used by the plain run (all files, one engine) and by -j (one
+ * engine per file, parallel.c).
+ */
+#ifndef ROCE_ANALYSIS_H
+#define ROCE_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roce_engine.h"
+
+#define ROCE_ANALYSIS_ERR_LEN 512
+
+struct roce_analysis {
+    struct roce_engine *engine;        /* the caller's */
+    uint64_t frame;                    /* the last frame number given out */
+    const char *link_type;             /* link-layer type name of the first file opened (static) */
+    char error[ROCE_ANALYSIS_ERR_LEN]; /* the first read error, "PATH: WHY" */
+    int have_error;
+    int opened; /* files opened */
+};
+
+/* Read one capture file into a->engine. Returns 0, or -1 on a problem (file
+ * missing, not a capture, unsupported link type, read error): then msg
+ * holds the reason (without the path). Reentrant: separate analyses may
+ * run in separate threads. */
+int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, size_t msglen);
+
+#endif

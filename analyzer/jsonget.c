@@ -1,0 +1,195 @@
+/*
+ * jsonget.c - typed reads from a parsed JSON document (see jsonget.h).
+ */
+#define _DEFAULT_SOURCE
+#include "jsonget.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#define IPV4_OFFSET  12
+#define PATH_MAX_LEN 128
+#define QPN_MAX      0xFFFFFFu /* QP numbers are 24 bits */
+
+static const uint8_t v4_mapped_prefix[IPV4_OFFSET] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+
+void roce_jget_fail(struct roce_jget *g, const char *where, const char *key, const char *why)
+{
+    if (g->failed++)
+        return;
+    snprintf(g->err, g->errlen, "%s%s%s%s%s: %s", g->ctx, g->ctx[0] ? ": " : "", where,
+             where[0] && key[0] ? "." : "", key, why);
+}
+
+/* How a JSON type is named in a problem. */
+static const char *type_name(json_type t)
+{
+    switch (t) {
+    case json_type_int:
+        return "a number";
+    case json_type_double:
+        return "a decimal number";
+    case json_type_string:
+        return "a string";
+    case json_type_object:
+        return "an object";
+    case json_type_array:
+        return "an array";
+    case json_type_boolean:
+        return "true or false";
+    default:
+        return "null";
+    }
+}
+
+json_object *roce_jget_member(struct roce_jget *g, json_object *o, const char *where,
+                              const char *key, json_type type, int nullable)
+{
+    json_object *v = NULL;
+    char why[64];
+    if (o == NULL || !json_object_object_get_ex(o, key, &v)) {
+        roce_jget_fail(g, where, key, "missing");
+        return NULL;
+    }
+    if (v == NULL && nullable)
+        return NULL;
+    /* an exact decimal may have been written without decimals */
+    if (v != NULL && (json_object_get_type(v) == type ||
+                      (type == json_type_double && json_object_get_type(v) == json_type_int)))
+        return v;
+    snprintf(why, sizeof why, "not %s", type_name(type));
+    roce_jget_fail(g, where, key, why);
+    return NULL;
+}
+
+uint64_t roce_jget_u64(struct roce_jget *g, json_object *o, const char *where, const char *key)
+{
+    json_object *v = roce_jget_member(g, o, where, key, json_type_int, 0);
+    if (v == NULL)
+        return 0;
+    if (json_object_get_int64(v) < 0) {
+        roce_jget_fail(g, where, key, "negative");
+        return 0;
+    }
+    return json_object_get_uint64(v);
+}
+
+/* "[-]DIGITS[.DIGITS]" with at most `decimals` decimals, in units of
+ * 10^-decimals (seconds with 9 and microseconds with 3: nanoseconds). 0, or -1 when it is not such
+ * a number or does not fit. */
+static int parse_decimal(const char *s, unsigned decimals, int64_t *out)
+{
+    int neg = *s == '-';
+    uint64_t v = 0;
+    unsigned frac = 0;
+    s += neg;
+    if (*s < '0' || *s > '9')
+        return -1;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (v > (UINT64_MAX - 9) / 10)
+            return -1;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++, frac++) {
+            if (frac == decimals || v > (UINT64_MAX - 9) / 10)
+                return -1; /* more decimals than exact */
+            v = v * 10 + (uint64_t)(*s - '0');
+        }
+    for (; frac < decimals; frac++) {
+        if (v > UINT64_MAX / 10)
+            return -1;
+        v *= 10;
+    }
+    if (*s != '\0' || v > (uint64_t)INT64_MAX)
+        return -1;
+    *out = neg ? -(int64_t)v : (int64_t)v;
+    return 0;
+}
+
+int roce_jget_ns(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                 unsigned decimals, int nullable, int64_t *out)
+{
+    json_object *v = roce_jget_member(g, o, where, key, json_type_double, nullable);
+    int64_t units;
+    *out = 0;
+    if (v == NULL)
+        return 0;
+    if (parse_decimal(json_object_get_string(v), decimals, &units) != 0) {
+        roce_jget_fail(g, where, key, "not an exact decimal number");
+        return 0;
+    }
+    *out = units;
+    return 1;
+}
+
+const char *roce_jget_str(struct roce_jget *g, json_object *o, const char *where, const char *key)
+{
+    json_object *v = roce_jget_member(g, o, where, key, json_type_string, 0);
+    return v != NULL ? json_object_get_string(v) : "";
+}
+
+unsigned roce_jget_name(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                        const char *(*name)(unsigned), unsigned n)
+{
+    const char *s = roce_jget_str(g, o, where, key);
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(s, name(i)) == 0)
+            return i;
+    if (!g->failed)
+        roce_jget_fail(g, where, key, "unknown name");
+    return 0;
+}
+
+/* An address as inet_ntop writes it: IPv4 dotted (stored IPv4-mapped,
+ * is_v6 0), anything with a colon IPv6 or a GID. 0, or -1. */
+static int parse_addr(const char *s, uint8_t addr[ROCE_ADDR_LEN], uint8_t *is_v6)
+{
+    *is_v6 = strchr(s, ':') != NULL;
+    if (*is_v6)
+        return inet_pton(AF_INET6, s, addr) == 1 ? 0 : -1;
+    memcpy(addr, v4_mapped_prefix, sizeof v4_mapped_prefix);
+    return inet_pton(AF_INET, s, addr + IPV4_OFFSET) == 1 ? 0 : -1;
+}
+
+void roce_jget_endpoint(struct roce_jget *g, json_object *o, const char *where,
+                        struct roce_flow_key *k)
+{
+    uint8_t v6_src = 0, v6_dst = 0;
+    if (parse_addr(roce_jget_str(g, o, where, "src"), k->src, &v6_src) != 0 ||
+        parse_addr(roce_jget_str(g, o, where, "dst"), k->dst, &v6_dst) != 0 || v6_src != v6_dst) {
+        roce_jget_fail(g, where, "src", "not a pair of addresses");
+        return;
+    }
+    k->is_v6 = v6_src;
+    uint64_t qp = roce_jget_u64(g, o, where, "dest_qp");
+    k->dqpn = (uint32_t)qp;
+    if (qp > QPN_MAX)
+        roce_jget_fail(g, where, "dest_qp", "not a 24-bit QP number");
+}
+
+json_object *roce_jget_path(struct roce_jget *g, json_object *o, const char *path)
+{
+    const char *part = path;
+    while (o != NULL && *part) {
+        const char *dot = strchr(part, '.');
+        int n = dot != NULL ? (int)(dot - part) : (int)strlen(part);
+        int done = part == path ? 0 : (int)(part - path) - 1;
+        char key[PATH_MAX_LEN], where[PATH_MAX_LEN];
+        snprintf(key, sizeof key, "%.*s", n, part);
+        snprintf(where, sizeof where, "%.*s", done, path);
+        o = roce_jget_member(g, o, where, key, json_type_object, 0);
+        part += n + (dot != NULL);
+    }
+    return o;
+}
+
+void roce_jget_fields(struct roce_jget *g, json_object *o, const struct roce_jget_field *fields,
+                      void *base)
+{
+    for (const struct roce_jget_field *f = fields; f->key != NULL; f++) {
+        uint64_t v = roce_jget_u64(g, roce_jget_path(g, o, f->path), f->path, f->key);
+        memcpy((char *)base + f->off, &v, sizeof v);
+    }
+}

@@ -1,0 +1,62 @@
+/*
+ * jsonget.h - typed reads from a parsed JSON document (json-c) for the
+ * report parser: each read checks the member's presence and type and, on
+ * the first problem, records "WHERE.KEY: WHY"; later reads then return
+ * zeros, so a parser reads on and checks once at the end.
+ */
+#ifndef ROCE_JSONGET_H
+#define ROCE_JSONGET_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roce_engine.h"
+
+struct roce_jget {
+    char *err; /* the first problem */
+    size_t errlen;
+    int failed;
+    char ctx[64]; /* prefix of the problem's place (e.g. "flow 3"), "" for none */
+};
+
+/* Record a problem (only the first is kept): "CTX: WHERE.KEY: WHY". */
+void roce_jget_fail(struct roce_jget *g, const char *where, const char *key, const char *why);
+
+/* The member key of object o, of the given type; NULL (and a problem) when
+ * it is missing or of another type. A nullable member that is null gives
+ * NULL without a problem. */
+json_object *roce_jget_member(struct roce_jget *g, json_object *o, const char *where,
+                              const char *key, json_type type, int nullable);
+/* A non-negative integer member (0 on a problem). */
+uint64_t roce_jget_u64(struct roce_jget *g, json_object *o, const char *where, const char *key);
+/* A decimal member with at most `decimals` decimals, in units of its last
+ * decimal: seconds with 9 decimals or microseconds with 3, as an exact count
+ * of nanoseconds. 1 when read, 0 when
+ * null (nullable) or on a problem. */
+int roce_jget_ns(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                 unsigned decimals, int nullable, int64_t *out);
+/* A string member ("" on a problem). */
+const char *roce_jget_str(struct roce_jget *g, json_object *o, const char *where, const char *key);
+/* A string member that must be one of name(0..n-1): its index (0 on a problem). */
+unsigned roce_jget_name(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                        const char *(*name)(unsigned), unsigned n);
+/* {src, dst, dest_qp} into k (addresses as inet_ntop wrote them; the
+ * version is not part of an endpoint and is left alone). */
+void roce_jget_endpoint(struct roce_jget *g, json_object *o, const char *where,
+                        struct roce_flow_key *k);
+
+/* Integer members read into the uint64_t at base + off, by a table ending
+ * with a NULL key; path: the object that holds them, dot-separated from o
+ * ("" for o itself). */
+struct roce_jget_field {
+    const char *path;
+    const char *key;
+    size_t off;
+};
+void roce_jget_fields(struct roce_jget *g, json_object *o, const struct roce_jget_field *fields,
+                      void *base);
+/* The object at a dot-separated path from o ("" for o itself), or NULL with a problem. */
+json_object *roce_jget_path(struct roce_jget *g, json_object *o, const char *path);
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * merge.c - `rocescope merge`: JSON reports read back (report_parse.c),
+ * checked to have been made with the same analysis options, merged in the
+ * order given (report_merge.c), written as text or JSON (see merge.h).
+ */
+#define _DEFAULT_SOURCE
+#include "merge.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "output.h"
+#include "report.h"
+
+#define EXIT_INPUT  1
+#define EXIT_USAGE  2
+#define EXIT_OUTPUT 3
+#define TOP_DEFAULT 20u
+#define TOP_MAX     1000000ull
+#define ERR_LEN     512
+
+enum { OPT_JSON = 256, OPT_TOP };
+
+static const struct option merge_opts[] = {
+    {"json", no_argument, NULL, OPT_JSON},
+    {"output", required_argument, NULL, 'o'},
+    {"top", required_argument, NULL, OPT_TOP},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+static const char merge_usage[] =
+    "Usage: rocescope merge [--json] [-o PATH] [--top N] REPORT.json...\n"
+    "Merge JSON reports made by `rocescope --json` of captures read one after the\n"
+    "other, in the order given, into the report of one analysis of them all (exact\n"
+    "where no flow spans two captures; README \"Many files\").\n"
+    "\n"
+    "      --json            the merged report as one JSON document (default: the\n"
+    "                        human summary)\n"
+    "  -o, --output PATH     write to PATH (via a temporary file and rename)\n"
+    "      --top N           flows and episodes listed in the summary (default 20)\n"
+    "  -h, --help            this help\n"
+    "\n"
+    "Exit status: 0 merged, 1 a report could not be read, is not a rocescope report\n"
+    "or was made with other analysis options (nothing written), or a report is\n"
+    "incomplete (the merged report says so), 2 bad usage, 3 output not written.\n";
+
+struct merge_args {
+    int json;
+    const char *output;
+    unsigned top;
+    char **reports;
+    int n_reports;
+};
+
+/* 0 to run, else the exit status. */
+static int parse_args(int argc, char **argv, struct merge_args *a)
+{
+    int c;
+    uint64_t v;
+    memset(a, 0, sizeof *a);
+    a->top = TOP_DEFAULT;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:h", merge_opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_JSON:
+            a->json = 1;
+            break;
+        case 'o':
+            a->output = optarg;
+            break;
+        case OPT_TOP:
+            if (roce_cli_parse_u64(optarg, 1, TOP_MAX, &v) != 0) {
+                roce_cli_bad_value("--top", optarg, "a number 1..1000000");
+                goto usage;
+            }
+            a->top = (unsigned)v;
+            break;
+        case 'h':
+            fputs(merge_usage, stdout);
+            return -1;
+        case ':':
+            fprintf(stderr, "rocescope: merge: option '%s' needs a value\n", argv[optind - 1]);
+            goto usage;
+        default:
+            fprintf(stderr, "rocescope: merge: unknown option '%s'\n", argv[optind - 1]);
+            goto usage;
+        }
+    }
+    a->reports = argv + optind;
+    a->n_reports = argc - optind;
+    if (a->n_reports > 0)
+        return 0;
+    fputs("rocescope: merge: no report given\n", stderr);
+usage:
+    fputs("Try 'rocescope merge --help'.\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* The analysis options of a report (report_json.c's options_object), by
+ * their command-line names. */
+#define CFG_OPTION(member, name)                                                                   \
+    {                                                                                              \
+        offsetof(struct roce_config, member), sizeof(((struct roce_config *)0)->member), name      \
+    }
+static const struct {
+    size_t off, len;
+    const char *name;
+} cfg_options[] = {
+    CFG_OPTION(udp_port, "--udp-port"),
+    CFG_OPTION(cnp_window_ns, "--cnp-window"),
+    CFG_OPTION(pmtu, "--pmtu"),
+    CFG_OPTION(max_flows, "--max-flows"),
+    CFG_OPTION(check_icrc, "--no-icrc"),
+    CFG_OPTION(vxlan_port, "VXLAN port"),
+    CFG_OPTION(link_speed_mbps, "--link-speed"),
+    CFG_OPTION(pfc_window_ns, "--interval"),
+    CFG_OPTION(pfc_storm_pct, "--storm-share"),
+};
+
+/* The first analysis option in which two reports differ, or NULL: reports
+ * are only merged when made with the same ones. */
+static const char *option_differs(const struct roce_config *a, const struct roce_config *b)
+{
+    for (size_t i = 0; i < sizeof cfg_options / sizeof cfg_options[0]; i++)
+        if (memcmp((const char *)a + cfg_options[i].off, (const char *)b + cfg_options[i].off,
+                   cfg_options[i].len) != 0)
+            return cfg_options[i].name;
+    return NULL;
+}
+
+/* Read the reports and merge them into acc. 0, or -1 (message printed). */
+static int merge_reports(const struct merge_args *a, struct roce_report *acc)
+{
+    char err[ERR_LEN];
+    for (int i = 0; i < a->n_reports; i++) {
+        struct roce_report one;
+        const char *path = a->reports[i], *differs = NULL;
+        if (roce_report_parse(path, &one, err, sizeof err) != 0) {
+            fprintf(stderr, "rocescope: %s: %s\n", path, err);
+            return -1;
+        }
+        if (i > 0 && (differs = option_differs(acc->cfg, one.cfg)) != NULL)
+            fprintf(stderr, "rocescope: %s: made with another %s than %s: not merged\n", path,
+                    differs, a->reports[0]);
+        int rc = differs == NULL ? roce_report_merge(acc, &one) : -1;
+        if (rc != 0 && differs == NULL)
+            fprintf(stderr, "rocescope: %s: out of memory\n", path);
+        roce_report_free(&one);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int roce_merge_main(int argc, char **argv)
+{
+    struct merge_args a;
+    struct roce_report acc;
+    struct roce_output out;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+
+    roce_report_init(&acc);
+    if (merge_reports(&a, &acc) != 0) {
+        roce_report_free(&acc);
+        return EXIT_INPUT;
+    }
+    if (roce_output_open(&out, a.output) != 0) {
+        fprintf(stderr, "rocescope: %s: %s\n", a.output, strerror(errno));
+        roce_report_free(&acc);
+        return EXIT_OUTPUT;
+    }
+    int werr = a.json ? roce_report_json(&acc, out.fp) : roce_report_text(&acc, out.fp, a.top);
+    int incomplete = acc.error != NULL;
+    roce_report_free(&acc);
+    if (werr != 0 || roce_output_commit(&out) != 0) {
+        if (werr != 0)
+            roce_output_abort(&out);
+        fprintf(stderr, "rocescope: %s: %s\n", a.output ? a.output : "stdout",
+                werr != 0 ? "write failed" : strerror(errno));
+        return EXIT_OUTPUT;
+    }
+    return incomplete ? EXIT_INPUT : 0;
+}

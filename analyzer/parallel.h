@@ -1,0 +1,26 @@
+/*
+ * parallel.h - `rocescope -j N FILE...`: each file analysed by its own
+ * engine, N files at a time in worker threads, and the per-file reports
+ * merged in file order into one (README "Many files").
+ */
+#ifndef ROCE_PARALLEL_H
+#define ROCE_PARALLEL_H
+
+#include "events.h"
+#include "options.h"
+#include "report.h"
+
+/*
+ * Analyse o->files with o->jobs threads and merge their reports into rep
+ * (initialised here; it owns all it holds). The problems with files are
+ * printed on stderr in file order, as a plain run prints them; *input_problem
+ * is set when there was one. With events != NULL (--events) the verdicts
+ * are written there, in frame order, with the frame numbers a plain run
+ * gives. Memory: at most 2 x jobs files are analysed but not merged yet.
+ * Returns 0, or -1 when out of memory or no thread could be started
+ * (message printed; rep is then empty).
+ */
+int roce_parallel_run(const struct roce_cli_options *o, struct roce_events *events,
+                      struct roce_report *rep, int *input_problem);
+
+#endif

@@ -1,0 +1,224 @@
+/*
+ * report_model.c - the report model: filled from an engine, its arrays, its
+ * lifetime (see report.h).
+ */
+#define _DEFAULT_SOURCE
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GROW_MIN 16
+
+void roce_report_init(struct roce_report *r)
+{
+    memset(r, 0, sizeof *r);
+    roce_config_default(&r->own.cfg);
+    r->cfg = &r->own.cfg;
+}
+
+void roce_report_free(struct roce_report *r)
+{
+    for (size_t i = 0; i < r->own.n_files; i++)
+        free(r->own.files[i]);
+    free(r->own.files);
+    free(r->own.link_type);
+    free(r->own.error);
+    for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
+        roce_lat_free(&r->lat[k].own);
+    for (size_t i = 0; i < r->n_flows; i++)
+        for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
+            roce_lat_free(&r->flow_x[i].lat[k].own);
+    free(r->flows);
+    free(r->flow_x);
+    free(r->conns);
+    free(r->episodes);
+    memset(r, 0, sizeof *r);
+}
+
+const struct roce_lat *roce_report_lat_get(const struct roce_report_lat *l)
+{
+    return l->ext != NULL ? l->ext : &l->own;
+}
+
+/* Make room for one more element of size sz in *arr (n used, *cap
+ * allocated). The new element, zeroed, or NULL when out of memory. */
+static void *grow(void **arr, size_t *n, size_t *cap, size_t sz)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : GROW_MIN;
+        void *p = realloc(*arr, c * sz);
+        if (p == NULL)
+            return NULL;
+        *arr = p;
+        *cap = c;
+    }
+    void *e = (char *)*arr + (*n)++ * sz;
+    memset(e, 0, sz);
+    return e;
+}
+
+struct roce_flow_report *roce_report_add_flow(struct roce_report *r)
+{
+    size_t n = r->n_flows, cap = r->cap_flows;
+    /* flow_x first: both arrays have grown when flows has */
+    if (grow((void **)&r->flow_x, &n, &cap, sizeof *r->flow_x) == NULL)
+        return NULL;
+    return grow((void **)&r->flows, &r->n_flows, &r->cap_flows, sizeof *r->flows);
+}
+
+struct roce_report_conn *roce_report_add_conn(struct roce_report *r)
+{
+    return grow((void **)&r->conns, &r->n_conns, &r->cap_conns, sizeof *r->conns);
+}
+
+struct roce_episode *roce_report_add_episode(struct roce_report *r)
+{
+    return grow((void **)&r->episodes, &r->n_episodes, &r->cap_episodes, sizeof *r->episodes);
+}
+
+/* Replace an owned string by a copy of s (NULL allowed). 0 or -1. */
+static int set_str(char **dst, const char *s)
+{
+    char *c = NULL;
+    if (s != NULL && (c = strdup(s)) == NULL)
+        return -1;
+    free(*dst);
+    *dst = c;
+    return 0;
+}
+
+int roce_report_set_link_type(struct roce_report *r, const char *link_type)
+{
+    if (set_str(&r->own.link_type, link_type) != 0)
+        return -1;
+    r->link_type = r->own.link_type;
+    return 0;
+}
+
+int roce_report_set_error(struct roce_report *r, const char *error)
+{
+    if (set_str(&r->own.error, error) != 0)
+        return -1;
+    r->error = r->own.error;
+    return 0;
+}
+
+int roce_report_add_file(struct roce_report *r, const char *name)
+{
+    char **p = realloc(r->own.files, (r->own.n_files + 1) * sizeof *p);
+    if (p == NULL)
+        return -1;
+    r->own.files = p;
+    if ((p[r->own.n_files] = strdup(name)) == NULL)
+        return -1;
+    r->own.n_files++;
+    r->files = (const char *const *)r->own.files;
+    r->n_files = r->own.n_files;
+    return 0;
+}
+
+/* The flow report with this id in an array ordered by id, or NULL. */
+static const struct roce_flow_report *find_report(const struct roce_flow_report *a, size_t n,
+                                                  uint64_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && a[lo].id == id ? &a[lo] : NULL;
+}
+
+const struct roce_flow_report *roce_report_flow(const struct roce_report *r, uint64_t id)
+{
+    return find_report(r->flows, r->n_flows, id);
+}
+
+const struct roce_report_flow *roce_report_flow_x(const struct roce_report *r,
+                                                  const struct roce_flow_report *f)
+{
+    return &r->flow_x[f - r->flows];
+}
+
+/* The connections of the engine's flows (also those without packets, which
+ * CM created), each once, at the lower id of the pair. 0 or -1. */
+static int build_conns(struct roce_report *r, const struct roce_flow_report *all, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct roce_flow_report *f = &all[i];
+        const struct roce_flow_report *p = f->peer_id ? find_report(all, n, f->peer_id) : NULL;
+        if (p == NULL || p->id < f->id)
+            continue; /* unpaired, or listed with the lower id */
+        const struct roce_flow_report *req = f, *resp = p;
+        if ((p->request_packets && !f->request_packets) ||
+            (p->request_packets && f->request_packets && p->first_frame < f->first_frame))
+            req = p, resp = f;
+        struct roce_report_conn *c = roce_report_add_conn(r);
+        if (c == NULL)
+            return -1;
+        c->req = req->key;
+        c->resp = resp->key;
+        c->paired_by = f->paired_by;
+    }
+    return 0;
+}
+
+/* What the report adds to the engine's flows (all[0..n-1]): the peers' keys
+ * and the (borrowed) distributions. Then only the flows that carried
+ * packets are kept: all and x become the report's arrays. */
+static void build_flows(struct roce_report *r, struct roce_engine *e, struct roce_flow_report *all,
+                        struct roce_report_flow *x, size_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct roce_flow_report *p =
+            all[i].peer_id ? find_report(all, n, all[i].peer_id) : NULL;
+        if (p != NULL) {
+            x[i].peer = p->key;
+            x[i].has_peer = 1;
+        }
+        for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
+            x[i].lat[k].ext = roce_engine_flow_latency(e, &all[i].key, (enum roce_latency_kind)k);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (all[i].packets) {
+            all[kept] = all[i];
+            x[kept++] = x[i];
+        }
+    r->flows = all;
+    r->flow_x = x;
+    r->n_flows = kept;
+    r->cap_flows = n;
+}
+
+int roce_report_build(struct roce_report *r, struct roce_engine *e)
+{
+    size_t n = roce_engine_flow_count(e), n_ep = roce_engine_episode_count(e);
+    /* the engine's reports become the report's flows: no copy of them */
+    struct roce_flow_report *all = calloc(n ? n : 1, sizeof *all);
+    struct roce_report_flow *x = calloc(n ? n : 1, sizeof *x);
+
+    if (all == NULL || x == NULL) {
+        free(all);
+        free(x);
+        return -1;
+    }
+    r->t = *roce_engine_totals(e);
+    for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
+        r->lat[k].ext = roce_engine_latency(e, (enum roce_latency_kind)k);
+    n = roce_engine_flows(e, all, n);
+    int rc = build_conns(r, all, n);
+    build_flows(r, e, all, x, n);
+    for (size_t i = 0; i < n_ep && rc == 0; i++) {
+        struct roce_episode *ep = roce_report_add_episode(r);
+        if (ep == NULL)
+            rc = -1;
+        else
+            *ep = *roce_engine_episode(e, i);
+    }
+    return rc;
+}

@@ -205,10 +205,9 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     default:
         break;
     }
-    struct roce_flow *peer = roce_flow_peer(e, f);
     v->transport = f->transport;
     v->paired_by = f->paired_by;
-    v->peer_dqpn = peer != NULL ? peer->key.dqpn : 0;
+    v->peer_dqpn = f->peer_dqpn;
     /* last: CM may create and evict flows */
     roce_cm_packet(e, pkt, in->data, in->caplen, in->frame, in->ts_ns);
 }

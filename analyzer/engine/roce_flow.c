@@ -30,25 +30,26 @@ static int key_eq(uint32_t val, const void *key, const void *ctx)
 
 /* ---- LRU list (head = most recent) ---- */
 
-static void lru_unlink(struct roce_engine *e, struct roce_flow *f, uint32_t h)
+static void lru_unlink(struct roce_engine *e, uint32_t h)
 {
-    if (f->lru_prev)
-        roce_flow_at(e, f->lru_prev)->lru_next = f->lru_next;
+    struct lru_link *l = &e->lru[h];
+    if (l->prev)
+        e->lru[l->prev].next = l->next;
     else if (e->lru_head == h)
-        e->lru_head = f->lru_next;
-    if (f->lru_next)
-        roce_flow_at(e, f->lru_next)->lru_prev = f->lru_prev;
+        e->lru_head = l->next;
+    if (l->next)
+        e->lru[l->next].prev = l->prev;
     else if (e->lru_tail == h)
-        e->lru_tail = f->lru_prev;
-    f->lru_prev = f->lru_next = 0;
+        e->lru_tail = l->prev;
+    l->prev = l->next = 0;
 }
 
-static void lru_push_head(struct roce_engine *e, struct roce_flow *f, uint32_t h)
+static void lru_push_head(struct roce_engine *e, uint32_t h)
 {
-    f->lru_prev = 0;
-    f->lru_next = e->lru_head;
+    e->lru[h].prev = 0;
+    e->lru[h].next = e->lru_head;
     if (e->lru_head)
-        roce_flow_at(e, e->lru_head)->lru_prev = h;
+        e->lru[e->lru_head].prev = h;
     e->lru_head = h;
     if (!e->lru_tail)
         e->lru_tail = h;
@@ -228,12 +229,14 @@ static void unpair(struct roce_engine *e, struct roce_flow *f)
     if (p != NULL) {
         p->peer = 0;
         p->peer_id = 0;
+        p->peer_dqpn = 0;
         p->paired_by = ROCE_PAIRED_NONE;
         e->t.connections--;
         list_reposition(e, p);
     }
     f->peer = 0;
     f->peer_id = 0;
+    f->peer_dqpn = 0;
     f->paired_by = ROCE_PAIRED_NONE;
     list_reposition(e, f);
 }
@@ -253,6 +256,8 @@ void roce_flow_pair(struct roce_engine *e, struct roce_flow *a, struct roce_flow
     b->peer = roce_flow_handle(e, a);
     a->peer_id = b->id;
     b->peer_id = a->id;
+    a->peer_dqpn = b->key.dqpn;
+    b->peer_dqpn = a->key.dqpn;
     a->paired_by = b->paired_by = (uint8_t)how;
     e->t.connections++;
     list_reposition(e, a);
@@ -271,14 +276,14 @@ static void flow_release(struct roce_engine *e, struct roce_flow *f, uint32_t h)
     unpair(e, f);
     pair_unlink(e, f);
     roce_index_remove(&e->flow_ix, f->hash, h);
-    lru_unlink(e, f, h);
+    lru_unlink(e, h);
     roce_lat_free(&f->ack_lat);
     roce_lat_free(&f->cnp_lat);
     roce_read_free(f);
     if (e->last_flow == h)
         e->last_flow = 0;
     f->id = 0;
-    f->lru_next = e->free_head;
+    e->lru[h].next = e->free_head;
     e->free_head = h;
     e->n_flows--;
 }
@@ -287,7 +292,7 @@ static uint32_t slot_alloc(struct roce_engine *e)
 {
     if (e->free_head) {
         uint32_t h = e->free_head;
-        e->free_head = roce_flow_at(e, h)->lru_next;
+        e->free_head = e->lru[h].next;
         return h;
     }
     if (e->n_slots == e->n_chunks * FLOW_CHUNK) {
@@ -339,8 +344,8 @@ struct roce_flow *roce_flow_get(struct roce_engine *e, const struct roce_flow_ke
     if (h) {
         f = roce_flow_at(e, h);
         if (e->lru_head != h) {
-            lru_unlink(e, f, h);
-            lru_push_head(e, f, h);
+            lru_unlink(e, h);
+            lru_push_head(e, h);
         }
         e->last_flow = h;
         return f;
@@ -356,7 +361,7 @@ struct roce_flow *roce_flow_get(struct roce_engine *e, const struct roce_flow_ke
     f = roce_flow_at(e, h);
     memset(f, 0, sizeof *f);
     if (roce_index_insert(&e->flow_ix, hash, h) != 0) {
-        f->lru_next = e->free_head;
+        e->lru[h].next = e->free_head;
         e->free_head = h;
         return NULL;
     }
@@ -371,7 +376,7 @@ struct roce_flow *roce_flow_get(struct roce_engine *e, const struct roce_flow_ke
     f->r.last_ts_ns = ts;
     roce_lat_init(&f->ack_lat);
     roce_lat_init(&f->cnp_lat);
-    lru_push_head(e, f, h);
+    lru_push_head(e, h);
     e->n_flows++;
     e->last_flow = h;
     e->t.flows_created++;
@@ -400,7 +405,8 @@ int roce_flows_init(struct roce_engine *e)
 {
     e->max_chunks = (e->cfg.max_flows + FLOW_CHUNK - 1) / FLOW_CHUNK;
     e->chunks = calloc(e->max_chunks, sizeof *e->chunks);
-    if (e->chunks == NULL)
+    e->lru = calloc((size_t)e->max_chunks * FLOW_CHUNK + 1, sizeof *e->lru);
+    if (e->chunks == NULL || e->lru == NULL)
         return -1;
     if (roce_index_init(&e->flow_ix, 1024) != 0 || roce_index_init(&e->pair_ix, 256) != 0)
         return -1;
@@ -421,6 +427,8 @@ void roce_flows_free(struct roce_engine *e)
         free(e->chunks[c]);
     }
     free(e->chunks);
+    free(e->lru);
+    e->lru = NULL;
     free(e->pairs);
     roce_index_free(&e->flow_ix);
     roce_index_free(&e->pair_ix);

@@ -93,12 +93,12 @@ struct roce_flow {
     struct roce_flow_key key;
     uint32_t hash;
     uint32_t self;               /* this flow's handle */
-    uint32_t lru_prev, lru_next; /* handles, 0 = none */
     uint32_t peer;               /* handle of the paired flow, 0 = none */
     uint32_t pair_entry;         /* handle of its address-pair entry when a request flow */
     uint32_t pair_prev, pair_next;
     uint64_t id; /* 0 = free slot */
     uint64_t peer_id;
+    uint32_t peer_dqpn; /* the paired flow's dest QP (this flow's source QP) */
     uint8_t transport;
     uint8_t paired_by;
     uint8_t is_request_flow;
@@ -178,8 +178,13 @@ struct roce_engine {
     uint32_t n_chunks, max_chunks;
     uint32_t vq_max;
     uint32_t n_slots;   /* slots handed out so far */
-    uint32_t free_head; /* free slot handles, linked through lru_next */
+    uint32_t free_head; /* free slot handles, linked through lru[].next */
     uint32_t lru_head, lru_tail;
+    /* the LRU list, by handle: kept apart from the flows, whose 1 KB would
+     * otherwise be fetched three times per packet just to relink it */
+    struct lru_link {
+        uint32_t prev, next; /* handles, 0 = none */
+    } * lru;
     uint32_t n_flows;
     uint64_t next_flow_id;
     struct roce_index flow_ix;

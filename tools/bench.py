@@ -16,7 +16,8 @@ interleaved, `runs` times each:
 
 and prints a Markdown table: median seconds, packets/s, MB/s, peak RSS, and
 the ratios rocescope / libpcap floor and tshark / rocescope (tshark's rate on
-its slice). Timings are wall-clock medians; peak RSS comes from wait4().
+its slice). Timings are wall-clock medians; wall time and peak RSS are taken
+by a small C launcher (tools/bench/runmeasure.c) with wait4().
 
   tools/bench.py [--build build] [--packets 10000000] [--full-packets 500000]
                  [--qps 1000] [--only a|b|c] [--runs 5] [--tshark-packets 200000]
@@ -34,18 +35,14 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def measure(cmd, stdout=subprocess.DEVNULL):
-    """Run cmd; return (seconds, peak RSS in MiB)."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
-    _, status, ru = os.wait4(p.pid, 0)
-    dt = time.perf_counter() - t0
-    p.returncode = os.waitstatus_to_exitcode(status)
-    err = p.stderr.read().decode(errors="replace")
-    p.stderr.close()
-    if p.returncode != 0:
-        sys.exit(f"bench: {' '.join(cmd)} failed ({p.returncode}): {err.strip()[:500]}")
-    return dt, ru.ru_maxrss / 1024.0
+def measure(launcher, cmd):
+    """Run cmd through the runmeasure launcher; return (seconds, peak RSS in MiB)."""
+    p = subprocess.run([launcher, *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, check=True)
+    last = [l for l in p.stderr.splitlines() if l.startswith("runmeasure ")][-1].split()
+    if int(last[3]) != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed ({last[3]}): {p.stderr.strip()[:500]}")
+    return float(last[1]), int(last[2]) / 1024.0
 
 
 def machine():
@@ -61,7 +58,7 @@ def machine():
     return f"{cpu}, {os.cpu_count()} CPUs, {os.uname().sysname} {os.uname().release}"
 
 
-def bench_one(a, rocescope, floor, cap, packets_hint, label):
+def bench_one(a, rocescope, floor, launcher, cap, label):
     """Time the tools on one capture; print its Markdown table."""
     out = subprocess.run([floor, cap], check=True, capture_output=True, text=True).stdout.split()
     packets, size = int(out[0]), os.path.getsize(cap)
@@ -78,7 +75,7 @@ def bench_one(a, rocescope, floor, cap, packets_hint, label):
     rss = {name: 0.0 for name, _, _ in tools}
     for _ in range(a.runs):
         for name, cmd, _ in tools:
-            dt, mem = measure(cmd)
+            dt, mem = measure(launcher, cmd)
             times[name].append(dt)
             rss[name] = max(rss[name], mem)
     med = {name: statistics.median(times[name]) for name in times}
@@ -131,7 +128,10 @@ def main():
     work = a.workdir or tempfile.mkdtemp(prefix="rocescope-bench-")
     os.makedirs(work, exist_ok=True)
     floor = os.path.join(work, "pcap_floor")
+    launcher = os.path.join(work, "runmeasure")
     subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "bench", "pcap_floor.c"), "-lpcap"],
+                   check=True)
+    subprocess.run(["cc", "-O2", "-o", launcher, os.path.join(HERE, "bench", "runmeasure.c")],
                    check=True)
     suite = [("a", f"(a) {a.packets} header-only packets (snaplen 128), {a.qps} QPs, pcap",
               a.packets, False, False),
@@ -143,7 +143,7 @@ def main():
         if a.only and a.only != key:
             continue
         cap = generate(rocegen, work, packets, a.qps, full, ng)
-        bench_one(a, rocescope, floor, cap, packets, label)
+        bench_one(a, rocescope, floor, launcher, cap, label)
         if not a.keep and not a.workdir:
             os.unlink(cap)
     if not a.keep and not a.workdir:

@@ -167,18 +167,18 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     v->has_flow = 1;
     v->flow_id = f->id;
     v->key = key;
-    f->r.packets++;
-    f->r.bytes += in->wirelen;
-    f->r.payload_bytes += pkt->payload_len;
-    f->r.last_frame = in->frame;
-    f->r.last_ts_ns = in->ts_ns;
+    f->packets++;
+    f->bytes += in->wirelen;
+    f->payload_bytes += pkt->payload_len;
+    f->last_frame = in->frame;
+    f->last_ts_ns = in->ts_ns;
     if (v->flags & ROCE_V_BAD_ICRC)
         f->r.bad_icrc++;
     if (kind == ROCE_KIND_CNP) {
         if (f->transport == ROCE_TRANSPORT_NONE)
             f->transport = ROCE_TRANSPORT_CNP;
     } else {
-        f->r.op_counts[pkt->opcode & ROCE_OPCODE_OP_MASK]++;
+        f->op_counts[pkt->opcode & ROCE_OPCODE_OP_MASK]++;
         if (f->transport == ROCE_TRANSPORT_NONE || f->transport == ROCE_TRANSPORT_CNP)
             f->transport = (uint8_t)roce_opcode_transport(pkt->opcode);
     }
@@ -186,7 +186,7 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     switch (kind) {
     case ROCE_KIND_REQUEST:
         e->t.request_packets++;
-        f->r.request_packets++;
+        f->request_packets++;
         roce_flow_mark_request(e, f);
         roce_seq_request(e, f, pkt, v);
         if (pkt->version == 2 && pkt->ecn == ROCE_ECN_CE)
@@ -194,7 +194,7 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
         break;
     case ROCE_KIND_RESPONSE:
         e->t.response_packets++;
-        f->r.response_packets++;
+        f->response_packets++;
         roce_seq_response(e, f, pkt, v);
         break;
     case ROCE_KIND_CNP:
@@ -305,6 +305,14 @@ static void fill_report(const struct roce_flow *f, struct roce_flow_report *r)
 {
     *r = f->r;
     r->id = f->id;
+    r->packets = f->packets;
+    r->bytes = f->bytes;
+    r->payload_bytes = f->payload_bytes;
+    r->request_packets = f->request_packets;
+    r->response_packets = f->response_packets;
+    r->last_frame = f->last_frame;
+    r->last_ts_ns = f->last_ts_ns;
+    memcpy(r->op_counts, f->op_counts, sizeof r->op_counts);
     r->key = f->key;
     r->transport = f->transport;
     r->paired_by = f->paired_by;

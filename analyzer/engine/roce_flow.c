@@ -373,7 +373,7 @@ struct roce_flow *roce_flow_get(struct roce_engine *e, const struct roce_flow_ke
     f->pmtu = e->cfg.pmtu;
     f->r.first_frame = frame;
     f->r.first_ts_ns = ts;
-    f->r.last_ts_ns = ts;
+    f->last_ts_ns = ts;
     roce_lat_init(&f->ack_lat);
     roce_lat_init(&f->cnp_lat);
     lru_push_head(e, h);
@@ -392,7 +392,7 @@ size_t roce_engine_retire_idle(struct roce_engine *e, int64_t idle_ns)
     while (e->lru_tail) {
         uint32_t h = e->lru_tail;
         struct roce_flow *f = roce_flow_at(e, h);
-        if (e->now - f->r.last_ts_ns <= idle_ns)
+        if (e->now - f->last_ts_ns <= idle_ns)
             break;
         flow_release(e, f, h);
         e->t.flows_retired++;

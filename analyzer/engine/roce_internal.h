@@ -84,29 +84,42 @@ struct req_state {
     uint64_t episode_frame;
     uint64_t last_read_frame; /* the latest new request, when it is a READ */
     struct read_ring *reads;  /* allocated at the flow's first READ */
-    struct nak_ring naks;
+    uint8_t ack_head, ack_n;  /* outstanding AckReq samples: oldest at ack_head */
     struct ackreq_rec ackreq[ACKREQ_RING];
-    uint8_t ack_head, ack_n; /* oldest at ack_head */
+    struct nak_ring naks;
 };
 
+/* A flow. Laid out for the per-packet path: the first cache line holds what
+ * a lookup compares, the second the counters every packet updates, then the
+ * opcode counts and the request sequence state (its hot part first); all
+ * that only some packets touch, and the report's other counters, follow. */
 struct roce_flow {
+    /* identity (cache line 0) */
     struct roce_flow_key key;
     uint32_t hash;
-    uint32_t self;               /* this flow's handle */
-    uint32_t peer;               /* handle of the paired flow, 0 = none */
-    uint32_t pair_entry;         /* handle of its address-pair entry when a request flow */
-    uint32_t pair_prev, pair_next;
-    uint64_t id; /* 0 = free slot */
-    uint64_t peer_id;
+    uint32_t self;      /* this flow's handle */
+    uint32_t peer;      /* handle of the paired flow, 0 = none */
     uint32_t peer_dqpn; /* the paired flow's dest QP (this flow's source QP) */
     uint8_t transport;
     uint8_t paired_by;
     uint8_t is_request_flow;
     uint8_t have_cnp;
     uint8_t pmtu_learned;
+    /* every packet (cache line 1) */
+    uint64_t id; /* 0 = free slot */
+    uint64_t packets, bytes, payload_bytes, request_packets, response_packets;
+    uint64_t last_frame;
+    int64_t last_ts_ns;
+    /* opcode counts (one of them per packet; cache lines 2-3) */
+    uint32_t op_counts[32]; /* by opcode bits 4:0 */
+    /* request PSN state, its hot part first (cache line 4) */
     uint32_t pmtu;
-    struct roce_flow_report r; /* counters (key, id, peer and latency filled at report time) */
     struct req_state req;
+    /* the rest */
+    uint64_t peer_id;
+    uint32_t pair_entry; /* handle of its address-pair entry when a request flow */
+    uint32_t pair_prev, pair_next;
+    struct roce_flow_report r; /* the other counters (the fields above are copied in at report time) */
     /* NAKs this flow carried while it had no peer: adopted by the request
      * flow it gets paired with (the NAK was "seen on the paired flow") */
     struct nak_ring orphan_naks;

@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <pcap/pcap.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,11 +66,23 @@ const char *roce_pcap_linktype_name(int dlt)
     return n != NULL ? n : "unknown";
 }
 
+/* Nanoseconds since the epoch from a libpcap time stamp. A corrupt file can
+ * carry seconds that 64-bit nanoseconds do not hold (past the year 2262, or
+ * negative): they saturate instead of overflowing. */
+static int64_t ts_ns(int64_t sec, int64_t frac, int64_t unit)
+{
+    const int64_t margin = 1LL << 13; /* seconds: covers any 32-bit fraction */
+    if (sec > INT64_MAX / NS_PER_SEC - margin)
+        return INT64_MAX / NS_PER_SEC * NS_PER_SEC - margin * NS_PER_SEC;
+    if (sec < -(INT64_MAX / NS_PER_SEC - margin))
+        return -(INT64_MAX / NS_PER_SEC * NS_PER_SEC - margin * NS_PER_SEC);
+    return sec * NS_PER_SEC + frac * unit;
+}
+
 void roce_pcap_frame(const struct pcap_pkthdr *h, const u_char *d, int nano,
                      struct roce_capture_frame *f)
 {
-    f->ts_ns = (int64_t)h->ts.tv_sec * NS_PER_SEC +
-               (int64_t)h->ts.tv_usec * (nano ? 1 : NS_PER_USEC);
+    f->ts_ns = ts_ns((int64_t)h->ts.tv_sec, (int64_t)h->ts.tv_usec, nano ? 1 : NS_PER_USEC);
     f->caplen = h->caplen;
     f->wirelen = h->len < h->caplen ? h->caplen : h->len;
     f->data = d;

@@ -20,6 +20,7 @@
 #define MIN_FLOWS              4u
 #define MAX_FLOWS              (1u << 26)
 #define MAX_OPEN_VERDICTS      (1u << 26)
+#define MAX_WINDOW_NS          (1LL << 61) /* a capture time (<= 2^62) plus a window fits */
 
 static const char *const trigger_names[ROCE_TRIGGER_COUNT] = {"nak", "rnr", "implied",
                                                               "timeout"};
@@ -67,7 +68,8 @@ struct roce_engine *roce_engine_new(const struct roce_config *cfg)
     if (cfg->max_flows < MIN_FLOWS || cfg->max_flows > MAX_FLOWS || cfg->cnp_window_ns < 0 ||
         cfg->nak_horizon_ns < 0 || cfg->max_open_verdicts == 0 ||
         cfg->max_open_verdicts > MAX_OPEN_VERDICTS || cfg->link_speed_mbps == 0 ||
-        cfg->pfc_window_ns <= 0 || cfg->pfc_storm_pct > 100)
+        cfg->pfc_window_ns <= 0 || cfg->pfc_storm_pct > 100 || cfg->cnp_window_ns > MAX_WINDOW_NS ||
+        cfg->nak_horizon_ns > MAX_WINDOW_NS || cfg->pfc_window_ns > MAX_WINDOW_NS)
         return NULL;
     struct roce_engine *e = calloc(1, sizeof *e);
     if (e == NULL)
@@ -212,12 +214,25 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     roce_cm_packet(e, pkt, in->data, in->caplen, in->frame, in->ts_ns);
 }
 
-int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
+/* Capture times the engine works with: [0, 2^62] ns (to the year 2116), so
+ * that differences of two times and a time plus a window never overflow.
+ * Times outside (only a corrupt capture has them) are clamped. */
+#define TS_MAX_NS (1LL << 62)
+
+static int64_t clamp_ts(int64_t ts)
+{
+    return ts < 0 ? 0 : ts > TS_MAX_NS ? TS_MAX_NS : ts;
+}
+
+int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
                       struct roce_frame_out *out)
 {
     struct roce_frame_out local;
+    struct roce_frame_in clamped = *in_raw;
+    const struct roce_frame_in *in = &clamped;
     int rc = 0;
 
+    clamped.ts_ns = clamp_ts(in_raw->ts_ns);
     if (out == NULL)
         out = &local;
     if (!e->have_now || in->ts_ns > e->now) {
@@ -259,6 +274,7 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
 
 void roce_engine_advance(struct roce_engine *e, int64_t now_ns)
 {
+    now_ns = clamp_ts(now_ns);
     if (!e->have_now || now_ns <= e->now)
         return;
     e->now = now_ns;

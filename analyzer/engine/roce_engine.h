@@ -155,7 +155,7 @@ void roce_engine_free(struct roce_engine *e);
  * verdicts and reports (front ends number frames from 1, as Wireshark). */
 struct roce_frame_in {
     uint64_t frame; /* frame number, from 1 */
-    int64_t ts_ns;  /* capture time, ns since the epoch */
+    int64_t ts_ns;  /* capture time, ns since the epoch (clamped to [0, 2^62]) */
     int linktype;   /* enum roce_linktype */
     const uint8_t *data;
     uint32_t caplen;

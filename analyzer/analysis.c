@@ -7,17 +7,28 @@
 
 #include "capture.h"
 
+/* The report will say it is incomplete, with the first problem. */
+static void note_error(struct roce_analysis *a, const char *path, const char *why)
+{
+    if (!a->have_error)
+        snprintf(a->error, sizeof a->error, "%s: %s", path, why);
+    a->have_error = 1;
+}
+
 int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, size_t msglen)
 {
     struct roce_capture *c = roce_capture_open(path, msg, msglen);
     struct roce_capture_frame fr;
     enum roce_capture_status st;
 
-    if (c == NULL)
+    if (c == NULL) {
+        note_error(a, path, msg);
         return -1;
+    }
     int lt = roce_capture_linktype(c);
     if (!roce_linktype_supported(lt)) {
         snprintf(msg, msglen, "unsupported link type %s (%d)", roce_capture_linktype_name(c), lt);
+        note_error(a, path, msg);
         roce_capture_close(c);
         return -1;
     }
@@ -29,9 +40,7 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
     }
     if (st == ROCE_CAPTURE_ERROR) {
         snprintf(msg, msglen, "%s", roce_capture_error(c));
-        if (!a->have_error)
-            snprintf(a->error, sizeof a->error, "%s: %s", path, roce_capture_error(c));
-        a->have_error = 1;
+        note_error(a, path, msg);
         roce_capture_close(c);
         return -1;
     }

@@ -19,12 +19,14 @@
 #include "pcapmap.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pcap/pcap.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define NS_PER_SEC          1000000000LL
 #define NS_PER_USEC         1000LL
@@ -105,6 +107,13 @@ struct roce_capture *roce_capture_open(const char *path, char *err, size_t errle
         snprintf(err, errlen, "empty file, not a capture");
         return NULL;
     }
+    /* our own open first: libpcap's message would repeat the path */
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        return NULL;
+    }
+    close(fd);
     c = calloc(1, sizeof *c);
     if (c == NULL || (c->path = strdup(path)) == NULL) {
         free(c);

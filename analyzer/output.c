@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define TMP_SUFFIX ".tmp.XXXXXX"
+#define OUTPUT_MODE 0666
 
 int roce_output_open(struct roce_output *o, const char *path)
 {
@@ -27,6 +29,19 @@ int roce_output_open(struct roce_output *o, const char *path)
     if (fd < 0) {
         free(o->tmp);
         o->tmp = NULL;
+        return -1;
+    }
+    /* mkstemp makes the file private (0600); the report gets the mode a
+     * plain `> FILE` would give it */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, OUTPUT_MODE & ~mask) != 0) {
+        int e = errno;
+        close(fd);
+        unlink(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+        errno = e;
         return -1;
     }
     o->fp = fdopen(fd, "w");

@@ -94,8 +94,8 @@ def main():
         case("unreadable file", [unreadable], 1, "Permission denied")
     case("file cut short: report of what was read, plus the error",
          ["--json", cut], 1, f"rocescope: {cut}: ", json_packets(2, complete=False))
-    case("one bad file among good ones", ["--json", good, missing], 1, "No such file",
-         json_packets(3))
+    case("one bad file among good ones: a report marked incomplete", ["--json", good, missing], 1,
+         "No such file", json_packets(3, complete=False))
     case("no file", [], 2, "no capture file given")
     case("unknown option", ["--frobnicate", good], 2, "unknown option '--frobnicate'")
     case("missing value", [good, "--udp-port"], 2, "needs a value")

@@ -6,6 +6,9 @@
  *   rocegen SCENARIO -o FILE [--pcapng] [--snaplen N]
  *   rocegen bulk -o FILE --packets N --qps Q [--snaplen N | --full-size]
  *                [--loss P] [--ce P] [--seed S] [--pcapng] [--stats]
+ *   rocegen hostile -o FILE [--pcapng]
+ *   rocegen flood -o FILE --packets N --qps Q [--hosts H] [--stray-acks] [--ce P]
+ *                 [--seed S] [--snaplen N] [--pcapng] [--stats]
  *
  * Exit status: 0 success, 1 the file could not be written, 2 usage error.
  */
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rocegen_adversarial.h"
 #include "rocegen_build.h"
 #include "rocegen_bulk.h"
 #include "rocegen_scen.h"
@@ -33,6 +37,9 @@ static const char usage_text[] =
     "       rocegen SCENARIO -o FILE [--pcapng] [--snaplen N]\n"
     "       rocegen bulk -o FILE --packets N --qps Q [--snaplen N | --full-size]\n"
     "                    [--loss P] [--ce P] [--seed S] [--pcapng] [--stats]\n"
+    "       rocegen hostile -o FILE [--pcapng]\n"
+    "       rocegen flood -o FILE --packets N --qps Q [--hosts H] [--stray-acks] [--ce P]\n"
+    "                     [--seed S] [--snaplen N] [--pcapng] [--stats]\n"
     "       rocegen --help\n";
 
 static const char help_text[] =
@@ -45,6 +52,15 @@ static const char help_text[] =
     "                  RDMA WRITEs at ~100 Gb/s with a 4096-byte PMTU, one ACK per message,\n"
     "                  losses answered by a NAK and a go-back-N resend, CE marks answered by\n"
     "                  CNPs 10-50 us later (at most one per QP per 50 us)\n"
+    "  hostile         write the hostile-values capture of the robustness tests: PSN wrap\n"
+    "                  edges, zero and maximal lengths, bad pad counts, every opcode, AETH\n"
+    "                  reserved types, replies to nothing, CM abuse (tests/robustness/)\n"
+    "  flood           write Q distinct queue pairs round-robin, each request (RDMA WRITE\n"
+    "                  Only, 0 bytes) followed by its ACK: the flow-table stress test;\n"
+    "                  --packets, --ce, --seed, --snaplen, --stats as for bulk, --qps up to\n"
+    "                  268435456, CE marks never answered; --hosts H spreads them over\n"
+    "                  H host pairs (1..256, default 256); --stray-acks: ACK PSNs half\n"
+    "                  the PSN space away, so that no flow pairs\n"
     "  -o FILE         output file, '-' for standard output\n"
     "  --pcapng        write pcapng (default: pcap with nanosecond time stamps)\n"
     "  --snaplen N     keep at most N bytes of each frame (original length kept);\n"
@@ -65,7 +81,8 @@ struct args {
     int pcapng, full_size, stats, have_snaplen, help, list;
     uint32_t snaplen;
     struct rg_bulk_opts bulk;
-    int have_packets, have_qps;
+    int have_packets, have_qps, have_ce, stray_acks;
+    uint32_t hosts; /* flood --hosts, 0 when not given */
 };
 
 /* Print msg and the usage to stderr; returns EXIT_USAGE. */
@@ -130,6 +147,8 @@ static int parse_args(int argc, char **argv, struct args *a)
             a->pcapng = 1;
         } else if (strcmp(o, "--full-size") == 0) {
             a->full_size = 1;
+        } else if (strcmp(o, "--stray-acks") == 0) {
+            a->stray_acks = 1;
         } else if (strcmp(o, "--stats") == 0) {
             a->stats = 1;
         } else if (strcmp(o, "--snaplen") == 0) {
@@ -145,10 +164,15 @@ static int parse_args(int argc, char **argv, struct args *a)
             a->have_packets = 1;
             i++;
         } else if (strcmp(o, "--qps") == 0) {
-            if (parse_u64(v, RG_BULK_MAX_QPS, &n) != 0 || n == 0)
-                return usage_error("--qps needs a number 1..65536, got", v ? v : "nothing");
+            if (parse_u64(v, RG_FLOOD_MAX_QPS, &n) != 0 || n == 0)
+                return usage_error("--qps needs a number 1..268435456, got", v ? v : "nothing");
             a->bulk.qps = (uint32_t)n;
             a->have_qps = 1;
+            i++;
+        } else if (strcmp(o, "--hosts") == 0) {
+            if (parse_u64(v, RG_FLOOD_MAX_HOSTS, &n) != 0 || n == 0)
+                return usage_error("--hosts needs a number 1..256, got", v ? v : "nothing");
+            a->hosts = (uint32_t)n;
             i++;
         } else if (strcmp(o, "--seed") == 0) {
             if (parse_u64(v, UINT64_MAX, &n) != 0)
@@ -162,6 +186,7 @@ static int parse_args(int argc, char **argv, struct args *a)
         } else if (strcmp(o, "--ce") == 0) {
             if (parse_prob(v, &a->bulk.ce) != 0)
                 return usage_error("--ce needs a probability 0 <= P <= 1, got", v ? v : "nothing");
+            a->have_ce = 1;
             i++;
         } else if (o[0] == '-' && o[1] != '\0') {
             return usage_error("unknown option", o);
@@ -250,6 +275,8 @@ static int run_bulk(struct args *a)
     struct rg_bulk_stats st;
     if (!a->have_packets || !a->have_qps)
         return usage_error("bulk needs --packets and --qps", NULL);
+    if (a->bulk.qps > RG_BULK_MAX_QPS)
+        return usage_error("--qps of bulk needs a number 1..65536", NULL);
     if (a->full_size && a->have_snaplen && a->snaplen != 0)
         return usage_error("--full-size and --snaplen disagree", NULL);
     a->bulk.snaplen = a->full_size ? 0 : a->have_snaplen ? a->snaplen : BULK_SNAPLEN;
@@ -262,6 +289,42 @@ static int run_bulk(struct args *a)
         print_stats(&st);
     return close_output(a, w, err);
 }
+
+/* Write flood traffic as a asks; returns the exit status. */
+static int run_flood(struct args *a)
+{
+    struct rg_flood_stats st;
+    struct rg_flood_opts fo;
+    if (!a->have_packets || !a->have_qps)
+        return usage_error("flood needs --packets and --qps", NULL);
+    if (a->full_size && a->have_snaplen && a->snaplen != 0)
+        return usage_error("--full-size and --snaplen disagree", NULL);
+    memset(&fo, 0, sizeof fo);
+    fo.packets = a->bulk.packets;
+    fo.qps = a->bulk.qps;
+    fo.ce = a->have_ce ? a->bulk.ce : 0;
+    fo.seed = a->bulk.seed;
+    fo.hosts = a->hosts;
+    fo.stray_acks = a->stray_acks;
+    fo.snaplen = a->full_size ? 0 : a->snaplen;
+    struct rg_writer *w = open_output(a, RG_LINKTYPE_ETHERNET, fo.snaplen);
+    if (w == NULL)
+        return EXIT_FAILURE;
+    int err = rg_flood_run(w, &fo, &st);
+    if (a->stats)
+        fprintf(stderr,
+                "frames %" PRIu64 " (requests %" PRIu64 ", acks %" PRIu64 "), ce marks %" PRIu64
+                ", distinct flows %" PRIu64 "\n",
+                st.frames, st.requests, st.acks, st.ce_marks, st.flows);
+    return close_output(a, w, err);
+}
+
+/* The scenarios that are not golden captures (not in --list). */
+static const struct rg_scenario robustness_scenarios[] = {
+    {"hostile", "hostile values for the robustness tests", RG_LINKTYPE_ETHERNET, 0,
+     rg_scen_hostile},
+    {NULL, NULL, 0, 0, NULL},
+};
 
 /* Parse the arguments, dispatch to --help, --list, bulk or a scenario. */
 int main(int argc, char **argv)
@@ -283,7 +346,12 @@ int main(int argc, char **argv)
         return usage_error("no output file given (-o FILE)", NULL);
     if (strcmp(a.cmd, "bulk") == 0)
         return run_bulk(&a);
+    if (strcmp(a.cmd, "flood") == 0)
+        return run_flood(&a);
     const struct rg_scenario *sc = rg_scenario_find(a.cmd);
+    for (const struct rg_scenario *r = robustness_scenarios; sc == NULL && r->name != NULL; r++)
+        if (strcmp(r->name, a.cmd) == 0)
+            sc = r;
     if (sc == NULL)
         return usage_error("unknown scenario (try --list)", a.cmd);
     return run_scenario(&a, sc);

@@ -387,6 +387,11 @@ struct rg_writer *rg_writer_fopen(FILE *f, enum rg_format fmt, int linktype, uin
  * Returns 0 or RG_ERR_IO. */
 int rg_writer_write(struct rg_writer *w, int64_t ts_ns, const uint8_t *frame, uint32_t len);
 
+/* Append the first caplen bytes of a frame whose original length is len
+ * (caplen <= len; the writer's snaplen still applies). Returns 0 or RG_ERR_IO. */
+int rg_writer_write_cut(struct rg_writer *w, int64_t ts_ns, const uint8_t *frame, uint32_t caplen,
+                        uint32_t len);
+
 /* Frames written so far. */
 uint64_t rg_writer_count(const struct rg_writer *w);
 

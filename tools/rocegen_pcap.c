@@ -174,7 +174,13 @@ struct rg_writer *rg_writer_open(const char *path, enum rg_format fmt, int linkt
 
 int rg_writer_write(struct rg_writer *w, int64_t ts_ns, const uint8_t *frame, uint32_t len)
 {
-    uint32_t cap = w->snaplen != 0 && len > w->snaplen ? w->snaplen : len;
+    return rg_writer_write_cut(w, ts_ns, frame, len, len);
+}
+
+int rg_writer_write_cut(struct rg_writer *w, int64_t ts_ns, const uint8_t *frame, uint32_t caplen,
+                        uint32_t len)
+{
+    uint32_t cap = w->snaplen != 0 && caplen > w->snaplen ? w->snaplen : caplen;
     uint8_t h[PCAPNG_BLOCK_OVERHEAD + PCAPNG_EPB_FIXED];
 
     if (w->fmt == RG_FMT_PCAPNG) {

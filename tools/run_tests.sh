@@ -1,8 +1,14 @@
 #!/bin/sh
 # The whole test suite: the normal build (build/, made by tools/setup.sh),
-# then the same suite built with AddressSanitizer + UndefinedBehaviorSanitizer
-# (build-asan/; the Wireshark plugin is left out there, since tshark itself is
-# not instrumented). Fails when any test fails.
+# including Valgrind over the unit suites and the CLI and static analysis of
+# the engine (label robustness), then the same suite built with
+# AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/; there the
+# Wireshark plugin, built with the sanitizers too, runs only inside tshark over
+# mutated captures, with the runtimes preloaded; Valgrind and static analysis
+# are left out). Both runs replay the fuzz corpora (label fuzz).
+# Fails when any test fails.
+# Environment: FUZZ_SECONDS=N also runs each libFuzzer target for N seconds
+# (tools/fuzz.sh, clang) at the end.
 set -eu
 cd "$(dirname "$0")/.."
 JOBS=$(nproc)
@@ -10,7 +16,13 @@ JOBS=$(nproc)
 ctest --test-dir build --output-on-failure -j"$JOBS"
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DROCESCOPE_SANITIZE=ON \
-      -DROCESCOPE_DISSECTOR=OFF >/dev/null
+      -DROCESCOPE_DISSECTOR=AUTO >/dev/null
 cmake --build build-asan -j"$JOBS"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j"$JOBS"
+
+if [ -n "${FUZZ_SECONDS:-}" ]; then
+    for target in engine capture report; do
+        tools/fuzz.sh "$target" "$FUZZ_SECONDS"
+    done
+fi

@@ -24,8 +24,11 @@ class TsharkEnv:
     """A temporary HOME with the plugin installed in it; use as a context
     manager (the folder is removed on exit)."""
 
-    def __init__(self, tshark, plugin, wireshark_version, sharkd=None):
+    def __init__(self, tshark, plugin, wireshark_version, sharkd=None, extra_env=None):
         self.tshark = tshark
+        # more environment for tshark (LD_PRELOAD of the sanitizer runtimes
+        # for a plugin built with them, their options)
+        self.extra_env = dict(extra_env or {})
         self.sharkd = sharkd
         self.plugin = os.path.abspath(plugin)
         self.version = wireshark_version  # "4.0": the plugin folder's name
@@ -59,20 +62,21 @@ class TsharkEnv:
             os.chmod(dst, 0o644)
         return dst
 
-    def _run(self, program, args, stdin=None):
+    def _run(self, program, args, stdin=None, timeout=TIMEOUT_S):
         env = {"HOME": self.home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.extra_env}
         cmd = [program, *args]
         if os.geteuid() == 0:
             cmd = ["setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups",
                    "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
         p = subprocess.run(cmd, env=env, cwd=self.home, input=stdin, capture_output=True,
-                           text=True, timeout=TIMEOUT_S)
+                           text=True, errors="replace", timeout=timeout)
         return p.returncode, p.stdout, p.stderr
 
-    def run(self, *args):
-        """Run tshark with args; returns (exit status, stdout, stderr)."""
-        return self._run(self.tshark, args)
+    def run(self, *args, timeout=TIMEOUT_S):
+        """Run tshark with args; returns (exit status, stdout, stderr), or
+        raises subprocess.TimeoutExpired."""
+        return self._run(self.tshark, args, timeout=timeout)
 
     def run_sharkd(self, requests):
         """Run sharkd in console mode on JSON-RPC requests (dicts); returns

@@ -1,0 +1,97 @@
+/*
+ * fuzz_capture.c - libFuzzer target: the input is a capture file (pcap or
+ * pcapng bytes) read the way the CLI reads it: the libpcap reader
+ * (capture.h), the engine with the --events writer on its verdicts, then
+ * the report snapshot and both report writers, JSON and text (report.h).
+ *
+ * roce_capture_open() needs a path: the bytes go to a memory file
+ * (fuzz_memfile.h). Output goes to /dev/null. max_flows depends on the
+ * input length (4..32), so that some inputs evict flows whose peers the
+ * report then has to look up.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "events.h"
+#include "fuzz_memfile.h"
+#include "fuzz_target.h"
+#include "report.h"
+#include "roce_engine.h"
+
+#define ERR_LEN      512
+#define FLOWS_MIN    4u
+#define FLOWS_SPAN   29u
+#define REPORT_TOP   5u
+#define CAPTURE_NAME "fuzz.pcap"
+
+/* Read every frame of c into e, as rocescope.c does. Returns the error
+ * text when reading stopped early, else NULL. */
+static const char *fz_read(struct roce_capture *c, struct roce_engine *e)
+{
+    struct roce_capture_frame fr;
+    enum roce_capture_status st;
+    uint64_t frame = 0;
+    int lt = roce_capture_linktype(c);
+
+    while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
+        struct roce_frame_in in = {++frame, fr.ts_ns, lt, fr.data, fr.caplen, fr.wirelen};
+        roce_engine_frame(e, &in, NULL);
+    }
+    return st == ROCE_CAPTURE_ERROR ? roce_capture_error(c) : NULL;
+}
+
+/* The report of e in both formats to out. */
+static void fz_write_reports(struct roce_engine *e, const struct roce_config *cfg,
+                             const char *link_type, const char *error, FILE *out)
+{
+    static const char *const files[] = {CAPTURE_NAME};
+    struct roce_report rep;
+
+    memset(&rep, 0, sizeof rep);
+    rep.files = files;
+    rep.n_files = 1;
+    rep.link_type = link_type;
+    rep.cfg = cfg;
+    rep.error = error;
+    if (roce_report_build(&rep, e) == 0) {
+        roce_report_json(&rep, out);
+        roce_report_text(&rep, out, REPORT_TOP);
+    }
+    roce_report_free(&rep);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    FILE *devnull = fz_devnull();
+    char path[FZ_PATH_LEN], err[ERR_LEN];
+    struct roce_events events = {NULL, 0};
+    struct roce_config cfg;
+
+    int fd = fz_memfile(data, size, path);
+    struct roce_capture *c = roce_capture_open(path, err, sizeof err);
+    if (c == NULL)
+        goto out_fd;
+    if (!roce_linktype_supported(roce_capture_linktype(c)))
+        goto out_capture;
+
+    roce_config_default(&cfg);
+    cfg.max_flows = FLOWS_MIN + (uint32_t)(size % FLOWS_SPAN);
+    events.out = devnull;
+    cfg.on_verdict = roce_events_write;
+    cfg.ctx = &events;
+    struct roce_engine *e = roce_engine_new(&cfg);
+    if (e == NULL)
+        abort(); /* a valid configuration */
+    const char *error = fz_read(c, e);
+    roce_engine_finish(e);
+    fz_write_reports(e, &cfg, roce_capture_linktype_name(c), error, devnull);
+    roce_engine_free(e);
+out_capture:
+    roce_capture_close(c);
+out_fd:
+    close(fd);
+    return 0;
+}

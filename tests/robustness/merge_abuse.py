@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Corrupted JSON reports through `rocescope merge`: the reports of some
+captures/ files, each mutated many times (seeded) as text (cut at a random
+offset, bytes flipped) and as JSON (a random member deleted, nulled, given
+another type, a negative, huge or fractional number, an array emptied,
+reversed or repeated, deep nesting). Every `merge` must end on its own
+without a signal or a sanitizer report, with exit 0 (a merged report that
+parses) or 1 (one line `rocescope: REPORT: WHY`, and nothing written by
+-o). --many multiplies the mutations.
+"""
+import argparse
+import copy
+import decimal
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+import checks
+
+SOURCES = ("loss_receiver.pcap", "ecn_cnp.pcap", "read_loss.pcap", "pfc.pcap", "erspan2.pcap",
+           "rnr.pcap", "truncated.pcapng", "ud_atomic.pcap")
+PER_SOURCE, MANY_FACTOR = 30, 20
+TIMEOUT_S = 60
+VALUES = (None, -1, 0, 2 ** 64, 2 ** 63, -2 ** 63, 1e308, 0.5, 1e-9, "x", "", [], {}, True,
+          "::ffff:999.1.1.1", "1700000000.0000000001")
+DEEP = 5000
+DEEP_MARK = "@deep@"
+
+
+def dump(o):
+    """JSON text of o that keeps the report's decimals as written (Decimal
+    members come out in fixed notation, as rocescope writes them)."""
+    if isinstance(o, dict):
+        return "{" + ",".join(json.dumps(k) + ":" + dump(v) for k, v in o.items()) + "}"
+    if isinstance(o, list):
+        return "[" + ",".join(dump(v) for v in o) + "]"
+    if isinstance(o, decimal.Decimal):
+        return format(o, "f")
+    return json.dumps(o)
+
+
+def paths(o, prefix=()):
+    """Every path (tuple of keys / indexes) to a member of o."""
+    out = []
+    items = o.items() if isinstance(o, dict) else enumerate(o) if isinstance(o, list) else []
+    for k, v in items:
+        out.append(prefix + (k,))
+        out += paths(v, prefix + (k,))
+    return out
+
+
+def json_mutation(doc, rng):
+    """A copy of doc with one structural change."""
+    d = copy.deepcopy(doc)
+    p = rng.choice(paths(d))
+    parent = d
+    for k in p[:-1]:
+        parent = parent[k]
+    key, op = p[-1], rng.randrange(5)
+    if op == 0 and isinstance(parent, dict):
+        del parent[key]
+    elif op == 1 and isinstance(parent[key], list) and parent[key]:
+        parent[key] = rng.choice([[], parent[key][::-1], parent[key] * 3])
+    elif op == 2:  # nested deeper than Python's encoder goes: spliced in as text
+        parent[key] = DEEP_MARK
+        inner = json.dumps(rng.choice(VALUES))
+        return dump(d).replace(json.dumps(DEEP_MARK), "[" * DEEP + inner + "]" * DEEP, 1)
+    else:
+        parent[key] = rng.choice(VALUES)
+    return dump(d)
+
+
+def text_mutation(text, rng):
+    """text cut at a random offset, or with a few bytes changed."""
+    b = bytearray(text.encode())
+    if rng.randrange(2):
+        return bytes(b[:rng.randrange(len(b))])
+    for _ in range(rng.randrange(1, 6)):
+        b[rng.randrange(len(b))] = rng.randrange(256)
+    return bytes(b)
+
+
+def check_merge(tool, args, out_path):
+    """Problems of one `merge` run, or None."""
+    try:
+        r = checks.run([tool, "merge", *args], TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return "hang"
+    bad = checks.sanitizer_report(r.stderr)
+    if r.status < 0 or bad:
+        return bad or f"signal {-r.status}"
+    if r.status == 0 and out_path is not None:
+        try:
+            with open(out_path, encoding="utf-8") as f:
+                json.load(f)
+        except (OSError, ValueError) as e:
+            return f"merged report unreadable: {e!r}"
+    if r.status == 1 and not r.stderr.startswith("rocescope: "):
+        return f"exit 1 without an error line: {r.stderr[:200]}"
+    if r.status not in (0, 1):
+        return f"exit {r.status}: {r.stderr[:300]}"
+    if r.status != 0 and out_path is not None and os.path.exists(out_path):
+        # an incomplete input report still gives a merged (incomplete) report
+        if "incomplete" not in r.stderr and "complete" not in open(out_path).read():
+            return "-o written although the merge failed"
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rocescope", required=True)
+    ap.add_argument("--captures", required=True)
+    ap.add_argument("--many", action="store_true")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    failures, runs = [], 0
+    n = PER_SOURCE * (MANY_FACTOR if a.many else 1)
+    with tempfile.TemporaryDirectory(prefix="rocescope-merge-") as tmp:
+        for name in SOURCES:
+            cap = os.path.join(a.captures, name)
+            if not os.path.exists(cap):
+                continue
+            good = os.path.join(tmp, name + ".json")
+            r = checks.run([a.rocescope, "--json", "-o", good, cap], TIMEOUT_S)
+            if r.status != 0:
+                failures.append(f"{name}: no report to start from: {r.stderr[:200]}")
+                continue
+            with open(good, encoding="utf-8") as f:
+                text = f.read()
+            doc = json.loads(text, parse_float=decimal.Decimal)
+            if json.loads(dump(doc)) != json.loads(text):
+                failures.append(f"{name}: the mutator does not reproduce the report")
+            for i in range(n):
+                bad = os.path.join(tmp, f"{name}.{i}.json")
+                data = (json_mutation(doc, rng).encode() if i % 2 else text_mutation(text, rng))
+                with open(bad, "wb") as f:
+                    f.write(data)
+                out = os.path.join(tmp, "merged.json")
+                if os.path.exists(out):
+                    os.unlink(out)
+                for args, out_path in ((["--json", "-o", out, good, bad], out), ([bad], None)):
+                    runs += 1
+                    problem = check_merge(a.rocescope, args, out_path)
+                    if problem:
+                        keep = os.path.join(tempfile.gettempdir(), f"rocescope-merge-fail-{name}.{i}.json")
+                        with open(keep, "wb") as f:
+                            f.write(data)
+                        failures.append(f"merge {' '.join(args[:-1])} {keep}: {problem}")
+    return checks.finish(failures, f"merge of corrupted reports, {runs} runs")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -61,14 +61,18 @@ static char next_char(struct walk *w, const char *accept)
  * -1 on a syntax error (recorded). */
 static int next_value(struct walk *w, json_object **out)
 {
-    size_t left = w->len - w->pos;
     skip_ws(w);
+    size_t left = w->len - w->pos; /* after the blanks: the tokener reads no further */
     json_tokener_reset(w->tok);
     *out = json_tokener_parse_ex(w->tok, w->buf + w->pos, left > INT_MAX ? INT_MAX : (int)left);
-    if (json_tokener_get_error(w->tok) != json_tokener_success) {
+    enum json_tokener_error err = json_tokener_get_error(w->tok);
+    if (err != json_tokener_success) {
         char where[48];
         snprintf(where, sizeof where, "offset %zu", w->pos + json_tokener_get_parse_end(w->tok));
-        roce_jget_fail(w->g, where, "", json_tokener_error_desc(json_tokener_get_error(w->tok)));
+        /* json_tokener_continue: the document ended inside the value */
+        roce_jget_fail(w->g, where, "",
+                       err == json_tokener_continue ? "the report is cut short"
+                                                    : json_tokener_error_desc(err));
         return -1;
     }
     w->pos += json_tokener_get_parse_end(w->tok);

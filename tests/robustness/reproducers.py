@@ -26,6 +26,16 @@ more places) overflowed. The engine now clamps times to [0, 2^62] ns (all
 these frames get the same time, so the ECN timing is not that of ordinary
 times). Must give a report that adds up, every frame counted, no sanitizer
 report.
+
+report_cut_overread (fixed; found by valgrind_replay_report, Valgrind over
+the fuzz_report corpus): `rocescope merge` handed json-c the length left
+*before* the blanks ahead of a value were skipped (analyzer/report_parse.c,
+next_value), so on a report cut inside a value json-c read that many bytes
+past the end of the mapped file (SIGSEGV when the file ends at a page
+boundary; ASan did not see it, json-c is not instrumented) and the error
+named an offset beyond the file and json-c's state ("continue"). A report
+cut at a page boundary inside the flows must give exit 1 and the error
+"offset SIZE: the report is cut short".
 """
 import argparse
 import json
@@ -38,6 +48,7 @@ import tempfile
 import checks
 
 TIMEOUT_S = 10
+PAGE = 4096  # a memory page: the report is cut at its end
 PFC_FRAMES = 20
 PFC_SPACING_S = 30
 PFC_PAUSE_US = 65535 * 512  # at 1 Mb/s
@@ -149,11 +160,34 @@ def pcapng_time_2262(tool, tmp, captures):
     return "; ".join(problems) or None
 
 
+def report_cut_overread(tool, tmp, captures):
+    full = checks.run([tool, "--json", os.path.join(captures, "ecn_cnp.pcap"),
+                       os.path.join(captures, "xrc.pcap"), os.path.join(captures, "uc.pcap")],
+                      TIMEOUT_S)
+    if full.status != 0:
+        return f"making the report: exit {full.status}: {full.stderr[:300]}"
+    doc = full.stdout.encode()
+    flows = doc.find(b'"flows"')
+    size = (len(doc) // PAGE) * PAGE
+    if flows < 0 or size <= flows:
+        return f"the report ({len(doc)} bytes) has no flows past {PAGE} bytes"
+    path = os.path.join(tmp, "cut.json")
+    with open(path, "wb") as f:
+        f.write(doc[:size])
+    r = checks.run([tool, "merge", path], TIMEOUT_S)
+    bad = checks.sanitizer_report(r.stderr)
+    want = f"rocescope: {path}: offset {size}: the report is cut short"
+    if bad or r.status != 1 or want not in r.stderr:
+        return f"exit {r.status}, want 1 and `{want}`: {bad or r.stderr[:300]}"
+    return None
+
+
 # name -> (function, open)
 CASES = {
     "pfc_window_walk": (pfc_window_walk, False),
     "pcapng_time_overflow": (pcapng_time_overflow, False),
     "pcapng_time_2262": (pcapng_time_2262, False),
+    "report_cut_overread": (report_cut_overread, False),
 }
 
 

@@ -6,11 +6,7 @@
 #include <json-c/json.h>
 
 #include "fmt.h"
-
-static void add_u64(json_object *o, const char *k, uint64_t v)
-{
-    json_object_object_add(o, k, json_object_new_uint64(v));
-}
+#include "json_values.h"
 
 static void add_i64(json_object *o, const char *k, int64_t v)
 {
@@ -24,7 +20,7 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
     json_object *o = json_object_new_object(), *names = json_object_new_array();
     const struct roce_opcode_info *op = roce_opcode_lookup(v->opcode);
 
-    add_u64(o, "frame", v->frame);
+    roce_json_put_u64(o, "frame", v->frame);
     roce_fmt_seconds(v->ts_ns, buf, sizeof buf);
     json_object_object_add(o, "time", json_object_new_string(buf));
     if (v->has_flow) {
@@ -32,9 +28,9 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
         json_object_object_add(o, "src", json_object_new_string(buf));
         roce_fmt_addr(v->key.dst, v->key.is_v6, buf, sizeof buf);
         json_object_object_add(o, "dst", json_object_new_string(buf));
-        add_u64(o, "dest_qp", v->key.dqpn);
+        roce_json_put_u64(o, "dest_qp", v->key.dqpn);
         json_object_object_add(o, "opcode", json_object_new_string(op ? op->ident : "unknown"));
-        add_u64(o, "psn", v->psn);
+        roce_json_put_u64(o, "psn", v->psn);
     }
     for (unsigned b = 0; b < ROCE_V_COUNT; b++)
         if (v->flags & (1u << b))
@@ -42,35 +38,35 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
     json_object_object_add(o, "verdicts", names);
     if (v->expected_valid && (v->flags & (ROCE_V_GAP | ROCE_V_RETRANSMISSION | ROCE_V_PSN_REUSE |
                                           ROCE_V_RESP_GAP | ROCE_V_DUP_RESPONSE)))
-        add_u64(o, "expected_psn", v->expected_psn);
+        roce_json_put_u64(o, "expected_psn", v->expected_psn);
     if (v->flags & (ROCE_V_GAP | ROCE_V_RESP_GAP))
-        add_u64(o, "missing_psns", v->missing_psns);
+        roce_json_put_u64(o, "missing_psns", v->missing_psns);
     if (v->flags & ROCE_V_RETRANSMISSION)
-        add_u64(o, "episode_frame", v->episode_frame);
+        roce_json_put_u64(o, "episode_frame", v->episode_frame);
     if (v->flags & ROCE_V_EPISODE_START) {
         json_object_object_add(o, "trigger", json_object_new_string(roce_trigger_name(v->trigger)));
         if (v->nak_frame) {
-            add_u64(o, "nak_frame", v->nak_frame);
+            roce_json_put_u64(o, "nak_frame", v->nak_frame);
             add_i64(o, "nak_to_resend_ns", v->nak_to_resend_ns);
         }
     }
     if (v->flags & ROCE_V_NAK)
         json_object_object_add(o, "nak_code", json_object_new_string(roce_nak_code_name(v->nak_code)));
     if (v->flags & ROCE_V_RNR)
-        add_u64(o, "rnr_timer", v->rnr_timer);
+        roce_json_put_u64(o, "rnr_timer", v->rnr_timer);
     if (v->flags & ROCE_V_NAK_RESENT)
-        add_u64(o, "retransmitted_in", v->retransmitted_in);
+        roce_json_put_u64(o, "retransmitted_in", v->retransmitted_in);
     if (v->flags & ROCE_V_CE_ANSWERED)
-        add_u64(o, "cnp_frame", v->cnp_frame);
+        roce_json_put_u64(o, "cnp_frame", v->cnp_frame);
     if (v->flags & ROCE_V_CNP_MATCHED) {
-        add_u64(o, "cnp_for_frame", v->cnp_for_frame);
+        roce_json_put_u64(o, "cnp_for_frame", v->cnp_for_frame);
         add_i64(o, "cnp_latency_ns", v->cnp_latency_ns);
     }
     if (v->flags & ROCE_V_PSN_REUSE)
-        add_u64(o, "reuse_frame", v->reuse_frame);
+        roce_json_put_u64(o, "reuse_frame", v->reuse_frame);
     if (v->flags & ROCE_V_BAD_ICRC) {
-        add_u64(o, "icrc_computed", v->icrc_calc);
-        add_u64(o, "icrc_wire", v->icrc_wire);
+        roce_json_put_u64(o, "icrc_computed", v->icrc_calc);
+        roce_json_put_u64(o, "icrc_wire", v->icrc_wire);
     }
     if (fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
               ev->out) < 0 ||

@@ -13,16 +13,10 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "json_values.h"
 #include "live_metrics.h"
 
-#define NS_PER_USEC 1000.0
-#define NS_PER_SEC  1e9
 #define LINE_FLAGS  (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
-
-static void put_u64(json_object *o, const char *k, uint64_t v)
-{
-    json_object_object_add(o, k, json_object_new_uint64(v));
-}
 
 /* The object under key k of o, created when missing. */
 static json_object *group(json_object *o, const char *k)
@@ -37,66 +31,36 @@ static json_object *group(json_object *o, const char *k)
     return g;
 }
 
-/* Seconds with nine decimals, exact. */
-static json_object *seconds(int64_t ns)
-{
-    char buf[ROCE_FMT_TIME_LEN];
-    roce_fmt_seconds(ns, buf, sizeof buf);
-    return json_object_new_double_s((double)ns / NS_PER_SEC, buf);
-}
-
-static json_object *pfc_prio(const struct roce_pfc_prio *p)
-{
-    json_object *o = json_object_new_object();
-    for (const struct roce_pfc_metric *m = roce_live_pfc_metrics; m->key != NULL; m++) {
-        uint64_t v = roce_metric_get(p, m->offset);
-        json_object_object_add(o, m->key,
-                               m->ns ? json_object_new_double((double)(int64_t)v / NS_PER_USEC)
-                                     : json_object_new_uint64(v));
-    }
-    return o;
-}
-
 /* The counters of t: an interval's (running: 0) or the running totals (1:
  * with the gauges). */
 static json_object *counters(const struct roce_totals *t, int running)
 {
-    json_object *o = json_object_new_object(), *g;
+    json_object *o = json_object_new_object();
     for (const struct roce_metric *m = roce_live_metrics; m->key != NULL; m++)
         if (running || !m->gauge)
-            put_u64(group(o, m->group), m->key, roce_metric_get(t, m->offset));
-    g = group(o, "malformed_by_reason");
-    for (unsigned i = 1; i < ROCE_MAL_COUNT; i++)
-        put_u64(g, roce_malformed_name((enum roce_malformed)i), t->malformed_by_reason[i]);
-    g = group(o, "naks");
-    for (unsigned c = 0; c < ROCE_NAK_CODES; c++)
-        put_u64(g, roce_nak_code_name(c), t->naks.code[c]);
-    put_u64(g, "reserved_code", t->naks.reserved_code);
-    put_u64(g, "rnr", t->naks.rnr);
-    put_u64(g, "total", t->naks.total);
-    g = group(group(o, "retransmission"), "by_trigger");
-    for (unsigned i = 0; i < ROCE_TRIGGER_COUNT; i++)
-        put_u64(g, roce_trigger_name(i), t->by_trigger[i]);
+            roce_json_put_u64(group(o, m->group), m->key, roce_metric_get(t, m->offset));
+    json_object_object_add(o, "malformed_by_reason", roce_json_malformed(t));
+    json_object_object_add(o, "naks", roce_json_naks(&t->naks));
+    json_object_object_add(group(o, "retransmission"), "by_trigger",
+                           roce_json_triggers(t->by_trigger));
     json_object *prios = json_object_new_array();
     for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++) {
-        json_object *q = pfc_prio(&t->pfc.prio[i]);
-        put_u64(q, "priority", i);
+        json_object *q = roce_json_pfc_prio(&t->pfc.prio[i]);
+        roce_json_put_u64(q, "priority", i);
         json_object_array_add(prios, q);
     }
     json_object_object_add(group(o, "pfc"), "priorities", prios);
-    json_object_object_add(group(o, "pfc"), "pause", pfc_prio(&t->pfc.pause));
-    g = group(o, "encapsulation");
-    for (unsigned i = 1; i < ROCE_ENCAP_COUNT; i++)
-        put_u64(g, roce_encap_name((enum roce_encap)i), t->encap[i]);
+    json_object_object_add(group(o, "pfc"), "pause", roce_json_pfc_prio(&t->pfc.pause));
+    json_object_object_add(o, "encapsulation", roce_json_encap(t));
     return o;
 }
 
 static json_object *capture_stats(const struct roce_livecap_stats *s)
 {
     json_object *o = json_object_new_object();
-    put_u64(o, "received", s->received);
-    put_u64(o, "dropped", s->dropped);
-    put_u64(o, "if_dropped", s->if_dropped);
+    roce_json_put_u64(o, "received", s->received);
+    roce_json_put_u64(o, "dropped", s->dropped);
+    roce_json_put_u64(o, "if_dropped", s->if_dropped);
     return o;
 }
 
@@ -108,18 +72,18 @@ static json_object *top_flow(const struct roce_live_flow *f)
     json_object_object_add(o, "src", json_object_new_string(a));
     roce_fmt_addr(f->key.dst, f->key.is_v6, a, sizeof a);
     json_object_object_add(o, "dst", json_object_new_string(a));
-    put_u64(o, "dest_qp", f->key.dqpn);
-    put_u64(o, "id", f->id);
+    roce_json_put_u64(o, "dest_qp", f->key.dqpn);
+    roce_json_put_u64(o, "id", f->id);
     json_object_object_add(
         o, "transport",
         json_object_new_string(roce_transport_name((enum roce_transport)f->transport)));
-    put_u64(o, "packets", f->packets);
-    put_u64(o, "retransmitted_packets", f->retransmitted);
-    put_u64(o, "naks", f->naks);
-    put_u64(o, "psn_gaps", f->gaps);
-    put_u64(o, "missing_psns", f->missing_psns);
-    put_u64(o, "ce_marked", f->ce_marked);
-    put_u64(o, "cnps", f->cnps);
+    roce_json_put_u64(o, "packets", f->packets);
+    roce_json_put_u64(o, "retransmitted_packets", f->retransmitted);
+    roce_json_put_u64(o, "naks", f->naks);
+    roce_json_put_u64(o, "psn_gaps", f->gaps);
+    roce_json_put_u64(o, "missing_psns", f->missing_psns);
+    roce_json_put_u64(o, "ce_marked", f->ce_marked);
+    roce_json_put_u64(o, "cnps", f->cnps);
     return o;
 }
 
@@ -127,18 +91,18 @@ int roce_live_json_interval(FILE *out, const struct roce_live_interval *iv)
 {
     json_object *root = json_object_new_object(), *top = json_object_new_array();
     json_object_object_add(root, "type", json_object_new_string("interval"));
-    put_u64(root, "seq", iv->seq);
+    roce_json_put_u64(root, "seq", iv->seq);
     json_object_object_add(root, "final", json_object_new_boolean(iv->final));
     json_object_object_add(root, "interface", json_object_new_string(iv->iface));
-    json_object_object_add(root, "time", seconds(iv->wall_ns));
-    json_object_object_add(root, "interval_s", seconds(iv->length_ns));
-    json_object_object_add(root, "uptime_s", seconds(iv->uptime_ns));
+    json_object_object_add(root, "time", roce_json_seconds(iv->wall_ns));
+    json_object_object_add(root, "interval_s", roce_json_seconds(iv->length_ns));
+    json_object_object_add(root, "uptime_s", roce_json_seconds(iv->uptime_ns));
     json_object_object_add(root, "interval", counters(&iv->delta, 0));
     json_object_object_add(root, "totals", counters(iv->total, 1));
     json_object *cap = capture_stats(&iv->cap);
     json_object_object_add(cap, "interval", capture_stats(&iv->cap_delta));
     json_object_object_add(root, "capture", cap);
-    put_u64(root, "flows_with_trouble", iv->n_troubled);
+    roce_json_put_u64(root, "flows_with_trouble", iv->n_troubled);
     for (size_t i = 0; i < iv->n_top; i++)
         json_object_array_add(top, top_flow(&iv->top[i]));
     json_object_object_add(root, "top_flows", top);

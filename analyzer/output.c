@@ -35,17 +35,7 @@ int roce_output_open(struct roce_output *o, const char *path)
      * plain `> FILE` would give it */
     mode_t mask = umask(0);
     umask(mask);
-    if (fchmod(fd, OUTPUT_MODE & ~mask) != 0) {
-        int e = errno;
-        close(fd);
-        unlink(o->tmp);
-        free(o->tmp);
-        o->tmp = NULL;
-        errno = e;
-        return -1;
-    }
-    o->fp = fdopen(fd, "w");
-    if (o->fp == NULL) {
+    if (fchmod(fd, OUTPUT_MODE & ~mask) != 0 || (o->fp = fdopen(fd, "w")) == NULL) {
         int e = errno;
         close(fd);
         unlink(o->tmp);

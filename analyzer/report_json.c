@@ -11,38 +11,16 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "json_values.h"
 #include "report.h"
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
-#define US_DECIMALS_BUF 48
-
-static void add_u64(json_object *o, const char *k, uint64_t v)
-{
-    json_object_object_add(o, k, json_object_new_uint64(v));
-}
 
 static void add_str(json_object *o, const char *k, const char *v)
 {
     json_object_object_add(o, k, json_object_new_string(v));
 }
 
-/* Microseconds with three decimals (exact: from integer nanoseconds). */
-static json_object *new_us(int64_t ns)
-{
-    char buf[US_DECIMALS_BUF];
-    uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    snprintf(buf, sizeof buf, "%s%llu.%03llu", ns < 0 ? "-" : "", (unsigned long long)(u / 1000),
-             (unsigned long long)(u % 1000));
-    return json_object_new_double_s(roce_fmt_us(ns), buf);
-}
-
-/* Seconds with nine decimals, from integer nanoseconds. */
-static json_object *new_seconds(int64_t ns)
-{
-    char buf[ROCE_FMT_TIME_LEN];
-    roce_fmt_seconds(ns, buf, sizeof buf);
-    return json_object_new_double_s((double)ns / 1e9, buf);
-}
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -85,31 +63,12 @@ static json_object *new_distribution(const struct roce_lat *l)
 static json_object *new_latency(const struct roce_lat_summary *s, const struct roce_report_lat *l)
 {
     json_object *o = json_object_new_object();
-    add_u64(o, "count", s->count);
-    json_object_object_add(o, "min", s->count ? new_us(s->min) : NULL);
-    json_object_object_add(o, "p50", s->count ? new_us(s->p50) : NULL);
-    json_object_object_add(o, "p99", s->count ? new_us(s->p99) : NULL);
-    json_object_object_add(o, "max", s->count ? new_us(s->max) : NULL);
+    roce_json_put_u64(o, "count", s->count);
+    json_object_object_add(o, "min", s->count ? roce_json_us(s->min) : NULL);
+    json_object_object_add(o, "p50", s->count ? roce_json_us(s->p50) : NULL);
+    json_object_object_add(o, "p99", s->count ? roce_json_us(s->p99) : NULL);
+    json_object_object_add(o, "max", s->count ? roce_json_us(s->max) : NULL);
     json_object_object_add(o, "distribution", new_distribution(roce_report_lat_get(l)));
-    return o;
-}
-
-static json_object *new_naks(const struct roce_nak_counts *n)
-{
-    json_object *o = json_object_new_object();
-    for (unsigned c = 0; c < ROCE_NAK_CODES; c++)
-        add_u64(o, roce_nak_code_name(c), n->code[c]);
-    add_u64(o, "reserved_code", n->reserved_code);
-    add_u64(o, "rnr", n->rnr);
-    add_u64(o, "total", n->total);
-    return o;
-}
-
-static json_object *new_triggers(const uint64_t by[ROCE_TRIGGER_COUNT])
-{
-    json_object *o = json_object_new_object();
-    for (unsigned i = 0; i < ROCE_TRIGGER_COUNT; i++)
-        add_u64(o, roce_trigger_name(i), by[i]);
     return o;
 }
 
@@ -122,7 +81,7 @@ static json_object *new_endpoint(const struct roce_flow_key *k)
     add_str(o, "src", a);
     roce_fmt_addr(k->dst, k->is_v6, a, sizeof a);
     add_str(o, "dst", a);
-    add_u64(o, "dest_qp", k->dqpn);
+    roce_json_put_u64(o, "dest_qp", k->dqpn);
     return o;
 }
 
@@ -135,29 +94,26 @@ static json_object *capture_object(const struct roce_report *r)
         json_object_array_add(files, json_object_new_string(r->files[i]));
     json_object_object_add(o, "files", files);
     add_str(o, "link_type", r->link_type ? r->link_type : "unknown");
-    add_u64(o, "packets", t->packets);
-    add_u64(o, "roce_packets", t->roce_packets);
-    add_u64(o, "rocev1_packets", t->rocev1_packets);
-    add_u64(o, "rocev2_packets", t->rocev2_packets);
-    add_u64(o, "non_roce_packets", t->non_roce_packets);
-    add_u64(o, "malformed_packets", t->malformed_packets);
-    add_u64(o, "truncated_packets", t->truncated_packets);
-    add_u64(o, "no_bth_packets", t->no_bth_packets);
-    json_object *mal = json_object_new_object();
-    for (unsigned m = 1; m < ROCE_MAL_COUNT; m++)
-        add_u64(mal, roce_malformed_name((enum roce_malformed)m), t->malformed_by_reason[m]);
-    json_object_object_add(o, "malformed_by_reason", mal);
-    add_u64(o, "bytes", t->bytes);
-    add_u64(o, "request_packets", t->request_packets);
-    add_u64(o, "response_packets", t->response_packets);
-    add_u64(o, "cnp_packets", t->cnp_packets);
-    json_object_object_add(o, "first_time", t->packets ? new_seconds(t->first_ts_ns) : NULL);
+    roce_json_put_u64(o, "packets", t->packets);
+    roce_json_put_u64(o, "roce_packets", t->roce_packets);
+    roce_json_put_u64(o, "rocev1_packets", t->rocev1_packets);
+    roce_json_put_u64(o, "rocev2_packets", t->rocev2_packets);
+    roce_json_put_u64(o, "non_roce_packets", t->non_roce_packets);
+    roce_json_put_u64(o, "malformed_packets", t->malformed_packets);
+    roce_json_put_u64(o, "truncated_packets", t->truncated_packets);
+    roce_json_put_u64(o, "no_bth_packets", t->no_bth_packets);
+    json_object_object_add(o, "malformed_by_reason", roce_json_malformed(t));
+    roce_json_put_u64(o, "bytes", t->bytes);
+    roce_json_put_u64(o, "request_packets", t->request_packets);
+    roce_json_put_u64(o, "response_packets", t->response_packets);
+    roce_json_put_u64(o, "cnp_packets", t->cnp_packets);
+    json_object_object_add(o, "first_time", t->packets ? roce_json_seconds(t->first_ts_ns) : NULL);
     json_object_object_add(o, "duration_s",
-                           new_seconds(t->packets ? t->last_ts_ns - t->first_ts_ns : 0));
+                           roce_json_seconds(t->packets ? t->last_ts_ns - t->first_ts_ns : 0));
     json_object *icrc = json_object_new_object();
-    add_u64(icrc, "good", t->icrc_good);
-    add_u64(icrc, "bad", t->icrc_bad);
-    add_u64(icrc, "unchecked", t->icrc_unchecked);
+    roce_json_put_u64(icrc, "good", t->icrc_good);
+    roce_json_put_u64(icrc, "bad", t->icrc_bad);
+    roce_json_put_u64(icrc, "unchecked", t->icrc_unchecked);
     json_object_object_add(o, "icrc", icrc);
     json_object_object_add(o, "complete", json_object_new_boolean(r->error == NULL));
     if (r->error != NULL)
@@ -165,23 +121,11 @@ static json_object *capture_object(const struct roce_report *r)
     if (r->live != NULL) {
         json_object *live = json_object_new_object();
         add_str(live, "interface", r->live->iface);
-        add_u64(live, "received", r->live->received);
-        add_u64(live, "dropped", r->live->dropped);
-        add_u64(live, "if_dropped", r->live->if_dropped);
+        roce_json_put_u64(live, "received", r->live->received);
+        roce_json_put_u64(live, "dropped", r->live->dropped);
+        roce_json_put_u64(live, "if_dropped", r->live->if_dropped);
         json_object_object_add(o, "live", live);
     }
-    return o;
-}
-
-static json_object *pfc_prio_object(const struct roce_pfc_prio *p)
-{
-    json_object *o = json_object_new_object();
-    add_u64(o, "frames", p->frames);
-    add_u64(o, "xoff", p->xoff);
-    add_u64(o, "xon", p->xon);
-    add_u64(o, "quanta", p->quanta);
-    json_object_object_add(o, "paused_us", new_us(p->paused_ns));
-    add_u64(o, "storm_windows", p->storm_windows);
     return o;
 }
 
@@ -189,53 +133,45 @@ static json_object *pfc_object(const struct roce_report *r)
 {
     const struct roce_pfc_report *p = &r->t.pfc;
     json_object *o = json_object_new_object(), *prios = json_object_new_array();
-    add_u64(o, "pfc_frames", p->pfc_frames);
-    add_u64(o, "pause_frames", p->pause_frames);
-    add_u64(o, "other_mac_control", p->other_mac_control);
+    roce_json_put_u64(o, "pfc_frames", p->pfc_frames);
+    roce_json_put_u64(o, "pause_frames", p->pause_frames);
+    roce_json_put_u64(o, "other_mac_control", p->other_mac_control);
     for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++) {
-        json_object *q = pfc_prio_object(&p->prio[i]);
+        json_object *q = roce_json_pfc_prio(&p->prio[i]);
         json_object_object_add(q, "priority", json_object_new_int((int)i));
         json_object_array_add(prios, q);
     }
     json_object_object_add(o, "priorities", prios);
-    json_object_object_add(o, "pause", pfc_prio_object(&p->pause));
-    return o;
-}
-
-static json_object *encap_object(const struct roce_totals *t)
-{
-    json_object *o = json_object_new_object();
-    for (unsigned i = 1; i < ROCE_ENCAP_COUNT; i++)
-        add_u64(o, roce_encap_name((enum roce_encap)i), t->encap[i]);
+    json_object_object_add(o, "pause", roce_json_pfc_prio(&p->pause));
     return o;
 }
 
 static json_object *options_object(const struct roce_config *c)
 {
     json_object *o = json_object_new_object();
-    add_u64(o, "udp_port", c->udp_port);
-    json_object_object_add(o, "cnp_window_us", new_us(c->cnp_window_ns));
-    add_u64(o, "pmtu", c->pmtu);
-    add_u64(o, "max_flows", c->max_flows);
+    roce_json_put_u64(o, "udp_port", c->udp_port);
+    json_object_object_add(o, "cnp_window_us", roce_json_us(c->cnp_window_ns));
+    roce_json_put_u64(o, "pmtu", c->pmtu);
+    roce_json_put_u64(o, "max_flows", c->max_flows);
     json_object_object_add(o, "icrc_check", json_object_new_boolean(c->check_icrc));
-    add_u64(o, "vxlan_port", c->vxlan_port);
-    add_u64(o, "link_speed_mbps", c->link_speed_mbps);
-    json_object_object_add(o, "interval_us", new_us(c->pfc_window_ns));
-    add_u64(o, "storm_share_pct", c->pfc_storm_pct);
+    roce_json_put_u64(o, "vxlan_port", c->vxlan_port);
+    roce_json_put_u64(o, "link_speed_mbps", c->link_speed_mbps);
+    json_object_object_add(o, "interval_us", roce_json_us(c->pfc_window_ns));
+    roce_json_put_u64(o, "storm_share_pct", c->pfc_storm_pct);
     return o;
 }
 
 static json_object *limits_object(const struct roce_totals *t)
 {
     json_object *o = json_object_new_object();
-    add_u64(o, "flows_created", t->flows_created);
-    add_u64(o, "flows_evicted", t->flows_evicted);
-    add_u64(o, "flows_retired", t->flows_retired);
-    add_u64(o, "flows_active", t->flows_active);
-    add_u64(o, "peak_flows", t->peak_flows);
-    add_u64(o, "episodes_unlisted", t->episodes_unlisted);
-    add_u64(o, "verdicts_forced", t->verdicts_forced);
-    add_u64(o, "ce_tracking_overflow", t->ce_tracking_overflow);
+    roce_json_put_u64(o, "flows_created", t->flows_created);
+    roce_json_put_u64(o, "flows_evicted", t->flows_evicted);
+    roce_json_put_u64(o, "flows_retired", t->flows_retired);
+    roce_json_put_u64(o, "flows_active", t->flows_active);
+    roce_json_put_u64(o, "peak_flows", t->peak_flows);
+    roce_json_put_u64(o, "episodes_unlisted", t->episodes_unlisted);
+    roce_json_put_u64(o, "verdicts_forced", t->verdicts_forced);
+    roce_json_put_u64(o, "ce_tracking_overflow", t->ce_tracking_overflow);
     return o;
 }
 
@@ -243,12 +179,12 @@ static json_object *ecn_object(const struct roce_report *r)
 {
     const struct roce_totals *t = &r->t;
     json_object *o = json_object_new_object();
-    add_u64(o, "ce_marked", t->ce_marked);
-    add_u64(o, "cnps", t->cnp_packets);
-    add_u64(o, "cnps_matched", t->cnps_matched);
-    add_u64(o, "cnps_unexplained", t->cnps_unexplained);
-    add_u64(o, "ce_answered", t->ce_answered);
-    add_u64(o, "ce_unanswered", t->ce_unanswered);
+    roce_json_put_u64(o, "ce_marked", t->ce_marked);
+    roce_json_put_u64(o, "cnps", t->cnp_packets);
+    roce_json_put_u64(o, "cnps_matched", t->cnps_matched);
+    roce_json_put_u64(o, "cnps_unexplained", t->cnps_unexplained);
+    roce_json_put_u64(o, "ce_answered", t->ce_answered);
+    roce_json_put_u64(o, "ce_unanswered", t->ce_unanswered);
     json_object_object_add(o, "cnp_latency_us",
                            new_latency(&t->cnp_latency, &r->lat[ROCE_LATENCY_CNP]));
     return o;
@@ -257,15 +193,16 @@ static json_object *ecn_object(const struct roce_report *r)
 static json_object *episode_object(const struct roce_episode *ep)
 {
     json_object *o = json_object_new_object();
-    add_u64(o, "first_frame", ep->first_frame);
-    add_u64(o, "last_frame", ep->last_frame);
-    add_u64(o, "first_psn", ep->first_psn);
-    add_u64(o, "last_psn", ep->last_psn);
-    add_u64(o, "packets", ep->packets);
+    roce_json_put_u64(o, "first_frame", ep->first_frame);
+    roce_json_put_u64(o, "last_frame", ep->last_frame);
+    roce_json_put_u64(o, "first_psn", ep->first_psn);
+    roce_json_put_u64(o, "last_psn", ep->last_psn);
+    roce_json_put_u64(o, "packets", ep->packets);
     add_str(o, "trigger", roce_trigger_name(ep->trigger));
     json_object_object_add(o, "nak_frame", ep->nak_frame ? json_object_new_uint64(ep->nak_frame) : NULL);
-    json_object_object_add(o, "nak_to_resend_us", ep->nak_frame ? new_us(ep->nak_to_resend_ns) : NULL);
-    json_object_object_add(o, "duration_us", new_us(ep->last_ts_ns - ep->first_ts_ns));
+    json_object_object_add(o, "nak_to_resend_us",
+                           ep->nak_frame ? roce_json_us(ep->nak_to_resend_ns) : NULL);
+    json_object_object_add(o, "duration_us", roce_json_us(ep->last_ts_ns - ep->first_ts_ns));
     return o;
 }
 
@@ -278,10 +215,10 @@ static json_object *opcodes_object(const struct roce_flow_report *f)
             continue;
         char name[ROCE_FMT_OPCODE_LEN];
         roce_fmt_opcode((uint8_t)(base | op), name, sizeof name);
-        add_u64(o, name, f->op_counts[op]);
+        roce_json_put_u64(o, name, f->op_counts[op]);
     }
     if (f->cnp_packets)
-        add_u64(o, "CNP", f->cnp_packets);
+        roce_json_put_u64(o, "CNP", f->cnp_packets);
     return o;
 }
 
@@ -290,42 +227,42 @@ static json_object *flow_object(const struct roce_report *r, const struct roce_f
     const struct roce_report_flow *rf = roce_report_flow_x(r, f);
     json_object *o = new_endpoint(&f->key);
     const int64_t t0 = r->t.first_ts_ns;
-    add_u64(o, "id", f->id);
-    add_u64(o, "version", f->key.version);
+    roce_json_put_u64(o, "id", f->id);
+    roce_json_put_u64(o, "version", f->key.version);
     add_str(o, "transport", roce_transport_name((enum roce_transport)f->transport));
     json_object_object_add(o, "paired_with", rf->has_peer ? new_endpoint(&rf->peer) : NULL);
     add_str(o, "paired_by", roce_paired_by_name(f->paired_by));
-    add_u64(o, "packets", f->packets);
-    add_u64(o, "bytes", f->bytes);
-    add_u64(o, "payload_bytes", f->payload_bytes);
-    add_u64(o, "request_packets", f->request_packets);
-    add_u64(o, "response_packets", f->response_packets);
-    add_u64(o, "cnp_packets", f->cnp_packets);
+    roce_json_put_u64(o, "packets", f->packets);
+    roce_json_put_u64(o, "bytes", f->bytes);
+    roce_json_put_u64(o, "payload_bytes", f->payload_bytes);
+    roce_json_put_u64(o, "request_packets", f->request_packets);
+    roce_json_put_u64(o, "response_packets", f->response_packets);
+    roce_json_put_u64(o, "cnp_packets", f->cnp_packets);
     json_object_object_add(o, "opcodes", opcodes_object(f));
     json_object_object_add(o, "first_psn", f->have_psn ? json_object_new_uint64(f->first_psn) : NULL);
     json_object_object_add(o, "last_psn", f->have_psn ? json_object_new_uint64(f->last_psn) : NULL);
-    add_u64(o, "first_frame", f->first_frame);
-    add_u64(o, "last_frame", f->last_frame);
-    json_object_object_add(o, "first_time", new_seconds(f->first_ts_ns - t0));
-    json_object_object_add(o, "last_time", new_seconds(f->last_ts_ns - t0));
-    add_u64(o, "pmtu", f->pmtu);
-    add_u64(o, "retransmitted_packets", f->retransmitted_packets);
-    add_u64(o, "psn_gaps", f->gap_events);
-    add_u64(o, "missing_psns", f->missing_psns);
-    add_u64(o, "psn_reuse", f->psn_reuse);
-    add_u64(o, "read_response_gaps", f->read_response_gaps);
-    add_u64(o, "episode_count", f->episodes);
-    json_object_object_add(o, "episodes_by_trigger", new_triggers(f->by_trigger));
-    add_u64(o, "ce_marked", f->ce_marked);
-    add_u64(o, "ce_answered", f->ce_answered);
-    add_u64(o, "ce_unanswered", f->ce_unanswered);
-    add_u64(o, "cnps", f->cnp_packets);
-    add_u64(o, "cnps_for_flow", f->cnps_for_flow);
-    add_u64(o, "cnps_matched", f->cnps_matched);
-    add_u64(o, "cnps_unexplained", f->cnps_unexplained);
-    add_u64(o, "bad_icrc", f->bad_icrc);
-    add_u64(o, "cm_connections", f->cm_connections);
-    json_object_object_add(o, "naks", new_naks(&f->naks));
+    roce_json_put_u64(o, "first_frame", f->first_frame);
+    roce_json_put_u64(o, "last_frame", f->last_frame);
+    json_object_object_add(o, "first_time", roce_json_seconds(f->first_ts_ns - t0));
+    json_object_object_add(o, "last_time", roce_json_seconds(f->last_ts_ns - t0));
+    roce_json_put_u64(o, "pmtu", f->pmtu);
+    roce_json_put_u64(o, "retransmitted_packets", f->retransmitted_packets);
+    roce_json_put_u64(o, "psn_gaps", f->gap_events);
+    roce_json_put_u64(o, "missing_psns", f->missing_psns);
+    roce_json_put_u64(o, "psn_reuse", f->psn_reuse);
+    roce_json_put_u64(o, "read_response_gaps", f->read_response_gaps);
+    roce_json_put_u64(o, "episode_count", f->episodes);
+    json_object_object_add(o, "episodes_by_trigger", roce_json_triggers(f->by_trigger));
+    roce_json_put_u64(o, "ce_marked", f->ce_marked);
+    roce_json_put_u64(o, "ce_answered", f->ce_answered);
+    roce_json_put_u64(o, "ce_unanswered", f->ce_unanswered);
+    roce_json_put_u64(o, "cnps", f->cnp_packets);
+    roce_json_put_u64(o, "cnps_for_flow", f->cnps_for_flow);
+    roce_json_put_u64(o, "cnps_matched", f->cnps_matched);
+    roce_json_put_u64(o, "cnps_unexplained", f->cnps_unexplained);
+    roce_json_put_u64(o, "bad_icrc", f->bad_icrc);
+    roce_json_put_u64(o, "cm_connections", f->cm_connections);
+    json_object_object_add(o, "naks", roce_json_naks(&f->naks));
     json_object_object_add(o, "ack_latency_us",
                            new_latency(&f->ack_latency, &rf->lat[ROCE_LATENCY_ACK]));
     json_object_object_add(o, "cnp_latency_us",
@@ -419,31 +356,31 @@ int roce_report_json(const struct roce_report *r, FILE *out)
     add_str(root, "tool", "rocescope");
     json_object_object_add(root, "capture", capture_object(r));
     json_object_object_add(root, "options", options_object(r->cfg));
-    json_object_object_add(root, "naks", new_naks(&t->naks));
+    json_object_object_add(root, "naks", roce_json_naks(&t->naks));
     o = json_object_new_object();
-    add_u64(o, "episodes", t->episodes);
-    add_u64(o, "packets", t->retransmitted_packets);
-    json_object_object_add(o, "by_trigger", new_triggers(t->by_trigger));
+    roce_json_put_u64(o, "episodes", t->episodes);
+    roce_json_put_u64(o, "packets", t->retransmitted_packets);
+    json_object_object_add(o, "by_trigger", roce_json_triggers(t->by_trigger));
     json_object_object_add(root, "retransmission", o);
     o = json_object_new_object();
-    add_u64(o, "events", t->gap_events);
-    add_u64(o, "missing_psns", t->missing_psns);
+    roce_json_put_u64(o, "events", t->gap_events);
+    roce_json_put_u64(o, "missing_psns", t->missing_psns);
     json_object_object_add(root, "psn_gaps", o);
-    add_u64(root, "psn_reuse", t->psn_reuse);
+    roce_json_put_u64(root, "psn_reuse", t->psn_reuse);
     o = json_object_new_object();
-    add_u64(o, "events", t->read_response_gaps);
-    add_u64(o, "missing_psns", t->read_response_missing);
+    roce_json_put_u64(o, "events", t->read_response_gaps);
+    roce_json_put_u64(o, "missing_psns", t->read_response_missing);
     json_object_object_add(root, "read_response_gaps", o);
-    add_u64(root, "aeth_reserved", t->aeth_reserved);
+    roce_json_put_u64(root, "aeth_reserved", t->aeth_reserved);
     json_object_object_add(root, "ecn", ecn_object(r));
     json_object_object_add(root, "ack_latency_us",
                            new_latency(&t->ack_latency, &r->lat[ROCE_LATENCY_ACK]));
     o = json_object_new_object();
-    add_u64(o, "messages", t->cm_messages);
-    add_u64(o, "connections", t->cm_connections);
+    roce_json_put_u64(o, "messages", t->cm_messages);
+    roce_json_put_u64(o, "connections", t->cm_connections);
     json_object_object_add(root, "cm", o);
     json_object_object_add(root, "pfc", pfc_object(r));
-    json_object_object_add(root, "encapsulation", encap_object(t));
+    json_object_object_add(root, "encapsulation", roce_json_encap(t));
     json_object_object_add(root, "limits", limits_object(t));
 
     /* the summary, without its closing "\n}", then the long arrays one

@@ -26,8 +26,6 @@
  */
 #include "roce_ws.h"
 
-#define ETHERTYPE_ROCEV1 0x8915u
-
 /* The handles of this plugin, and the built-in ones it stands in front of. */
 static dissector_handle_t udp_handle, eth_handle, post_handle;
 static dissector_handle_t builtin_udp, builtin_eth;
@@ -147,7 +145,7 @@ void roce_ws_assert_ports(void)
         taken_port = 0;
     }
     if (taken_eth && roce_ws_prefs.leave_ports) {
-        release("ethertype", ETHERTYPE_ROCEV1, eth_handle, builtin_eth);
+        release("ethertype", ROCE_ETHERTYPE_ROCEV1, eth_handle, builtin_eth);
         taken_eth = FALSE;
     }
     if (roce_ws_prefs.leave_ports)
@@ -157,7 +155,7 @@ void roce_ws_assert_ports(void)
     if (taken_port != port)
         taken_port_prev = prev != udp_handle ? prev : NULL;
     dissector_add_uint("udp.port", port, udp_handle);
-    dissector_add_uint("ethertype", ETHERTYPE_ROCEV1, eth_handle);
+    dissector_add_uint("ethertype", ROCE_ETHERTYPE_ROCEV1, eth_handle);
     taken_port = port;
     taken_eth = TRUE;
 }
@@ -173,7 +171,7 @@ void roce_ws_proto_handoff(void)
          * point (start-up, before preferences are read) the built-in holds
          * its default port. */
         builtin_udp = handle_at("udp.port", ROCE_UDP_PORT_ROCEV2);
-        builtin_eth = handle_at("ethertype", ETHERTYPE_ROCEV1);
+        builtin_eth = handle_at("ethertype", ROCE_ETHERTYPE_ROCEV1);
     }
     roce_ws_assert_ports();
 }

@@ -33,7 +33,6 @@
 #define ETHERTYPE_VLAN    0x8100u
 #define ETHERTYPE_QINQ    0x88A8u
 #define ETHERTYPE_QINQ_OLD 0x9100u
-#define ETHERTYPE_ROCEV1  0x8915u
 #define SLL_HDR_LEN       16
 #define SLL_PROTO_OFF     14
 #define SLL2_HDR_LEN      20
@@ -314,7 +313,7 @@ void roce_decode_ethertype(const struct roce_decode_cfg *cfg, const uint8_t *p, 
         case ETHERTYPE_IPV6:
             decode_ipv6(cfg, p, caplen, off, pkt);
             return;
-        case ETHERTYPE_ROCEV1:
+        case ROCE_ETHERTYPE_ROCEV1:
             decode_rocev1(cfg, p, caplen, off, pkt);
             return;
         case ROCE_ETHERTYPE_MAC_CONTROL:

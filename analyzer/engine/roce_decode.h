@@ -210,6 +210,7 @@ const char *roce_nak_code_text(unsigned code);
 /* RNR timer code to microseconds x 100 (0.01 ms units: code 1 = 1, code 0 = 65536). */
 uint32_t roce_rnr_timer_10us(unsigned code);
 
+#define ROCE_ETHERTYPE_ROCEV1 0x8915u
 #define ROCE_UDP_PORT_ROCEV2 4791
 #define ROCE_UDP_PORT_VXLAN 4789
 #define ROCE_ECN_CE 3u

@@ -71,7 +71,7 @@ coverage() {
     [ "$target" != engine ] && srcs=analyzer
     # shellcheck disable=SC2086
     llvm-cov report "$cov/tests/fuzz/replay_$target" -instr-profile="$cov/replay.profdata" \
-        $srcs | grep -vE '^(analyzer/)?(live|prometheus|privs|savefile|options)' 
+        $srcs | grep -vE '^(analyzer/)?(live|cli|common)/'
 }
 
 case "${1:-}" in

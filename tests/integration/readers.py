@@ -2,7 +2,7 @@
 """Both capture readers give the same results.
 
 Classic pcap files are read by rocescope's own mapped-file reader
-(analyzer/pcapmap.c), everything else by libpcap; ROCESCOPE_READER=libpcap
+(analyzer/capture/pcapmap.c), everything else by libpcap; ROCESCOPE_READER=libpcap
 forces libpcap. For every capture in captures/ and ../shared/captures/real
 (when present), and for damaged files made here (a record longer than the
 file's snapshot length, a record cut by the end of the file, a cut record

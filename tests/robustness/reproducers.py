@@ -13,7 +13,7 @@ the pause time right.
 
 pcapng_time_overflow (fixed, e07c071; found by fuzz_capture): a pcapng
 timestamp of 2^40 seconds (if_tsresol 0) overflowed the nanosecond
-conversion (analyzer/capture.c, roce_pcap_frame: tv_sec * 10^9 in
+conversion (analyzer/capture/capture.c, roce_pcap_frame: tv_sec * 10^9 in
 int64_t): undefined behaviour (UBSan aborts), and in release builds a
 wrapped, negative capture time in the report. Must end with a clear error,
 or a report whose times are not negative.
@@ -29,7 +29,7 @@ report.
 
 report_cut_overread (fixed; found by valgrind_replay_report, Valgrind over
 the fuzz_report corpus): `rocescope merge` handed json-c the length left
-*before* the blanks ahead of a value were skipped (analyzer/report_parse.c,
+*before* the blanks ahead of a value were skipped (analyzer/report/report_parse.c,
 next_value), so on a report cut inside a value json-c read that many bytes
 past the end of the mapped file (SIGSEGV when the file ends at a page
 boundary; ASan did not see it, json-c is not instrumented) and the error

@@ -1,5 +1,5 @@
 /*
- * output.c - atomic output files (see output.h).
+ * output.c - atomic output files and error messages (see output.h).
  */
 #define _DEFAULT_SOURCE
 #include "output.h"
@@ -12,6 +12,11 @@
 
 #define TMP_SUFFIX ".tmp.XXXXXX"
 #define OUTPUT_MODE 0666
+
+void roce_complain(const char *what, const char *why)
+{
+    fprintf(stderr, "rocescope: %s: %s\n", what, why);
+}
 
 int roce_output_open(struct roce_output *o, const char *path)
 {

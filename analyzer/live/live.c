@@ -33,9 +33,6 @@
 #include "roce_engine.h"
 #include "savefile.h"
 
-#define EXIT_INPUT        1
-#define EXIT_USAGE        2
-#define EXIT_OUTPUT       3
 #define ERR_LEN           512
 #define FILTER_LEN        512
 #define NS_PER_SEC        1000000000LL
@@ -68,11 +65,6 @@ struct monitor {
     enum stop_reason reason;
     char error[ERR_LEN]; /* why the capture stopped early ("" when it did not) */
 };
-
-static void complain(const char *what, const char *why)
-{
-    fprintf(stderr, "rocescope: %s: %s\n", what, why);
-}
 
 static int64_t clock_ns(clockid_t id)
 {
@@ -140,16 +132,16 @@ static int open_capture(struct monitor *m)
     }
     m->cap = roce_livecap_open(&cfg, &st, err, sizeof err, warn, sizeof warn);
     if (m->cap == NULL) {
-        complain(lo->iface, err);
-        return st == ROCE_LIVECAP_OPEN_BAD_FILTER ? EXIT_USAGE : EXIT_INPUT;
+        roce_complain(lo->iface, err);
+        return st == ROCE_LIVECAP_OPEN_BAD_FILTER ? ROCE_EXIT_USAGE : ROCE_EXIT_INPUT;
     }
     if (warn[0] != '\0')
         fprintf(stderr, "rocescope: %s: warning: %s\n", lo->iface, warn);
     if (!roce_linktype_supported(roce_livecap_linktype(m->cap))) {
         snprintf(err, sizeof err, "unsupported link type %s (%d)",
                  roce_livecap_linktype_name(m->cap), roce_livecap_linktype(m->cap));
-        complain(lo->iface, err);
-        return EXIT_INPUT;
+        roce_complain(lo->iface, err);
+        return ROCE_EXIT_INPUT;
     }
     return 0;
 }
@@ -161,12 +153,12 @@ static int open_outputs(struct monitor *m)
     const struct roce_live_options *lo = &m->opt->live;
     char err[ERR_LEN];
     if (lo->user != NULL && roce_privs_drop(lo->user, err, sizeof err) != 0) {
-        complain("-Z", err);
-        return EXIT_INPUT;
+        roce_complain("-Z", err);
+        return ROCE_EXIT_INPUT;
     }
     if (roce_output_open(&m->out, m->opt->output) != 0) {
-        complain(m->opt->output, strerror(errno));
-        return EXIT_OUTPUT;
+        roce_complain(m->opt->output, strerror(errno));
+        return ROCE_EXIT_OUTPUT;
     }
     if (lo->savefile != NULL) {
         struct roce_savefile_config sc = {lo->savefile,
@@ -177,8 +169,8 @@ static int open_outputs(struct monitor *m)
                                           lo->file_count};
         m->save = roce_savefile_open(&sc, err, sizeof err);
         if (m->save == NULL) {
-            complain("-w", err);
-            return EXIT_OUTPUT;
+            roce_complain("-w", err);
+            return ROCE_EXIT_OUTPUT;
         }
     }
     return 0;
@@ -210,7 +202,7 @@ static void read_batch(struct monitor *m)
         snprintf(m->error, sizeof m->error, "%s: %s", m->iface, roce_livecap_error(m->cap));
         m->reason = STOP_READ_ERROR;
     } else if (m->save_failed) {
-        complain(m->opt->live.savefile, roce_savefile_error(m->save));
+        roce_complain(m->opt->live.savefile, roce_savefile_error(m->save));
         m->reason = STOP_OUTPUT;
     } else if (count && m->frames >= count) {
         m->reason = STOP_COUNT;
@@ -228,7 +220,7 @@ static int emit_interval(struct monitor *m, int final)
     int64_t now = clock_ns(CLOCK_MONOTONIC);
     memset(&iv, 0, sizeof iv);
     if (roce_livecap_stats(m->cap, &m->stats) != 0 && m->error[0] == '\0')
-        complain(m->iface, roce_livecap_error(m->cap));
+        roce_complain(m->iface, roce_livecap_error(m->cap));
     iv.seq = ++m->seq;
     iv.final = final;
     iv.wall_ns = clock_ns(CLOCK_REALTIME);
@@ -248,13 +240,13 @@ static int emit_interval(struct monitor *m, int final)
              : m->tty                       ? roce_live_view_screen(stdout, &iv)
                                             : roce_live_view_lines(stdout, &iv);
     if (rc != 0)
-        complain("stdout", "write failed");
+        roce_complain("stdout", "write failed");
     if (lo->prometheus != NULL && roce_prometheus_file(lo->prometheus, &iv) != 0) {
-        complain(lo->prometheus, strerror(errno));
+        roce_complain(lo->prometheus, strerror(errno));
         rc = -1;
     }
     if (m->save != NULL && roce_savefile_flush(m->save) != 0) {
-        complain(lo->savefile, roce_savefile_error(m->save));
+        roce_complain(lo->savefile, roce_savefile_error(m->save));
         rc = -1;
     }
     if (!final && lo->idle_timeout_ns > 0)
@@ -338,7 +330,7 @@ static int final_report(struct monitor *m)
         snprintf(why, sizeof why, "%s", m->error);
     rep.error = why[0] ? why : NULL;
     if (roce_report_build(&rep, m->engine) != 0) {
-        complain("report", "out of memory");
+        roce_complain("report", "out of memory");
         return -1;
     }
     int rc;
@@ -351,11 +343,11 @@ static int final_report(struct monitor *m)
     roce_report_free(&rep);
     if (rc != 0) {
         roce_output_abort(&m->out);
-        complain(m->opt->output ? m->opt->output : "stdout", "write failed");
+        roce_complain(m->opt->output ? m->opt->output : "stdout", "write failed");
         return -1;
     }
     if (roce_output_commit(&m->out) != 0) {
-        complain(m->opt->output ? m->opt->output : "stdout", strerror(errno));
+        roce_complain(m->opt->output ? m->opt->output : "stdout", strerror(errno));
         return -1;
     }
     return 0;
@@ -372,7 +364,7 @@ static int first_prometheus(struct monitor *m)
     iv.link_type = roce_livecap_linktype_name(m->cap);
     roce_live_tracker_step(m->tracker, m->engine, &m->stats, &iv);
     if (roce_prometheus_file(m->opt->live.prometheus, &iv) != 0) {
-        complain(m->opt->live.prometheus, strerror(errno));
+        roce_complain(m->opt->live.prometheus, strerror(errno));
         return -1;
     }
     return 0;
@@ -387,13 +379,13 @@ static int monitor(struct monitor *m)
     m->tracker = roce_live_tracker_new(m->opt->top < VIEW_TOP ? m->opt->top : VIEW_TOP);
     m->engine = roce_engine_new(&m->opt->cfg);
     if (m->tracker == NULL || m->engine == NULL) {
-        complain("engine", "out of memory");
+        roce_complain("engine", "out of memory");
         roce_output_abort(&m->out);
-        return EXIT_INPUT;
+        return ROCE_EXIT_INPUT;
     }
     if (m->opt->live.prometheus != NULL && first_prometheus(m) != 0) {
         roce_output_abort(&m->out);
-        return EXIT_OUTPUT;
+        return ROCE_EXIT_OUTPUT;
     }
     m->start_ns = m->last_ns = clock_ns(CLOCK_MONOTONIC);
     signal_cap = m->cap;
@@ -403,15 +395,15 @@ static int monitor(struct monitor *m)
         drain(m);
     roce_engine_finish(m->engine);
     if (emit_interval(m, 1) != 0)
-        status = EXIT_OUTPUT;
+        status = ROCE_EXIT_OUTPUT;
     if (m->reason == STOP_READ_ERROR) {
-        complain(m->iface, roce_livecap_error(m->cap));
-        status = EXIT_INPUT;
+        roce_complain(m->iface, roce_livecap_error(m->cap));
+        status = ROCE_EXIT_INPUT;
     }
     if (m->reason == STOP_OUTPUT)
-        status = EXIT_OUTPUT;
+        status = ROCE_EXIT_OUTPUT;
     if (final_report(m) != 0)
-        status = EXIT_OUTPUT;
+        status = ROCE_EXIT_OUTPUT;
     signal_cap = NULL;
     sigprocmask(SIG_SETMASK, &saved, NULL);
     return status;
@@ -433,11 +425,11 @@ int roce_live_run(const struct roce_cli_options *opt)
             roce_output_abort(&m.out);
     }
     if (m.save != NULL && roce_savefile_flush(m.save) != 0 && status == 0) {
-        complain(opt->live.savefile, roce_savefile_error(m.save));
-        status = EXIT_OUTPUT;
+        roce_complain(opt->live.savefile, roce_savefile_error(m.save));
+        status = ROCE_EXIT_OUTPUT;
     }
     if (roce_savefile_close(m.save) != 0 && status == 0)
-        status = EXIT_OUTPUT;
+        status = ROCE_EXIT_OUTPUT;
     roce_live_tracker_free(m.tracker);
     roce_engine_free(m.engine);
     roce_livecap_close(m.cap);

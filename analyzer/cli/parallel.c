@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "output.h"
 
 #define WINDOW_PER_JOB 2
 
@@ -155,7 +156,7 @@ static int merge_job(struct pool *p, size_t i, struct roce_events *events, struc
     }
     if (j->failed) { /* after the file's events, as a plain run */
         fflush(NULL);
-        fprintf(stderr, "rocescope: %s: %s\n", j->path, j->msg);
+        roce_complain(j->path, j->msg);
         *input_problem = 1;
     }
     roce_report_free(&j->rep);

@@ -1,12 +1,24 @@
 /*
- * output.h - where the CLI writes: stdout, or a file written under a
+ * output.h - where rocescope writes: stdout, or a file written under a
  * temporary name in the same directory and renamed into place only when
- * complete, so nothing is ever left written half-way.
+ * complete, so nothing is ever left written half-way; its exit statuses and
+ * its one-line error messages (README "Usage": `rocescope: WHAT: WHY`).
  */
 #ifndef ROCE_OUTPUT_H
 #define ROCE_OUTPUT_H
 
 #include <stdio.h>
+
+/* Exit statuses of every rocescope command (README "Usage"). */
+enum roce_exit {
+    ROCE_EXIT_OK = 0,
+    ROCE_EXIT_INPUT = 1,  /* an input could not be read (the report so far is written) */
+    ROCE_EXIT_USAGE = 2,  /* bad usage */
+    ROCE_EXIT_OUTPUT = 3  /* an output could not be written */
+};
+
+/* Print "rocescope: WHAT: WHY" on stderr. */
+void roce_complain(const char *what, const char *why);
 
 struct roce_output {
     FILE *fp;

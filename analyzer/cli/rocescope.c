@@ -26,14 +26,6 @@
 #include "report.h"
 #include "roce_engine.h"
 
-#define EXIT_INPUT  1
-#define EXIT_USAGE  2
-#define EXIT_OUTPUT 3
-
-static void complain(const char *what, const char *why)
-{
-    fprintf(stderr, "rocescope: %s: %s\n", what, why);
-}
 
 /* All files through one engine (run->engine, which the caller frees after
  * the report), frame numbers continuing from file to file. The report (not
@@ -52,12 +44,12 @@ static int run_joint(const struct roce_cli_options *opt, struct roce_events *eve
     }
     run->engine = roce_engine_new(&cfg);
     if (run->engine == NULL) {
-        complain("engine", "out of memory");
+        roce_complain("engine", "out of memory");
         return -1;
     }
     for (int i = 0; i < opt->n_files; i++)
         if (roce_analysis_file(run, opt->files[i], msg, sizeof msg) != 0) {
-            complain(opt->files[i], msg);
+            roce_complain(opt->files[i], msg);
             *input_problem = 1;
         }
     roce_engine_finish(run->engine);
@@ -69,7 +61,7 @@ static int run_joint(const struct roce_cli_options *opt, struct roce_events *eve
     rep->cfg = &opt->cfg;
     rep->error = run->have_error ? run->error : NULL;
     if (roce_report_build(rep, run->engine) != 0) {
-        complain("report", "out of memory");
+        roce_complain("report", "out of memory");
         return -1;
     }
     return 0;
@@ -96,13 +88,13 @@ int main(int argc, char **argv)
         return roce_merge_main(argc - 1, argv + 1);
     int rc = roce_cli_parse(argc, argv, &opt);
     if (rc != ROCE_CLI_RUN)
-        return rc == ROCE_CLI_EXIT_OK ? 0 : EXIT_USAGE;
+        return rc == ROCE_CLI_EXIT_OK ? 0 : ROCE_EXIT_USAGE;
     if (opt.live.iface != NULL)
         return roce_live_run(&opt);
 
     if (roce_output_open(&out, opt.output) != 0) {
-        complain(opt.output, strerror(errno));
-        return EXIT_OUTPUT;
+        roce_complain(opt.output, strerror(errno));
+        return ROCE_EXIT_OUTPUT;
     }
     events.out = out.fp;
     memset(&run, 0, sizeof run);
@@ -113,19 +105,19 @@ int main(int argc, char **argv)
         roce_report_free(&rep);
         roce_engine_free(run.engine);
         roce_output_abort(&out);
-        return EXIT_INPUT;
+        return ROCE_EXIT_INPUT;
     }
     int werr = events.failed || (ev == NULL && write_report(&opt, &rep, out.fp) != 0);
     roce_report_free(&rep);
     roce_engine_free(run.engine);
     if (werr) {
         roce_output_abort(&out);
-        complain(opt.output ? opt.output : "stdout", "write failed");
-        return EXIT_OUTPUT;
+        roce_complain(opt.output ? opt.output : "stdout", "write failed");
+        return ROCE_EXIT_OUTPUT;
     }
     if (roce_output_commit(&out) != 0) {
-        complain(opt.output ? opt.output : "stdout", strerror(errno));
-        return EXIT_OUTPUT;
+        roce_complain(opt.output ? opt.output : "stdout", strerror(errno));
+        return ROCE_EXIT_OUTPUT;
     }
-    return input_problem ? EXIT_INPUT : 0;
+    return input_problem ? ROCE_EXIT_INPUT : 0;
 }

@@ -16,9 +16,6 @@
 #include "output.h"
 #include "report.h"
 
-#define EXIT_INPUT  1
-#define EXIT_USAGE  2
-#define EXIT_OUTPUT 3
 #define TOP_DEFAULT 20u
 #define TOP_MAX     1000000ull
 #define ERR_LEN     512
@@ -99,7 +96,7 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
     fputs("rocescope: merge: no report given\n", stderr);
 usage:
     fputs("Try 'rocescope merge --help'.\n", stderr);
-    return EXIT_USAGE;
+    return ROCE_EXIT_USAGE;
 }
 
 /* The analysis options of a report (report_json.c's options_object), by
@@ -142,7 +139,7 @@ static int merge_reports(const struct merge_args *a, struct roce_report *acc)
         struct roce_report one;
         const char *path = a->reports[i], *differs = NULL;
         if (roce_report_parse(path, &one, err, sizeof err) != 0) {
-            fprintf(stderr, "rocescope: %s: %s\n", path, err);
+            roce_complain(path, err);
             return -1;
         }
         if (i > 0 && (differs = option_differs(acc->cfg, one.cfg)) != NULL)
@@ -150,7 +147,7 @@ static int merge_reports(const struct merge_args *a, struct roce_report *acc)
                     differs, a->reports[0]);
         int rc = differs == NULL ? roce_report_merge(acc, &one) : -1;
         if (rc != 0 && differs == NULL)
-            fprintf(stderr, "rocescope: %s: out of memory\n", path);
+            roce_complain(path, "out of memory");
         roce_report_free(&one);
         if (rc != 0)
             return -1;
@@ -170,12 +167,12 @@ int roce_merge_main(int argc, char **argv)
     roce_report_init(&acc);
     if (merge_reports(&a, &acc) != 0) {
         roce_report_free(&acc);
-        return EXIT_INPUT;
+        return ROCE_EXIT_INPUT;
     }
     if (roce_output_open(&out, a.output) != 0) {
-        fprintf(stderr, "rocescope: %s: %s\n", a.output, strerror(errno));
+        roce_complain(a.output, strerror(errno));
         roce_report_free(&acc);
-        return EXIT_OUTPUT;
+        return ROCE_EXIT_OUTPUT;
     }
     int werr = a.json ? roce_report_json(&acc, out.fp) : roce_report_text(&acc, out.fp, a.top);
     int incomplete = acc.error != NULL;
@@ -183,9 +180,8 @@ int roce_merge_main(int argc, char **argv)
     if (werr != 0 || roce_output_commit(&out) != 0) {
         if (werr != 0)
             roce_output_abort(&out);
-        fprintf(stderr, "rocescope: %s: %s\n", a.output ? a.output : "stdout",
-                werr != 0 ? "write failed" : strerror(errno));
-        return EXIT_OUTPUT;
+        roce_complain(a.output ? a.output : "stdout", werr != 0 ? "write failed" : strerror(errno));
+        return ROCE_EXIT_OUTPUT;
     }
-    return incomplete ? EXIT_INPUT : 0;
+    return incomplete ? ROCE_EXIT_INPUT : 0;
 }

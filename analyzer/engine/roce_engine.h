@@ -238,6 +238,7 @@ struct roce_totals {
     uint64_t episodes_unlisted;   /* episodes beyond max_episodes (counted, not listed) */
     uint64_t verdicts_forced;     /* verdicts settled early because max_open_verdicts was hit */
     uint64_t ce_tracking_overflow;/* CE marks settled early (tracking bound) */
+    uint64_t alloc_failures;      /* allocations that failed: state not kept (reported, never silent) */
     uint64_t unsupported_linktype;
     uint64_t encap[ROCE_ENCAP_COUNT]; /* frames unwrapped, by outermost encapsulation */
     struct roce_pfc_report pfc;

@@ -28,10 +28,12 @@ import pwd
 import re
 import shutil
 import signal
+import stat
 import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 SKIP = 77
@@ -485,6 +487,50 @@ def drop_root(tool, captures, tmp):
         raise Fail("-Z nobody: exit %d, %s" % (rc, mon.stderr()))
 
 
+def output_files(tool, captures, tmp):
+    """Files the monitor writes never replace what is not a regular file
+    (tests/integration/output_safety.py has the offline cases): the
+    Prometheus file as a link (to nothing at first, then to the file the
+    first interval made) stays a link, -w into a character device and the
+    final report (-o) into a FIFO write into them."""
+    d = tempfile.mkdtemp(dir=tmp)
+    path = os.path.join(captures, "loss_receiver.pcap")
+    os.symlink("real.prom", os.path.join(d, "out.prom"))
+    dev = os.path.join(d, "null")
+    os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    fifo = os.path.join(d, "final.fifo")
+    os.mkfifo(fifo)
+    got = {}
+
+    def reader():
+        with open(fifo) as f:
+            got["text"] = f.read()
+    t = threading.Thread(target=reader, daemon=True)
+    t.start()
+    mon = Monitor(tool, d, ["--json", "--interval", "100ms", "-w", dev, "-o", fifo,
+                            "-c", str(pcap_frames(path))], name="out")
+    mon.ready()
+    replay(path)
+    rc = mon.wait()
+    t.join(30)
+    st = os.lstat(dev)
+    problems = []
+    if rc != 0:
+        problems.append("exit %d: %s" % (rc, mon.stderr()))
+    if not os.path.islink(mon.prom) or not os.path.isfile(os.path.join(d, "real.prom")):
+        problems.append("the Prometheus link was replaced")
+    if not stat.S_ISCHR(st.st_mode) or st.st_rdev != os.makedev(1, 3):
+        problems.append("the -w device was replaced")
+    if not stat.S_ISFIFO(os.lstat(fifo).st_mode) or '"tool"' not in got.get("text", ""):
+        problems.append("the FIFO was replaced or its reader got no report")
+    extra = set(os.listdir(d)) - {"out.prom", "real.prom", "null", "final.fifo", "out.out",
+                                  "out.err"}
+    if extra:
+        problems.append("left %s" % sorted(extra))
+    if problems:
+        raise Fail("; ".join(problems))
+
+
 def part_monitor(tool, rocegen, captures, tmp):
     links(True)
     yield "interface errors", lambda: interface_errors(tool)
@@ -495,6 +541,7 @@ def part_monitor(tool, rocegen, captures, tmp):
     yield "-Z", lambda: drop_root(tool, captures, tmp)
     yield "idle flows retired", lambda: idle_retire(tool, captures, tmp)
     yield "vanished interface", lambda: vanished(tool, captures, tmp)
+    yield "output files: link, device, FIFO", lambda: output_files(tool, captures, tmp)
 
 
 def main():

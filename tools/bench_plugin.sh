@@ -17,7 +17,7 @@
 # frames; the generated capture is header-only by default). Reported: median CPU
 # seconds (user + system, steadier than wall time on a busy machine), the
 # ratio with/without, and peak memory. As root, tshark ignores personal
-# plugin folders (BUILD-NOTES.md), so it runs as uid/gid 65534 then.
+# plugin folders (dissector/README.md, "Tests"), so it runs as uid/gid 65534 then.
 set -eu
 
 BUILD=build

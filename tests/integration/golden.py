@@ -6,7 +6,8 @@ captures/expected/NAME.pcap.json (`rocescope --json NAME.pcap`, run inside
 captures/) and captures/expected/NAME.pcap.events (`rocescope --events`), with the options
 in captures/expected/NAME.pcap.args when that file exists. They
 were produced by the tool and checked by hand against the analysis
-definitions (captures/README.md says, frame by frame, what each scenario
+definitions of analyzer/engine/ANALYSIS.md (captures/README.md says, frame by
+frame, what each scenario
 must show). `--update` rewrites them (then check them by hand again).
 
 Then every capture is cut at snaplen 64, 96 and 128 (editcap -s) and
@@ -27,7 +28,8 @@ import tempfile
 SNAPLENS = (64, 96, 128)
 ROCE_PORT = 4791
 
-# Extension header bytes per BTH opcode (PROTOCOL-FACTS.md "BTH"), written
+# Extension header bytes per BTH opcode (analyzer/engine/PROTOCOL.md "Opcodes",
+# "Header sizes"), written
 # here independently of the engine's table.
 RETH, AETH, DETH, IMM, IETH, ATOMIC, ATOMACK, RDETH, XRC, FETH = 16, 4, 8, 4, 4, 28, 8, 4, 4, 4
 RC_EXT = {0x03: IMM, 0x05: IMM, 0x06: RETH, 0x09: IMM, 0x0A: RETH, 0x0B: RETH + IMM,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Many files: `rocescope -j N FILE...` and `rocescope merge REPORT.json...`
-against the joint analysis `rocescope FILE...` (README "Many files").
+against the joint analysis `rocescope FILE...` (rocescope(1), MANY FILES).
 
 For sets of captures whose flows do not span files, and which follow one
 another in time, the three must give the same report byte for byte (JSON and

@@ -20,7 +20,7 @@ import tempfile
 from plugin_verdicts import cli_events, compare, plugin_events
 from tshark_env import TsharkEnv
 
-# Field names the README promises (issue 3); more may exist.
+# Field names dissector/README.md promises (issue 3); more may exist.
 REQUIRED_FIELDS = """roce.flow roce.flow.src roce.flow.dst roce.flow.dest_qp roce.paired_qp
 roce.paired_by roce.transport roce.bth.fecn roce.bth.becn roce.cnp roce.icrc.status
 roce.icrc.computed roce.analysis.expected_psn roce.analysis.psn_gap
@@ -315,7 +315,8 @@ def test_ports(c, t, real):
     whose source port 69 makes UDP pick TFTP are analysed all the same."""
     path = t.scenario("noise")
     # a non-default infiniband preference re-runs the built-in's handoff, which
-    # takes the port back (BUILD-NOTES trap 1): the plugin must take it again
+    # takes the port back (trap 1, dissector/README.md "Why it attaches this way"):
+    # the plugin must take it again
     out = t.tshark(path, "-o", "infiniband.try_heuristic_first:FALSE", "-Y",
                    "udp.srcport == 4791 && udp.dstport != 4791", "-T", "fields",
                    "-e", "frame.number", "-e", "_ws.col.Protocol", "-e", "infiniband")

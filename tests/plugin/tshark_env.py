@@ -2,7 +2,8 @@
 plugin tests).
 
 tshark loads personal plugins from ~/.local/lib/wireshark/plugins/X.Y/epan,
-but as root it ignores that folder and WIRESHARK_PLUGIN_DIR (BUILD-NOTES.md).
+but as root it ignores that folder and WIRESHARK_PLUGIN_DIR (dissector/README.md,
+"Tests").
 So the plugin is copied into a world-readable temporary HOME, and when the
 test runs as root, tshark runs as an unprivileged user (setpriv, uid/gid
 65534) with that HOME; captures are copied there too so that user can read

@@ -114,7 +114,7 @@ def report_problems(r, status):
     retired = lim.get("flows_retired", 0)
     if lim["flows_created"] - lim["flows_evicted"] - retired != lim["flows_active"]:
         problems.append("flows created - evicted - retired != active")
-    # README: `flows` lists the tracked flows that carried packets
+    # analyzer/report/REPORT.md: `flows` lists the tracked flows that carried packets
     if len(r["flows"]) > lim["flows_active"] or any(f["packets"] < 1 for f in r["flows"]):
         problems.append("flows listed beyond flows_active, or without packets")
     if sum(f["packets"] for f in r["flows"]) > c["packets"]:

@@ -211,7 +211,7 @@ def main():
         if os.listdir(locked):
             failures.append(f"-o left {os.listdir(locked)} in a read-only directory")
 
-    # README "Exit status": `"complete": false` and `"error"` in the report when a file
+    # rocescope(1) EXIT STATUS: `"complete": false` and `"error"` in the report when a file
     # among others cannot be read (fixed in 7e3c3fc)
     case("missing file among good ones: the report says so", ["--json", good, "/nonexistent"], 1,
          check=lambda o: json.loads(o)["capture"]["complete"] is False

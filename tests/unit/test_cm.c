@@ -1,8 +1,8 @@
 /*
  * test_cm.c - Communication Manager pairing (roce_cm.c).
  *
- * ANALYSIS-DEFINITIONS "Connection": pairing comes from CM REQ/REP when
- * captured. PROTOCOL-FACTS "PSN": CM MADs are UD SENDs to QP1; the REQ's
+ * analyzer/engine/ANALYSIS.md "Flows and connections": pairing comes from CM
+ * REQ/REP when captured. PROTOCOL.md "CM": CM MADs are UD SENDs to QP1; the REQ's
  * starting PSN is the one the passive side (the REP sender) uses for its
  * requests, the REP's the one the active side uses. A REP that answers a
  * captured REQ pairs the two flows and starts their PSN history afresh, so a

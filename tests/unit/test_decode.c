@@ -4,9 +4,10 @@
  * malformed packets, truncation. The BTH and extension headers are the
  * second suite, in test_decode_bth.c.
  *
- * ANALYSIS-DEFINITIONS "RoCE packet", "Malformed", "Truncated"; PROTOCOL-FACTS
- * "Encapsulation". Frames come from the frame builder (rocegen_build), from
- * real captures (test_frames.c), or are written out by hand. Every frame is
+ * analyzer/engine/ANALYSIS.md "RoCE packet", "Classes" (malformed, truncated);
+ * PROTOCOL.md "Encapsulation", "Mirrored traffic". Frames come from the frame
+ * builder (rocegen_build), from real captures (test_frames.c), or are written
+ * out by hand. Every frame is
  * also decoded cut at every length (caplen < wirelen), in a buffer of exactly
  * caplen bytes so a sanitizer build catches any read beyond it.
  */

@@ -2,7 +2,7 @@
  * test_decode_bth.c - the BTH and extension headers (roce_bth.c), second
  * suite of test_decode.
  *
- * PROTOCOL-FACTS "BTH", "AETH", header sizes; IBTA Vol. 1 9.2, 9.3. Each
+ * PROTOCOL.md "BTH", "AETH", "Header sizes"; IBTA Vol. 1 9.2, 9.3. Each
  * transport part below is written out by hand, byte by byte with its decode,
  * so the field offsets are checked against the wire layout and not against
  * the engine's own table; v2_head wraps them into Ethernet/IPv4/UDP frames.
@@ -333,7 +333,7 @@ static void test_real_cnp(void)
 
 static void test_aeth_classes(void)
 {
-    /* PROTOCOL-FACTS "AETH": bits 6:5 type, bit 7 reserved */
+    /* PROTOCOL.md "AETH": bits 6:5 type, bit 7 reserved */
     CU_ASSERT_EQUAL(roce_aeth_type(0x1F), ROCE_AETH_ACK);
     CU_ASSERT_EQUAL(roce_aeth_type(0x2E), ROCE_AETH_RNR_NAK);
     CU_ASSERT_EQUAL(roce_aeth_value(0x2E), 14);
@@ -349,7 +349,7 @@ static void test_aeth_classes(void)
     CU_ASSERT_STRING_EQUAL(roce_nak_code_name(0x14), "reserved");
 }
 
-/* RNR timer codes in ms, as PROTOCOL-FACTS lists them, times 100. */
+/* RNR timer codes in ms, as PROTOCOL.md "AETH" lists them, times 100. */
 static void test_rnr_timer(void)
 {
     static const uint32_t ms_x100[32] = {

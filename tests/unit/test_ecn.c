@@ -1,11 +1,11 @@
 /*
  * test_ecn.c - CE marks and CNPs (roce_ecn.c).
  *
- * ANALYSIS-DEFINITIONS "CE mark": IP ECN 11 on a RoCEv2 request packet.
- * "CNP match": each CNP on B->A (dest QP qa) is matched to the earliest
- * CE-marked packet on the paired flow A->B that arrived after the previous
- * CNP of that connection and no more than the window (default 100 us) before
- * this CNP; latency = CNP time - that packet's time; a CNP with no such
+ * analyzer/engine/ANALYSIS.md "ECN and CNPs": a CE mark is IP ECN 11 on a
+ * RoCEv2 request packet. CNP match: each CNP on B->A (dest QP qa) is matched
+ * to the earliest CE-marked packet on the paired flow A->B that arrived after
+ * the previous CNP of that connection and no more than the window (default
+ * 100 us) before this CNP; latency = CNP time - that packet's time; a CNP with no such
  * packet is "unexplained". A CE-marked packet with no CNP of its connection
  * within the window before or after it is "unanswered". "Connection": a CNP
  * whose dest QP belongs to no paired connection goes to the only request

@@ -2,7 +2,7 @@
  * test_engine.c - the engine's entry points (roce_engine.c): how each frame
  * is classified and counted, what reaches the analysis, the names.
  *
- * ANALYSIS-DEFINITIONS: packets = roce_packets + malformed_packets +
+ * analyzer/engine/ANALYSIS.md "Classes": packets = roce_packets + malformed_packets +
  * non_roce_packets; malformed packets are RoCE by EtherType or port but not
  * analysed; a truncated packet is still analysed as far as its captured
  * headers allow.

@@ -1,14 +1,14 @@
 /*
  * test_flow.c - the bounded flow table (roce_flow.c).
  *
- * ANALYSIS-DEFINITIONS "Flow": one direction of a queue pair, keyed by
- * (source address, destination address, BTH destination QP); the UDP source
- * port is entropy and is not part of it. roce_engine.h: at most max_flows
- * flows are tracked, the least recently active is evicted and counted in
- * flows_evicted. What an evicted flow was paired with, or left waiting (CE
- * marks, NAKs), must not dangle: tu_check_flow_table() checks the pairs
- * after every frame here, and the suite is meant to run in the sanitizer
- * build too.
+ * analyzer/engine/ANALYSIS.md "Flows and connections": a flow is one
+ * direction of a queue pair, keyed by (source address, destination address,
+ * BTH destination QP); the UDP source port is entropy and is not part of it.
+ * roce_engine.h: at most max_flows flows are tracked, the least recently
+ * active is evicted and counted in flows_evicted. What an evicted flow was
+ * paired with, or left waiting (CE marks, NAKs), must not dangle:
+ * tu_check_flow_table() checks the pairs after every frame here, and the
+ * suite is meant to run in the sanitizer build too.
  */
 #include "test_harness.h"
 #include "test_util.h"

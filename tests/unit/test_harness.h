@@ -10,7 +10,7 @@
  * least the flags the frame was returned with.
  *
  * Connections: flow A->B carries requests with dest QP qb, flow B->A the
- * responses (and CNPs) with dest QP qa (ANALYSIS-DEFINITIONS "Connection").
+ * responses (and CNPs) with dest QP qa (ANALYSIS.md "Flows and connections").
  */
 #ifndef TEST_HARNESS_H
 #define TEST_HARNESS_H

@@ -1,7 +1,7 @@
 /*
  * test_icrc.c - CRC-32 and the RoCE invariant CRC (roce_icrc.h).
  *
- * PROTOCOL-FACTS "ICRC (RoCEv2)": CRC-32 over 8 bytes of 0xFF, then the IP
+ * analyzer/engine/PROTOCOL.md "ICRC": CRC-32 over 8 bytes of 0xFF, then the IP
  * header, UDP header, BTH and the rest up to the ICRC, with IPv4 TOS, TTL and
  * header checksum, IPv6 traffic class, flow label and hop limit, the UDP
  * checksum and BTH byte 4 replaced by ones; stored little-endian.
@@ -32,7 +32,7 @@ static uint32_t le32_at(const uint8_t *p)
 }
 
 /*
- * The ICRC by the definition in PROTOCOL-FACTS, with the bitwise CRC of
+ * The ICRC by the definition in PROTOCOL.md, with the bitwise CRC of
  * test_util.c. l3: IP header or GRH of l3_len bytes; rest: UDP header
  * (has_udp) or BTH, rest_len bytes up to the ICRC.
  */

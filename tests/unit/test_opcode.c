@@ -1,11 +1,11 @@
 /*
  * test_opcode.c - the BTH opcode table (roce_opcode.h).
  *
- * The expectation is written here from PROTOCOL-FACTS "BTH", not copied from
+ * The expectation is written here from PROTOCOL.md "Opcodes", not copied from
  * the engine: one row per operation (opcode bits 4:0) with its headers, the
  * operations each transport (bits 7:5) defines, and the headers a transport
  * adds. Every one of the 256 opcodes is checked against it; undefined ones
- * must look up as NULL. Header sizes and wire order: PROTOCOL-FACTS "Header
+ * must look up as NULL. Header sizes and wire order: PROTOCOL.md "Header
  * sizes", IBTA Vol. 1 9.2 (RDETH, DETH, XRCETH, [FETH], RETH, AtomicETH, AETH,
  * AtomicAckETH, ImmDt, IETH).
  */
@@ -33,7 +33,7 @@ enum pos {
     ONLY = ROCE_OPF_ONLY
 };
 
-/* PROTOCOL-FACTS: "Bits 4:0 the operation". resp: a response packet (ANALYSIS-DEFINITIONS). */
+/* PROTOCOL.md "Opcodes": bits 4:0 the operation. resp: a response packet (ANALYSIS.md). */
 static const struct {
     unsigned hdrs;
     unsigned pos;
@@ -131,7 +131,7 @@ static void test_every_opcode_headers(void)
         if (!defined(oc)) {
             if (info != NULL) {
                 wrong++;
-                fprintf(stderr, "opcode 0x%02X: defined in the engine, not in PROTOCOL-FACTS\n",
+                fprintf(stderr, "opcode 0x%02X: defined in the engine, not in PROTOCOL.md\n",
                         oc);
             }
             continue;
@@ -211,7 +211,7 @@ static void test_transport(void)
     CU_ASSERT_STRING_EQUAL(roce_transport_name(ROCE_TRANSPORT_NONE), "none");
 }
 
-/* Header sizes in wire order (PROTOCOL-FACTS "Header sizes"; FETH precedes RETH in FLUSH). */
+/* Header sizes in wire order (PROTOCOL.md "Header sizes"; FETH precedes RETH in FLUSH). */
 static const struct {
     unsigned hdr, len;
 } wire[] = {

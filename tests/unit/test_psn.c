@@ -1,9 +1,9 @@
 /*
  * test_psn.c - 24-bit PSN serial arithmetic (roce_psn.h).
  *
- * ANALYSIS-DEFINITIONS: a is "after" b when 0 < (a - b) mod 2^24 < 2^23.
- * PROTOCOL-FACTS "PSN": 24 bits, wraps at 2^24, 2^23 window. The expected
- * values below are worked out from that definition, edge by edge: 0,
+ * analyzer/engine/ANALYSIS.md "PSN arithmetic": a is "after" b when
+ * 0 < (a - b) mod 2^24 < 2^23. PROTOCOL.md "PSN": 24 bits, wraps at 2^24,
+ * 2^23 window. The expected values below are worked out from that definition, edge by edge: 0,
  * 0xFFFFFF (the wrap), 0x800000 (half way, "not after" either way).
  */
 #include "roce_psn.h"

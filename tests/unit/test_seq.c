@@ -4,9 +4,9 @@
  * wrap, transports, pairing by PSN, ACK latency. READ spans are in
  * test_seq_read.c (same executable, second suite).
  *
- * Every expectation is the one ANALYSIS-DEFINITIONS gives ("PSN analysis",
- * "Retransmitted packet", "Go-back-N episode", "PSN gap", "NAK",
- * "Connection"). Frames are built with rocegen_build; requests go A->B to
+ * Every expectation is the one analyzer/engine/ANALYSIS.md gives ("PSN
+ * analysis": retransmitted packet, go-back-N episode, PSN gap; "NAKs and
+ * ACKs"; "Flows and connections"). Frames are built with rocegen_build; requests go A->B to
  * TU_QB, responses B->A to TU_QA, one frame per microsecond unless a test
  * sets the time.
  */

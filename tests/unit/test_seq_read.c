@@ -1,7 +1,7 @@
 /*
  * test_seq_read.c - RDMA READ spans in the PSN analysis (roce_seq.c).
  *
- * ANALYSIS-DEFINITIONS "PSN span of a request": a READ request occupies
+ * analyzer/engine/ANALYSIS.md "RDMA READ": a READ request occupies
  * max(1, ceil(DMA length / PMTU)) PSNs; PMTU is learned from the payload of
  * READ response FIRST/MIDDLE packets or from the largest FIRST/MIDDLE request
  * payload of the connection; until it is known, a forward jump right after a

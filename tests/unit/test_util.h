@@ -9,7 +9,7 @@
  *   int main(int argc, char **argv) { return tu_main1(argc, argv, "psn", tests); }
  *
  * CUnit's CU_basic_run_tests() returns CUE_SUCCESS even when assertions
- * fail, and CU_cleanup_registry() resets the counters (BUILD-NOTES), so the
+ * fail, and CU_cleanup_registry() resets the counters (tests/README.md), so the
  * runner reads the failure counts before cleaning up.
  */
 #ifndef TEST_UTIL_H

@@ -31,9 +31,9 @@ struct roce_ws_prefs {
     guint udp_port;       /* RoCEv2 UDP destination port */
     guint cnp_window_us;  /* CE mark to CNP window */
     guint pmtu;           /* PMTU to assume until learned; 0: learn it */
-    gboolean check_icrc;  /* verify ICRCs */
+    roce_ws_bool check_icrc;  /* verify ICRCs */
     guint max_flows;      /* flows tracked at once */
-    gboolean leave_ports; /* leave the port / EtherType to the built-in dissector */
+    roce_ws_bool leave_ports; /* leave the port / EtherType to the built-in dissector */
 };
 extern struct roce_ws_prefs roce_ws_prefs;
 
@@ -118,12 +118,18 @@ guint64 roce_ws_generation(void);
 
 /* ---- roce_ws_render.c ---- */
 
-/* Add the "RoCE analysis" tree, expert infos and Info-column labels of fr.
- * tvb is the whole frame; tree may be NULL (expert info and columns are
- * still set). route says whether the Info column is to be written (header-
- * only frame) or renamed (CNP, which the built-in calls "Unknown OpCode"). */
+/* Add the "RoCE analysis" tree and the expert infos of fr. tvb is the whole
+ * frame; tree may be NULL (expert info is still added). */
 void roce_ws_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-                    const struct roce_ws_frame *fr, enum roce_ws_route route);
+                    const struct roce_ws_frame *fr);
+
+/* Write the Info-column labels of fr. route says whether the Info column is
+ * to be written (header-only frame) or renamed (CNP, which the built-in calls
+ * "Unknown OpCode"). Called once per dissection: from the headers' dissector
+ * when the frame came through it (so that _ws.col.info sees the labels from
+ * 4.2 on), else from the postdissector. */
+void roce_ws_render_info(packet_info *pinfo, const struct roce_ws_frame *fr,
+                         enum roce_ws_route route);
 
 /* ---- roce_ws_handoff.c ---- */
 

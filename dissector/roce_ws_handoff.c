@@ -43,6 +43,8 @@ static gboolean taken_eth;
 static struct {
     guint32 frame; /* 0: none */
     enum roce_ws_route route;
+    gboolean analysed;               /* fed (first pass) or looked up, Info written */
+    const struct roce_ws_frame *fr;  /* its record then, or NULL */
 } last_route;
 
 /*
@@ -59,7 +61,11 @@ static void call_builtin(dissector_handle_t builtin, tvbuff_t *tvb, packet_info 
     const gboolean keep_info = tvb_captured_length(tvb) < tvb_reported_length(tvb) &&
                                col_get_writable(pinfo->cinfo, COL_INFO);
 
-    last_route.frame = pinfo->num;
+    if (last_route.frame != pinfo->num) {
+        last_route.frame = pinfo->num;
+        last_route.analysed = FALSE;
+        last_route.fr = NULL;
+    }
     last_route.route = keep_info ? ROCE_WS_ROUTE_INFO_KEPT : ROCE_WS_ROUTE_BUILTIN;
     if (keep_info)
         col_set_writable(pinfo->cinfo, COL_INFO, FALSE);
@@ -80,12 +86,27 @@ static void call_builtin(dissector_handle_t builtin, tvbuff_t *tvb, packet_info 
     ENDTRY;
 }
 
+/* Analyse the frame now, once per dissection (see the head comment), and
+ * write its Info-column labels after the built-in's. */
+static void analyse_and_label(packet_info *pinfo)
+{
+    tvbuff_t *frame = roce_ws_frame_tvb(pinfo);
+
+    if (last_route.analysed || frame == NULL)
+        return;
+    last_route.fr = roce_ws_frame_analyse(frame, pinfo);
+    last_route.analysed = TRUE;
+    if (last_route.fr != NULL)
+        roce_ws_render_info(pinfo, last_route.fr, last_route.route);
+}
+
 /* UDP port route: RoCEv2 only when the destination port matched. */
 static int dissect_roce_udp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
     if (pinfo->destport != pinfo->match_uint)
         return 0; /* matched on the source port: not RoCE, let UDP go on */
     call_builtin(builtin_udp, tvb, pinfo, tree, data);
+    analyse_and_label(pinfo);
     return tvb_captured_length(tvb);
 }
 
@@ -93,6 +114,7 @@ static int dissect_roce_udp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 static int dissect_roce_eth(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
     call_builtin(builtin_eth, tvb, pinfo, tree, data);
+    analyse_and_label(pinfo);
     return tvb_captured_length(tvb);
 }
 
@@ -100,15 +122,18 @@ static int dissect_roce_eth(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 static int dissect_roce_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
     const struct roce_ws_frame *fr;
-    enum roce_ws_route route =
-        last_route.frame == pinfo->num ? last_route.route : ROCE_WS_ROUTE_OTHER;
+    gboolean routed = last_route.frame == pinfo->num;
+    enum roce_ws_route route = routed ? last_route.route : ROCE_WS_ROUTE_OTHER;
+    gboolean info_done = routed && last_route.analysed;
 
     (void)data;
+    fr = info_done ? last_route.fr : roce_ws_frame_analyse(tvb, pinfo);
     last_route.frame = 0;
-    fr = roce_ws_frame_analyse(tvb, pinfo);
     if (fr == NULL)
         return 0;
-    roce_ws_render(tvb, pinfo, tree, fr, route);
+    if (!info_done)
+        roce_ws_render_info(pinfo, fr, route);
+    roce_ws_render(tvb, pinfo, tree, fr);
     roce_ws_stats_tap(pinfo, fr);
     return tvb_captured_length(tvb);
 }

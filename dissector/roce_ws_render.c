@@ -73,7 +73,8 @@ static proto_item *generated(proto_item *pi)
 /* Info column: the engine's decode where the handoff kept the built-in
  * dissector off it (header-only frame), the CNP's name where the built-in
  * has none for it, then a label per verdict. */
-static void set_info(packet_info *pinfo, const struct roce_ws_frame *fr, enum roce_ws_route route)
+void roce_ws_render_info(packet_info *pinfo, const struct roce_ws_frame *fr,
+                         enum roce_ws_route route)
 {
     wmem_strbuf_t *s;
     guint32 f = fr->flags;
@@ -328,14 +329,13 @@ static void add_verdicts(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
 }
 
 void roce_ws_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-                    const struct roce_ws_frame *fr, enum roce_ws_route route)
+                    const struct roce_ws_frame *fr)
 {
     guint caplen = tvb_captured_length(tvb);
     gint start = fr->bth_off < caplen ? (gint)fr->bth_off : 0;
     proto_item *ti;
     proto_tree *rt;
 
-    set_info(pinfo, fr, route);
     ti = proto_tree_add_item(tree, roce_ws_proto, tvb, start, -1, ENC_NA);
     rt = proto_item_add_subtree(ti, roce_ws_ett.roce);
     if (fr->has_flow && tree != NULL)

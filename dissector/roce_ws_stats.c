@@ -234,7 +234,7 @@ static tap_packet_status flows_packet(ROCE_WS_TAP_PACKET_PARAMS)
 }
 
 /* -z roce,flows: takes no further arguments. */
-static void flows_cli_init(const char *opt_arg, void *userdata)
+static ROCE_WS_TAP_INIT_RET flows_cli_init(const char *opt_arg, void *userdata)
 {
     static int listener; /* its address names the listener */
     GString *err;
@@ -242,14 +242,16 @@ static void flows_cli_init(const char *opt_arg, void *userdata)
     (void)userdata;
     if (strcmp(opt_arg, CLI_FLOWS) != 0) {
         fprintf(stderr, "rocescope: -z %s takes no arguments (got \"%s\")\n", CLI_FLOWS, opt_arg);
-        return;
+        ROCE_WS_TAP_INIT_RETURN(FALSE);
     }
     err = register_tap_listener(TAP_NAME, &listener, NULL, TL_REQUIRES_NOTHING, NULL, flows_packet,
                                 flows_draw, NULL);
     if (err != NULL) {
         fprintf(stderr, "rocescope: cannot register the roce tap: %s\n", err->str);
         g_string_free(err, TRUE);
+        ROCE_WS_TAP_INIT_RETURN(FALSE);
     }
+    ROCE_WS_TAP_INIT_RETURN(TRUE);
 }
 
 /* ---- Statistics > RoCE Flows (stat_tap_table) ---- */

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 
-from tshark_env import TsharkEnv
+from tshark_env import TsharkEnv, add_arguments
 
 SKIP = 77
 EXTENSIONS = (".pcap", ".pcapng", ".cap")
@@ -174,9 +174,7 @@ def cut_copies(paths, snaplens, workdir):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tshark", required=True)
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--wireshark-version", required=True)
+    add_arguments(ap)
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--snaplens", default="", help="also compare cut copies, e.g. 64,96,128")
@@ -189,7 +187,8 @@ def main():
         return SKIP
     failures = []
     with tempfile.TemporaryDirectory(prefix="rocescope-cut-") as workdir, \
-            TsharkEnv(a.tshark, a.plugin, a.wireshark_version) as env:
+            TsharkEnv(a.tshark, a.plugin, a.wireshark_version,
+                      suite=a.wireshark_suite) as env:
         snaplens = [int(n) for n in a.snaplens.split(",") if n]
         paths += cut_copies(paths, snaplens, workdir)
         problem = env.loaded_plugin()

@@ -9,24 +9,55 @@ test runs as root, tshark runs as an unprivileged user (setpriv, uid/gid
 65534) with that HOME; captures are copied there too so that user can read
 them. The temporary HOME has no preferences, so every run starts from
 Wireshark's defaults.
+
+Another Wireshark release, unpacked into a private root by
+tools/wireshark_root.sh (--wireshark-suite trixie / sid), runs through that
+script's `run` command (the root's own dynamic loader and libraries); the
+script is copied into the temporary HOME too, since the unprivileged user may
+not reach the source tree.
 """
 import filecmp
 import json
 import os
 import shutil
 import subprocess
+import re
 import tempfile
 
 NOBODY = "65534"
 TIMEOUT_S = 300
+ROOT_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+                           "wireshark_root.sh")
+
+
+def suite_root(suite):
+    """The private root of Debian suite `suite` (tools/wireshark_root.sh
+    root), or raises RuntimeError saying how to make it."""
+    p = subprocess.run(["sh", ROOT_SCRIPT, "root", suite], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(p.stderr.strip() or f"no Wireshark root for {suite}")
+    return p.stdout.strip()
+
+
+def add_arguments(ap):
+    """The command-line options every plugin test takes."""
+    ap.add_argument("--tshark", required=True, help="tshark, or its name in the root")
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--wireshark-version", required=True,
+                    help="plugin folder name (4.0); 'auto': ask tshark")
+    ap.add_argument("--wireshark-suite", default=None,
+                    help="run tshark from the private root of this Debian suite")
 
 
 class TsharkEnv:
     """A temporary HOME with the plugin installed in it; use as a context
     manager (the folder is removed on exit)."""
 
-    def __init__(self, tshark, plugin, wireshark_version, sharkd=None, extra_env=None):
+    def __init__(self, tshark, plugin, wireshark_version, sharkd=None, extra_env=None,
+                 suite=None):
         self.tshark = tshark
+        self.root = suite_root(suite) if suite else None
+        self.prefix = []  # the command that runs a program of the root
         # more environment for tshark (LD_PRELOAD of the sanitizer runtimes
         # for a plugin built with them, their options)
         self.extra_env = dict(extra_env or {})
@@ -40,8 +71,18 @@ class TsharkEnv:
         # as root, somewhere the unprivileged user can reach (not a private TMPDIR)
         where = "/tmp" if os.geteuid() == 0 else None
         self.home = tempfile.mkdtemp(prefix="rocescope-plugin-", dir=where)
+        os.chmod(self.home, 0o755)
         epan = os.path.join(self.home, ".local", "lib", "wireshark", "plugins", self.version,
                             "epan")
+        if self.root:
+            runner = os.path.join(self.home, "wireshark_root.sh")
+            shutil.copy(ROOT_SCRIPT, runner)
+            os.chmod(runner, 0o755)
+            self.prefix = ["/bin/sh", runner, "run", self.root]
+        if self.version == "auto":
+            self.version = self._tshark_version()
+            epan = os.path.join(self.home, ".local", "lib", "wireshark", "plugins", self.version,
+                                "epan")
         os.makedirs(epan)
         self.plugin_path = os.path.join(epan, os.path.basename(self.plugin))
         shutil.copy(self.plugin, self.plugin_path)
@@ -51,6 +92,14 @@ class TsharkEnv:
             for f in files:
                 os.chmod(os.path.join(root, f), 0o644)
         return self
+
+    def _tshark_version(self):
+        """major.minor of the tshark run (the personal plugin folder's name)."""
+        rc, out, err = self._run(self.tshark, ["-v"])
+        m = re.search(r"\(Wireshark\) (\d+)\.(\d+)\.", out)
+        if rc != 0 or not m:
+            raise RuntimeError(f"tshark -v: exit {rc}: {(out + err).strip()[:300]}")
+        return f"{m.group(1)}.{m.group(2)}"
 
     def __exit__(self, *exc):
         shutil.rmtree(self.home, ignore_errors=True)
@@ -66,7 +115,7 @@ class TsharkEnv:
     def _run(self, program, args, stdin=None, timeout=TIMEOUT_S):
         env = {"HOME": self.home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.extra_env}
-        cmd = [program, *args]
+        cmd = [*self.prefix, program, *args]
         if os.geteuid() == 0:
             cmd = ["setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups",
                    "env", *[f"{k}={v}" for k, v in env.items()], *cmd]

@@ -8,7 +8,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-PKGS="build-essential cmake pkg-config python3 libpcap-dev libjson-c-dev libcunit1-dev \
+PKGS="build-essential cmake pkg-config python3 debian-archive-keyring libpcap-dev libjson-c-dev libcunit1-dev \
 wireshark-dev tshark clang libclang-rt-14-dev valgrind cppcheck clang-tidy time tcpreplay iproute2"
 missing=""
 for p in $PKGS; do

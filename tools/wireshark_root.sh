@@ -87,7 +87,15 @@ fetch() {
     : >"$base/apt/state/status"
     echo "deb [signed-by=$KEYRING] $(mirror) $suite main" >"$base/apt/sources.list"
     echo "wireshark_root: apt-get update ($suite)" >&2
-    papt "$base" update >&2 || die "apt-get update of $suite failed (is the Debian mirror reachable?)"
+    if ! papt "$base" update >&2; then
+        # offline: a complete root from an earlier run still does
+        if [ -f "$base/root/.rocescope-complete" ]; then
+            echo "wireshark_root: WARNING: apt-get update of $suite failed; using the cached root" >&2
+            echo "$base/root"
+            return
+        fi
+        die "apt-get update of $suite failed and nothing is cached (is the Debian mirror reachable?)"
+    fi
     # The dependency closure: with an empty status nothing counts as
     # installed, so apt downloads every package tshark and wireshark-dev need.
     echo "wireshark_root: downloading $PACKAGES with their dependencies ($suite)" >&2

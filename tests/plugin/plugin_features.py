@@ -481,7 +481,7 @@ def main():
     c = Checker()
     with tempfile.TemporaryDirectory(prefix="rocescope-scen-") as work, \
             TsharkEnv(a.tshark, a.plugin, a.wireshark_version, a.sharkd,
-                      suite=a.wireshark_suite) as env:
+                      suite=a.wireshark_suite, root=a.wireshark_root) as env:
         t = Tools(env, a.rocescope, a.rocegen, work)
         test_loading(c, t)
         if c.failures:

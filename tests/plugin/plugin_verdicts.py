@@ -188,7 +188,7 @@ def main():
     failures = []
     with tempfile.TemporaryDirectory(prefix="rocescope-cut-") as workdir, \
             TsharkEnv(a.tshark, a.plugin, a.wireshark_version,
-                      suite=a.wireshark_suite) as env:
+                      suite=a.wireshark_suite, root=a.wireshark_root) as env:
         snaplens = [int(n) for n in a.snaplens.split(",") if n]
         paths += cut_copies(paths, snaplens, workdir)
         problem = env.loaded_plugin()

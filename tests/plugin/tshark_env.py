@@ -47,6 +47,8 @@ def add_arguments(ap):
                     help="plugin folder name (4.0); 'auto': ask tshark")
     ap.add_argument("--wireshark-suite", default=None,
                     help="run tshark from the private root of this Debian suite")
+    ap.add_argument("--wireshark-root", default=None,
+                    help="run tshark from this private root (tools/wireshark_root.sh)")
 
 
 class TsharkEnv:
@@ -54,9 +56,9 @@ class TsharkEnv:
     manager (the folder is removed on exit)."""
 
     def __init__(self, tshark, plugin, wireshark_version, sharkd=None, extra_env=None,
-                 suite=None):
+                 suite=None, root=None):
         self.tshark = tshark
-        self.root = suite_root(suite) if suite else None
+        self.root = root or (suite_root(suite) if suite else None)
         self.prefix = []  # the command that runs a program of the root
         # more environment for tshark (LD_PRELOAD of the sanitizer runtimes
         # for a plugin built with them, their options)

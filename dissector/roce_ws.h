@@ -80,6 +80,7 @@ struct roce_ws_frame {
     /* from struct roce_verdict (settled when the engine delivered it) */
     struct roce_flow_key key;      /* valid when has_flow */
     struct roce_ws_detail *detail; /* NULL when flags == 0 */
+    guint64 flow_id;               /* the engine's flow id (roce.flow.id), when has_flow */
     guint32 flags;                 /* enum roce_verdict_flag */
     guint32 psn, peer_dqpn;
     guint32 reuse; /* see roce_ws_frames.c: read-filter reuses */
@@ -122,6 +123,12 @@ guint64 roce_ws_generation(void);
  * frame; tree may be NULL (expert info is still added). */
 void roce_ws_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
                     const struct roce_ws_frame *fr);
+
+/* "address QP 0x..." of the source (the source QP is the paired flow's
+ * destination QP; "QP ?" while unpaired) or destination end of fr's flow:
+ * roce.endpoint and the key of the conversation and endpoint tables. */
+const char *roce_ws_endpoint(wmem_allocator_t *scope, const struct roce_ws_frame *fr,
+                             gboolean source);
 
 /* Write the Info-column labels of fr. route says whether the Info column is
  * to be written (header-only frame) or renamed (CNP, which the built-in calls

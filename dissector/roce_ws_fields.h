@@ -11,7 +11,8 @@
 /* Header field ids (filled by roce_ws_fields_register). */
 struct roce_ws_hf {
     /* flow and connection */
-    int flow, flow_src, flow_dst, flow_dest_qp;
+    int flow, flow_id, flow_src, flow_dst, flow_dest_qp;
+    int endpoint, src_endpoint, dst_endpoint;
     int paired_qp, paired_by, transport, opcode, psn;
     /* BTH bits and packet facts Wireshark 4.0 does not show */
     int bth_fecn, bth_becn, cnp, truncated;

@@ -91,6 +91,7 @@ static struct roce_ws_frame *record_of(guint64 key)
 static void store_verdict(struct roce_ws_frame *fr, const struct roce_verdict *v)
 {
     fr->key = v->key;
+    fr->flow_id = v->flow_id;
     fr->has_flow = v->has_flow;
     fr->transport = v->transport;
     fr->opcode = v->opcode;

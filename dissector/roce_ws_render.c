@@ -64,6 +64,19 @@ static const char *addr_str(wmem_allocator_t *scope, const guint8 *a, guint8 is_
     return address_to_str(scope, &addr);
 }
 
+const char *roce_ws_endpoint(wmem_allocator_t *scope, const struct roce_ws_frame *fr,
+                             gboolean source)
+{
+    const struct roce_flow_key *k = &fr->key;
+    const char *addr = addr_str(scope, source ? k->src : k->dst, k->is_v6);
+
+    if (!source)
+        return wmem_strdup_printf(scope, "%s QP 0x%06x", addr, k->dqpn);
+    if (fr->paired_by == ROCE_PAIRED_NONE)
+        return wmem_strdup_printf(scope, "%s QP ?", addr);
+    return wmem_strdup_printf(scope, "%s QP 0x%06x", addr, fr->peer_dqpn);
+}
+
 static proto_item *generated(proto_item *pi)
 {
     proto_item_set_generated(pi);
@@ -137,6 +150,17 @@ static void add_flow(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
         hidden(proto_tree_add_string(rt, roce_ws_hf.flow_dst, tvb, 0, 0, dst));
     }
     hidden(proto_tree_add_uint(rt, roce_ws_hf.flow_dest_qp, tvb, 0, 0, k->dqpn));
+    generated(proto_tree_add_uint64(rt, roce_ws_hf.flow_id, tvb, 0, 0, fr->flow_id));
+    if (proto_field_is_referenced(rt, roce_ws_hf.endpoint) ||
+        proto_field_is_referenced(rt, roce_ws_hf.src_endpoint) ||
+        proto_field_is_referenced(rt, roce_ws_hf.dst_endpoint)) {
+        const char *src = roce_ws_endpoint(pinfo->pool, fr, TRUE);
+        const char *dst = roce_ws_endpoint(pinfo->pool, fr, FALSE);
+        hidden(proto_tree_add_string(rt, roce_ws_hf.src_endpoint, tvb, 0, 0, src));
+        hidden(proto_tree_add_string(rt, roce_ws_hf.dst_endpoint, tvb, 0, 0, dst));
+        hidden(proto_tree_add_string(rt, roce_ws_hf.endpoint, tvb, 0, 0, src));
+        hidden(proto_tree_add_string(rt, roce_ws_hf.endpoint, tvb, 0, 0, dst));
+    }
     if (fr->paired_by != ROCE_PAIRED_NONE) {
         ti = generated(proto_tree_add_uint(rt, roce_ws_hf.paired_qp, tvb, 0, 0, fr->peer_dqpn));
         proto_item_append_text(ti, " (paired by %s)", roce_paired_by_name(fr->paired_by));

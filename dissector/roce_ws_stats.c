@@ -256,27 +256,106 @@ static ROCE_WS_TAP_INIT_RET flows_cli_init(const char *opt_arg, void *userdata)
 
 /* ---- Statistics > RoCE Flows (stat_tap_table) ---- */
 
-#define TABLE_TITLE  "RoCE flows"
-#define FIXED_COLS   4 /* ID, Flow, Transport, Paired */
-#define LATENCY_COLS 2
-#define TABLE_COLS   (FIXED_COLS + V_COUNT + LATENCY_COLS)
+/*
+ * One row per flow that has at least one frame passing the dialog's display
+ * filter (all flows without one): the filter selects flows, the numbers are
+ * the whole flow's, from the engine's report. A row is (re)filled when a
+ * frame of its flow is tapped and the engine moved since the row was last
+ * filled: once per flow in a retap after the first pass (the engine is
+ * settled then), per frame in a one-pass tshark. Flows the engine evicted
+ * (roce.max_flows) have no report and no row.
+ *
+ * Wireshark 4.0's dialog shows a TABLE_ITEM_FLOAT with six decimals: counts
+ * are TABLE_ITEM_UINT (bytes beyond 4 GiB fall back to a float, exact to
+ * 2^53), latencies whole nanoseconds, and a value that does not exist (no
+ * CNP, so no latency) is TABLE_ITEM_NONE, which the dialog leaves blank and
+ * sorts as 0. The last column is the display filter of the flow's frames.
+ */
+#define TABLE_TITLE "RoCE flows"
+
+enum table_col {
+    C_ID,
+    C_FLOW,
+    C_PACKETS,
+    C_BYTES,
+    C_GAPS,
+    C_MISSING,
+    C_RETX,
+    C_NAKS,
+    C_CE,
+    C_CE_UNANSWERED,
+    C_BAD_ICRC,
+    C_EPISODES,
+    C_EP_NAK,
+    C_EP_RNR,
+    C_EP_IMPLIED,
+    C_EP_TIMEOUT,
+    C_CNPS,
+    C_CNPS_MATCHED,
+    C_TRANSPORT,
+    C_PAIRED,
+    C_FILTER,
+    C_LAT_P50, /* last: tshark's table printer ends a row at a blank (TABLE_ITEM_NONE) */
+    C_LAT_MAX,
+    TABLE_COLS
+};
+
+/* Column titles and tshark formats, and the flow_row value of each count
+ * column (-1: not a count). Titles are short so that the columns that tell
+ * of trouble fit beside the flow in the dialog's first view. */
+static const struct {
+    const char *title, *format;
+    int value;
+} table_cols[TABLE_COLS] = {
+    [C_ID] = {"ID", "%4u", -1},
+    [C_FLOW] = {"Flow", "%-44s", -1},
+    [C_PACKETS] = {"Packets", "%9u", V_PACKETS},
+    [C_BYTES] = {"Bytes", "%12u", V_BYTES},
+    [C_GAPS] = {"Gaps", "%5u", V_GAPS},
+    [C_MISSING] = {"Missing", "%8u", V_MISSING},
+    [C_RETX] = {"Retx", "%6u", V_RETX},
+    [C_NAKS] = {"NAKs", "%5u", V_NAKS},
+    [C_CE] = {"CE", "%6u", V_CE},
+    [C_CE_UNANSWERED] = {"CE unans.", "%9u", V_CE_UNANSWERED},
+    [C_BAD_ICRC] = {"Bad ICRC", "%8u", V_BAD_ICRC},
+    [C_EPISODES] = {"Episodes", "%8u", V_EPISODES},
+    [C_EP_NAK] = {"by NAK", "%6u", V_EP_NAK},
+    [C_EP_RNR] = {"by RNR", "%6u", V_EP_RNR},
+    [C_EP_IMPLIED] = {"implied", "%7u", V_EP_IMPLIED},
+    [C_EP_TIMEOUT] = {"timeout", "%7u", V_EP_TIMEOUT},
+    [C_CNPS] = {"CNPs", "%6u", V_CNPS},
+    [C_CNPS_MATCHED] = {"CNPs matched", "%12u", V_CNPS_MATCHED},
+    [C_LAT_P50] = {"CNP p50 (ns)", "%12u", -1},
+    [C_LAT_MAX] = {"CNP max (ns)", "%12u", -1},
+    [C_TRANSPORT] = {"Transport", "%-9s", -1},
+    [C_PAIRED] = {"Paired with", "%-11s", -1},
+    [C_FILTER] = {"Filter", "%-24s", -1},
+};
 
 static stat_tap_table_item table_fields[TABLE_COLS];
-static guint64 table_generation; /* engine generation the table shows; 0: none */
+
+/* Row of each flow id (row + 1; 0: none) and the engine generation each row
+ * was filled at. */
+static GArray *row_of_flow;  /* guint, indexed by flow id */
+static GArray *row_generation; /* guint64, indexed by row */
 
 static stat_tap_table_item_type item_uint(guint64 v)
 {
     stat_tap_table_item_type it = {0};
+    if (v > G_MAXUINT) {
+        it.type = TABLE_ITEM_FLOAT; /* exact up to 2^53 */
+        it.value.float_value = (double)v;
+        return it;
+    }
     it.type = TABLE_ITEM_UINT;
-    it.value.uint_value = (guint)MIN(v, G_MAXUINT);
+    it.value.uint_value = (guint)v;
     return it;
 }
 
-static stat_tap_table_item_type item_float(double v)
+static stat_tap_table_item_type item_none(void)
 {
     stat_tap_table_item_type it = {0};
-    it.type = TABLE_ITEM_FLOAT;
-    it.value.float_value = v;
+    it.type = TABLE_ITEM_NONE;
     return it;
 }
 
@@ -300,38 +379,66 @@ static void table_free_item(stat_tap_table *table, guint row, guint column,
     }
 }
 
-/* Release the strings of rows [from, num_elements) and drop those rows. */
-static void table_truncate(stat_tap_table *table, guint from)
+/* The items of one flow's row. */
+static void row_items(const struct roce_flow_report *r, stat_tap_table_item_type *items)
 {
-    for (guint r = from; r < table->num_elements; r++)
-        for (guint c = 0; c < table->num_fields; c++)
-            table_free_item(table, r, c, &table->elements[r][c]);
-    roce_ws_stat_table_truncate(table, from);
+    struct flow_row row;
+    char filter[FLOW_LABEL_LEN];
+
+    flow_row(r, &row);
+    for (int c = 0; c < TABLE_COLS; c++)
+        if (table_cols[c].value >= 0)
+            items[c] = item_uint(row.v[table_cols[c].value]);
+    items[C_ID] = item_uint(row.id);
+    items[C_FLOW] = item_string(row.flow);
+    items[C_TRANSPORT] = item_string(row.transport);
+    items[C_PAIRED] = item_string(row.paired);
+    items[C_LAT_P50] = row.have_latency ? item_uint((guint64)r->cnp_latency.p50) : item_none();
+    items[C_LAT_MAX] = row.have_latency ? item_uint((guint64)r->cnp_latency.max) : item_none();
+    snprintf(filter, sizeof filter, "roce.flow.id == %" G_GUINT64_FORMAT, row.id);
+    items[C_FILTER] = item_string(filter);
 }
 
-/* Refill the table from the engine's report. */
-static void table_rebuild(stat_tap_table *table)
+/* Fill (or refill) the row of the flow of fr from the engine's report. */
+static gboolean table_update(stat_tap_table *table, const struct roce_ws_frame *fr)
 {
-    size_t n;
-    struct roce_flow_report *r = flow_reports(&n);
+    struct roce_engine *e = roce_ws_engine();
+    struct roce_flow_report r;
     stat_tap_table_item_type items[TABLE_COLS];
-    struct flow_row row;
+    guint64 gen = roce_ws_generation();
+    guint row;
 
-    table_truncate(table, 0);
-    for (size_t i = 0; i < n; i++) {
-        int c = 0;
-        flow_row(&r[i], &row);
-        items[c++] = item_uint(row.id);
-        items[c++] = item_string(row.flow);
-        items[c++] = item_string(row.transport);
-        items[c++] = item_string(row.paired);
-        for (int v = 0; v < V_COUNT; v++)
-            items[c++] = v == V_BYTES ? item_float((double)row.v[v]) : item_uint(row.v[v]);
-        items[c++] = item_float(row.have_latency ? row.lat_p50_us : 0.0);
-        items[c++] = item_float(row.have_latency ? row.lat_max_us : 0.0);
-        stat_tap_init_table_row(table, (guint)i, TABLE_COLS, items);
+    if (e == NULL || !fr->has_flow || fr->flow_id >= G_MAXUINT)
+        return FALSE;
+    if (fr->flow_id >= row_of_flow->len)
+        g_array_set_size(row_of_flow, (guint)fr->flow_id + 1);
+    row = g_array_index(row_of_flow, guint, fr->flow_id);
+    if (row != 0 && g_array_index(row_generation, guint64, row - 1) == gen)
+        return FALSE; /* filled since the engine last moved */
+    if (roce_engine_flow_report(e, &fr->key, &r) != 0 || r.id != fr->flow_id)
+        return FALSE; /* evicted, or the key now names a newer flow */
+    row_items(&r, items);
+    if (row == 0) {
+        row = table->num_elements + 1;
+        g_array_index(row_of_flow, guint, fr->flow_id) = row;
+        g_array_set_size(row_generation, row);
+    } else {
+        for (guint c = 0; c < table->num_fields; c++)
+            table_free_item(table, row - 1, c, &table->elements[row - 1][c]);
     }
-    g_free(r);
+    stat_tap_init_table_row(table, row - 1, TABLE_COLS, items);
+    g_array_index(row_generation, guint64, row - 1) = gen;
+    return TRUE;
+}
+
+static void table_forget_rows(void)
+{
+    if (row_of_flow == NULL) {
+        row_of_flow = g_array_new(FALSE, TRUE, sizeof(guint));
+        row_generation = g_array_new(FALSE, TRUE, sizeof(guint64));
+    }
+    g_array_set_size(row_of_flow, 0);
+    g_array_set_size(row_generation, 0);
 }
 
 static void table_init(stat_tap_table_ui *ui)
@@ -341,58 +448,120 @@ static void table_init(stat_tap_table_ui *ui)
         table = stat_tap_init_table(TABLE_TITLE, TABLE_COLS, 0, NULL);
         stat_tap_add_table(ui, table);
     }
-    table_generation = 0;
+    table_forget_rows();
 }
 
 static void table_reset(stat_tap_table *table)
 {
-    table_truncate(table, 0);
-    table_generation = 0;
+    for (guint r = 0; r < table->num_elements; r++)
+        for (guint c = 0; c < table->num_fields; c++)
+            table_free_item(table, r, c, &table->elements[r][c]);
+    roce_ws_stat_table_truncate(table, 0);
+    table_forget_rows();
 }
 
-/* Per tapped frame: rebuild when the engine moved since the last rebuild
- * (after the first pass that is once per retap). */
+/* Per tapped frame (those passing the dialog's display filter). */
 static tap_packet_status table_packet(ROCE_WS_TAP_PACKET_PARAMS)
 {
     stat_data_t *sd = tapdata;
-    stat_tap_table *table;
+    const struct roce_ws_frame *fr = data;
 
     ROCE_WS_TAP_PACKET_UNUSED;
-    if (roce_ws_generation() == table_generation || sd->stat_tap_data->tables == NULL ||
-        sd->stat_tap_data->tables->len == 0)
+    if (sd->stat_tap_data->tables == NULL || sd->stat_tap_data->tables->len == 0)
         return TAP_PACKET_DONT_REDRAW;
-    table = g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0);
-    table_rebuild(table);
-    table_generation = roce_ws_generation();
-    return TAP_PACKET_REDRAW;
+    return table_update(g_array_index(sd->stat_tap_data->tables, stat_tap_table *, 0), fr)
+               ? TAP_PACKET_REDRAW
+               : TAP_PACKET_DONT_REDRAW;
 }
 
 static void table_fields_fill(void)
 {
-    static const char *const fixed[FIXED_COLS] = {"ID", "Flow", "Transport", "Paired with"};
-    static const char *const fixed_fmt[FIXED_COLS] = {"%4u", "%-44s", "%-9s", "%-11s"};
-    int c = 0;
+    for (int c = 0; c < TABLE_COLS; c++) {
+        gboolean text = c == C_FLOW || c == C_TRANSPORT || c == C_PAIRED || c == C_FILTER;
+        table_fields[c].type = text ? TABLE_ITEM_STRING : TABLE_ITEM_UINT;
+        table_fields[c].align = text ? TAP_ALIGN_LEFT : TAP_ALIGN_RIGHT;
+        table_fields[c].column_name = table_cols[c].title;
+        table_fields[c].field_format = table_cols[c].format;
+    }
+}
 
-    for (int i = 0; i < FIXED_COLS; i++) {
-        table_fields[c].type = i == 0 ? TABLE_ITEM_UINT : TABLE_ITEM_STRING;
-        table_fields[c].align = i == 0 ? TAP_ALIGN_RIGHT : TAP_ALIGN_LEFT;
-        table_fields[c].column_name = fixed[i];
-        table_fields[c++].field_format = fixed_fmt[i];
+/* ---- Statistics > Conversations / Endpoints: RoCE ---- */
+
+/*
+ * A conversation is a queue pair: its two ends are "address QP 0x..."
+ * (roce_ws_endpoint), kept as string addresses (AT_STRINGZ) with no ports,
+ * so that Wireshark's "Apply as Filter" writes roce.endpoint == "..." (and
+ * roce.src_endpoint / roce.dst_endpoint for one direction), which select
+ * exactly the frames of that queue pair. An end whose source QP is not known
+ * yet (the flow is not paired) reads "address QP ?".
+ */
+static const char *conv_filter_name(conv_item_t *conv, conv_filter_type_e filter)
+{
+    (void)conv;
+    switch (filter) {
+    case CONV_FT_SRC_ADDRESS:
+        return "roce.src_endpoint";
+    case CONV_FT_DST_ADDRESS:
+        return "roce.dst_endpoint";
+    case CONV_FT_ANY_ADDRESS:
+        return "roce.endpoint";
+    default:
+        return CONV_FILTER_INVALID;
     }
-    for (int v = 0; v < V_COUNT; v++) {
-        table_fields[c].type = v == V_BYTES ? TABLE_ITEM_FLOAT : TABLE_ITEM_UINT;
-        table_fields[c].align = TAP_ALIGN_RIGHT;
-        table_fields[c].column_name = value_cols[v].title;
-        table_fields[c++].field_format = v == V_BYTES ? "%12.0f" : "%8u";
-    }
-    table_fields[c].type = TABLE_ITEM_FLOAT;
-    table_fields[c].align = TAP_ALIGN_RIGHT;
-    table_fields[c].column_name = "CNP latency p50 (us)";
-    table_fields[c++].field_format = "%11.3f";
-    table_fields[c].type = TABLE_ITEM_FLOAT;
-    table_fields[c].align = TAP_ALIGN_RIGHT;
-    table_fields[c].column_name = "CNP latency max (us)";
-    table_fields[c].field_format = "%11.3f";
+}
+
+static const char *endpoint_filter_name(endpoint_item_t *endpoint, conv_filter_type_e filter)
+{
+    (void)endpoint;
+    return filter == CONV_FT_ANY_ADDRESS ? "roce.endpoint" : CONV_FILTER_INVALID;
+}
+
+static ct_dissector_info_t conv_info = {&conv_filter_name};
+static et_dissector_info_t endpoint_info = {&endpoint_filter_name};
+
+/* The two ends of fr's queue pair as string addresses (in pinfo's pool). */
+static gboolean frame_ends(packet_info *pinfo, const struct roce_ws_frame *fr, address *src,
+                           address *dst)
+{
+    const char *s, *d;
+
+    if (fr == NULL || !fr->has_flow)
+        return FALSE;
+    s = roce_ws_endpoint(pinfo->pool, fr, TRUE);
+    d = roce_ws_endpoint(pinfo->pool, fr, FALSE);
+    set_address(src, AT_STRINGZ, (int)strlen(s) + 1, s);
+    set_address(dst, AT_STRINGZ, (int)strlen(d) + 1, d);
+    return TRUE;
+}
+
+static tap_packet_status conv_packet(ROCE_WS_TAP_PACKET_PARAMS)
+{
+    conv_hash_t *hash = tapdata;
+    address src, dst;
+
+    ROCE_WS_TAP_PACKET_UNUSED;
+    hash->flags = flags;
+    if (!frame_ends(pinfo, data, &src, &dst))
+        return TAP_PACKET_DONT_REDRAW;
+    add_conversation_table_data(hash, &src, &dst, 0, 0, 1, (int)pinfo->fd->pkt_len,
+                                &pinfo->rel_ts, &pinfo->abs_ts, &conv_info, CONVERSATION_IBQP);
+    return TAP_PACKET_REDRAW;
+}
+
+static tap_packet_status endpoint_packet(ROCE_WS_TAP_PACKET_PARAMS)
+{
+    conv_hash_t *hash = tapdata;
+    address src, dst;
+
+    ROCE_WS_TAP_PACKET_UNUSED;
+    hash->flags = flags;
+    if (!frame_ends(pinfo, data, &src, &dst))
+        return TAP_PACKET_DONT_REDRAW;
+    add_endpoint_table_data(hash, &src, 0, TRUE, 1, (int)pinfo->fd->pkt_len, &endpoint_info,
+                            ENDPOINT_IBQP);
+    add_endpoint_table_data(hash, &dst, 0, FALSE, 1, (int)pinfo->fd->pkt_len, &endpoint_info,
+                            ENDPOINT_IBQP);
+    return TAP_PACKET_REDRAW;
 }
 
 void roce_ws_stats_register(void)
@@ -422,4 +591,6 @@ void roce_ws_stats_register(void)
     register_stat_tap_ui(&flows_ui, NULL);
     table_fields_fill();
     register_stat_tap_table_ui(&table_ui);
+    /* port columns hidden: the QP is part of each end's address */
+    register_conversation_table(roce_ws_proto, TRUE, conv_packet, endpoint_packet);
 }

@@ -380,17 +380,157 @@ def test_ports(c, t, real):
             f"oferby: source-port-69 RoCEv2 frames without analysis ({len(rows)} frames)")
 
 
+def flowtable_rows(out):
+    """Rows of tshark's generic table printer: list of cell lists."""
+    return [[x.strip() for x in l.split("|")] for l in out.splitlines()
+            if re.match(r"^\s*\d+ \|", l)]
+
+
 def test_flowtable(c, t):
-    """The Statistics-menu table, through tshark's generic table printer."""
+    """The Statistics-menu table, through tshark's generic table printer:
+    integer columns, blank latencies without CNPs, the flow's filter, and a
+    display filter that selects flows."""
     path = t.scenario("loss_receiver")
-    out = t.tshark(path, "-2", "-q", "-z", "roce,flowtable")
     report = t.report(path)
-    rows = [l for l in out.splitlines() if re.match(r"^\s*\d+ \|", l)]
+    rows = flowtable_rows(t.tshark(path, "-2", "-q", "-z", "roce,flowtable"))
     c.check(len(rows) == len(report["flows"]),
             f"-z roce,flowtable: {len(rows)} rows, CLI {len(report['flows'])} flows")
-    got = sorted(int(r.split("|")[4]) for r in rows)
-    want = sorted(f["packets"] for f in report["flows"])
-    c.check(got == want, f"-z roce,flowtable packets {got}, CLI {want}")
+    by_id = {int(r[0]): r for r in rows}
+    for f in report["flows"]:
+        r = by_id.get(f["id"])
+        if not c.check(r is not None, f"-z roce,flowtable: no row for flow {f['id']}"):
+            continue
+        # ID, Flow, Packets, Bytes, Gaps, Missing, Retx: integers as the CLI's
+        c.check(r[2:7] == [str(f["packets"]), str(f["bytes"]), str(f["psn_gaps"]),
+                           str(f["missing_psns"]), str(f["retransmitted_packets"])],
+                f"-z roce,flowtable flow {f['id']}: {r[2:7]}")
+        c.check(f"roce.flow.id == {f['id']}" in r,
+                f"-z roce,flowtable flow {f['id']}: no filter cell in {r}")
+    # the flow's filter selects its frames
+    flow = max(report["flows"], key=lambda f: f["packets"])
+    out = t.tshark(path, "-2", "-Y", f"roce.flow.id == {flow['id']}")
+    n = len([l for l in out.splitlines() if l.strip()])
+    c.check(n == flow["packets"], f"roce.flow.id == {flow['id']}: {n} frames, "
+            f"CLI {flow['packets']}")
+    # a display filter selects flows (with their whole numbers)
+    rows = flowtable_rows(t.tshark(path, "-2", "-q", "-z",
+                                   "roce,flowtable,roce.analysis.psn_gap"))
+    want = sorted(f["id"] for f in report["flows"] if f["psn_gaps"] > 0)
+    c.check(sorted(int(r[0]) for r in rows) == want,
+            f"-z roce,flowtable,roce.analysis.psn_gap: flows {[r[0] for r in rows]}, want {want}")
+    # latencies: whole nanoseconds where the flow has CNPs, blank elsewhere
+    path = t.scenario("ecn_cnp")
+    report = t.report(path)
+    rows = {int(r[0]): r for r in flowtable_rows(t.tshark(path, "-2", "-q", "-z",
+                                                          "roce,flowtable"))}
+    for f in report["flows"]:
+        r = rows.get(f["id"], [])
+        lat = f["cnp_latency_us"]
+        if lat and lat.get("count", 0) > 0:
+            want = [str(round(lat["p50"] * 1000)), str(round(lat["max"] * 1000))]
+            c.check(r[-3:-1] == want, f"ecn_cnp flowtable flow {f['id']}: latency {r[-3:-1]}, "
+                    f"CLI {want} ns")
+        else:
+            c.check(r[-2:] == ["roce.flow.id == %d" % f["id"], ""],
+                    f"ecn_cnp flowtable flow {f['id']}: latency not blank: {r[-3:]}")
+
+
+def conv_table(out, kind):
+    """Rows of -z conv,roce / -z endpoints,roce: {key: [numbers]}."""
+    rows = {}
+    for line in out.splitlines():
+        if kind == "conv":
+            m = re.match(r"^(\S+ QP \S+)\s+<-> (\S+ QP \S+)\s+(\d+) \S+ bytes\s+(\d+) \S+ bytes"
+                         r"\s+(\d+) (\d+) bytes", line)
+            if m:
+                rows[(m.group(1), m.group(2))] = [int(m.group(i)) for i in (3, 4, 5, 6)]
+        else:
+            m = re.match(r"^(\S+ QP \S+)\s+(\d+)\s+(\d+)\s", line)
+            if m:
+                rows[m.group(1)] = [int(m.group(2)), int(m.group(3))]
+    return rows
+
+
+def test_conversations(c, t):
+    """Statistics > Conversations / Endpoints, RoCE tab (tshark -z conv,roce,
+    -z endpoints,roce): one conversation per queue pair keyed by
+    "address QP 0x...", with the CLI's packet and byte counts, and the filter
+    Wireshark's Apply as Filter writes selects exactly its frames."""
+    path = t.scenario("loss_receiver")
+    report = t.report(path)
+    out = t.tshark(path, "-2", "-q", "-z", "conv,roce", "-z", "endpoints,roce")
+    conv = conv_table(out, "conv")
+    ends = conv_table(out, "endpoints")
+    flows = {f["id"]: f for f in report["flows"]}
+    rc = [f for f in report["flows"] if f["transport"] == "RC"]
+    c.check(len(rc) == 2, f"loss_receiver: {len(rc)} RC flows (scenario changed?)")
+    a, b = rc[0], rc[1]
+    end_a = f"{a['src']} QP 0x{b['dest_qp']:06x}"
+    end_b = f"{a['dst']} QP 0x{a['dest_qp']:06x}"
+    row = conv.get((end_a, end_b)) or conv.get((end_b, end_a))
+    total = a["packets"] + b["packets"]
+    c.check(row is not None and row[2] == total and row[3] == a["bytes"] + b["bytes"],
+            f"-z conv,roce: {end_a} <-> {end_b} row {row}, CLI {total} frames "
+            f"(conversations: {list(conv)})")
+    c.check(ends.get(end_a, [0])[0] == total and ends.get(end_b, [0])[0] == total,
+            f"-z endpoints,roce: {end_a}, {end_b}: {ends}")
+    c.check(sum(r[2] for r in conv.values()) == sum(f["packets"] for f in flows.values()),
+            f"-z conv,roce: {sum(r[2] for r in conv.values())} frames in all")
+    # Apply as Filter: A <-> B, and A -> B
+    out = t.tshark(path, "-2", "-Y", f'roce.endpoint == "{end_a}" && roce.endpoint == "{end_b}"')
+    n = len([l for l in out.splitlines() if l.strip()])
+    c.check(n == total, f"conversation filter: {n} frames, CLI {total}")
+    out = t.tshark(path, "-2", "-Y",
+                   f'roce.src_endpoint == "{end_a}" && roce.dst_endpoint == "{end_b}"')
+    n = len([l for l in out.splitlines() if l.strip()])
+    c.check(n == a["packets"], f"A -> B filter: {n} frames, CLI {a['packets']}")
+
+
+COLORFILTERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "dissector",
+                            "roce.colorfilters")
+
+
+def test_colorfilters(c, t):
+    """dissector/roce.colorfilters: tshark --color (a terminal, 24-bit colour)
+    parses every rule and colours the frames of each kind of trouble."""
+    rules = {}
+    for line in open(COLORFILTERS):
+        m = re.match(r"^@([^@]+)@([^@]+)@\[(\d+),(\d+),(\d+)\]\[(\d+),(\d+),(\d+)\]$",
+                     line.strip())
+        if m:
+            rules[m.group(1)] = tuple(int(m.group(i)) >> 8 for i in range(3, 9))
+        elif line.strip() and not line.startswith("#"):
+            c.check(False, f"roce.colorfilters: not a rule: {line.strip()}")
+    c.check(len(rules) >= 5, f"roce.colorfilters: {len(rules)} rules")
+    conf = os.path.join(t.env.home, ".config", "wireshark")
+    os.makedirs(conf, exist_ok=True)
+    with open(os.path.join(conf, "colorfilters"), "w") as f:
+        f.write(open(COLORFILTERS).read())
+    os.chmod(conf, 0o755)
+    os.chmod(os.path.join(conf, "colorfilters"), 0o644)
+    try:
+        for name, verdict, rule in (("loss_receiver", "gap", "RoCE PSN gap"),
+                                    ("loss_receiver", "nak", "RoCE NAK"),
+                                    ("loss_receiver", "retransmission", "RoCE Retransmission"),
+                                    ("ecn_cnp", "ce_unanswered", "RoCE CE unanswered"),
+                                    ("bad_icrc", "bad_icrc", "RoCE Bad ICRC or malformed")):
+            path = t.scenario(name)
+            want = set(frames_with(t.events(path), verdict))
+            rc, out, err = t.env.run_tty("--color", "-2", "-r", t.env.capture(path))
+            c.check(rc == 0 and "olor" not in err,
+                    f"tshark --color with roce.colorfilters: exit {rc}: {err.strip()[:300]}")
+            bg, fg = rules.get(rule, (0, 0, 0)), ()
+            bg, fg = rules[rule][:3], rules[rule][3:]
+            esc = f"\x1b[38;2;{fg[0]};{fg[1]};{fg[2]}m\x1b[48;2;{bg[0]};{bg[1]};{bg[2]}m"
+            got = set()
+            for line in out.splitlines():
+                m = re.match(r"^(?:\x1b\[[0-9;]*m)*\s*(\d+) ", line)
+                if m and esc in line:
+                    got.add(int(m.group(1)))
+            c.check(want and want <= got, f"{name}: frames {sorted(want)} ({verdict}) not all "
+                    f"coloured by '{rule}': {sorted(got)}")
+    finally:
+        os.remove(os.path.join(conf, "colorfilters"))
 
 
 # sharkd tree filters of the frame references -> event keys (the verdict
@@ -488,7 +628,8 @@ def main():
             print("the plugin does not load: nothing else checked")
             return 1
         for test in (test_sequence, test_ecn, test_nak_kinds, test_header_only, test_flowtable,
-                     test_random_access, test_preferences):
+                     test_conversations, test_colorfilters, test_random_access,
+                     test_preferences):
             try:
                 test(c, t)
             except (RuntimeError, subprocess.SubprocessError, ValueError) as e:

@@ -114,11 +114,11 @@ class TsharkEnv:
             os.chmod(dst, 0o644)
         return dst
 
-    def _run(self, program, args, stdin=None, timeout=TIMEOUT_S):
+    def _run(self, program, args, stdin=None, timeout=TIMEOUT_S, direct=False):
         env = {"HOME": self.home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.extra_env}
-        cmd = [*self.prefix, program, *args]
-        if os.geteuid() == 0:
+        cmd = [program, *args] if direct else [*self.prefix, program, *args]
+        if os.geteuid() == 0 and not direct:
             cmd = ["setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups",
                    "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
         p = subprocess.run(cmd, env=env, cwd=self.home, input=stdin, capture_output=True,
@@ -129,6 +129,25 @@ class TsharkEnv:
         """Run tshark with args; returns (exit status, stdout, stderr), or
         raises subprocess.TimeoutExpired."""
         return self._run(self.tshark, args, timeout=timeout)
+
+    def run_tty(self, *args, timeout=TIMEOUT_S):
+        """Run tshark with args on a pseudo-terminal (script(1)), with 24-bit
+        colour announced: what `tshark --color` needs to colour its lines."""
+        import shlex
+        self.extra_env.setdefault("COLORTERM", "truecolor")
+        try:
+            inner = shlex.join([*self.prefix, self.tshark, *args])
+            if os.geteuid() == 0:
+                env = {"HOME": self.home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                       "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.extra_env}
+                inner = shlex.join(["setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY,
+                                    "--clear-groups", "env",
+                                    *[f"{k}={v}" for k, v in env.items()]]) + " " + inner
+            rc, out, err = self._run("script", ["-qec", inner, "/dev/null"], timeout=timeout,
+                                     direct=True)
+        finally:
+            self.extra_env.pop("COLORTERM", None)
+        return rc, out.replace("\r\n", "\n"), err
 
     def run_sharkd(self, requests):
         """Run sharkd in console mode on JSON-RPC requests (dicts); returns

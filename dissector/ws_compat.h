@@ -96,6 +96,8 @@
         .blurb = ROCE_WS_PLUGIN_BLURB,                                                             \
         .register_cb = roce_ws_module_register,                                                    \
     };                                                                                             \
+    /* the macro defines it without a prototype (-Wmissing-prototypes) */                     \
+    WS_DLL_PUBLIC plugin_type_e wireshark_load_module(int *, int *, struct ws_module **);          \
     WIRESHARK_PLUGIN_REGISTER_EPAN(&roce_ws_module, 0)
 #else
 /* 4.0 to 4.6: plugin_version, plugin_want_major/minor, plugin_register;

@@ -30,7 +30,7 @@ roce.analysis.psn_reuse roce.analysis.nak roce.analysis.rnr roce.analysis.retran
 roce.analysis.ce roce.analysis.cnp_frame roce.analysis.ce_unanswered
 roce.analysis.cnp_for_frame roce.analysis.cnp_latency roce.analysis.cnp_unexplained
 roce.analysis.read_response_gap roce.analysis.duplicate_read_response
-roce.analysis.malformed""".split()
+roce.analysis.malformed roce.flow.id roce.endpoint roce.src_endpoint roce.dst_endpoint""".split()
 FRAMENUM_FIELDS = """roce.analysis.episode_frame roce.analysis.nak_frame roce.analysis.psn_reuse
 roce.analysis.retransmitted_in roce.analysis.cnp_frame roce.analysis.cnp_for_frame""".split()
 

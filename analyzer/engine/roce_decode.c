@@ -69,8 +69,6 @@
 #define GRH_LEN           40
 #define GRH_NEXT_HDR_IBA  0x1Bu
 
-static const uint8_t v4_mapped_prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
-
 int roce_linktype_supported(int linktype)
 {
     return roce_linktype_name(linktype) != NULL;
@@ -205,10 +203,8 @@ static void decode_ipv4(const struct roce_decode_cfg *cfg, const uint8_t *p, siz
     pkt->l3_v6 = 0;
     pkt->ecn = p[off + 1] & IP_ECN_MASK;
     pkt->dscp = p[off + 1] >> IP_DSCP_SHIFT;
-    memcpy(pkt->src, v4_mapped_prefix, sizeof v4_mapped_prefix);
-    memcpy(pkt->src + 12, p + off + IPV4_SRC_OFF, 4);
-    memcpy(pkt->dst, v4_mapped_prefix, sizeof v4_mapped_prefix);
-    memcpy(pkt->dst + 12, p + off + IPV4_DST_OFF, 4);
+    roce_addr_set_v4(pkt->src, p + off + IPV4_SRC_OFF);
+    roce_addr_set_v4(pkt->dst, p + off + IPV4_DST_OFF);
     decode_udp(cfg, p, caplen, off + ihl, off + totlen, pkt);
 }
 

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "roce_addr.h"
 #include "roce_opcode.h"
 
 /* Link-layer header types (LINKTYPE_* values; DLT_RAW is 12 or 14 on some systems). */
@@ -66,7 +67,6 @@ enum roce_icrc_status {
     ROCE_ICRC_BAD = 2
 };
 
-#define ROCE_ADDR_LEN 16
 #define ROCE_MAX_VLANS 2
 
 /* Decoder settings. */
@@ -120,7 +120,7 @@ struct roce_pkt {
     uint8_t mac_ctrl;    /* enum roce_mac_ctrl (a non-RoCE frame) */
     uint8_t pfc_cev;     /* PFC class-enable vector (bit n: priority n) */
     uint16_t pause_quanta[ROCE_PFC_PRIORITIES]; /* PFC per priority; PAUSE in [0] */
-    uint8_t src[ROCE_ADDR_LEN]; /* IPv4 in bytes 12..15 with the IPv4-mapped prefix */
+    uint8_t src[ROCE_ADDR_LEN]; /* IPv4 IPv4-mapped (roce_addr.h) */
     uint8_t dst[ROCE_ADDR_LEN];
 
     /* Offsets in the frame. end_off is where the ICRC ends by the declared lengths. */

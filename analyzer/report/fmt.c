@@ -9,12 +9,11 @@
 
 #define NS_PER_SEC   1000000000LL
 #define NS_PER_USEC  1000.0
-#define IPV4_OFFSET  12
 
 void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size_t len)
 {
     const char *r = is_v6 ? inet_ntop(AF_INET6, addr, buf, (socklen_t)len)
-                          : inet_ntop(AF_INET, addr + IPV4_OFFSET, buf, (socklen_t)len);
+                          : inet_ntop(AF_INET, roce_addr_v4(addr), buf, (socklen_t)len);
     if (r == NULL && len > 0)
         buf[0] = '\0';
 }

@@ -8,11 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define IPV4_OFFSET  12
 #define PATH_MAX_LEN 128
 #define QPN_MAX      0xFFFFFFu /* QP numbers are 24 bits */
-
-static const uint8_t v4_mapped_prefix[IPV4_OFFSET] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
 
 void roce_jget_fail(struct roce_jget *g, const char *where, const char *key, const char *why)
 {
@@ -149,8 +146,11 @@ static int parse_addr(const char *s, uint8_t addr[ROCE_ADDR_LEN], uint8_t *is_v6
     *is_v6 = strchr(s, ':') != NULL;
     if (*is_v6)
         return inet_pton(AF_INET6, s, addr) == 1 ? 0 : -1;
-    memcpy(addr, v4_mapped_prefix, sizeof v4_mapped_prefix);
-    return inet_pton(AF_INET, s, addr + IPV4_OFFSET) == 1 ? 0 : -1;
+    uint8_t v4[ROCE_ADDR_V4_LEN];
+    if (inet_pton(AF_INET, s, v4) != 1)
+        return -1;
+    roce_addr_set_v4(addr, v4);
+    return 0;
 }
 
 void roce_jget_endpoint(struct roce_jget *g, json_object *o, const char *where,

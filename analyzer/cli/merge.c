@@ -8,13 +8,13 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "options.h"
 #include "output.h"
 #include "report.h"
+#include "report_fields.h"
 
 #define TOP_DEFAULT 20u
 #define TOP_MAX     1000000ull
@@ -99,35 +99,15 @@ usage:
     return ROCE_EXIT_USAGE;
 }
 
-/* The analysis options of a report (report_json.c's options_object), by
- * their command-line names. */
-#define CFG_OPTION(member, name)                                                                   \
-    {                                                                                              \
-        offsetof(struct roce_config, member), sizeof(((struct roce_config *)0)->member), name      \
-    }
-static const struct {
-    size_t off, len;
-    const char *name;
-} cfg_options[] = {
-    CFG_OPTION(udp_port, "--udp-port"),
-    CFG_OPTION(cnp_window_ns, "--cnp-window"),
-    CFG_OPTION(pmtu, "--pmtu"),
-    CFG_OPTION(max_flows, "--max-flows"),
-    CFG_OPTION(check_icrc, "--no-icrc"),
-    CFG_OPTION(vxlan_port, "VXLAN port"),
-    CFG_OPTION(link_speed_mbps, "--link-speed"),
-    CFG_OPTION(pfc_window_ns, "--interval"),
-    CFG_OPTION(pfc_storm_pct, "--storm-share"),
-};
-
-/* The first analysis option in which two reports differ, or NULL: reports
- * are only merged when made with the same ones. */
+/* The first analysis option in which two reports differ (its name for
+ * the user, report_fields.c), or NULL: reports are only merged when made
+ * with the same ones. */
 static const char *option_differs(const struct roce_config *a, const struct roce_config *b)
 {
-    for (size_t i = 0; i < sizeof cfg_options / sizeof cfg_options[0]; i++)
-        if (memcmp((const char *)a + cfg_options[i].off, (const char *)b + cfg_options[i].off,
-                   cfg_options[i].len) != 0)
-            return cfg_options[i].name;
+    const struct roce_fieldset *fs = &roce_option_fields;
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++)
+        if (memcmp((const char *)a + f->off, (const char *)b + f->off, f->size) != 0)
+            return f->option;
     return NULL;
 }
 

@@ -12,11 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The totals are 64-bit counts and times only (so they can be subtracted
- * word by word); the fields that are not counts are put back afterwards. */
-#define TOTALS_WORDS (sizeof(struct roce_totals) / sizeof(uint64_t))
-_Static_assert(sizeof(struct roce_totals) % sizeof(uint64_t) == 0,
-               "struct roce_totals holds 64-bit fields only");
+#include "report_fields.h"
 
 #define MIN_FLOWS 16
 
@@ -33,19 +29,11 @@ struct roce_live_tracker {
 void roce_live_totals_delta(const struct roce_totals *cur, const struct roce_totals *prev,
                             struct roce_totals *d)
 {
-    uint64_t a[TOTALS_WORDS], b[TOTALS_WORDS];
-    memcpy(a, cur, sizeof a);
-    memcpy(b, prev, sizeof b);
-    for (size_t i = 0; i < TOTALS_WORDS; i++)
-        a[i] -= b[i];
-    memcpy(d, a, sizeof a);
-    d->flows_active = cur->flows_active;
-    d->peak_flows = cur->peak_flows;
-    d->connections = cur->connections;
-    d->cnp_latency = cur->cnp_latency;
-    d->ack_latency = cur->ack_latency;
-    d->first_ts_ns = cur->first_ts_ns;
-    d->last_ts_ns = cur->last_ts_ns;
+    const struct roce_fieldset *fs = &roce_report_fields;
+    *d = *cur; /* current values, then the counts' differences (report_fields.c says which) */
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++)
+        if (roce_field_is_count(f))
+            roce_field_add(f, d, prev, 1);
 }
 
 struct roce_live_tracker *roce_live_tracker_new(size_t top)

@@ -3,8 +3,9 @@
  *
  * The counters objects of an interval line ("interval" and "totals") have
  * the keys of the offline report's sections (naks, retransmission, ecn,
- * pfc...), from the table in live_metrics.c. Ownership: json-c's *_add
- * take the value; the root is put once after writing.
+ * pfc...): the fields of the report that the lines carry (live_fields.h).
+ * Ownership: json-c's *_add take the value; the root is put once after
+ * writing.
  */
 #define _GNU_SOURCE
 #include "live_json.h"
@@ -12,46 +13,22 @@
 #include <json-c/json.h>
 #include <string.h>
 
-#include "fmt.h"
 #include "json_values.h"
-#include "live_metrics.h"
+#include "live_fields.h"
 
 #define LINE_FLAGS  (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
-
-/* The object under key k of o, created when missing. */
-static json_object *group(json_object *o, const char *k)
-{
-    json_object *g;
-    if (k == NULL)
-        return o;
-    if (!json_object_object_get_ex(o, k, &g)) {
-        g = json_object_new_object();
-        json_object_object_add(o, k, g);
-    }
-    return g;
-}
 
 /* The counters of t: an interval's (running: 0) or the running totals (1:
  * with the gauges). */
 static json_object *counters(const struct roce_totals *t, int running)
 {
+    const struct roce_field *fields[ROCE_REPORT_FIELDS_MAX];
+    const struct roce_fout c = {NULL, NULL, NULL, 0};
+    size_t n = roce_live_fields(fields, ROCE_REPORT_FIELDS_MAX);
     json_object *o = json_object_new_object();
-    for (const struct roce_metric *m = roce_live_metrics; m->key != NULL; m++)
-        if (running || !m->gauge)
-            roce_json_put_u64(group(o, m->group), m->key, roce_metric_get(t, m->offset));
-    json_object_object_add(o, "malformed_by_reason", roce_json_malformed(t));
-    json_object_object_add(o, "naks", roce_json_naks(&t->naks));
-    json_object_object_add(group(o, "retransmission"), "by_trigger",
-                           roce_json_triggers(t->by_trigger));
-    json_object *prios = json_object_new_array();
-    for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++) {
-        json_object *q = roce_json_pfc_prio(&t->pfc.prio[i]);
-        roce_json_put_u64(q, "priority", i);
-        json_object_array_add(prios, q);
-    }
-    json_object_object_add(group(o, "pfc"), "priorities", prios);
-    json_object_object_add(group(o, "pfc"), "pause", roce_json_pfc_prio(&t->pfc.pause));
-    json_object_object_add(o, "encapsulation", roce_json_encap(t));
+    for (size_t i = 0; i < n; i++)
+        if (running || !(fields[i]->flags & ROCE_FF_GAUGE))
+            roce_field_json(roce_fields_holder(o, roce_live_path(fields[i])), fields[i], t, &c);
     return o;
 }
 
@@ -66,13 +43,8 @@ static json_object *capture_stats(const struct roce_livecap_stats *s)
 
 static json_object *top_flow(const struct roce_live_flow *f)
 {
-    char a[ROCE_FMT_ADDR_LEN];
     json_object *o = json_object_new_object();
-    roce_fmt_addr(f->key.src, f->key.is_v6, a, sizeof a);
-    json_object_object_add(o, "src", json_object_new_string(a));
-    roce_fmt_addr(f->key.dst, f->key.is_v6, a, sizeof a);
-    json_object_object_add(o, "dst", json_object_new_string(a));
-    roce_json_put_u64(o, "dest_qp", f->key.dqpn);
+    roce_json_endpoint(o, &f->key);
     roce_json_put_u64(o, "id", f->id);
     json_object_object_add(
         o, "transport",

@@ -5,12 +5,13 @@
 #define _DEFAULT_SOURCE
 #include "live_view.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <time.h>
 
 #include "fmt.h"
-#include "live_metrics.h"
+#include "report_fields.h"
 
 #define ANSI_HOME_CLEAR "\033[H\033[2J"
 #define NS_PER_SEC      1e9
@@ -19,36 +20,45 @@
 #define PCT             100.0
 #define CLOCK_BUF       32
 
-#define T(field) offsetof(struct roce_totals, field)
-
-/* A counter the view shows: its label on screen and its plain-line name. */
+/* A counter the view shows: its label on screen, its plain-line name, and
+ * the field of the report it shows (by its JSON path, report_fields.c). */
 struct row {
     const char *label;
     const char *word;
-    size_t offset;
+    const char *field;
 };
 
 static const struct row rows[] = {
-    {"packets", "packets", T(packets)},
-    {"RoCE packets", "roce", T(roce_packets)},
-    {"bytes", "bytes", T(bytes)},
-    {"requests", "requests", T(request_packets)},
-    {"responses", "responses", T(response_packets)},
-    {"CNPs", "cnps", T(cnp_packets)},
-    {"NAKs", "naks", T(naks.total)},
-    {"retransmitted", "retransmitted", T(retransmitted_packets)},
-    {"go-back-N episodes", "episodes", T(episodes)},
-    {"PSN gaps", "gaps", T(gap_events)},
-    {"PSNs missing", "missing", T(missing_psns)},
-    {"CE marks", "ce", T(ce_marked)},
-    {"CE unanswered", "ce_unanswered", T(ce_unanswered)},
-    {"CNPs unexplained", "cnps_unexplained", T(cnps_unexplained)},
-    {"bad ICRC", "bad_icrc", T(icrc_bad)},
-    {"malformed", "malformed", T(malformed_packets)},
-    {"PFC frames", "pfc", T(pfc.pfc_frames)},
-    {"PAUSE frames", "pause", T(pfc.pause_frames)},
-    {NULL, NULL, 0},
+    {"packets", "packets", "capture.packets"},
+    {"RoCE packets", "roce", "capture.roce_packets"},
+    {"bytes", "bytes", "capture.bytes"},
+    {"requests", "requests", "capture.request_packets"},
+    {"responses", "responses", "capture.response_packets"},
+    {"CNPs", "cnps", "capture.cnp_packets"},
+    {"NAKs", "naks", "naks.total"},
+    {"retransmitted", "retransmitted", "retransmission.packets"},
+    {"go-back-N episodes", "episodes", "retransmission.episodes"},
+    {"PSN gaps", "gaps", "psn_gaps.events"},
+    {"PSNs missing", "missing", "psn_gaps.missing_psns"},
+    {"CE marks", "ce", "ecn.ce_marked"},
+    {"CE unanswered", "ce_unanswered", "ecn.ce_unanswered"},
+    {"CNPs unexplained", "cnps_unexplained", "ecn.cnps_unexplained"},
+    {"bad ICRC", "bad_icrc", "capture.icrc.bad"},
+    {"malformed", "malformed", "capture.malformed_packets"},
+    {"PFC frames", "pfc", "pfc.pfc_frames"},
+    {"PAUSE frames", "pause", "pfc.pause_frames"},
+    {NULL, NULL, NULL},
 };
+
+/* The offset in struct roce_totals of a row's counter. */
+static size_t row_offset(const struct row *r)
+{
+    size_t off = 0;
+    const struct roce_field *f = roce_fields_find(&roce_report_fields, r->field, &off);
+    assert(f != NULL); /* the rows name fields of the report */
+    (void)f;
+    return off;
+}
 
 static double per_second(uint64_t n, int64_t ns)
 {
@@ -141,9 +151,10 @@ int roce_live_view_screen(FILE *o, const struct roce_live_interval *iv)
             (double)iv->length_ns / NS_PER_SEC, iv->final ? "   (stopped)" : "");
     fprintf(o, "  %-20s %14s %14s %16s\n", "", "interval", "per second", "total");
     for (const struct row *r = rows; r->label != NULL; r++) {
-        uint64_t d = roce_metric_get(&iv->delta, r->offset);
+        size_t off = row_offset(r);
+        uint64_t d = roce_field_u64(&iv->delta, off);
         fprintf(o, "  %-20s %14" PRIu64 " %14.1f %16" PRIu64 "\n", r->label, d,
-                per_second(d, iv->length_ns), roce_metric_get(iv->total, r->offset));
+                per_second(d, iv->length_ns), roce_field_u64(iv->total, off));
     }
     fputc('\n', o);
     capture_line(o, "  ", iv);
@@ -161,7 +172,7 @@ int roce_live_view_lines(FILE *o, const struct roce_live_interval *iv)
     wall_clock(iv->wall_ns, 'T', now, sizeof now);
     fprintf(o, "%s %s", now, iv->iface);
     for (const struct row *r = rows; r->label != NULL; r++)
-        fprintf(o, " %s %" PRIu64, r->word, roce_metric_get(&iv->delta, r->offset));
+        fprintf(o, " %s %" PRIu64, r->word, roce_field_u64(&iv->delta, row_offset(r)));
     fprintf(o, " pps %.1f dropped %" PRIu64 " if_dropped %" PRIu64 "%s\n",
             per_second(iv->delta.packets, iv->length_ns), iv->cap_delta.dropped,
             iv->cap_delta.if_dropped, iv->final ? " final" : "");

@@ -5,6 +5,9 @@
  * sample carries the label interface="IFACE", so that monitors of several
  * interfaces can share a collector directory. Counts end in _total; times
  * are seconds. Label values are escaped as the format requires (\\, \", \n).
+ * The families of single counters are the fields of the report that the
+ * interval lines carry with a Prometheus name (live_fields.h), in their
+ * order; the PFC families those of a priority (roce_pfc_prio_fields).
  */
 #define _DEFAULT_SOURCE
 #include "prometheus.h"
@@ -13,7 +16,7 @@
 #include <inttypes.h>
 #include <sys/stat.h>
 
-#include "live_metrics.h"
+#include "live_fields.h"
 #include "output.h"
 
 #define FILE_MODE  0644
@@ -72,31 +75,37 @@ static void sample_seconds(struct prom *p, const char *name, const char *key, co
     fprintf(p->out, "%.9f\n", (double)ns / NS_PER_SEC);
 }
 
+/* A sample of field m of the record at base: a count, or seconds. */
+static void sample_field(struct prom *p, const char *name, const char *key, const char *value,
+                         const struct roce_field *m, const void *base)
+{
+    uint64_t v = roce_field_u64(base, m->off);
+    if (m->type == ROCE_FT_US)
+        sample_seconds(p, name, key, value, (int64_t)v);
+    else
+        sample_u64(p, name, key, value, v);
+}
+
 /* The PFC families: per priority, and the link PAUSE ones. */
 static void pfc_families(struct prom *p, const struct roce_totals *t, const struct roce_totals *d,
                          int64_t length_ns)
 {
     char name[LABEL_BUF], prio[LABEL_BUF], help[LABEL_BUF * 2];
-    for (const struct roce_pfc_metric *m = roce_live_pfc_metrics; m->key != NULL; m++) {
+    const struct roce_fieldset *fs = &roce_pfc_prio_fields;
+    for (const struct roce_field *m = fs->f; m < fs->f + fs->n; m++) {
+        if (m->prom == NULL)
+            continue;
         snprintf(name, sizeof name, "pfc_%s", m->prom);
         snprintf(help, sizeof help, "PFC per priority: %s", m->help);
         family(p, name, "counter", help);
         for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++) {
-            uint64_t v = roce_metric_get(&t->pfc.prio[i], m->offset);
             snprintf(prio, sizeof prio, "%u", i);
-            if (m->ns)
-                sample_seconds(p, name, "priority", prio, (int64_t)v);
-            else
-                sample_u64(p, name, "priority", prio, v);
+            sample_field(p, name, "priority", prio, m, &t->pfc.prio[i]);
         }
         snprintf(name, sizeof name, "pause_%s", m->prom);
         snprintf(help, sizeof help, "802.3x link PAUSE: %s", m->help);
         family(p, name, "counter", help);
-        uint64_t v = roce_metric_get(&t->pfc.pause, m->offset);
-        if (m->ns)
-            sample_seconds(p, name, NULL, NULL, (int64_t)v);
-        else
-            sample_u64(p, name, NULL, NULL, v);
+        sample_field(p, name, NULL, NULL, m, &t->pfc.pause);
     }
     family(p, "pfc_paused_ratio", "gauge", "Share of the last interval a priority was paused");
     for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++) {
@@ -154,11 +163,14 @@ static void capture_families(struct prom *p, const struct roce_live_interval *iv
 int roce_prometheus_write(FILE *out, const struct roce_live_interval *iv)
 {
     struct prom p = {out, iv->iface};
-    for (const struct roce_metric *m = roce_live_metrics; m->key != NULL; m++) {
+    const struct roce_field *fields[ROCE_REPORT_FIELDS_MAX];
+    size_t n = roce_live_fields(fields, ROCE_REPORT_FIELDS_MAX);
+    for (size_t i = 0; i < n; i++) {
+        const struct roce_field *m = fields[i];
         if (m->prom == NULL)
             continue;
-        family(&p, m->prom, m->gauge ? "gauge" : "counter", m->help);
-        sample_u64(&p, m->prom, NULL, NULL, roce_metric_get(iv->total, m->offset));
+        family(&p, m->prom, m->flags & ROCE_FF_GAUGE ? "gauge" : "counter", m->help);
+        sample_u64(&p, m->prom, NULL, NULL, roce_field_u64(iv->total, m->off));
     }
     labelled_families(&p, iv->total);
     pfc_families(&p, iv->total, &iv->delta, iv->length_ns);

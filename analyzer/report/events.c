@@ -16,7 +16,7 @@ static void add_i64(json_object *o, const char *k, int64_t v)
 void roce_events_write(const struct roce_verdict *v, void *ctx)
 {
     struct roce_events *ev = ctx;
-    char buf[ROCE_FMT_ADDR_LEN];
+    char buf[ROCE_FMT_TIME_LEN];
     json_object *o = json_object_new_object(), *names = json_object_new_array();
     const struct roce_opcode_info *op = roce_opcode_lookup(v->opcode);
 
@@ -24,11 +24,7 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
     roce_fmt_seconds(v->ts_ns, buf, sizeof buf);
     json_object_object_add(o, "time", json_object_new_string(buf));
     if (v->has_flow) {
-        roce_fmt_addr(v->key.src, v->key.is_v6, buf, sizeof buf);
-        json_object_object_add(o, "src", json_object_new_string(buf));
-        roce_fmt_addr(v->key.dst, v->key.is_v6, buf, sizeof buf);
-        json_object_object_add(o, "dst", json_object_new_string(buf));
-        roce_json_put_u64(o, "dest_qp", v->key.dqpn);
+        roce_json_endpoint(o, &v->key);
         json_object_object_add(o, "opcode", json_object_new_string(op ? op->ident : "unknown"));
         roce_json_put_u64(o, "psn", v->psn);
     }

@@ -34,50 +34,12 @@ json_object *roce_json_seconds(int64_t ns)
     return json_object_new_double_s((double)ns / NS_PER_SEC, buf);
 }
 
-json_object *roce_json_malformed(const struct roce_totals *t)
+void roce_json_endpoint(json_object *o, const struct roce_flow_key *k)
 {
-    json_object *o = json_object_new_object();
-    for (unsigned m = 1; m < ROCE_MAL_COUNT; m++)
-        roce_json_put_u64(o, roce_malformed_name((enum roce_malformed)m),
-                          t->malformed_by_reason[m]);
-    return o;
-}
-
-json_object *roce_json_naks(const struct roce_nak_counts *n)
-{
-    json_object *o = json_object_new_object();
-    for (unsigned c = 0; c < ROCE_NAK_CODES; c++)
-        roce_json_put_u64(o, roce_nak_code_name(c), n->code[c]);
-    roce_json_put_u64(o, "reserved_code", n->reserved_code);
-    roce_json_put_u64(o, "rnr", n->rnr);
-    roce_json_put_u64(o, "total", n->total);
-    return o;
-}
-
-json_object *roce_json_triggers(const uint64_t by[ROCE_TRIGGER_COUNT])
-{
-    json_object *o = json_object_new_object();
-    for (unsigned i = 0; i < ROCE_TRIGGER_COUNT; i++)
-        roce_json_put_u64(o, roce_trigger_name(i), by[i]);
-    return o;
-}
-
-json_object *roce_json_pfc_prio(const struct roce_pfc_prio *p)
-{
-    json_object *o = json_object_new_object();
-    roce_json_put_u64(o, "frames", p->frames);
-    roce_json_put_u64(o, "xoff", p->xoff);
-    roce_json_put_u64(o, "xon", p->xon);
-    roce_json_put_u64(o, "quanta", p->quanta);
-    json_object_object_add(o, "paused_us", roce_json_us(p->paused_ns));
-    roce_json_put_u64(o, "storm_windows", p->storm_windows);
-    return o;
-}
-
-json_object *roce_json_encap(const struct roce_totals *t)
-{
-    json_object *o = json_object_new_object();
-    for (unsigned i = 1; i < ROCE_ENCAP_COUNT; i++)
-        roce_json_put_u64(o, roce_encap_name((enum roce_encap)i), t->encap[i]);
-    return o;
+    char a[ROCE_FMT_ADDR_LEN];
+    roce_fmt_addr(k->src, k->is_v6, a, sizeof a);
+    json_object_object_add(o, "src", json_object_new_string(a));
+    roce_fmt_addr(k->dst, k->is_v6, a, sizeof a);
+    json_object_object_add(o, "dst", json_object_new_string(a));
+    roce_json_put_u64(o, "dest_qp", k->dqpn);
 }

@@ -19,6 +19,12 @@ void roce_jget_fail(struct roce_jget *g, const char *where, const char *key, con
              where[0] && key[0] ? "." : "", key, why);
 }
 
+const char *roce_jget_where(char *buf, size_t len, const char *where, const char *key)
+{
+    snprintf(buf, len, "%s%s%s", where, where[0] && key[0] ? "." : "", key);
+    return buf;
+}
+
 /* How a JSON type is named in a problem. */
 static const char *type_name(json_type t)
 {
@@ -167,29 +173,4 @@ void roce_jget_endpoint(struct roce_jget *g, json_object *o, const char *where,
     k->dqpn = (uint32_t)qp;
     if (qp > QPN_MAX)
         roce_jget_fail(g, where, "dest_qp", "not a 24-bit QP number");
-}
-
-json_object *roce_jget_path(struct roce_jget *g, json_object *o, const char *path)
-{
-    const char *part = path;
-    while (o != NULL && *part) {
-        const char *dot = strchr(part, '.');
-        int n = dot != NULL ? (int)(dot - part) : (int)strlen(part);
-        int done = part == path ? 0 : (int)(part - path) - 1;
-        char key[PATH_MAX_LEN], where[PATH_MAX_LEN];
-        snprintf(key, sizeof key, "%.*s", n, part);
-        snprintf(where, sizeof where, "%.*s", done, path);
-        o = roce_jget_member(g, o, where, key, json_type_object, 0);
-        part += n + (dot != NULL);
-    }
-    return o;
-}
-
-void roce_jget_fields(struct roce_jget *g, json_object *o, const struct roce_jget_field *fields,
-                      void *base)
-{
-    for (const struct roce_jget_field *f = fields; f->key != NULL; f++) {
-        uint64_t v = roce_jget_u64(g, roce_jget_path(g, o, f->path), f->path, f->key);
-        memcpy((char *)base + f->off, &v, sizeof v);
-    }
 }

@@ -23,6 +23,9 @@ struct roce_jget {
 /* Record a problem (only the first is kept): "CTX: WHERE.KEY: WHY". */
 void roce_jget_fail(struct roce_jget *g, const char *where, const char *key, const char *why);
 
+/* "WHERE.KEY" (either may be "") into buf: the place of a member. Returns buf. */
+const char *roce_jget_where(char *buf, size_t len, const char *where, const char *key);
+
 /* The member key of object o, of the given type; NULL (and a problem) when
  * it is missing or of another type. A nullable member that is null gives
  * NULL without a problem. */
@@ -45,18 +48,5 @@ unsigned roce_jget_name(struct roce_jget *g, json_object *o, const char *where, 
  * version is not part of an endpoint and is left alone). */
 void roce_jget_endpoint(struct roce_jget *g, json_object *o, const char *where,
                         struct roce_flow_key *k);
-
-/* Integer members read into the uint64_t at base + off, by a table ending
- * with a NULL key; path: the object that holds them, dot-separated from o
- * ("" for o itself). */
-struct roce_jget_field {
-    const char *path;
-    const char *key;
-    size_t off;
-};
-void roce_jget_fields(struct roce_jget *g, json_object *o, const struct roce_jget_field *fields,
-                      void *base);
-/* The object at a dot-separated path from o ("" for o itself), or NULL with a problem. */
-json_object *roce_jget_path(struct roce_jget *g, json_object *o, const char *path);
 
 #endif

@@ -5,12 +5,13 @@
  * The file is mapped and walked one top-level member at a time with
  * json-c's tokener; the long arrays ("flows", "connections") one element at
  * a time, each turned into the model and put at once: memory holds the
- * model and one element, not the document. Every value is checked (type,
- * range, the latency distributions against the percentiles written); the
- * first problem is the error.
+ * model and one element, not the document. The members are read by the
+ * table of the report's fields (report_fields.c). Every value is checked
+ * (type, range, the latency distributions against the percentiles written);
+ * the first problem is the error.
  */
 #define _DEFAULT_SOURCE
-#include "report_parse.h"
+#include <json-c/json.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,9 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define US_DECIMALS  3
-#define SEC_DECIMALS 9
-#define PORT_MAX     65535u
+#include "jsonget.h"
+#include "report.h"
+#include "report_fields.h"
 
 /* The document being walked. */
 struct walk {
@@ -87,17 +88,29 @@ static void syntax_error(struct walk *w, const char *why)
     roce_jget_fail(w->g, where, "", why);
 }
 
-/* An element of "connections". */
+/* An element of "connections". 0, or -1 when out of memory. */
 static int parse_conn(struct roce_jget *g, json_object *o, struct roce_report *r)
 {
     struct roce_report_conn *c = roce_report_add_conn(r);
-    if (c == NULL)
+    const struct roce_fin in = {r, NULL, NULL};
+    return c != NULL ? roce_fields_parse(g, o, "", &roce_conn_fields, c, &in) : -1;
+}
+
+/* An element of "flows", its episodes appended to r's (in flow order; the
+ * caller puts them back in start order). Times stay relative to the
+ * report's first_time (the caller adds it). 0, or -1 when out of memory. */
+static int parse_flow(struct roce_jget *g, json_object *o, struct roce_report *r)
+{
+    struct roce_flow_report *f = roce_report_add_flow(r);
+    if (f == NULL)
         return -1;
-    roce_jget_endpoint(g, roce_jget_path(g, o, "requester"), "requester", &c->req);
-    roce_jget_endpoint(g, roce_jget_path(g, o, "responder"), "responder", &c->resp);
-    c->paired_by =
-        (uint8_t)roce_jget_name(g, o, "", "paired_by", roce_paired_by_name, ROCE_PAIRED_CNP + 1);
-    return 0;
+    struct roce_report_flow *fx = &r->flow_x[r->n_flows - 1];
+    const struct roce_fin in = {r, fx->lat, fx};
+    snprintf(g->ctx, sizeof g->ctx, "flows[%zu]", r->n_flows - 1);
+    int rc = roce_fields_parse(g, o, "", &roce_flow_fields, f, &in);
+    if (!g->failed)
+        g->ctx[0] = '\0';
+    return rc;
 }
 
 /* The opening bracket of an array or object: 1 when it closes at once
@@ -156,7 +169,7 @@ static int walk_report(struct walk *w, json_object *root, struct roce_report *r)
             return -1;
         }
         const char *key = json_object_get_string(k);
-        int rc = strcmp(key, "flows") == 0         ? walk_array(w, r, roce_parse_flow)
+        int rc = strcmp(key, "flows") == 0         ? walk_array(w, r, parse_flow)
                  : strcmp(key, "connections") == 0 ? walk_array(w, r, parse_conn)
                                                    : next_value(w, &v);
         if (rc == 0 && strcmp(key, "flows") != 0 && strcmp(key, "connections") != 0)
@@ -169,150 +182,6 @@ static int walk_report(struct walk *w, json_object *root, struct roce_report *r)
         syntax_error(w, "',' or '}' expected, or data after the report");
         return -1;
     }
-    return 0;
-}
-
-/* clang-format off */
-#define T_FIELD(path, key, member) {path, key, offsetof(struct roce_totals, member)}
-/* clang-format on */
-static const struct roce_jget_field totals_fields[] = {
-    T_FIELD("capture", "packets", packets),
-    T_FIELD("capture", "roce_packets", roce_packets),
-    T_FIELD("capture", "rocev1_packets", rocev1_packets),
-    T_FIELD("capture", "rocev2_packets", rocev2_packets),
-    T_FIELD("capture", "non_roce_packets", non_roce_packets),
-    T_FIELD("capture", "malformed_packets", malformed_packets),
-    T_FIELD("capture", "truncated_packets", truncated_packets),
-    T_FIELD("capture", "no_bth_packets", no_bth_packets),
-    T_FIELD("capture", "bytes", bytes),
-    T_FIELD("capture", "request_packets", request_packets),
-    T_FIELD("capture", "response_packets", response_packets),
-    T_FIELD("capture", "cnp_packets", cnp_packets),
-    T_FIELD("capture.icrc", "good", icrc_good),
-    T_FIELD("capture.icrc", "bad", icrc_bad),
-    T_FIELD("capture.icrc", "unchecked", icrc_unchecked),
-    T_FIELD("retransmission", "episodes", episodes),
-    T_FIELD("retransmission", "packets", retransmitted_packets),
-    T_FIELD("psn_gaps", "events", gap_events),
-    T_FIELD("psn_gaps", "missing_psns", missing_psns),
-    T_FIELD("", "psn_reuse", psn_reuse),
-    T_FIELD("read_response_gaps", "events", read_response_gaps),
-    T_FIELD("read_response_gaps", "missing_psns", read_response_missing),
-    T_FIELD("", "aeth_reserved", aeth_reserved),
-    T_FIELD("ecn", "ce_marked", ce_marked),
-    T_FIELD("ecn", "ce_answered", ce_answered),
-    T_FIELD("ecn", "ce_unanswered", ce_unanswered),
-    T_FIELD("ecn", "cnps_matched", cnps_matched),
-    T_FIELD("ecn", "cnps_unexplained", cnps_unexplained),
-    T_FIELD("cm", "messages", cm_messages),
-    T_FIELD("cm", "connections", cm_connections),
-    T_FIELD("pfc", "pfc_frames", pfc.pfc_frames),
-    T_FIELD("pfc", "pause_frames", pfc.pause_frames),
-    T_FIELD("pfc", "other_mac_control", pfc.other_mac_control),
-    T_FIELD("limits", "flows_created", flows_created),
-    T_FIELD("limits", "flows_evicted", flows_evicted),
-    T_FIELD("limits", "flows_retired", flows_retired),
-    T_FIELD("limits", "flows_active", flows_active),
-    T_FIELD("limits", "peak_flows", peak_flows),
-    T_FIELD("limits", "episodes_unlisted", episodes_unlisted),
-    T_FIELD("limits", "verdicts_forced", verdicts_forced),
-    T_FIELD("limits", "ce_tracking_overflow", ce_tracking_overflow),
-    {NULL, NULL, 0},
-};
-
-/* clang-format off */
-#define P_FIELD(key, member) {"", key, offsetof(struct roce_pfc_prio, member)}
-/* clang-format on */
-static const struct roce_jget_field prio_fields[] = {
-    P_FIELD("frames", frames),
-    P_FIELD("xoff", xoff),
-    P_FIELD("xon", xon),
-    P_FIELD("quanta", quanta),
-    P_FIELD("storm_windows", storm_windows),
-    {NULL, NULL, 0},
-};
-
-/* One PFC priority (or the link PAUSE) object. */
-static void parse_prio(struct roce_jget *g, json_object *o, struct roce_pfc_prio *p)
-{
-    roce_jget_fields(g, o, prio_fields, p);
-    roce_jget_ns(g, o, "pfc", "paused_us", US_DECIMALS, 0, &p->paused_ns);
-}
-
-/* The totals of the report (and its two latency distributions). */
-static void parse_totals(struct roce_jget *g, json_object *root, struct roce_report *r)
-{
-    struct roce_totals *t = &r->t;
-    json_object *mal = roce_jget_path(g, root, "capture.malformed_by_reason");
-    json_object *enc = roce_jget_path(g, root, "encapsulation");
-    json_object *prios = roce_jget_member(g, roce_jget_path(g, root, "pfc"), "pfc", "priorities",
-                                          json_type_array, 0);
-
-    roce_jget_fields(g, root, totals_fields, t);
-    for (unsigned m = 1; m < ROCE_MAL_COUNT; m++)
-        t->malformed_by_reason[m] = roce_jget_u64(g, mal, "capture.malformed_by_reason",
-                                                  roce_malformed_name((enum roce_malformed)m));
-    for (unsigned i = 1; i < ROCE_ENCAP_COUNT; i++)
-        t->encap[i] = roce_jget_u64(g, enc, "encapsulation", roce_encap_name((enum roce_encap)i));
-    if (prios != NULL && json_object_array_length(prios) != ROCE_PFC_PRIORITIES)
-        roce_jget_fail(g, "pfc", "priorities", "not 8 priorities");
-    for (unsigned i = 0; prios != NULL && !g->failed && i < ROCE_PFC_PRIORITIES; i++)
-        parse_prio(g, json_object_array_get_idx(prios, i), &t->pfc.prio[i]);
-    parse_prio(g, roce_jget_path(g, root, "pfc.pause"), &t->pfc.pause);
-    roce_parse_naks(g, root, "naks", &t->naks);
-    roce_parse_triggers(g, root, "retransmission.by_trigger", t->by_trigger);
-    roce_parse_latency(g, root, "ecn.cnp_latency_us", &r->lat[ROCE_LATENCY_CNP].own,
-                       &t->cnp_latency);
-    roce_parse_latency(g, root, "ack_latency_us", &r->lat[ROCE_LATENCY_ACK].own, &t->ack_latency);
-    int64_t duration;
-    json_object *cap = roce_jget_path(g, root, "capture");
-    roce_jget_ns(g, cap, "capture", "first_time", SEC_DECIMALS, 1, &t->first_ts_ns);
-    roce_jget_ns(g, cap, "capture", "duration_s", SEC_DECIMALS, 0, &duration);
-    t->last_ts_ns = t->first_ts_ns + duration;
-}
-
-/* The analysis options (the keys of report_json.c's options_object). */
-static void parse_options(struct roce_jget *g, json_object *root, struct roce_config *c)
-{
-    json_object *o = roce_jget_path(g, root, "options");
-    json_object *icrc = roce_jget_member(g, o, "options", "icrc_check", json_type_boolean, 0);
-    uint64_t udp = roce_jget_u64(g, o, "options", "udp_port");
-    uint64_t vxlan = roce_jget_u64(g, o, "options", "vxlan_port");
-    uint64_t pmtu = roce_jget_u64(g, o, "options", "pmtu");
-    uint64_t flows = roce_jget_u64(g, o, "options", "max_flows");
-    uint64_t speed = roce_jget_u64(g, o, "options", "link_speed_mbps");
-    uint64_t share = roce_jget_u64(g, o, "options", "storm_share_pct");
-    if (udp > PORT_MAX || vxlan > PORT_MAX || pmtu > UINT32_MAX || flows > UINT32_MAX ||
-        speed > UINT32_MAX || share > 100)
-        roce_jget_fail(g, "options", "", "a value out of range");
-    c->udp_port = (uint16_t)udp;
-    c->vxlan_port = (uint16_t)vxlan;
-    c->pmtu = (uint32_t)pmtu;
-    c->max_flows = (uint32_t)flows;
-    c->link_speed_mbps = (uint32_t)speed;
-    c->pfc_storm_pct = (uint32_t)share;
-    c->check_icrc = icrc != NULL && json_object_get_boolean(icrc);
-    roce_jget_ns(g, o, "options", "cnp_window_us", US_DECIMALS, 0, &c->cnp_window_ns);
-    roce_jget_ns(g, o, "options", "interval_us", US_DECIMALS, 0, &c->pfc_window_ns);
-}
-
-/* What was read: files, link type, complete/error. 0, or -1 when out of memory. */
-static int parse_capture(struct roce_jget *g, json_object *root, struct roce_report *r)
-{
-    json_object *c = roce_jget_path(g, root, "capture");
-    json_object *files = roce_jget_member(g, c, "capture", "files", json_type_array, 0);
-    json_object *complete = roce_jget_member(g, c, "capture", "complete", json_type_boolean, 0);
-    for (size_t i = 0; files != NULL && i < json_object_array_length(files); i++) {
-        json_object *f = json_object_array_get_idx(files, i);
-        if (json_object_get_type(f) != json_type_string)
-            roce_jget_fail(g, "capture", "files", "not a list of names");
-        else if (roce_report_add_file(r, json_object_get_string(f)) != 0)
-            return -1;
-    }
-    if (roce_report_set_link_type(r, roce_jget_str(g, c, "capture", "link_type")) != 0)
-        return -1;
-    if (complete != NULL && !json_object_get_boolean(complete))
-        return roce_report_set_error(r, roce_jget_str(g, c, "capture", "error"));
     return 0;
 }
 
@@ -336,14 +205,12 @@ static int finish(struct roce_jget *g, json_object *root, struct roce_report *r)
         roce_jget_fail(g, "", "", "not a rocescope JSON report (no \"tool\": \"rocescope\")");
         return 0;
     }
-    if (parse_capture(g, root, r) != 0)
+    const struct roce_fin in = {r, r->lat, NULL};
+    if (roce_fields_parse(g, root, "", &roce_report_fields, &r->t, &in) != 0)
         return -1;
-    parse_options(g, root, &r->own.cfg);
-    parse_totals(g, root, r);
     r->t.connections = r->n_conns;
     for (size_t i = 0; i < r->n_flows; i++) {
-        r->flows[i].first_ts_ns += r->t.first_ts_ns;
-        r->flows[i].last_ts_ns += r->t.first_ts_ns;
+        roce_fields_absolute(&roce_flow_fields, &r->flows[i], r->t.first_ts_ns);
         if (i > 0 && r->flows[i].id <= r->flows[i - 1].id)
             roce_jget_fail(g, "flows", "", "not in id order");
     }

@@ -1,0 +1,290 @@
+/*
+ * report_fields.c - the fields of the report, each declared once (see
+ * report_fields.h), in the order the JSON report writes them. The key names
+ * are part of the interface (README "JSON report"); Prometheus names follow
+ * its conventions: rocescope_ prefix, _total on counts, seconds for times.
+ */
+#include "report_fields.h"
+
+#define PSN_MAX       0xFFFFFFu /* PSNs are 24 bits */
+#define FLOW_PMTU_MAX 4096u
+#define PCT_MAX       100u
+
+/* Name functions over unsigned values, for struct roce_fnames. */
+static const char *transport_name(unsigned t)
+{
+    return roce_transport_name((enum roce_transport)t);
+}
+
+static const char *malformed_name(unsigned m)
+{
+    return roce_malformed_name((enum roce_malformed)m);
+}
+
+static const char *encap_name(unsigned e)
+{
+    return roce_encap_name((enum roce_encap)e);
+}
+
+/* NONE has value 7; 6 is unused and also named "none" (the last is read back). */
+static const struct roce_fnames transports = {transport_name, 0, ROCE_TRANSPORT_NONE + 1};
+static const struct roce_fnames paired_by = {roce_paired_by_name, 0, ROCE_PAIRED_CNP + 1};
+static const struct roce_fnames triggers = {roce_trigger_name, 0, ROCE_TRIGGER_COUNT};
+static const struct roce_fnames nak_codes = {roce_nak_code_name, 0, ROCE_NAK_CODES};
+static const struct roce_fnames malformed = {malformed_name, 1, ROCE_MAL_COUNT};
+static const struct roce_fnames encaps = {encap_name, 1, ROCE_ENCAP_COUNT};
+
+/* clang-format off */
+#define MEMBER(rec, m) .off = offsetof(rec, m), .size = sizeof(((rec *)0)->m)
+/* A 64-bit counter, a count array, a struct of counters: they add up. */
+#define COUNTER(rec, path_, key_, m, ...) \
+    {.path = path_, .key = key_, .type = ROCE_FT_UINT, .merge = ROCE_MERGE_SUM, MEMBER(rec, m), __VA_ARGS__}
+#define COUNTS(rec, path_, key_, m, names_, ...) \
+    {.path = path_, .key = key_, .type = ROCE_FT_COUNTS, .merge = ROCE_MERGE_SUM, MEMBER(rec, m), \
+     .names = &names_, __VA_ARGS__}
+#define OBJECT(rec, path_, key_, m, sub_, ...) \
+    {.path = path_, .key = key_, .type = ROCE_FT_OBJECT, .merge = ROCE_MERGE_SUM, MEMBER(rec, m), \
+     .sub = &sub_, __VA_ARGS__}
+/* Any other field. */
+#define FIELD(rec, path_, key_, type_, m, ...) \
+    {.path = path_, .key = key_, .type = type_, MEMBER(rec, m), __VA_ARGS__}
+/* Written and read by callbacks; member: where its value is, when it has one. */
+#define CALL(path_, key_, call_, ...) \
+    {.path = path_, .key = key_, .type = ROCE_FT_CALL, .call = &call_, __VA_ARGS__}
+
+/* In the live monitor's interval lines, with its Prometheus name and help. */
+#define PROM(prom_, help_) .prom = prom_, .help = help_
+#define LIVE(prom_, help_) .flags = ROCE_FF_LIVE, PROM(prom_, help_)
+#define LIVE_LAST(prom_, help_) .flags = ROCE_FF_LIVE | ROCE_FF_LIVE_LAST, PROM(prom_, help_)
+#define GAUGE(prom_, help_) .flags = ROCE_FF_LIVE | ROCE_FF_GAUGE, PROM(prom_, help_)
+#define NOT_LIVE .flags = 0
+/* clang-format on */
+
+static const struct roce_field nak_fields[] = {
+    COUNTS(struct roce_nak_counts, "", "", code, nak_codes, NOT_LIVE), /* members of "naks" itself */
+    COUNTER(struct roce_nak_counts, "", "reserved_code", reserved_code, NOT_LIVE),
+    COUNTER(struct roce_nak_counts, "", "rnr", rnr, NOT_LIVE),
+    COUNTER(struct roce_nak_counts, "", "total", total, NOT_LIVE),
+};
+static const struct roce_fieldset naks = {nak_fields, sizeof nak_fields / sizeof nak_fields[0]};
+
+#define PRIO(key, m, ...) COUNTER(struct roce_pfc_prio, "", key, m, __VA_ARGS__)
+static const struct roce_field pfc_prio_fields[] = {
+    PRIO("frames", frames, PROM("frames_total", "frames that carried a pause time")),
+    PRIO("xoff", xoff, PROM("xoff_total", "XOFF: frames with a nonzero pause time")),
+    PRIO("xon", xon, PROM("xon_total", "XON: frames with pause time zero")),
+    PRIO("quanta", quanta, PROM("quanta_total", "pause quanta requested (512 bit times each)")),
+    FIELD(struct roce_pfc_prio, "", "paused_us", ROCE_FT_US, paused_ns, .merge = ROCE_MERGE_SUM,
+          PROM("paused_seconds_total", "time paused")),
+    PRIO("storm_windows", storm_windows,
+         PROM("storm_windows_total", "intervals paused for more than the storm share")),
+};
+const struct roce_fieldset roce_pfc_prio_fields = {
+    pfc_prio_fields, sizeof pfc_prio_fields / sizeof pfc_prio_fields[0]};
+
+#define T struct roce_totals
+static const struct roce_field report_fields[] = {
+    CALL("capture", "file", roce_fcall_file),
+    CALL("capture", "files", roce_fcall_files),
+    CALL("capture", "link_type", roce_fcall_link_type),
+    COUNTER(T, "capture", "packets", packets, LIVE("packets_total", "Frames captured and analysed")),
+    COUNTER(T, "capture", "roce_packets", roce_packets,
+            LIVE("roce_packets_total", "Well-formed RoCE frames")),
+    COUNTER(T, "capture", "rocev1_packets", rocev1_packets,
+            LIVE("rocev1_packets_total", "RoCEv1 frames")),
+    COUNTER(T, "capture", "rocev2_packets", rocev2_packets,
+            LIVE("rocev2_packets_total", "RoCEv2 frames")),
+    COUNTER(T, "capture", "non_roce_packets", non_roce_packets,
+            LIVE("non_roce_packets_total", "Frames that are not RoCE")),
+    COUNTER(T, "capture", "malformed_packets", malformed_packets,
+            LIVE("malformed_packets_total", "RoCE by port or EtherType, but malformed")),
+    COUNTER(T, "capture", "truncated_packets", truncated_packets,
+            LIVE("truncated_packets_total", "RoCE frames cut by the snapshot length")),
+    COUNTER(T, "capture", "no_bth_packets", no_bth_packets,
+            LIVE("no_bth_packets_total", "RoCE frames whose BTH was not captured")),
+    COUNTS(T, "capture", "malformed_by_reason", malformed_by_reason, malformed,
+           .flags = ROCE_FF_LIVE),
+    COUNTER(T, "capture", "bytes", bytes,
+            LIVE("bytes_total", "Bytes on the wire of the frames analysed")),
+    COUNTER(T, "capture", "request_packets", request_packets,
+            LIVE("request_packets_total", "RoCE request packets")),
+    COUNTER(T, "capture", "response_packets", response_packets,
+            LIVE("response_packets_total", "RoCE response packets")),
+    COUNTER(T, "capture", "cnp_packets", cnp_packets,
+            LIVE("cnp_packets_total", "Congestion notification packets")),
+    FIELD(T, "capture", "first_time", ROCE_FT_SECONDS, first_ts_ns, .merge = ROCE_MERGE_FIRST,
+          .flags = ROCE_FF_NULL0, .when = offsetof(T, packets)),
+    CALL("capture", "duration_s", roce_fcall_duration_s, MEMBER(T, last_ts_ns),
+         .merge = ROCE_MERGE_LAST),
+    COUNTER(T, "capture.icrc", "good", icrc_good, LIVE("icrc_good_total", "Frames whose ICRC matches")),
+    COUNTER(T, "capture.icrc", "bad", icrc_bad,
+            LIVE("icrc_bad_total", "Frames whose ICRC does not match")),
+    COUNTER(T, "capture.icrc", "unchecked", icrc_unchecked,
+            LIVE("icrc_unchecked_total", "Frames whose ICRC could not be checked")),
+    CALL("capture", "complete", roce_fcall_complete),
+    CALL("capture", "error", roce_fcall_error),
+    CALL("capture", "live", roce_fcall_live),
+    CALL("", "options", roce_fcall_options),
+    OBJECT(T, "", "naks", naks, naks, .flags = ROCE_FF_LIVE),
+    COUNTER(T, "retransmission", "episodes", episodes, .flags = ROCE_FF_LIVE),
+    COUNTER(T, "retransmission", "packets", retransmitted_packets,
+            LIVE("retransmitted_packets_total", "Retransmitted request packets")),
+    COUNTS(T, "retransmission", "by_trigger", by_trigger, triggers, .flags = ROCE_FF_LIVE),
+    COUNTER(T, "psn_gaps", "events", gap_events,
+            LIVE("psn_gaps_total", "PSN gaps (packets lost before the capture point)")),
+    COUNTER(T, "psn_gaps", "missing_psns", missing_psns,
+            LIVE("missing_psns_total", "PSNs missing in the gaps")),
+    COUNTER(T, "", "psn_reuse", psn_reuse,
+            LIVE("psn_reuse_total", "Requests reusing a PSN of an earlier READ's span")),
+    COUNTER(T, "read_response_gaps", "events", read_response_gaps,
+            LIVE("read_response_gaps_total", "Gaps in RDMA READ responses")),
+    COUNTER(T, "read_response_gaps", "missing_psns", read_response_missing,
+            LIVE("read_response_missing_psns_total", "PSNs missing in READ response gaps")),
+    COUNTER(T, "", "aeth_reserved", aeth_reserved,
+            LIVE("aeth_reserved_total", "AETHs with the reserved syndrome type")),
+    COUNTER(T, "ecn", "ce_marked", ce_marked, LIVE("ce_marked_total", "CE-marked RoCEv2 requests")),
+    FIELD(T, "ecn", "cnps", ROCE_FT_UINT, cnp_packets,
+          .flags = ROCE_FF_ALIAS | ROCE_FF_LIVE | ROCE_FF_LIVE_LAST),
+    COUNTER(T, "ecn", "cnps_matched", cnps_matched,
+            LIVE_LAST("cnps_matched_total", "CNPs matched to a CE mark")),
+    COUNTER(T, "ecn", "cnps_unexplained", cnps_unexplained,
+            LIVE_LAST("cnps_unexplained_total", "CNPs with no CE mark to match")),
+    COUNTER(T, "ecn", "ce_answered", ce_answered,
+            LIVE("ce_answered_total", "CE marks answered by a CNP")),
+    COUNTER(T, "ecn", "ce_unanswered", ce_unanswered,
+            LIVE("ce_unanswered_total", "CE marks with no CNP within the window")),
+    CALL("ecn", "cnp_latency_us", roce_fcall_latency, MEMBER(T, cnp_latency),
+         .merge = ROCE_MERGE_SUMMARY, .arg = ROCE_LATENCY_CNP),
+    CALL("", "ack_latency_us", roce_fcall_latency, MEMBER(T, ack_latency),
+         .merge = ROCE_MERGE_SUMMARY, .arg = ROCE_LATENCY_ACK),
+    COUNTER(T, "cm", "messages", cm_messages, LIVE("cm_messages_total", "CM MADs")),
+    COUNTER(T, "cm", "connections", cm_connections,
+            LIVE("cm_connections_total", "CM connections set up (REQ/REP pairs)")),
+    COUNTER(T, "pfc", "pfc_frames", pfc.pfc_frames,
+            LIVE("mac_control_pfc_frames_total", "802.1Qbb PFC frames")),
+    COUNTER(T, "pfc", "pause_frames", pfc.pause_frames,
+            LIVE("mac_control_pause_frames_total", "802.3x PAUSE frames")),
+    COUNTER(T, "pfc", "other_mac_control", pfc.other_mac_control,
+            LIVE("mac_control_other_frames_total", "Other MAC Control frames")),
+    CALL("pfc", "priorities", roce_fcall_priorities, MEMBER(T, pfc.prio), .merge = ROCE_MERGE_SUM,
+         .flags = ROCE_FF_LIVE),
+    OBJECT(T, "pfc", "pause", pfc.pause, roce_pfc_prio_fields, .flags = ROCE_FF_LIVE),
+    COUNTS(T, "", "encapsulation", encap, encaps, .flags = ROCE_FF_LIVE),
+    COUNTER(T, "limits", "flows_created", flows_created, LIVE("flows_created_total", "Flows created")),
+    COUNTER(T, "limits", "flows_evicted", flows_evicted,
+            LIVE("flows_evicted_total", "Flows evicted because the table was full")),
+    COUNTER(T, "limits", "flows_retired", flows_retired,
+            LIVE("flows_retired_total", "Flows retired after the idle timeout")),
+    COUNTER(T, "limits", "flows_active", flows_active, GAUGE("flows_active", "Flows tracked now")),
+    COUNTER(T, "limits", "peak_flows", peak_flows, GAUGE("flows_peak", "Most flows tracked at once")),
+    COUNTER(T, "limits", "episodes_unlisted", episodes_unlisted, .flags = ROCE_FF_LIVE),
+    COUNTER(T, "limits", "verdicts_forced", verdicts_forced,
+            LIVE("verdicts_forced_total", "Verdicts settled early because too many were open")),
+    COUNTER(T, "limits", "ce_tracking_overflow", ce_tracking_overflow,
+            LIVE("ce_tracking_overflow_total", "CE marks settled early (tracking bound)")),
+    COUNTER(T, "limits", "alloc_failures", alloc_failures,
+            LIVE("alloc_failures_total", "Allocations that failed: state not kept")),
+    COUNTER(T, "", "connections", connections,
+            .flags = ROCE_FF_LIVE | ROCE_FF_GAUGE | ROCE_FF_LIVE_ONLY,
+            PROM("connections", "Connections (paired flows) tracked now")),
+    COUNTER(T, "", NULL, unsupported_linktype, NOT_LIVE),
+};
+#undef T
+const struct roce_fieldset roce_report_fields = {
+    report_fields, sizeof report_fields / sizeof report_fields[0]};
+
+#define O struct roce_config
+static const struct roce_field option_fields[] = {
+    FIELD(O, "", "udp_port", ROCE_FT_UINT, udp_port, .option = "--udp-port"),
+    FIELD(O, "", "cnp_window_us", ROCE_FT_US, cnp_window_ns, .option = "--cnp-window"),
+    FIELD(O, "", "pmtu", ROCE_FT_UINT, pmtu, .option = "--pmtu"),
+    FIELD(O, "", "max_flows", ROCE_FT_UINT, max_flows, .option = "--max-flows"),
+    FIELD(O, "", "icrc_check", ROCE_FT_BOOL, check_icrc, .option = "--no-icrc"),
+    FIELD(O, "", "vxlan_port", ROCE_FT_UINT, vxlan_port, .option = "VXLAN port"),
+    FIELD(O, "", "link_speed_mbps", ROCE_FT_UINT, link_speed_mbps, .option = "--link-speed"),
+    FIELD(O, "", "interval_us", ROCE_FT_US, pfc_window_ns, .option = "--interval"),
+    FIELD(O, "", "storm_share_pct", ROCE_FT_UINT, pfc_storm_pct, .max = PCT_MAX,
+          .option = "--storm-share"),
+};
+#undef O
+const struct roce_fieldset roce_option_fields = {
+    option_fields, sizeof option_fields / sizeof option_fields[0]};
+
+#define E struct roce_episode
+static const struct roce_field episode_fields[] = {
+    FIELD(E, "", "first_frame", ROCE_FT_UINT, first_frame, .merge = ROCE_MERGE_FRAME),
+    FIELD(E, "", "last_frame", ROCE_FT_UINT, last_frame, .merge = ROCE_MERGE_FRAME),
+    FIELD(E, "", "first_psn", ROCE_FT_UINT, first_psn, .max = PSN_MAX, .why = "not a 24-bit PSN"),
+    FIELD(E, "", "last_psn", ROCE_FT_UINT, last_psn, .max = PSN_MAX, .why = "not a 24-bit PSN"),
+    FIELD(E, "", "packets", ROCE_FT_UINT, packets),
+    FIELD(E, "", "trigger", ROCE_FT_NAME, trigger, .names = &triggers),
+    FIELD(E, "", "nak_frame", ROCE_FT_UINT, nak_frame, .merge = ROCE_MERGE_FRAME,
+          .flags = ROCE_FF_NULL0, .when = offsetof(E, nak_frame)),
+    FIELD(E, "", "nak_to_resend_us", ROCE_FT_US, nak_to_resend_ns, .flags = ROCE_FF_NULL0,
+          .when = offsetof(E, nak_frame)),
+    CALL("", "duration_us", roce_fcall_duration_us, MEMBER(E, last_ts_ns)),
+    FIELD(E, "", NULL, ROCE_FT_UINT, flow_id, .merge = ROCE_MERGE_FLOW_ID),
+};
+#undef E
+const struct roce_fieldset roce_episode_fields = {
+    episode_fields, sizeof episode_fields / sizeof episode_fields[0]};
+
+#define F struct roce_flow_report
+#define FLOW_COUNT(key, m) FIELD(F, "", key, ROCE_FT_UINT, m)
+static const struct roce_field flow_fields[] = {
+    CALL("", "src", roce_fcall_endpoint, MEMBER(F, key)), /* and dst, dest_qp */
+    FIELD(F, "", "id", ROCE_FT_UINT, id, .merge = ROCE_MERGE_FLOW_ID),
+    FIELD(F, "", "version", ROCE_FT_UINT, key.version, .min = 1, .max = 2, .why = "not 1 or 2"),
+    FIELD(F, "", "transport", ROCE_FT_NAME, transport, .names = &transports),
+    CALL("", "paired_with", roce_fcall_paired_with),
+    FIELD(F, "", "paired_by", ROCE_FT_NAME, paired_by, .names = &paired_by),
+    FLOW_COUNT("packets", packets),
+    FLOW_COUNT("bytes", bytes),
+    FLOW_COUNT("payload_bytes", payload_bytes),
+    FLOW_COUNT("request_packets", request_packets),
+    FLOW_COUNT("response_packets", response_packets),
+    FLOW_COUNT("cnp_packets", cnp_packets),
+    CALL("", "opcodes", roce_fcall_opcodes, MEMBER(F, op_counts)),
+    CALL("", "first_psn", roce_fcall_psn_range), /* and last_psn */
+    FIELD(F, "", "first_frame", ROCE_FT_UINT, first_frame, .merge = ROCE_MERGE_FRAME),
+    FIELD(F, "", "last_frame", ROCE_FT_UINT, last_frame, .merge = ROCE_MERGE_FRAME),
+    FIELD(F, "", "first_time", ROCE_FT_SECONDS, first_ts_ns, .flags = ROCE_FF_RELATIVE),
+    FIELD(F, "", "last_time", ROCE_FT_SECONDS, last_ts_ns, .flags = ROCE_FF_RELATIVE),
+    FIELD(F, "", "pmtu", ROCE_FT_UINT, pmtu, .max = FLOW_PMTU_MAX, .why = "larger than 4096"),
+    FLOW_COUNT("retransmitted_packets", retransmitted_packets),
+    FLOW_COUNT("psn_gaps", gap_events),
+    FLOW_COUNT("missing_psns", missing_psns),
+    FLOW_COUNT("psn_reuse", psn_reuse),
+    FLOW_COUNT("read_response_gaps", read_response_gaps),
+    FLOW_COUNT("episode_count", episodes),
+    FIELD(F, "", "episodes_by_trigger", ROCE_FT_COUNTS, by_trigger, .names = &triggers),
+    FLOW_COUNT("ce_marked", ce_marked),
+    FLOW_COUNT("ce_answered", ce_answered),
+    FLOW_COUNT("ce_unanswered", ce_unanswered),
+    FIELD(F, "", "cnps", ROCE_FT_UINT, cnp_packets, .flags = ROCE_FF_ALIAS),
+    FLOW_COUNT("cnps_for_flow", cnps_for_flow),
+    FLOW_COUNT("cnps_matched", cnps_matched),
+    FLOW_COUNT("cnps_unexplained", cnps_unexplained),
+    FLOW_COUNT("bad_icrc", bad_icrc),
+    FLOW_COUNT("cm_connections", cm_connections),
+    FIELD(F, "", "naks", ROCE_FT_OBJECT, naks, .sub = &naks),
+    CALL("", "ack_latency_us", roce_fcall_latency, MEMBER(F, ack_latency),
+         .arg = ROCE_LATENCY_ACK),
+    CALL("", "cnp_latency_us", roce_fcall_latency, MEMBER(F, cnp_latency),
+         .arg = ROCE_LATENCY_CNP),
+    CALL("", "episodes", roce_fcall_episodes),
+    FIELD(F, "", NULL, ROCE_FT_UINT, peer_id, .merge = ROCE_MERGE_FLOW_REF),
+};
+#undef F
+const struct roce_fieldset roce_flow_fields = {
+    flow_fields, sizeof flow_fields / sizeof flow_fields[0]};
+
+#define C struct roce_report_conn
+static const struct roce_field conn_fields[] = {
+    CALL("", "requester", roce_fcall_endpoint_object, MEMBER(C, req)),
+    CALL("", "responder", roce_fcall_endpoint_object, MEMBER(C, resp)),
+    FIELD(C, "", "paired_by", ROCE_FT_NAME, paired_by, .names = &paired_by),
+};
+#undef C
+const struct roce_fieldset roce_conn_fields = {
+    conn_fields, sizeof conn_fields / sizeof conn_fields[0]};

@@ -1,0 +1,107 @@
+/*
+ * report_fields_access.c - the fields of report_fields.c by offset: values,
+ * lookup by JSON path, merging, renumbering (see report_fields.h).
+ */
+#include "report_fields.h"
+
+#include <string.h>
+
+uint64_t roce_field_u64(const void *base, size_t off)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)base + off, sizeof v);
+    return v;
+}
+
+/* Store v as the uint64_t at base + off. */
+static void set_u64(void *base, size_t off, uint64_t v)
+{
+    memcpy((char *)base + off, &v, sizeof v);
+}
+
+void roce_field_add(const struct roce_field *f, void *dst, const void *src, int subtract)
+{
+    /* int64_t times paused add up the same way, modulo 2^64 */
+    for (size_t off = f->off; off < f->off + f->size; off += sizeof(uint64_t)) {
+        uint64_t a = roce_field_u64(dst, off), b = roce_field_u64(src, off);
+        set_u64(dst, off, subtract ? a - b : a + b);
+    }
+}
+
+int roce_field_is_count(const struct roce_field *f)
+{
+    return f->merge == ROCE_MERGE_SUM && !(f->flags & ROCE_FF_GAUGE);
+}
+
+const struct roce_field *roce_fields_find(const struct roce_fieldset *fs, const char *path,
+                                          size_t *off)
+{
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++) {
+        if (f->key == NULL)
+            continue;
+        size_t plen = strlen(f->path), klen = strlen(f->key);
+        /* path is "PATH.KEY" (or "KEY"), then possibly ".MORE" into an object */
+        const char *k = path + plen + (plen != 0);
+        if (strncmp(path, f->path, plen) != 0 || (plen != 0 && path[plen] != '.') ||
+            strncmp(k, f->key, klen) != 0)
+            continue;
+        if (k[klen] == '\0' && f->type == ROCE_FT_UINT && f->size == sizeof(uint64_t)) {
+            *off = f->off;
+            return f;
+        }
+        if (k[klen] == '.' && f->type == ROCE_FT_OBJECT) {
+            const struct roce_field *in = roce_fields_find(f->sub, k + klen + 1, off);
+            if (in != NULL) {
+                *off += f->off;
+                return in;
+            }
+        }
+    }
+    return NULL;
+}
+
+void roce_fields_merge_totals(struct roce_totals *dst, const struct roce_totals *src)
+{
+    const struct roce_fieldset *fs = &roce_report_fields;
+    /* the times go by the reports' packets: decided before the sums */
+    const int dst_empty = dst->packets == 0, src_has = src->packets != 0;
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++) {
+        switch ((enum roce_fmerge)f->merge) {
+        case ROCE_MERGE_SUM:
+            roce_field_add(f, dst, src, 0);
+            break;
+        case ROCE_MERGE_FIRST:
+            if (dst_empty)
+                memcpy((char *)dst + f->off, (const char *)src + f->off, f->size);
+            break;
+        case ROCE_MERGE_LAST:
+            if (src_has)
+                memcpy((char *)dst + f->off, (const char *)src + f->off, f->size);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+void roce_fields_renumber(const struct roce_fieldset *fs, void *base, uint64_t frame_off,
+                          uint64_t id_off)
+{
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++) {
+        if (f->merge != ROCE_MERGE_FRAME && f->merge != ROCE_MERGE_FLOW_ID &&
+            f->merge != ROCE_MERGE_FLOW_REF)
+            continue;
+        uint64_t v = roce_field_u64(base, f->off);
+        if (f->merge == ROCE_MERGE_FRAME && v != 0)
+            set_u64(base, f->off, v + frame_off);
+        else if (f->merge == ROCE_MERGE_FLOW_ID || (f->merge == ROCE_MERGE_FLOW_REF && v != 0))
+            set_u64(base, f->off, v + id_off);
+    }
+}
+
+void roce_fields_absolute(const struct roce_fieldset *fs, void *base, int64_t t0)
+{
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++)
+        if (f->flags & ROCE_FF_RELATIVE)
+            set_u64(base, f->off, roce_field_u64(base, f->off) + (uint64_t)t0);
+}

@@ -1,0 +1,158 @@
+/*
+ * report_fields_latency.c - the latency objects of the report (the CALL
+ * fields "ack_latency_us" and "cnp_latency_us" of report_fields.c):
+ * {count, min, p50, p99, max, distribution}, with the distribution itself so
+ * that reports can be merged, read back and checked against the summary
+ * written. The field's member is the struct roce_lat_summary; its arg, the
+ * enum roce_latency_kind of the record's distribution.
+ */
+#include "report_fields.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_values.h"
+
+#define US_DECIMALS 3 /* microseconds with three decimals: exact nanoseconds */
+#define WHERE_LEN   128
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distribution itself: {"exact_ns": [samples, ascending]} while it
+ * holds exact samples, else {"buckets": [[index, count], ...]} (the nonzero
+ * buckets, ascending). */
+static json_object *new_distribution(const struct roce_lat *l)
+{
+    json_object *o = json_object_new_object(), *a = json_object_new_array();
+    const int64_t *samples;
+    size_t n = roce_lat_exact(l, &samples);
+    if (l->count == 0 || n > 0) {
+        int64_t sorted[ROCE_LAT_EXACT];
+        if (n > 0) {
+            memcpy(sorted, samples, n * sizeof sorted[0]);
+            qsort(sorted, n, sizeof sorted[0], cmp_i64);
+        }
+        for (size_t i = 0; i < n; i++)
+            json_object_array_add(a, json_object_new_int64(sorted[i]));
+        json_object_object_add(o, "exact_ns", a);
+        return o;
+    }
+    for (unsigned i = 0; i < ROCE_LAT_BUCKETS; i++) {
+        uint32_t c = roce_lat_bucket(l, i);
+        if (!c)
+            continue;
+        json_object *pair = json_object_new_array();
+        json_object_array_add(pair, json_object_new_int((int)i));
+        json_object_array_add(pair, json_object_new_uint64(c));
+        json_object_array_add(a, pair);
+    }
+    json_object_object_add(o, "buckets", a);
+    return o;
+}
+
+/* A percentile of the summary, or null without samples. */
+static void put_percentile(json_object *o, const char *k, const struct roce_lat_summary *s,
+                           int64_t ns)
+{
+    json_object_object_add(o, k, s->count ? roce_json_us(ns) : NULL);
+}
+
+static void latency_write(json_object *o, const struct roce_field *f, const void *base,
+                          const struct roce_fout *c)
+{
+    const struct roce_lat_summary *s =
+        (const struct roce_lat_summary *)((const char *)base + f->off);
+    json_object *l = json_object_new_object();
+    roce_json_put_u64(l, "count", s->count);
+    put_percentile(l, "min", s, s->min);
+    put_percentile(l, "p50", s, s->p50);
+    put_percentile(l, "p99", s, s->p99);
+    put_percentile(l, "max", s, s->max);
+    json_object_object_add(l, "distribution",
+                           new_distribution(roce_report_lat_get(&c->lat[f->arg])));
+    json_object_object_add(o, f->key, l);
+}
+
+/* {"exact_ns": [...]}: the samples added to l (at most ROCE_LAT_EXACT). */
+static void exact_samples(struct roce_jget *g, json_object *a, const char *where,
+                          struct roce_lat *l)
+{
+    size_t n = json_object_array_length(a);
+    if (n > ROCE_LAT_EXACT) {
+        roce_jget_fail(g, where, "distribution.exact_ns", "more samples than kept exactly");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_object *v = json_object_array_get_idx(a, i);
+        if (json_object_get_type(v) != json_type_int || json_object_get_int64(v) < 0) {
+            roce_jget_fail(g, where, "distribution.exact_ns", "not a list of nanoseconds");
+            return;
+        }
+        if (roce_lat_add(l, json_object_get_int64(v)) != 0) {
+            roce_jget_fail(g, where, "distribution", "out of memory");
+            return;
+        }
+    }
+}
+
+/* {"buckets": [[index, count], ...]}: the counts added to l, with the exact
+ * min and max written (w). */
+static void buckets(struct roce_jget *g, json_object *a, const char *where, struct roce_lat *l,
+                    const struct roce_lat_summary *w)
+{
+    for (size_t i = 0; i < json_object_array_length(a); i++) {
+        json_object *pair = json_object_array_get_idx(a, i), *idx, *count;
+        if (json_object_get_type(pair) != json_type_array || json_object_array_length(pair) != 2 ||
+            json_object_get_type(idx = json_object_array_get_idx(pair, 0)) != json_type_int ||
+            json_object_get_type(count = json_object_array_get_idx(pair, 1)) != json_type_int ||
+            json_object_get_int64(idx) < 0 || json_object_get_int64(idx) >= ROCE_LAT_BUCKETS ||
+            json_object_get_int64(count) <= 0 || json_object_get_int64(count) > UINT32_MAX) {
+            roce_jget_fail(g, where, "distribution.buckets", "not a list of [index, count]");
+            return;
+        }
+        if (roce_lat_add_bucket(l, (unsigned)json_object_get_int64(idx),
+                                (uint32_t)json_object_get_int64(count), w->min, w->max) != 0) {
+            roce_jget_fail(g, where, "distribution", "out of memory");
+            return;
+        }
+    }
+}
+
+/* The distribution into the record's (empty before), its summary into the
+ * member: the summary the distribution gives must be the one written. */
+static int latency_parse(struct roce_jget *g, json_object *o, const char *where,
+                         const struct roce_field *f, void *base, const struct roce_fin *c)
+{
+    struct roce_lat_summary w = {0}, *s = (struct roce_lat_summary *)((char *)base + f->off);
+    struct roce_lat *l = &c->lat[f->arg].own;
+    char at[WHERE_LEN];
+    json_object *d, *a;
+    roce_jget_where(at, sizeof at, where, f->key);
+    o = roce_jget_member(g, o, where, f->key, json_type_object, 0);
+    w.count = roce_jget_u64(g, o, at, "count");
+    roce_jget_ns(g, o, at, "min", US_DECIMALS, 1, &w.min);
+    roce_jget_ns(g, o, at, "p50", US_DECIMALS, 1, &w.p50);
+    roce_jget_ns(g, o, at, "p99", US_DECIMALS, 1, &w.p99);
+    roce_jget_ns(g, o, at, "max", US_DECIMALS, 1, &w.max);
+    d = roce_jget_member(g, o, at, "distribution", json_type_object, 0);
+    if (d != NULL && json_object_object_get_ex(d, "exact_ns", &a) &&
+        json_object_get_type(a) == json_type_array)
+        exact_samples(g, a, at, l);
+    else if (d != NULL && json_object_object_get_ex(d, "buckets", &a) &&
+             json_object_get_type(a) == json_type_array)
+        buckets(g, a, at, l, &w);
+    else if (d != NULL)
+        roce_jget_fail(g, at, "distribution", "neither exact_ns nor buckets");
+    roce_lat_summarize(l, s);
+    if (!g->failed && (s->count != w.count || s->min != w.min || s->p50 != w.p50 ||
+                       s->p99 != w.p99 || s->max != w.max))
+        roce_jget_fail(g, at, "distribution", "does not give the count and percentiles written");
+    return 0;
+}
+
+const struct roce_fcall roce_fcall_latency = {latency_write, latency_parse};

@@ -137,7 +137,7 @@ unsigned roce_jget_name(struct roce_jget *g, json_object *o, const char *where, 
                         const char *(*name)(unsigned), unsigned n)
 {
     const char *s = roce_jget_str(g, o, where, key);
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = n; i-- > 0;)
         if (strcmp(s, name(i)) == 0)
             return i;
     if (!g->failed)

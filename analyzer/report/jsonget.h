@@ -41,7 +41,8 @@ int roce_jget_ns(struct roce_jget *g, json_object *o, const char *where, const c
                  unsigned decimals, int nullable, int64_t *out);
 /* A string member ("" on a problem). */
 const char *roce_jget_str(struct roce_jget *g, json_object *o, const char *where, const char *key);
-/* A string member that must be one of name(0..n-1): its index (0 on a problem). */
+/* A string member that must be one of name(0..n-1): its index (the last
+ * where two share a name), 0 on a problem. */
 unsigned roce_jget_name(struct roce_jget *g, json_object *o, const char *where, const char *key,
                         const char *(*name)(unsigned), unsigned n);
 /* {src, dst, dest_qp} into k (addresses as inet_ntop wrote them; the

@@ -35,6 +35,9 @@ static const struct roce_fnames malformed = {malformed_name, 1, ROCE_MAL_COUNT};
 static const struct roce_fnames encaps = {encap_name, 1, ROCE_ENCAP_COUNT};
 
 /* clang-format off */
+#define FIELDSET(fields) {fields, sizeof fields / sizeof fields[0]}
+/* The tables below name their record T (totals), O (options), E (episode),
+ * F (flow), C (connection). */
 #define MEMBER(rec, m) .off = offsetof(rec, m), .size = sizeof(((rec *)0)->m)
 /* A 64-bit counter, a count array, a struct of counters: they add up. */
 #define COUNTER(rec, path_, key_, m, ...) \
@@ -61,12 +64,13 @@ static const struct roce_fnames encaps = {encap_name, 1, ROCE_ENCAP_COUNT};
 /* clang-format on */
 
 static const struct roce_field nak_fields[] = {
-    COUNTS(struct roce_nak_counts, "", "", code, nak_codes, NOT_LIVE), /* members of "naks" itself */
+    /* the codes are members of "naks" itself */
+    COUNTS(struct roce_nak_counts, "", "", code, nak_codes, NOT_LIVE),
     COUNTER(struct roce_nak_counts, "", "reserved_code", reserved_code, NOT_LIVE),
     COUNTER(struct roce_nak_counts, "", "rnr", rnr, NOT_LIVE),
     COUNTER(struct roce_nak_counts, "", "total", total, NOT_LIVE),
 };
-static const struct roce_fieldset naks = {nak_fields, sizeof nak_fields / sizeof nak_fields[0]};
+static const struct roce_fieldset naks = FIELDSET(nak_fields);
 
 #define PRIO(key, m, ...) COUNTER(struct roce_pfc_prio, "", key, m, __VA_ARGS__)
 static const struct roce_field pfc_prio_fields[] = {
@@ -79,15 +83,15 @@ static const struct roce_field pfc_prio_fields[] = {
     PRIO("storm_windows", storm_windows,
          PROM("storm_windows_total", "intervals paused for more than the storm share")),
 };
-const struct roce_fieldset roce_pfc_prio_fields = {
-    pfc_prio_fields, sizeof pfc_prio_fields / sizeof pfc_prio_fields[0]};
+const struct roce_fieldset roce_pfc_prio_fields = FIELDSET(pfc_prio_fields);
 
 #define T struct roce_totals
 static const struct roce_field report_fields[] = {
     CALL("capture", "file", roce_fcall_file),
     CALL("capture", "files", roce_fcall_files),
     CALL("capture", "link_type", roce_fcall_link_type),
-    COUNTER(T, "capture", "packets", packets, LIVE("packets_total", "Frames captured and analysed")),
+    COUNTER(T, "capture", "packets", packets,
+            LIVE("packets_total", "Frames captured and analysed")),
     COUNTER(T, "capture", "roce_packets", roce_packets,
             LIVE("roce_packets_total", "Well-formed RoCE frames")),
     COUNTER(T, "capture", "rocev1_packets", rocev1_packets,
@@ -116,7 +120,8 @@ static const struct roce_field report_fields[] = {
           .flags = ROCE_FF_NULL0, .when = offsetof(T, packets)),
     CALL("capture", "duration_s", roce_fcall_duration_s, MEMBER(T, last_ts_ns),
          .merge = ROCE_MERGE_LAST),
-    COUNTER(T, "capture.icrc", "good", icrc_good, LIVE("icrc_good_total", "Frames whose ICRC matches")),
+    COUNTER(T, "capture.icrc", "good", icrc_good,
+            LIVE("icrc_good_total", "Frames whose ICRC matches")),
     COUNTER(T, "capture.icrc", "bad", icrc_bad,
             LIVE("icrc_bad_total", "Frames whose ICRC does not match")),
     COUNTER(T, "capture.icrc", "unchecked", icrc_unchecked,
@@ -170,13 +175,15 @@ static const struct roce_field report_fields[] = {
          .flags = ROCE_FF_LIVE),
     OBJECT(T, "pfc", "pause", pfc.pause, roce_pfc_prio_fields, .flags = ROCE_FF_LIVE),
     COUNTS(T, "", "encapsulation", encap, encaps, .flags = ROCE_FF_LIVE),
-    COUNTER(T, "limits", "flows_created", flows_created, LIVE("flows_created_total", "Flows created")),
+    COUNTER(T, "limits", "flows_created", flows_created,
+            LIVE("flows_created_total", "Flows created")),
     COUNTER(T, "limits", "flows_evicted", flows_evicted,
             LIVE("flows_evicted_total", "Flows evicted because the table was full")),
     COUNTER(T, "limits", "flows_retired", flows_retired,
             LIVE("flows_retired_total", "Flows retired after the idle timeout")),
     COUNTER(T, "limits", "flows_active", flows_active, GAUGE("flows_active", "Flows tracked now")),
-    COUNTER(T, "limits", "peak_flows", peak_flows, GAUGE("flows_peak", "Most flows tracked at once")),
+    COUNTER(T, "limits", "peak_flows", peak_flows,
+            GAUGE("flows_peak", "Most flows tracked at once")),
     COUNTER(T, "limits", "episodes_unlisted", episodes_unlisted, .flags = ROCE_FF_LIVE),
     COUNTER(T, "limits", "verdicts_forced", verdicts_forced,
             LIVE("verdicts_forced_total", "Verdicts settled early because too many were open")),
@@ -190,8 +197,7 @@ static const struct roce_field report_fields[] = {
     COUNTER(T, "", NULL, unsupported_linktype, NOT_LIVE),
 };
 #undef T
-const struct roce_fieldset roce_report_fields = {
-    report_fields, sizeof report_fields / sizeof report_fields[0]};
+const struct roce_fieldset roce_report_fields = FIELDSET(report_fields);
 
 #define O struct roce_config
 static const struct roce_field option_fields[] = {
@@ -207,8 +213,7 @@ static const struct roce_field option_fields[] = {
           .option = "--storm-share"),
 };
 #undef O
-const struct roce_fieldset roce_option_fields = {
-    option_fields, sizeof option_fields / sizeof option_fields[0]};
+const struct roce_fieldset roce_option_fields = FIELDSET(option_fields);
 
 #define E struct roce_episode
 static const struct roce_field episode_fields[] = {
@@ -226,10 +231,9 @@ static const struct roce_field episode_fields[] = {
     FIELD(E, "", NULL, ROCE_FT_UINT, flow_id, .merge = ROCE_MERGE_FLOW_ID),
 };
 #undef E
-const struct roce_fieldset roce_episode_fields = {
-    episode_fields, sizeof episode_fields / sizeof episode_fields[0]};
+const struct roce_fieldset roce_episode_fields = FIELDSET(episode_fields);
 
-#define F struct roce_flow_report
+#define F                  struct roce_flow_report
 #define FLOW_COUNT(key, m) FIELD(F, "", key, ROCE_FT_UINT, m)
 static const struct roce_field flow_fields[] = {
     CALL("", "src", roce_fcall_endpoint, MEMBER(F, key)), /* and dst, dest_qp */
@@ -268,16 +272,13 @@ static const struct roce_field flow_fields[] = {
     FLOW_COUNT("bad_icrc", bad_icrc),
     FLOW_COUNT("cm_connections", cm_connections),
     FIELD(F, "", "naks", ROCE_FT_OBJECT, naks, .sub = &naks),
-    CALL("", "ack_latency_us", roce_fcall_latency, MEMBER(F, ack_latency),
-         .arg = ROCE_LATENCY_ACK),
-    CALL("", "cnp_latency_us", roce_fcall_latency, MEMBER(F, cnp_latency),
-         .arg = ROCE_LATENCY_CNP),
+    CALL("", "ack_latency_us", roce_fcall_latency, MEMBER(F, ack_latency), .arg = ROCE_LATENCY_ACK),
+    CALL("", "cnp_latency_us", roce_fcall_latency, MEMBER(F, cnp_latency), .arg = ROCE_LATENCY_CNP),
     CALL("", "episodes", roce_fcall_episodes),
     FIELD(F, "", NULL, ROCE_FT_UINT, peer_id, .merge = ROCE_MERGE_FLOW_REF),
 };
 #undef F
-const struct roce_fieldset roce_flow_fields = {
-    flow_fields, sizeof flow_fields / sizeof flow_fields[0]};
+const struct roce_fieldset roce_flow_fields = FIELDSET(flow_fields);
 
 #define C struct roce_report_conn
 static const struct roce_field conn_fields[] = {
@@ -286,5 +287,4 @@ static const struct roce_field conn_fields[] = {
     FIELD(C, "", "paired_by", ROCE_FT_NAME, paired_by, .names = &paired_by),
 };
 #undef C
-const struct roce_fieldset roce_conn_fields = {
-    conn_fields, sizeof conn_fields / sizeof conn_fields[0]};
+const struct roce_fieldset roce_conn_fields = FIELDSET(conn_fields);

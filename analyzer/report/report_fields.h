@@ -49,25 +49,25 @@ enum roce_ftype {
  * the reports of each (report_merge.c). Flows and episodes are appended
  * whole: for their fields only the renumbering kinds mean something. */
 enum roce_fmerge {
-    ROCE_MERGE_NONE,     /* not field by field: an alias, or what report_merge.c merges itself */
-    ROCE_MERGE_SUM,      /* 64-bit counters: they add up */
-    ROCE_MERGE_FIRST,    /* the first report's, until a report has packets */
-    ROCE_MERGE_LAST,     /* the last report's that has packets */
-    ROCE_MERGE_SUMMARY,  /* a latency summary: of the merged distribution */
-    ROCE_MERGE_FRAME,    /* a frame number (0: none), numbered on after the reports before */
-    ROCE_MERGE_FLOW_ID,  /* a flow id, numbered on after the flows the reports before created */
-    ROCE_MERGE_FLOW_REF  /* a flow id, or 0 (none), numbered on */
+    ROCE_MERGE_NONE,    /* not field by field: an alias, or what report_merge.c merges itself */
+    ROCE_MERGE_SUM,     /* 64-bit counters: they add up */
+    ROCE_MERGE_FIRST,   /* the first report's, until a report has packets */
+    ROCE_MERGE_LAST,    /* the last report's that has packets */
+    ROCE_MERGE_SUMMARY, /* a latency summary: of the merged distribution */
+    ROCE_MERGE_FRAME,   /* a frame number (0: none), numbered on after the reports before */
+    ROCE_MERGE_FLOW_ID, /* a flow id, numbered on after the flows the reports before created */
+    ROCE_MERGE_FLOW_REF /* a flow id, or 0 (none), numbered on */
 };
 
 /* Where a field appears, and special cases of its type. */
 enum roce_fflag {
-    ROCE_FF_ALIAS = 1u << 0,     /* the value of another field, written again under a
-                                    second key (read and merged under the first) */
-    ROCE_FF_NULL0 = 1u << 1,     /* written null when the uint64_t at `when` is 0; null reads as 0 */
-    ROCE_FF_RELATIVE = 1u << 2,  /* a time written relative to the report's first time */
-    ROCE_FF_LIVE = 1u << 3,      /* in the live monitor's interval lines (a count: the
-                                    interval's difference, and the running total) */
-    ROCE_FF_GAUGE = 1u << 4,     /* with LIVE: a current value, only in the running totals */
+    ROCE_FF_ALIAS = 1u << 0,    /* the value of another field, written again under a
+                                   second key (read and merged under the first) */
+    ROCE_FF_NULL0 = 1u << 1,    /* written null when the uint64_t at `when` is 0; null reads as 0 */
+    ROCE_FF_RELATIVE = 1u << 2, /* a time written relative to the report's first time */
+    ROCE_FF_LIVE = 1u << 3,     /* in the live monitor's interval lines (a count: the
+                                   interval's difference, and the running total) */
+    ROCE_FF_GAUGE = 1u << 4,    /* with LIVE: a current value, only in the running totals */
     ROCE_FF_LIVE_LAST = 1u << 5, /* with LIVE: after the other counts of its object there */
     ROCE_FF_LIVE_ONLY = 1u << 6  /* in the interval lines, not in the report */
 };
@@ -77,17 +77,17 @@ struct roce_fieldset;
 
 /* What a field is written from, besides its record. */
 struct roce_fout {
-    const struct roce_report *r;        /* the report (NULL: the live monitor's totals alone) */
-    const struct roce_report_lat *lat;  /* the record's distributions ([ROCE_LATENCY_KINDS]) */
-    const struct roce_report_flow *fx;  /* of a flow: what the report adds to it */
-    int64_t t0;                         /* RELATIVE times count from it */
+    const struct roce_report *r;       /* the report (NULL: the live monitor's totals alone) */
+    const struct roce_report_lat *lat; /* the record's distributions ([ROCE_LATENCY_KINDS]) */
+    const struct roce_report_flow *fx; /* of a flow: what the report adds to it */
+    int64_t t0;                        /* RELATIVE times count from it */
 };
 
 /* What a field is read into, besides its record. */
 struct roce_fin {
-    struct roce_report *r;        /* the report being read */
-    struct roce_report_lat *lat;  /* the record's distributions ([ROCE_LATENCY_KINDS]) */
-    struct roce_report_flow *fx;  /* of a flow: what the report adds to it */
+    struct roce_report *r;       /* the report being read */
+    struct roce_report_lat *lat; /* the record's distributions ([ROCE_LATENCY_KINDS]) */
+    struct roce_report_flow *fx; /* of a flow: what the report adds to it */
 };
 
 /* The callbacks of a ROCE_FT_CALL field. */
@@ -109,24 +109,24 @@ struct roce_fnames {
 };
 
 struct roce_field {
-    const char *path; /* the object that holds it, dot-separated ("": the record's) */
-    const char *key;  /* its JSON key (NULL: in no document, merged only; "" for COUNTS:
-                         the counts are members of the holding object itself) */
-    uint8_t type;     /* enum roce_ftype */
-    uint8_t merge;    /* enum roce_fmerge */
-    uint16_t flags;   /* enum roce_fflag */
-    uint32_t size;    /* of the member (UINT: 1, 2, 4 or 8) */
-    size_t off;       /* of the member in the record */
-    size_t when;      /* NULL0: the uint64_t whose zero makes it null */
+    const char *path;  /* the object that holds it, dot-separated ("": the record's) */
+    const char *key;   /* its JSON key (NULL: in no document, merged only; "" for COUNTS:
+                          the counts are members of the holding object itself) */
+    uint8_t type;      /* enum roce_ftype */
+    uint8_t merge;     /* enum roce_fmerge */
+    uint16_t flags;    /* enum roce_fflag */
+    uint32_t size;     /* of the member (UINT: 1, 2, 4 or 8) */
+    size_t off;        /* of the member in the record */
+    size_t when;       /* NULL0: the uint64_t whose zero makes it null */
     uint64_t min, max; /* UINT: the range read back (max 0: what the member holds) */
     const char *why;   /* UINT: the problem when out of range (NULL: "a value out of range") */
     unsigned arg;      /* CALL: for the callbacks (latency: enum roce_latency_kind) */
-    const struct roce_fnames *names;  /* NAME, COUNTS */
-    const struct roce_fieldset *sub;  /* OBJECT */
-    const struct roce_fcall *call;    /* CALL */
-    const char *prom; /* Prometheus name after "rocescope_" (NULL: not exported) */
-    const char *help; /* its help */
-    const char *option; /* options: how `merge` names it when two reports differ */
+    const struct roce_fnames *names; /* NAME, COUNTS */
+    const struct roce_fieldset *sub; /* OBJECT */
+    const struct roce_fcall *call;   /* CALL */
+    const char *prom;                /* Prometheus name after "rocescope_" (NULL: not exported) */
+    const char *help;                /* its help */
+    const char *option;              /* options: how `merge` names it when two reports differ */
 };
 
 struct roce_fieldset {

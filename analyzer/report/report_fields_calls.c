@@ -263,8 +263,7 @@ static int endpoint_object_parse(struct roce_jget *g, json_object *o, const char
                        (struct roce_flow_key *)((char *)base + f->off));
     return 0;
 }
-const struct roce_fcall roce_fcall_endpoint_object = {endpoint_object_write,
-                                                      endpoint_object_parse};
+const struct roce_fcall roce_fcall_endpoint_object = {endpoint_object_write, endpoint_object_parse};
 
 /* "paired_with": the endpoint of the paired flow (what the report adds to
  * the flow), or null. */
@@ -358,7 +357,8 @@ static void psn_range_write(json_object *o, const struct roce_field *f, const vo
     const struct roce_flow_report *fr = base;
     (void)c;
     json_object_object_add(o, f->key, fr->have_psn ? json_object_new_uint64(fr->first_psn) : NULL);
-    json_object_object_add(o, "last_psn", fr->have_psn ? json_object_new_uint64(fr->last_psn) : NULL);
+    json_object_object_add(o, "last_psn",
+                           fr->have_psn ? json_object_new_uint64(fr->last_psn) : NULL);
 }
 
 /* A 24-bit PSN member. */
@@ -404,9 +404,8 @@ static int episodes_parse(struct roce_jget *g, json_object *o, const char *where
     roce_jget_where(at, sizeof at, where, f->key);
     for (size_t i = 0; list != NULL && i < json_object_array_length(list); i++) {
         struct roce_episode *ep = roce_report_add_episode(c->r);
-        if (ep == NULL ||
-            roce_fields_parse(g, json_object_array_get_idx(list, i), at, &roce_episode_fields,
-                              ep, c) != 0)
+        if (ep == NULL || roce_fields_parse(g, json_object_array_get_idx(list, i), at,
+                                            &roce_episode_fields, ep, c) != 0)
             return -1;
         ep->flow_id = fr->id;
     }

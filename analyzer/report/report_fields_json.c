@@ -105,7 +105,8 @@ json_object *roce_fields_holder(json_object *o, const char *path)
 static void put_counts(json_object *h, const struct roce_field *f, const void *base)
 {
     for (unsigned i = f->names->first; i < f->names->count; i++)
-        roce_json_put_u64(h, f->names->name(i), roce_field_u64(base, f->off + i * sizeof(uint64_t)));
+        roce_json_put_u64(h, f->names->name(i),
+                          roce_field_u64(base, f->off + i * sizeof(uint64_t)));
 }
 
 void roce_field_json(json_object *o, const struct roce_field *f, const void *base,

@@ -1,0 +1,424 @@
+/*
+ * test_report_fields.c - the table of the report's fields
+ * (analyzer/report/report_fields.c) and what reads it: it covers every
+ * member of the totals; a report filled at random through it is written,
+ * read back and written again to the same bytes; merge adds the counts and
+ * keeps the first and last times; the live monitor's interval differences,
+ * its order of the interval lines and its Prometheus names; the terminal
+ * view finds its counters. The IPv4-mapped address helpers (roce_addr.h)
+ * serve the round trip.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "live_fields.h"
+#include "live_interval.h"
+#include "live_view.h"
+#include "report.h"
+#include "report_fields.h"
+#include "roce_addr.h"
+#include "test_util.h"
+
+#define SEED       0x5EEDu
+#define ROUNDS     40
+#define N_FLOWS    5
+#define N_EPISODES 7
+#define N_CONNS    3
+#define TIME_RANGE (INT64_C(1) << 50)
+#define ERR_LEN    512
+#define OPS        32
+
+static uint64_t rand64(struct tu_rng *g)
+{
+    return (uint64_t)tu_rng_next(g) << 32 | tu_rng_next(g);
+}
+
+/* A value in [lo, hi]. */
+static uint64_t rand_in(struct tu_rng *g, uint64_t lo, uint64_t hi)
+{
+    uint64_t span = hi - lo;
+    return span == UINT64_MAX ? rand64(g) : lo + rand64(g) % (span + 1);
+}
+
+static void put(void *base, size_t off, const void *v, size_t n)
+{
+    memcpy((char *)base + off, v, n);
+}
+
+/* Fill the members of the fields of fs in the record at base at random,
+ * within what each declares (the CALL fields are left to the caller). */
+static void fill(struct tu_rng *g, const struct roce_fieldset *fs, void *base)
+{
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++) {
+        uint64_t max = f->max ? f->max : f->size >= 8 ? UINT64_MAX : (1ull << (f->size * 8)) - 1;
+        uint64_t v = rand_in(g, f->min, max);
+        int64_t t = (int64_t)rand_in(g, 0, 2 * (uint64_t)TIME_RANGE) - TIME_RANGE;
+        uint8_t b;
+        switch ((enum roce_ftype)f->type) {
+        case ROCE_FT_UINT:
+            if (f->size == 8)
+                put(base, f->off, &v, 8);
+            else if (f->size == 4)
+                put(base, f->off, &(uint32_t){(uint32_t)v}, 4);
+            else if (f->size == 2)
+                put(base, f->off, &(uint16_t){(uint16_t)v}, 2);
+            else
+                put(base, f->off, &(uint8_t){(uint8_t)v}, 1);
+            break;
+        case ROCE_FT_BOOL:
+            b = (uint8_t)(v & 1);
+            put(base, f->off, &b, 1);
+            break;
+        case ROCE_FT_US:
+        case ROCE_FT_SECONDS:
+            put(base, f->off, &t, sizeof t);
+            break;
+        case ROCE_FT_NAME:
+            /* a value whose name no later value has (read back: the last) */
+            do
+                b = (uint8_t)tu_rng_below(g, f->names->count);
+            while (b + 1u < f->names->count &&
+                   strcmp(f->names->name(b), f->names->name(f->names->count - 1)) == 0);
+            put(base, f->off, &b, 1);
+            break;
+        case ROCE_FT_COUNTS:
+            for (unsigned i = f->names->first; i < f->names->count; i++)
+                put(base, f->off + i * 8, &(uint64_t){rand64(g)}, 8);
+            break;
+        case ROCE_FT_OBJECT:
+            fill(g, f->sub, (char *)base + f->off);
+            break;
+        case ROCE_FT_CALL:
+            break;
+        }
+    }
+}
+
+/* A flow key at random: IPv4 (mapped) or IPv6. */
+static void random_key(struct tu_rng *g, struct roce_flow_key *k)
+{
+    uint8_t v4[ROCE_ADDR_V4_LEN];
+    k->is_v6 = (uint8_t)tu_rng_below(g, 2);
+    for (unsigned i = 0; i < ROCE_ADDR_LEN; i++) {
+        k->src[i] = (uint8_t)tu_rng_next(g);
+        k->dst[i] = (uint8_t)tu_rng_next(g);
+    }
+    if (!k->is_v6) {
+        memcpy(v4, k->src, sizeof v4);
+        roce_addr_set_v4(k->src, v4);
+        CU_ASSERT(roce_addr_is_v4(k->src) && memcmp(roce_addr_v4(k->src), v4, sizeof v4) == 0);
+        memcpy(v4, k->dst, sizeof v4);
+        roce_addr_set_v4(k->dst, v4);
+    } else {
+        k->src[0] = 0x20; /* not IPv4-mapped */
+        k->dst[0] = 0x20;
+        CU_ASSERT(!roce_addr_is_v4(k->src));
+    }
+    k->dqpn = tu_rng_below(g, 1u << 24);
+}
+
+/* A report filled at random through the tables. */
+static void random_report(struct tu_rng *g, struct roce_report *r)
+{
+    uint64_t id = 0, frame = 0;
+    roce_report_init(r);
+    CU_ASSERT_FATAL(roce_report_add_file(r, "one.pcap") == 0 &&
+                    roce_report_set_link_type(r, "EN10MB") == 0);
+    if (tu_rng_below(g, 2))
+        CU_ASSERT_FATAL(roce_report_set_error(r, "cut \"short\"") == 0);
+    fill(g, &roce_option_fields, &r->own.cfg);
+    fill(g, &roce_report_fields, &r->t);
+    for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++)
+        fill(g, &roce_pfc_prio_fields, &r->t.pfc.prio[i]);
+    r->t.last_ts_ns = r->t.first_ts_ns + (int64_t)tu_rng_below(g, 1u << 30);
+    for (unsigned i = 0; i < N_FLOWS; i++) {
+        struct roce_flow_report *f = roce_report_add_flow(r);
+        CU_ASSERT_FATAL(f != NULL);
+        struct roce_report_flow *fx = &r->flow_x[r->n_flows - 1];
+        fill(g, &roce_flow_fields, f);
+        f->id = id += 1 + tu_rng_below(g, 10);
+        random_key(g, &f->key);
+        f->key.version = (uint8_t)(1 + tu_rng_below(g, 2));
+        fx->has_peer = (uint8_t)tu_rng_below(g, 2);
+        random_key(g, &fx->peer);
+        fx->peer.version = f->key.version;
+        for (unsigned op = 0; op < OPS; op++)
+            f->op_counts[op] = tu_rng_below(g, 3) ? 0 : tu_rng_next(g);
+        if (f->transport == ROCE_TRANSPORT_CNP)
+            f->op_counts[ROCE_OPCODE_CNP & (OPS - 1)] = 0; /* it is the "CNP" member */
+        f->have_psn = (uint8_t)tu_rng_below(g, 2);
+        f->first_psn = f->have_psn ? tu_rng_below(g, 1u << 24) : 0;
+        f->last_psn = f->have_psn ? tu_rng_below(g, 1u << 24) : 0;
+    }
+    for (unsigned i = 0; i < N_EPISODES; i++) { /* in the order they started */
+        struct roce_episode *ep = roce_report_add_episode(r);
+        CU_ASSERT_FATAL(ep != NULL);
+        fill(g, &roce_episode_fields, ep);
+        ep->flow_id = r->flows[tu_rng_below(g, N_FLOWS)].id;
+        ep->first_frame = frame += 1 + tu_rng_below(g, 100);
+        ep->first_ts_ns = 0;
+        ep->last_ts_ns = tu_rng_below(g, 1u << 30);
+    }
+    for (unsigned i = 0; i < N_CONNS; i++) {
+        struct roce_report_conn *c = roce_report_add_conn(r);
+        CU_ASSERT_FATAL(c != NULL);
+        fill(g, &roce_conn_fields, c);
+        random_key(g, &c->req);
+        random_key(g, &c->resp);
+    }
+}
+
+/* The JSON report of r, as a string to free. */
+static char *json_of(const struct roce_report *r)
+{
+    char *s = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&s, &n);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT(roce_report_json(r, f) == 0);
+    fclose(f);
+    return s;
+}
+
+/* The report read back from JSON text. 0, or -1 with the reason in err. */
+static int parse_text(const char *text, struct roce_report *r, char *err)
+{
+    char path[] = "/tmp/test_report_fields.XXXXXX";
+    int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+    close(fd);
+    int rc = roce_report_parse(path, r, err, ERR_LEN);
+    unlink(path);
+    return rc;
+}
+
+/* Written, read back, written again: the same bytes, for every field. */
+static void test_round_trip(void)
+{
+    struct tu_rng g;
+    tu_rng_seed(&g, SEED);
+    for (unsigned round = 0; round < ROUNDS; round++) {
+        struct roce_report r, back;
+        char err[ERR_LEN] = "";
+        random_report(&g, &r);
+        char *one = json_of(&r);
+        int rc = parse_text(one, &back, err);
+        CU_ASSERT(rc == 0);
+        if (rc != 0) {
+            fprintf(stderr, "round %u: %s\n", round, err);
+        } else {
+            char *two = json_of(&back);
+            CU_ASSERT_STRING_EQUAL(two, one);
+
+            free(two);
+            roce_report_free(&back);
+        }
+        free(one);
+        roce_report_free(&r);
+    }
+}
+
+/* The JSON of a random report with the first `from` replaced by `to` is
+ * refused with a problem that ends with `why`. */
+static void expect_problem(const char *from, const char *to, const char *why)
+{
+    struct tu_rng g;
+    struct roce_report r, back;
+    char err[ERR_LEN] = "";
+    tu_rng_seed(&g, SEED + 3);
+    random_report(&g, &r);
+    char *text = json_of(&r), *at = strstr(text, from);
+    CU_ASSERT_FATAL(at != NULL);
+    char *edited = malloc(strlen(text) + strlen(to) + 1);
+    CU_ASSERT_FATAL(edited != NULL);
+    sprintf(edited, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    CU_ASSERT(parse_text(edited, &back, err) == -1);
+    size_t n = strlen(err), w = strlen(why);
+    CU_ASSERT(n >= w && strcmp(err + n - w, why) == 0);
+    if (n < w || strcmp(err + n - w, why) != 0)
+        fprintf(stderr, "got \"%s\", want \"...%s\"\n", err, why);
+    free(edited);
+    free(text);
+    roce_report_free(&r);
+}
+
+/* Every value is checked, and the problem names its place. */
+static void test_problems(void)
+{
+    expect_problem("\"alloc_failures\"", "\"alloc_failurez\"", "limits.alloc_failures: missing");
+    expect_problem("\"frames\": ", "\"frames\": -", "pfc.priorities.frames: negative");
+    expect_problem("\"pause\": {", "\"pause\": [], \"p\": {", "pfc.pause: not an object");
+    expect_problem("\"storm_share_pct\": ", "\"storm_share_pct\": 9",
+                   "options.storm_share_pct: a value out of range");
+    expect_problem(
+        "\"version\": ", "\"version\": \"1\", \"v\": ", "flows[0]: version: not a number");
+    expect_problem("\"duration_us\": ", "\"duration_us\": \"1\", \"d\": ",
+                   "episodes.duration_us: not a decimal number");
+}
+
+/* Every byte of struct roce_totals is one field's (aliases aside): merge,
+ * the live differences and the writers see all of it. Counts are 64-bit
+ * words. */
+static void test_totals_covered(void)
+{
+    const struct roce_fieldset *fs = &roce_report_fields;
+    unsigned char owner[sizeof(struct roce_totals)] = {0};
+    CU_ASSERT(fs->n <= ROCE_REPORT_FIELDS_MAX);
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++) {
+        if (f->flags & ROCE_FF_ALIAS || f->size == 0)
+            continue;
+        CU_ASSERT_FATAL(f->off + f->size <= sizeof owner);
+        for (size_t i = f->off; i < f->off + f->size; i++)
+            CU_ASSERT(owner[i]++ == 0);
+        if (f->merge == ROCE_MERGE_SUM)
+            CU_ASSERT(f->off % 8 == 0 && f->size % 8 == 0);
+    }
+    for (size_t i = 0; i < sizeof owner; i++)
+        CU_ASSERT(owner[i] == 1);
+}
+
+/* Two random totals merged: counts add up, gauges too (a later capture's
+ * flows come on top), the first time is the first report's with packets,
+ * the last time the last one's. */
+static void test_merge(void)
+{
+    struct tu_rng g;
+    struct roce_totals a, b, m;
+    tu_rng_seed(&g, SEED + 1);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    fill(&g, &roce_report_fields, &a);
+    fill(&g, &roce_report_fields, &b);
+    m = a;
+    roce_fields_merge_totals(&m, &b);
+    CU_ASSERT(m.packets == a.packets + b.packets);
+    CU_ASSERT(m.alloc_failures == a.alloc_failures + b.alloc_failures);
+    CU_ASSERT(m.flows_active == a.flows_active + b.flows_active);
+    CU_ASSERT(m.naks.total == a.naks.total + b.naks.total);
+    CU_ASSERT(m.pfc.prio[7].paused_ns ==
+              (int64_t)((uint64_t)a.pfc.prio[7].paused_ns + (uint64_t)b.pfc.prio[7].paused_ns));
+    CU_ASSERT(m.encap[ROCE_ENCAP_COUNT - 1] ==
+              a.encap[ROCE_ENCAP_COUNT - 1] + b.encap[ROCE_ENCAP_COUNT - 1]);
+    CU_ASSERT(m.first_ts_ns == (a.packets ? a.first_ts_ns : b.first_ts_ns));
+    CU_ASSERT(m.last_ts_ns == (b.packets ? b.last_ts_ns : a.last_ts_ns));
+    CU_ASSERT(memcmp(&m.ack_latency, &a.ack_latency, sizeof m.ack_latency) == 0);
+}
+
+/* The interval's counters: counts are differences, the rest current. */
+static void test_live_delta(void)
+{
+    struct tu_rng g;
+    struct roce_totals cur, prev, d;
+    tu_rng_seed(&g, SEED + 2);
+    memset(&cur, 0, sizeof cur);
+    memset(&prev, 0, sizeof prev);
+    fill(&g, &roce_report_fields, &cur);
+    fill(&g, &roce_report_fields, &prev);
+    roce_live_totals_delta(&cur, &prev, &d);
+    CU_ASSERT(d.packets == cur.packets - prev.packets);
+    CU_ASSERT(d.alloc_failures == cur.alloc_failures - prev.alloc_failures);
+    CU_ASSERT(d.unsupported_linktype == cur.unsupported_linktype - prev.unsupported_linktype);
+    CU_ASSERT(d.pfc.pause.xoff == cur.pfc.pause.xoff - prev.pfc.pause.xoff);
+    CU_ASSERT(d.flows_active == cur.flows_active && d.peak_flows == cur.peak_flows &&
+              d.connections == cur.connections);
+    CU_ASSERT(d.first_ts_ns == cur.first_ts_ns && d.last_ts_ns == cur.last_ts_ns);
+    CU_ASSERT(memcmp(&d.cnp_latency, &cur.cnp_latency, sizeof d.cnp_latency) == 0);
+}
+
+/* The members of the counters object of the interval lines that a and b are in. */
+static int same_member(const struct roce_field *a, const struct roce_field *b)
+{
+    const char *pa = roce_live_path(a), *pb = roce_live_path(b);
+    size_t la = *pa ? strcspn(pa, ".") : strlen(a->key);
+    size_t lb = *pb ? strcspn(pb, ".") : strlen(b->key);
+    return la == lb && strncmp(*pa ? pa : a->key, *pb ? pb : b->key, la) == 0;
+}
+
+/* The interval lines list every live field once, each member of the
+ * counters object in one run; Prometheus counts end in _total, gauges do
+ * not, no name twice. */
+static void test_live_fields(void)
+{
+    const struct roce_fieldset *fs = &roce_report_fields;
+    const struct roce_field *order[ROCE_REPORT_FIELDS_MAX];
+    size_t n = roce_live_fields(order, ROCE_REPORT_FIELDS_MAX), live = 0;
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++)
+        live += (f->flags & ROCE_FF_LIVE) != 0;
+    CU_ASSERT(n == live);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = i + 1; j < n; j++) {
+            CU_ASSERT(order[i] != order[j]);
+            if (j > i + 1 && same_member(order[i], order[j]))
+                CU_ASSERT(same_member(order[i], order[j - 1]));
+            if (order[i]->prom != NULL && order[j]->prom != NULL)
+                CU_ASSERT(strcmp(order[i]->prom, order[j]->prom) != 0);
+        }
+        const char *p = order[i]->prom;
+        if (p == NULL)
+            continue;
+        size_t len = strlen(p);
+        int total = len > 6 && strcmp(p + len - 6, "_total") == 0;
+        CU_ASSERT(order[i]->help != NULL);
+        CU_ASSERT(total == !(order[i]->flags & ROCE_FF_GAUGE));
+    }
+    CU_ASSERT(strcmp(roce_live_path(&fs->f[0]), "") == 0); /* "capture" is the top level */
+}
+
+/* Fields found by their JSON path, into objects too. */
+static void test_find(void)
+{
+    size_t off = 0;
+    CU_ASSERT(roce_fields_find(&roce_report_fields, "naks.total", &off) != NULL &&
+              off == offsetof(struct roce_totals, naks.total));
+    CU_ASSERT(roce_fields_find(&roce_report_fields, "capture.icrc.bad", &off) != NULL &&
+              off == offsetof(struct roce_totals, icrc_bad));
+    CU_ASSERT(roce_fields_find(&roce_report_fields, "limits.alloc_failures", &off) != NULL &&
+              off == offsetof(struct roce_totals, alloc_failures));
+    CU_ASSERT(roce_fields_find(&roce_report_fields, "capture.icrc", &off) == NULL);
+    CU_ASSERT(roce_fields_find(&roce_report_fields, "capture.nothing", &off) == NULL);
+    CU_ASSERT(roce_fields_find(&roce_report_fields, "ecn.cnp_latency_us", &off) == NULL);
+}
+
+/* The terminal view and the plain lines find every counter they show. */
+static void test_view(void)
+{
+    struct roce_totals total;
+    struct roce_live_interval iv;
+    char *s = NULL;
+    size_t n = 0;
+    memset(&total, 0, sizeof total);
+    memset(&iv, 0, sizeof iv);
+    total.icrc_bad = 7;
+    iv.delta = total;
+    iv.total = &total;
+    iv.iface = "test0";
+    iv.link_type = "EN10MB";
+    FILE *f = open_memstream(&s, &n);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT(roce_live_view_lines(f, &iv) == 0);
+    CU_ASSERT(roce_live_view_screen(f, &iv) == 0);
+    fclose(f);
+    CU_ASSERT(strstr(s, " bad_icrc 7 ") != NULL);
+    free(s);
+}
+
+static const struct tu_test tests[] = {
+    {"round_trip", test_round_trip},
+    {"problems", test_problems},
+    {"totals_covered", test_totals_covered},
+    {"merge", test_merge},
+    {"live_delta", test_live_delta},
+    {"live_fields", test_live_fields},
+    {"find", test_find},
+    {"view", test_view},
+    TU_END,
+};
+
+int main(int argc, char **argv)
+{
+    return tu_main1(argc, argv, "report_fields", tests);
+}

@@ -281,18 +281,24 @@ static void test_totals_covered(void)
         CU_ASSERT(owner[i] == 1);
 }
 
+/* Two totals filled at random through the table. */
+static void random_totals(uint64_t seed, struct roce_totals *a, struct roce_totals *b)
+{
+    struct tu_rng g;
+    tu_rng_seed(&g, seed);
+    memset(a, 0, sizeof *a);
+    memset(b, 0, sizeof *b);
+    fill(&g, &roce_report_fields, a);
+    fill(&g, &roce_report_fields, b);
+}
+
 /* Two random totals merged: counts add up, gauges too (a later capture's
  * flows come on top), the first time is the first report's with packets,
  * the last time the last one's. */
 static void test_merge(void)
 {
-    struct tu_rng g;
     struct roce_totals a, b, m;
-    tu_rng_seed(&g, SEED + 1);
-    memset(&a, 0, sizeof a);
-    memset(&b, 0, sizeof b);
-    fill(&g, &roce_report_fields, &a);
-    fill(&g, &roce_report_fields, &b);
+    random_totals(SEED + 1, &a, &b);
     m = a;
     roce_fields_merge_totals(&m, &b);
     CU_ASSERT(m.packets == a.packets + b.packets);
@@ -311,13 +317,8 @@ static void test_merge(void)
 /* The interval's counters: counts are differences, the rest current. */
 static void test_live_delta(void)
 {
-    struct tu_rng g;
     struct roce_totals cur, prev, d;
-    tu_rng_seed(&g, SEED + 2);
-    memset(&cur, 0, sizeof cur);
-    memset(&prev, 0, sizeof prev);
-    fill(&g, &roce_report_fields, &cur);
-    fill(&g, &roce_report_fields, &prev);
+    random_totals(SEED + 2, &cur, &prev);
     roce_live_totals_delta(&cur, &prev, &d);
     CU_ASSERT(d.packets == cur.packets - prev.packets);
     CU_ASSERT(d.alloc_failures == cur.alloc_failures - prev.alloc_failures);

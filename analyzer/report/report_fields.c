@@ -87,9 +87,9 @@ const struct roce_fieldset roce_pfc_prio_fields = FIELDSET(pfc_prio_fields);
 
 #define T struct roce_totals
 static const struct roce_field report_fields[] = {
-    CALL("capture", "file", roce_fcall_file),
-    CALL("capture", "files", roce_fcall_files),
-    CALL("capture", "link_type", roce_fcall_link_type),
+    CALL("capture", "file", roce_fcall_file, .merge = ROCE_MERGE_NONE),
+    CALL("capture", "files", roce_fcall_files, .merge = ROCE_MERGE_NONE),
+    CALL("capture", "link_type", roce_fcall_link_type, .merge = ROCE_MERGE_NONE),
     COUNTER(T, "capture", "packets", packets,
             LIVE("packets_total", "Frames captured and analysed")),
     COUNTER(T, "capture", "roce_packets", roce_packets,
@@ -126,10 +126,10 @@ static const struct roce_field report_fields[] = {
             LIVE("icrc_bad_total", "Frames whose ICRC does not match")),
     COUNTER(T, "capture.icrc", "unchecked", icrc_unchecked,
             LIVE("icrc_unchecked_total", "Frames whose ICRC could not be checked")),
-    CALL("capture", "complete", roce_fcall_complete),
-    CALL("capture", "error", roce_fcall_error),
-    CALL("capture", "live", roce_fcall_live),
-    CALL("", "options", roce_fcall_options),
+    CALL("capture", "complete", roce_fcall_complete, .merge = ROCE_MERGE_NONE),
+    CALL("capture", "error", roce_fcall_error, .merge = ROCE_MERGE_NONE),
+    CALL("capture", "live", roce_fcall_live, .merge = ROCE_MERGE_NONE),
+    CALL("", "options", roce_fcall_options, .merge = ROCE_MERGE_NONE),
     OBJECT(T, "", "naks", naks, naks, .flags = ROCE_FF_LIVE),
     COUNTER(T, "retransmission", "episodes", episodes, .flags = ROCE_FF_LIVE),
     COUNTER(T, "retransmission", "packets", retransmitted_packets,
@@ -221,7 +221,7 @@ static const struct roce_field episode_fields[] = {
     FIELD(E, "", "last_frame", ROCE_FT_UINT, last_frame, .merge = ROCE_MERGE_FRAME),
     FIELD(E, "", "first_psn", ROCE_FT_UINT, first_psn, .max = PSN_MAX, .why = "not a 24-bit PSN"),
     FIELD(E, "", "last_psn", ROCE_FT_UINT, last_psn, .max = PSN_MAX, .why = "not a 24-bit PSN"),
-    FIELD(E, "", "packets", ROCE_FT_UINT, packets),
+    FIELD(E, "", "packets", ROCE_FT_UINT, packets, .merge = ROCE_MERGE_NONE),
     FIELD(E, "", "trigger", ROCE_FT_NAME, trigger, .names = &triggers),
     FIELD(E, "", "nak_frame", ROCE_FT_UINT, nak_frame, .merge = ROCE_MERGE_FRAME,
           .flags = ROCE_FF_NULL0, .when = offsetof(E, nak_frame)),
@@ -234,13 +234,13 @@ static const struct roce_field episode_fields[] = {
 const struct roce_fieldset roce_episode_fields = FIELDSET(episode_fields);
 
 #define F                  struct roce_flow_report
-#define FLOW_COUNT(key, m) FIELD(F, "", key, ROCE_FT_UINT, m)
+#define FLOW_COUNT(key, m) FIELD(F, "", key, ROCE_FT_UINT, m, .merge = ROCE_MERGE_NONE)
 static const struct roce_field flow_fields[] = {
     CALL("", "src", roce_fcall_endpoint, MEMBER(F, key)), /* and dst, dest_qp */
     FIELD(F, "", "id", ROCE_FT_UINT, id, .merge = ROCE_MERGE_FLOW_ID),
     FIELD(F, "", "version", ROCE_FT_UINT, key.version, .min = 1, .max = 2, .why = "not 1 or 2"),
     FIELD(F, "", "transport", ROCE_FT_NAME, transport, .names = &transports),
-    CALL("", "paired_with", roce_fcall_paired_with),
+    CALL("", "paired_with", roce_fcall_paired_with, .merge = ROCE_MERGE_NONE),
     FIELD(F, "", "paired_by", ROCE_FT_NAME, paired_by, .names = &paired_by),
     FLOW_COUNT("packets", packets),
     FLOW_COUNT("bytes", bytes),
@@ -249,7 +249,7 @@ static const struct roce_field flow_fields[] = {
     FLOW_COUNT("response_packets", response_packets),
     FLOW_COUNT("cnp_packets", cnp_packets),
     CALL("", "opcodes", roce_fcall_opcodes, MEMBER(F, op_counts)),
-    CALL("", "first_psn", roce_fcall_psn_range), /* and last_psn */
+    CALL("", "first_psn", roce_fcall_psn_range, .merge = ROCE_MERGE_NONE), /* and last_psn */
     FIELD(F, "", "first_frame", ROCE_FT_UINT, first_frame, .merge = ROCE_MERGE_FRAME),
     FIELD(F, "", "last_frame", ROCE_FT_UINT, last_frame, .merge = ROCE_MERGE_FRAME),
     FIELD(F, "", "first_time", ROCE_FT_SECONDS, first_ts_ns, .flags = ROCE_FF_RELATIVE),
@@ -274,7 +274,7 @@ static const struct roce_field flow_fields[] = {
     FIELD(F, "", "naks", ROCE_FT_OBJECT, naks, .sub = &naks),
     CALL("", "ack_latency_us", roce_fcall_latency, MEMBER(F, ack_latency), .arg = ROCE_LATENCY_ACK),
     CALL("", "cnp_latency_us", roce_fcall_latency, MEMBER(F, cnp_latency), .arg = ROCE_LATENCY_CNP),
-    CALL("", "episodes", roce_fcall_episodes),
+    CALL("", "episodes", roce_fcall_episodes, .merge = ROCE_MERGE_NONE),
     FIELD(F, "", NULL, ROCE_FT_UINT, peer_id, .merge = ROCE_MERGE_FLOW_REF),
 };
 #undef F

@@ -21,6 +21,7 @@
 #include "rocegen_adversarial.h"
 #include "rocegen_build.h"
 #include "rocegen_bulk.h"
+#include "rocegen_localize.h"
 #include "rocegen_scen.h"
 
 #define EXIT_USAGE        2
@@ -38,6 +39,7 @@ static const char usage_text[] =
     "       rocegen bulk -o FILE --packets N --qps Q [--snaplen N | --full-size]\n"
     "                    [--loss P] [--ce P] [--seed S] [--pcapng] [--stats]\n"
     "       rocegen hostile -o FILE [--pcapng]\n"
+    "       rocegen localize [--tap-a FILE] [--tap-b FILE] [--mirror FILE] [--truth]\n"
     "       rocegen flood -o FILE --packets N --qps Q [--hosts H] [--stray-acks] [--ce P]\n"
     "                     [--seed S] [--snaplen N] [--pcapng] [--stats]\n"
     "       rocegen --help\n";
@@ -55,6 +57,11 @@ static const char help_text[] =
     "  hostile         write the hostile-values capture of the robustness tests: PSN wrap\n"
     "                  edges, zero and maximal lengths, bad pad counts, every opcode, AETH\n"
     "                  reserved types, replies to nothing, CM abuse (tests/robustness/)\n"
+    "  localize        write the multi-point captures of `rocescope localize`: one\n"
+    "                  exchange as seen by a tap on each host's link (--tap-a, --tap-b)\n"
+    "                  and by a mirror collector getting both as ERSPAN sessions\n"
+    "                  (--mirror); --truth prints every loss and CE mark and where it\n"
+    "                  happened, as JSON (captures/README.md \"localize/\")\n"
     "  flood           write Q distinct queue pairs round-robin, each request (RDMA WRITE\n"
     "                  Only, 0 bytes) followed by its ACK: the flow-table stress test;\n"
     "                  --packets, --ce, --seed, --snaplen, --stats as for bulk, --qps up to\n"
@@ -330,6 +337,8 @@ static const struct rg_scenario robustness_scenarios[] = {
 int main(int argc, char **argv)
 {
     struct args a;
+    if (argc > 1 && strcmp(argv[1], "localize") == 0)
+        return rg_localize_main(argc - 1, argv + 1);
     int rc = parse_args(argc, argv, &a);
     if (rc != 0)
         return rc;

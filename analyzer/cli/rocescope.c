@@ -1,7 +1,8 @@
 /*
  * rocescope.c - the CLI: options, then capture files through the engine
  * (or, with -j, each through its own, merged), then the report (text, JSON)
- * or the per-frame events; `rocescope merge` merges JSON reports (merge.c).
+ * or the per-frame events; `rocescope merge` merges JSON reports (merge.c);
+ * `rocescope localize` locates losses across vantage points (localize.c).
  *
  * Exit status: 0 success; 1 an input problem (missing or unreadable file,
  * not a capture, unsupported link type, file cut short: the report of what
@@ -19,6 +20,7 @@
 #include "analysis.h"
 #include "events.h"
 #include "live.h"
+#include "localize.h"
 #include "merge.h"
 #include "options.h"
 #include "output.h"
@@ -86,6 +88,8 @@ int main(int argc, char **argv)
 
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
         return roce_merge_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "localize") == 0)
+        return roce_localize_main(argc - 1, argv + 1);
     int rc = roce_cli_parse(argc, argv, &opt);
     if (rc != ROCE_CLI_RUN)
         return rc == ROCE_CLI_EXIT_OK ? 0 : ROCE_EXIT_USAGE;

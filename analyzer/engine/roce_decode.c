@@ -162,6 +162,10 @@ static void decode_udp(const struct roce_decode_cfg *cfg, const uint8_t *p, size
     unsigned dport = roce_get_be16(p, off + UDP_DPORT_OFF);
     if (cfg->vxlan_port && dport == cfg->vxlan_port && dport != cfg->udp_port) {
         size_t ulen = roce_get_be16(p, off + UDP_LEN_OFF);
+        if (pkt->encap_depth == 0) { /* pkt->src holds the tunnel's source for now */
+            pkt->encap_src_v6 = pkt->l3_v6;
+            memcpy(pkt->encap_src, pkt->src, ROCE_ADDR_LEN);
+        }
         if (ulen >= UDP_HDR_LEN && ulen <= ip_payload_end - off)
             roce_decode_vxlan(cfg, p, caplen, off + UDP_HDR_LEN, off + ulen, pkt);
         return;
@@ -193,6 +197,11 @@ static void decode_ipv4(const struct roce_decode_cfg *cfg, const uint8_t *p, siz
     if ((roce_get_be16(p, off + IPV4_FRAG_OFF) & IPV4_FRAG_MASK) != 0)
         return; /* a fragment: RoCE and mirrors are never fragmented */
     if (p[off + IPV4_PROTO_OFF] == ROCE_IPPROTO_GRE) {
+        if (pkt->encap_depth == 0) { /* the outermost tunnel: who mirrored it */
+            pkt->encap_src_v6 = 0;
+            memcpy(pkt->encap_src, v4_mapped_prefix, sizeof v4_mapped_prefix);
+            memcpy(pkt->encap_src + 12, p + off + IPV4_SRC_OFF, 4);
+        }
         roce_decode_gre(cfg, p, caplen, off + ihl, off + totlen, pkt);
         return;
     }
@@ -254,6 +263,10 @@ static void decode_ipv6(const struct roce_decode_cfg *cfg, const uint8_t *p, siz
         h += len;
     }
     if (nxt == ROCE_IPPROTO_GRE && h <= end) {
+        if (pkt->encap_depth == 0) {
+            pkt->encap_src_v6 = 1;
+            memcpy(pkt->encap_src, p + off + IPV6_SRC_OFF, ROCE_ADDR_LEN);
+        }
         roce_decode_gre(cfg, p, caplen, h, end, pkt);
         return;
     }

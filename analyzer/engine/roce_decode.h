@@ -117,6 +117,9 @@ struct roce_pkt {
     uint8_t encap;       /* enum roce_encap: the outermost one unwrapped */
     uint8_t encap_depth; /* encapsulations unwrapped */
     uint32_t encap_id;   /* ERSPAN session ID or VXLAN VNI of the outermost */
+    uint8_t encap_src_v6; /* encap_src is IPv6 (else IPv4 in its last 4 bytes) */
+    uint8_t encap_src[ROCE_ADDR_LEN]; /* source address of the outermost tunnel's IP header
+                                         (the mirroring switch); valid when encap_depth > 0 */
     uint8_t mac_ctrl;    /* enum roce_mac_ctrl (a non-RoCE frame) */
     uint8_t pfc_cev;     /* PFC class-enable vector (bit n: priority n) */
     uint16_t pause_quanta[ROCE_PFC_PRIORITIES]; /* PFC per priority; PAUSE in [0] */

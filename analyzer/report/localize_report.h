@@ -1,0 +1,38 @@
+/*
+ * localize_report.h - the output of `rocescope localize`: the vantage-point
+ * analysis (roce_vantage.h) with the names and files of its points, written
+ * as the human summary or as one JSON document (analyzer/cli/LOCALIZE.md).
+ */
+#ifndef ROCE_LOCALIZE_REPORT_H
+#define ROCE_LOCALIZE_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "roce_vantage.h"
+
+/* One vantage point as the command line and the first reading made it. */
+struct roce_localize_point {
+    const char *name;         /* NAME, NAME/SESSION or NAME/OUTER-SOURCE */
+    const char *file;         /* the capture it comes from, as given */
+    int has_session;          /* split by ERSPAN session: session is its ID */
+    unsigned session;
+    const char *outer_source; /* split by outer source: its address (NULL otherwise) */
+    uint64_t packets, roce_packets;
+};
+
+struct roce_localize_report {
+    const struct roce_vantage *v; /* finished */
+    unsigned n_points;
+    const struct roce_localize_point *points;
+    int64_t path_delay_ns;
+    const char *split_by;   /* "none", "erspan-session" or "outer-source" */
+    unsigned top;           /* flows, losses and CE marks listed in the text */
+    const char *incomplete; /* the first read error ("FILE: WHY"), NULL when none */
+};
+
+/* 0, or -1 when the output could not be written (or out of memory). */
+int roce_localize_json(const struct roce_localize_report *r, FILE *out);
+int roce_localize_text(const struct roce_localize_report *r, FILE *out);
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * localize_text.c - the human summary of `rocescope localize`: the points
+ * and their clock offsets first, the common span and what fell outside it,
+ * then per segment and per flow what was lost, CE-marked and how long the
+ * packets took, then the losses and marks one by one (at most `top` each).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "localize_report.h"
+
+#define US_BUF   32
+#define NAME_BUF 96
+#define SEG_COL  34
+
+static const char *plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+/* Microseconds with three decimals from nanoseconds. */
+static const char *us(int64_t ns, char *buf)
+{
+    uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    snprintf(buf, US_BUF, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", u / 1000, u % 1000);
+    return buf;
+}
+
+/* "tap_a", or "(sender)" / "(receiver)" for the open ends. */
+static const char *end_name(const struct roce_localize_report *r, int p, int is_after)
+{
+    if (p >= 0 && (unsigned)p < r->n_points)
+        return r->points[p].name;
+    return is_after ? "(sender)" : "(receiver)";
+}
+
+static void segment_name(const struct roce_localize_report *r, const struct roce_vantage_segment *s,
+                         char *buf, size_t len)
+{
+    snprintf(buf, len, "%s -> %s", end_name(r, s->after, 1), end_name(r, s->before, 0));
+}
+
+static void latency_text(FILE *o, const struct roce_lat_summary *l)
+{
+    char a[US_BUF], b[US_BUF], c[US_BUF], d[US_BUF];
+    if (l->count == 0)
+        return;
+    fprintf(o, "%s / %s / %s / %s us (%" PRIu64 ")", us(l->min, a), us(l->p50, b), us(l->p99, c),
+            us(l->max, d), l->count);
+}
+
+static void clocks(const struct roce_localize_report *r, FILE *o)
+{
+    fprintf(o, "\nClock offsets (each point's clock minus %s's):\n", r->points[0].name);
+    for (unsigned p = 0; p < r->n_points; p++) {
+        const struct roce_vantage_clock *c = roce_vantage_clock(r->v, p);
+        fprintf(o, "  %-16s ", r->points[p].name);
+        if (c->status == ROCE_VCLOCK_REFERENCE) {
+            fputs("0 ns (reference)\n", o);
+            continue;
+        }
+        if (c->status == ROCE_VCLOCK_GIVEN) {
+            fprintf(o, "%+" PRId64 " ns (given with --offset)\n", c->offset_ns);
+            continue;
+        }
+        fprintf(o, "%+" PRId64 " ns +/- %" PRId64 " ns, from %" PRIu64 " transmission%s of %" PRIu32
+                   " host pair%s",
+                c->offset_ns, c->error_bound_ns, c->samples, plural(c->samples), c->host_pairs,
+                plural(c->host_pairs));
+        if (!c->consistent)
+            fputs("; the host pairs disagree (clock drift or step?)", o);
+        if (c->drift_detected)
+            fprintf(o, "; DRIFT %+" PRId64 " ns from start to end, aligned linearly", c->drift_ns);
+        else if (c->drift_known)
+            fprintf(o, "; no drift (start to end %+" PRId64 " ns)", c->drift_ns);
+        fputc('\n', o);
+    }
+}
+
+static void header(const struct roce_localize_report *r, FILE *o)
+{
+    const struct roce_vantage_totals *t = roce_vantage_totals(r->v);
+    char a[ROCE_FMT_TIME_LEN], b[ROCE_FMT_TIME_LEN], d[US_BUF];
+    fprintf(o, "rocescope localize: %u vantage point%s, path-delay bound %s us%s\n", r->n_points,
+            plural(r->n_points), us(r->path_delay_ns, d),
+            r->incomplete != NULL ? " (INCOMPLETE: a capture could not be read to its end)" : "");
+    for (unsigned p = 0; p < r->n_points; p++) {
+        const struct roce_vantage_pstats *ps = roce_vantage_point_stats(r->v, p);
+        fprintf(o, "  %-16s %s: %" PRIu64 " packets, %" PRIu64 " transmissions, %" PRIu64
+                   " matched elsewhere",
+                r->points[p].name, r->points[p].file, r->points[p].packets, ps->transmissions,
+                ps->matched);
+        if (ps->capture_misses)
+            fprintf(o, ", %" PRIu64 " missed by its capture", ps->capture_misses);
+        fputc('\n', o);
+    }
+    clocks(r, o);
+    roce_fmt_seconds(t->common_first_ns, a, sizeof a);
+    roce_fmt_seconds(t->common_last_ns, b, sizeof b);
+    fprintf(o, "\nCommon span: %s .. %s (%s us, %s's clock)\n", a, b,
+            us(t->common_last_ns - t->common_first_ns, d), r->points[0].name);
+    fprintf(o, "  outside it (not evidence): %" PRIu64 " transmission%s not seen at every point, %" PRIu64
+               " CE mark%s\n",
+            t->outside_span, plural(t->outside_span), t->outside_ce, plural(t->outside_ce));
+    fprintf(o, "Transmissions: %" PRIu64 " distinct, %" PRIu64 " seen at two or more points; %" PRIu64
+               " lost, %" PRIu64 " CE-marked\n",
+            t->groups, t->matched, t->losses, t->ce_marks);
+    if (t->forced || t->flows_dropped || t->gap_psns_unlocated || t->alloc_failures)
+        fprintf(o, "  limits hit: %" PRIu64 " settled early (window full), %" PRIu64
+                   " records of flows beyond --max-flows, %" PRIu64 " gap PSNs not located, %" PRIu64
+                   " allocation failures\n",
+                t->forced, t->flows_dropped, t->gap_psns_unlocated, t->alloc_failures);
+}
+
+static void segments(const struct roce_localize_report *r, FILE *o)
+{
+    char name[NAME_BUF];
+    fprintf(o, "\nSegments (all flows):\n  %-*s %6s %9s  %s\n", SEG_COL, "segment", "lost", "CE marked",
+            "one-way latency min / p50 / p99 / max (count)");
+    for (size_t i = 0; i < roce_vantage_segment_count(r->v); i++) {
+        const struct roce_vantage_segment *s = roce_vantage_segment(r->v, i);
+        segment_name(r, s, name, sizeof name);
+        fprintf(o, "  %-*s %6" PRIu64 " %9" PRIu64 "  ", SEG_COL, name, s->lost, s->ce_marked);
+        latency_text(o, &s->latency);
+        fputc('\n', o);
+    }
+}
+
+static void flows(const struct roce_localize_report *r, FILE *o)
+{
+    size_t n = roce_vantage_flow_count(r->v), shown = n < r->top ? n : r->top;
+    char name[NAME_BUF], key[ROCE_FMT_FLOW_LEN];
+    fprintf(o, "\nFlows (%zu):\n", n);
+    for (size_t i = 0; i < shown; i++) {
+        const struct roce_vantage_flow *f = roce_vantage_flow(r->v, i);
+        roce_fmt_flow(&f->key, key, sizeof key);
+        fprintf(o, "  %s: ", key);
+        for (unsigned k = 0; k < f->n_order; k++)
+            fprintf(o, "%s%s", k ? " -> " : "", r->points[f->order[k]].name);
+        fprintf(o, "; %" PRIu64 " transmission%s, %" PRIu64 " matched%s\n", f->transmissions,
+                plural(f->transmissions), f->matched, f->locate ? "" : " (responses / UD: losses not located)");
+        for (size_t k = 0; k < f->n_segments; k++) {
+            const struct roce_vantage_segment *s = &f->segments[k];
+            if (s->lost == 0 && s->ce_marked == 0 && s->latency.count == 0)
+                continue;
+            segment_name(r, s, name, sizeof name);
+            fprintf(o, "    %-*s lost %" PRIu64 ", CE marked %" PRIu64, SEG_COL - 2, name, s->lost,
+                    s->ce_marked);
+            if (s->latency.count) {
+                fputs(", latency ", o);
+                latency_text(o, &s->latency);
+            }
+            fputc('\n', o);
+        }
+    }
+    if (shown < n)
+        fprintf(o, "  ... %zu more (--top, or --json)\n", n - shown);
+}
+
+static void events(const struct roce_localize_report *r, FILE *o, int ce)
+{
+    size_t n = ce ? roce_vantage_ce_count(r->v) : roce_vantage_loss_count(r->v);
+    size_t shown = n < r->top ? n : r->top;
+    char key[ROCE_FMT_FLOW_LEN], t[ROCE_FMT_TIME_LEN];
+    fprintf(o, "\n%s (%zu):\n", ce ? "CE marks" : "Losses", n);
+    for (size_t i = 0; i < shown; i++) {
+        const struct roce_vantage_event *e = ce ? roce_vantage_ce(r->v, i) : roce_vantage_loss(r->v, i);
+        roce_fmt_flow(&e->key, key, sizeof key);
+        roce_fmt_seconds(e->time_ns, t, sizeof t);
+        fprintf(o, "  %s PSN 0x%06" PRIx32 ": %s between %s and %s at %s", key, e->psn,
+                ce ? "marked" : "lost", end_name(r, e->after, 1), end_name(r, e->before, 0), t);
+        if (e->first_point >= 0)
+            fprintf(o, " (first seen: %s frame %" PRIu64 ")", r->points[e->first_point].name,
+                    e->first_frame);
+        else
+            fputs(" (seen nowhere)", o);
+        fputc('\n', o);
+    }
+    if (shown < n)
+        fprintf(o, "  ... %zu more (--top, or --json)\n", n - shown);
+}
+
+int roce_localize_text(const struct roce_localize_report *r, FILE *o)
+{
+    header(r, o);
+    segments(r, o);
+    flows(r, o);
+    events(r, o, 0);
+    events(r, o, 1);
+    return ferror(o) ? -1 : 0;
+}

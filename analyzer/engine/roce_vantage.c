@@ -66,6 +66,8 @@ struct roce_vantage *roce_vantage_new(const struct roce_vantage_config *cfg, uns
     memcpy(v->points, points, n_points * sizeof *points);
     v->clock[0].status = ROCE_VCLOCK_REFERENCE;
     v->clock[0].consistent = 1;
+    for (unsigned p = 1; p < n_points; p++) /* until estimated or given */
+        v->clock[p].status = ROCE_VCLOCK_NO_COMMON;
     v->wm = calloc(n_sources, sizeof *v->wm);
     v->max_off = calloc(n_sources, sizeof *v->max_off);
     v->ended = calloc(n_sources, 1);

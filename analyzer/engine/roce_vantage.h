@@ -229,15 +229,27 @@ struct roce_vantage_flow {
     const struct roce_vantage_segment *segments; /* its path in order, then other pairs */
 };
 
+/* What shows a loss. */
+enum roce_vevidence {
+    ROCE_VEVIDENCE_GAPS = 0,    /* no point saw it: the PSN gaps of the points say it is missing */
+    ROCE_VEVIDENCE_MISSING = 1, /* seen upstream, missing downstream */
+    ROCE_VEVIDENCE_RESENT = 2,  /* the last point saw it; a go-back-N episode resent it */
+    ROCE_VEVIDENCE_MARKED = 3   /* (a CE mark) */
+};
+
 /* A located loss or CE mark. */
 struct roce_vantage_event {
     struct roce_flow_key key;
     uint32_t psn;
     int after, before;    /* point index or ROCE_VANTAGE_END */
     int first_point;      /* the point that saw it first, -1 when none did */
-    uint64_t first_frame; /* its frame there (0 when none) */
-    int64_t time_ns;      /* reference clock: first sighting, or when a gap showed it missing */
+    uint64_t first_frame; /* its frame there (0 when none); for RESENT: the resend's */
+    int64_t time_ns;      /* reference clock: that sighting, or when a gap showed it missing */
+    uint8_t evidence;     /* enum roce_vevidence */
 };
+
+/* "gaps", "missing", "resent", "marked". */
+const char *roce_vevidence_name(unsigned e);
 
 const struct roce_vantage_totals *roce_vantage_totals(const struct roce_vantage *v);
 const struct roce_vantage_pstats *roce_vantage_point_stats(const struct roce_vantage *v,

@@ -290,8 +290,17 @@ static int locate_losses(struct roce_vantage *v)
         e->first_point = l->first_point;
         e->first_frame = l->first_frame;
         e->time_ns = l->time;
+        e->evidence = l->seen == 0       ? ROCE_VEVIDENCE_GAPS
+                      : before >= 0 ? ROCE_VEVIDENCE_MISSING
+                                         : ROCE_VEVIDENCE_RESENT;
     }
     return 0;
+}
+
+const char *roce_vevidence_name(unsigned e)
+{
+    static const char *const names[] = {"gaps", "missing", "resent", "marked"};
+    return e < sizeof names / sizeof names[0] ? names[e] : "unknown";
 }
 
 /* Each flow's order, with its host pair's votes where its own are silent. */
@@ -327,7 +336,8 @@ int roce_vantage_results(struct roce_vantage *v)
     if (order_flows(v) != 0 || locate_losses(v) != 0)
         return -1;
     qsort(v->loss_out, v->n_loss_out, sizeof *v->loss_out, cmp_event);
-    qsort(v->ce, v->n_ce, sizeof *v->ce, cmp_event);
+    if (v->n_ce > 0)
+        qsort(v->ce, v->n_ce, sizeof *v->ce, cmp_event);
     v->flow_out = calloc(v->n_flows ? v->n_flows : 1, sizeof *v->flow_out);
     if (v->flow_out == NULL)
         return -1;

@@ -225,6 +225,7 @@ static void ce_add(struct roce_vantage *v, const struct vgroup *g, int after, in
     e->first_point = g->first_point;
     e->first_frame = g->first_frame;
     e->time_ns = g->first_t;
+    e->evidence = ROCE_VEVIDENCE_MARKED;
 }
 
 /* Votes and latencies of the sightings, in time order (pt[0..k-1]). */

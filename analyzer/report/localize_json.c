@@ -128,6 +128,9 @@ static json_object *events(const struct roce_localize_report *r, int ce)
         json_object_object_add(o, "after", point_name(r, e->after));
         json_object_object_add(o, "before", point_name(r, e->before));
         json_object_object_add(o, "time", roce_json_seconds(e->time_ns));
+        if (!ce)
+            json_object_object_add(o, "evidence",
+                                   json_object_new_string(roce_vevidence_name(e->evidence)));
         if (e->first_point >= 0) {
             seen = json_object_new_object();
             json_object_object_add(seen, "vantage_point", point_name(r, e->first_point));

@@ -122,7 +122,10 @@ static void segments(const struct roce_localize_report *r, FILE *o)
         const struct roce_vantage_segment *s = roce_vantage_segment(r->v, i);
         segment_name(r, s, name, sizeof name);
         fprintf(o, "  %-*s %6" PRIu64 " %9" PRIu64 "  ", SEG_COL, name, s->lost, s->ce_marked);
-        latency_text(o, &s->latency);
+        if (s->latency.count)
+            latency_text(o, &s->latency);
+        else
+            fputc('-', o);
         fputc('\n', o);
     }
 }
@@ -170,11 +173,13 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
         roce_fmt_seconds(e->time_ns, t, sizeof t);
         fprintf(o, "  %s PSN 0x%06" PRIx32 ": %s between %s and %s at %s", key, e->psn,
                 ce ? "marked" : "lost", end_name(r, e->after, 1), end_name(r, e->before, 0), t);
-        if (e->first_point >= 0)
-            fprintf(o, " (first seen: %s frame %" PRIu64 ")", r->points[e->first_point].name,
-                    e->first_frame);
+        if (e->evidence == ROCE_VEVIDENCE_GAPS)
+            fputs(" (no point saw it: PSN gaps)", o);
+        else if (e->evidence == ROCE_VEVIDENCE_RESENT)
+            fprintf(o, " (every point saw it; resent: %s frame %" PRIu64 ")",
+                    r->points[e->first_point].name, e->first_frame);
         else
-            fputs(" (seen nowhere)", o);
+            fprintf(o, " (%s frame %" PRIu64 ")", r->points[e->first_point].name, e->first_frame);
         fputc('\n', o);
     }
     if (shown < n)

@@ -44,19 +44,24 @@ done
 # pcapng variants: whole frames, and header-only frames (EPB captured < original length)
 "$rocegen" clean_rc -o "$out/clean_rc.pcapng" --pcapng
 "$rocegen" truncated -o "$out/truncated.pcapng" --pcapng
+# the vantage points of `rocescope localize`: two taps, and a mirror collector of both
+mkdir -p "$out/localize"
+"$rocegen" localize --tap-a "$out/localize/tap_a.pcap" --tap-b "$out/localize/tap_b.pcap" \
+    --mirror "$out/localize/mirror.pcap"
 
 if [ $check -eq 1 ]; then
     status=0
-    for f in "$out"/*.pcap "$out"/*.pcapng; do
-        name=$(basename "$f")
+    for f in "$out"/*.pcap "$out"/*.pcapng "$out"/localize/*.pcap; do
+        name=${f#"$out"/}
         if ! cmp -s "$f" "$captures/$name"; then
             echo "differs or missing: captures/$name" >&2
             status=1
         fi
     done
-    for f in "$captures"/*.pcap "$captures"/*.pcapng; do
+    for f in "$captures"/*.pcap "$captures"/*.pcapng "$captures"/localize/*.pcap; do
         [ -e "$f" ] || continue
-        [ -e "$out/$(basename "$f")" ] || { echo "not made by rocegen: captures/$(basename "$f")" >&2; status=1; }
+        name=${f#"$captures"/}
+        [ -e "$out/$name" ] || { echo "not made by rocegen: captures/$name" >&2; status=1; }
     done
     [ $status -eq 0 ] && echo "captures/ is reproduced byte for byte"
     exit $status

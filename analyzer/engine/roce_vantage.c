@@ -468,8 +468,14 @@ static void missing(struct roce_vantage *v, unsigned point, uint32_t flow,
         uint32_t s = find_group(v, point, flow, tx, psn, t, 1);
         if (s == 0 && (s = group_new(v, flow, psn, t)) != 0)
             v->g[s - 1].flags = ROCE_VTX_REQUEST | ROCE_VTX_LOCATE;
-        if (s != 0)
-            v->g[s - 1].absent |= VBIT(point);
+        if (s == 0)
+            continue;
+        struct vgroup *g = &v->g[s - 1];
+        g->absent |= VBIT(point);
+        if (t < g->first_t) { /* the earliest evidence dates it: settled before its resend */
+            g->first_t = t;
+            heap_up(v, g->heap_pos);
+        }
     }
 }
 

@@ -45,6 +45,7 @@ struct sim {
     size_t n[NPTS];
     unsigned points;
     unsigned pa, pb;      /* the taps on A's and B's links (exchange()) */
+    int whole_sources;    /* feed each source whole, the last first (not as need() asks) */
     int64_t offset[NPTS]; /* added to the point's clock */
     struct roce_vantage_config cfg;
     struct roce_vantage *v;
@@ -140,6 +141,11 @@ static int sim_run(struct sim *s, const int64_t *given)
         roce_vsample_free(samples[p]);
     if ((rc = roce_vantage_start(s->v)) != 0)
         return rc;
+    for (unsigned p = s->points; s->whole_sources && p-- > 0;) /* as big batches would */
+        for (size_t i = 0; i < s->n[p]; i++)
+            roce_vantage_feed(s->v, p, &s->rec[p][i]);
+    for (unsigned p = 0; s->whole_sources && p < s->points; p++)
+        roce_vantage_end(s->v, p);
     while ((src = roce_vantage_need(s->v)) >= 0) {
         if (next[src] == s->n[src])
             roce_vantage_end(s->v, (unsigned)src);
@@ -395,12 +401,13 @@ static void test_offset_fails(void)
 /* ---- locations ---- */
 
 /* Every kind of loss and a CE mark on flow A->B, a loss on B->A. */
-static void losses_case(int swap)
+static void losses_case(int swap, int whole_sources)
 {
     struct sim *s = calloc(1, sizeof *s);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     unsigned pa = swap ? 1 : 0, pb = swap ? 0 : 1;
     sim_init(s, 2);
+    s->whole_sources = whole_sources;
     s->pa = pa;
     s->pb = pb;
     s->offset[pb] = OFFSET;
@@ -413,10 +420,11 @@ static void losses_case(int swap)
     g = REQ(s, pb, 100 * US + D_AB, 11, ROCE_VTX_GAP);
     g->gap_first = 10;
     g->gap_count = 1;
-    REQ(s, pa, 110 * US, 10, ROCE_VTX_RETX | ROCE_VTX_EPISODE);
-    REQ(s, pb, 110 * US + D_AB, 10, ROCE_VTX_RETX | ROCE_VTX_EPISODE);
-    REQ(s, pa, 111 * US, 11, ROCE_VTX_RETX);
-    REQ(s, pb, 111 * US + D_AB, 11, ROCE_VTX_RETX);
+    /* resent at once: A resends before B's tap even saw the gap */
+    REQ(s, pa, 102 * US, 10, ROCE_VTX_RETX | ROCE_VTX_EPISODE);
+    REQ(s, pb, 102 * US + D_AB, 10, ROCE_VTX_RETX | ROCE_VTX_EPISODE);
+    REQ(s, pa, 103 * US, 11, ROCE_VTX_RETX);
+    REQ(s, pb, 103 * US + D_AB, 11, ROCE_VTX_RETX);
     /* PSN 12 lost in the fabric; the resend comes back fast (8 us: within the bound) */
     REQ(s, pa, 120 * US, 12, 0);
     REQ(s, pa, 121 * US, 13, 0);
@@ -492,13 +500,21 @@ static void losses_case(int swap)
 
 static void test_losses(void)
 {
-    losses_case(0);
+    losses_case(0, 0);
 }
 
 /* The same captures given the other way round: the same locations. */
 static void test_order_independent(void)
 {
-    losses_case(1);
+    losses_case(1, 0);
+}
+
+/* Whatever order the sources come in (here B's tap wholly before A's):
+ * the same transmissions, matched and located the same way. */
+static void test_feed_order(void)
+{
+    losses_case(0, 1);
+    losses_case(1, 1);
 }
 
 /* Only the common span is evidence: a transmission P1 could not have seen. */
@@ -663,6 +679,7 @@ static const struct tu_test tests[] = {
     {"offset_fails", test_offset_fails},
     {"losses", test_losses},
     {"order_independent", test_order_independent},
+    {"feed_order", test_feed_order},
     {"common_span", test_common_span},
     {"qp_reuse", test_qp_reuse},
     {"three_points", test_three_points},

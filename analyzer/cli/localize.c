@@ -392,6 +392,12 @@ static int check_clocks(struct lz_run *r)
                      "its clock offset cannot be estimated: what it shares with %s goes one way "
                      "only; give it with --offset %s=NS",
                      r->names[0], r->names[p]);
+        else if (c->status == ROCE_VCLOCK_INCONSISTENT)
+            snprintf(why, sizeof why,
+                     "what it shares with %s does not agree on one clock offset (by %lld ns; a "
+                     "clock step, points not on one path, or a reused QP's packets in captures "
+                     "of different times); give it with --offset %s=NS",
+                     r->names[0], (long long)(2 * c->error_bound_ns), r->names[p]);
         else
             continue;
         roce_complain(r->names[p], why);

@@ -211,7 +211,7 @@ int roce_vantage_start(struct roce_vantage *v)
     int64_t cf = INT64_MIN, cl = INT64_MAX;
     for (unsigned p = 0; p < v->n; p++) {
         uint8_t st = v->clock[p].status;
-        if (st == ROCE_VCLOCK_NO_COMMON || st == ROCE_VCLOCK_ONE_WAY)
+        if (st != ROCE_VCLOCK_REFERENCE && st != ROCE_VCLOCK_ESTIMATED && st != ROCE_VCLOCK_GIVEN)
             return -1;
     }
     for (unsigned s = 0; s < v->n_sources; s++)

@@ -142,7 +142,8 @@ enum roce_vclock_status {
     ROCE_VCLOCK_ESTIMATED = 1,
     ROCE_VCLOCK_GIVEN = 2,
     ROCE_VCLOCK_NO_COMMON = 3, /* no transmission seen both here and at point 0 */
-    ROCE_VCLOCK_ONE_WAY = 4    /* common transmissions, but no host pair in both directions */
+    ROCE_VCLOCK_ONE_WAY = 4,   /* common transmissions, but no host pair in both directions */
+    ROCE_VCLOCK_INCONSISTENT = 5 /* they do not agree on one offset, nor on a drift */
 };
 
 struct roce_vantage_clock {
@@ -152,7 +153,7 @@ struct roce_vantage_clock {
     uint8_t drift_detected; /* they differ by more than their error bounds: aligned linearly */
     int64_t offset_ns;      /* this point's clock minus point 0's */
     int64_t error_bound_ns; /* |true offset - offset_ns| <= this, if no one-way delay is negative */
-    uint64_t samples;       /* matched transmissions it was estimated from */
+    uint64_t samples;       /* matched transmissions it was estimated from (before: found) */
     uint32_t host_pairs;    /* host pairs with both directions among them */
     int64_t start_offset_ns, start_bound_ns, end_offset_ns, end_bound_ns;
     int64_t start_ts_ns, end_ts_ns; /* reference-clock times the two estimates stand for */
@@ -162,12 +163,12 @@ struct roce_vantage_clock {
 /* Estimate the offsets that were not given, from samples[0 .. n_points-1],
  * and learn from them which points saw which request flows. 0, or -1 when
  * out of memory. A point that could not be estimated has status NO_COMMON
- * or ONE_WAY; the caller decides (roce_vantage_start refuses it). */
+ * ONE_WAY or INCONSISTENT; the caller decides (roce_vantage_start refuses it). */
 int roce_vantage_estimate(struct roce_vantage *v, struct roce_vsample *const *samples);
 const struct roce_vantage_clock *roce_vantage_clock(const struct roce_vantage *v, unsigned point);
 
 /* Ready for the second reading. 0; -1 when a point has no offset (status
- * NO_COMMON or ONE_WAY); -2 when the aligned capture spans have no time in
+ * NO_COMMON, ONE_WAY or INCONSISTENT); -2 when the aligned capture spans have no time in
  * common; -3 when out of memory. */
 int roce_vantage_start(struct roce_vantage *v);
 

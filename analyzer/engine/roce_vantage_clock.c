@@ -16,12 +16,17 @@
  *
  * Drift: the same estimate over the first and the second half of the
  * matched transmissions' time span; when the two intervals do not overlap
- * the clock drifted, and the alignment follows the line through them.
+ * (by at most 500 ppm) the clock drifted, and the alignment follows the line
+ * through them. An empty intersection that no such drift explains makes the
+ * point INCONSISTENT: no offset is given (a clock step, points not on one
+ * path, or transmissions of a reused QP that only look alike).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "roce_vantage_int.h"
+
+#define MAX_DRIFT 0.0005 /* 500 ppm: clocks drift less (crystals: +/-100 ppm) */
 
 /* A transmission both samples kept. */
 struct vmatch {
@@ -148,9 +153,67 @@ static void drift(struct roce_vantage *v, unsigned point, const struct vmatch *m
      * offset near its centre; drift shows when the two are further apart
      * than the halves are wide */
     if (apart > c->start_bound_ns + c->end_bound_ns && c->end_ts_ns > c->start_ts_ns) {
-        c->drift_detected = 1;
-        v->slope[point] = (double)c->drift_ns / (double)(c->end_ts_ns - c->start_ts_ns);
+        double slope = (double)c->drift_ns / (double)(c->end_ts_ns - c->start_ts_ns);
+        if (slope <= MAX_DRIFT && slope >= -MAX_DRIFT) { /* else not a clock: see below */
+            c->drift_detected = 1;
+            v->slope[point] = slope;
+        }
     }
+}
+
+/* Nonzero when the matches agree on one offset once the drift is taken out. */
+static int consistent_with_drift(const struct roce_vantage *v, unsigned point,
+                                 const struct vmatch *m, size_t n)
+{
+    const struct roce_vantage_clock *c = &v->clock[point];
+    struct vmatch *k = malloc((n ? n : 1) * sizeof *k);
+    struct vest e;
+    if (k == NULL)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        k[i] = m[i];
+        k[i].delta -= (int64_t)(v->slope[point] * (double)(m[i].t0 - c->start_ts_ns));
+    }
+    qsort(k, n, sizeof *k, cmp_match);
+    estimate_range(k, n, INT64_MIN, INT64_MAX, &e);
+    free(k);
+    return e.pairs > 0 && e.hi >= e.lo;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Keep the matches whose delta lies in the window of width 2 x bound that
+ * holds the most of them. Two sightings of one transmission are at most the
+ * path-delay bound apart, so the true deltas lie in [offset - bound, offset
+ * + bound]; matches of two transmissions with one key (a reused QP's PSNs,
+ * captures of different times) scatter. Returns how many are kept. */
+static size_t densest(struct vmatch *m, size_t n, int64_t bound)
+{
+    int64_t *d = malloc((n ? n : 1) * sizeof *d);
+    size_t best = 0, from = 0, k = 0;
+    int64_t lo = 0;
+    if (d == NULL)
+        return n;
+    for (size_t i = 0; i < n; i++)
+        d[i] = m[i].delta;
+    qsort(d, n, sizeof *d, cmp_i64);
+    for (size_t j = 0; j < n; j++) {
+        while (d[j] - d[from] > 2 * bound)
+            from++;
+        if (j - from + 1 > best) {
+            best = j - from + 1;
+            lo = d[from];
+        }
+    }
+    free(d);
+    for (size_t i = 0; i < n; i++)
+        if (m[i].delta >= lo && m[i].delta - lo <= 2 * bound)
+            m[k++] = m[i];
+    return k;
 }
 
 /* The largest one-way delay between this point and point 0 among the
@@ -198,6 +261,7 @@ int roce_vantage_clock_estimate(struct roce_vantage *v, unsigned point,
     }
     if (c->status != ROCE_VCLOCK_GIVEN) {
         c->samples = n;
+        n = densest(m, n, v->cfg.path_delay_ns);
         qsort(m, n, sizeof *m, cmp_match);
         estimate_range(m, n, INT64_MIN, INT64_MAX, &all);
         if (n == 0 || all.pairs == 0) {
@@ -210,7 +274,16 @@ int roce_vantage_clock_estimate(struct roce_vantage *v, unsigned point,
         c->samples = all.used;
         c->consistent = all.hi >= all.lo;
         middle(&all, &c->offset_ns, &c->error_bound_ns);
-        drift(v, point, m, n);
+        if (!c->consistent) { /* a drift, or no one offset at all */
+            drift(v, point, m, n);
+            if (!c->drift_detected || !consistent_with_drift(v, point, m, n)) {
+                c->status = ROCE_VCLOCK_INCONSISTENT;
+                c->drift_detected = 0;
+                v->slope[point] = 0;
+            }
+        } else {
+            drift(v, point, m, n); /* for the report: consistent halves cannot drift apart */
+        }
     }
     margin(v, point, m, n);
     free(m);

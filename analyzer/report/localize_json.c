@@ -14,7 +14,7 @@
 #include "localize_report.h"
 
 static const char *const clock_status[] = {"reference", "estimated", "given", "no_common",
-                                           "one_way"};
+                                           "one_way", "inconsistent"};
 
 /* A point's name, or null for ROCE_VANTAGE_END. */
 static json_object *point_name(const struct roce_localize_report *r, int p)

@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""`rocescope localize` (analyzer/cli/LOCALIZE.md) against what the generator
+knows, and its errors.
+
+- The expected reports of captures/localize (captures/expected/localize),
+  written from captures/README.md, are reproduced byte for byte.
+- `rocegen localize --truth` (what the generator did): the clock offsets are
+  recovered within 1 us; every loss and every CE mark is located where it
+  happened, no more and no fewer; for the two taps, for the mirror collector
+  split by ERSPAN session and by outer source, and with the files given the
+  other way round (then the offset is the same one, negated).
+- A bigger pair made from `rocegen bulk` by tools/localize_pair.py (a second
+  tap, fabric losses and spine marks, another clock): the same checks against
+  that tool's truth and bulk's own count of losses before the first tap.
+- Bad input gives `rocescope: WHAT: WHY` and the documented exit status:
+  0 ok, 1 input problem, 2 usage, 3 output.
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+OFFSET_TOLERANCE_NS = 1000
+PCAP_NS = 0xA1B23C4D
+
+
+class Checks:
+    def __init__(self, tool):
+        self.tool = tool
+        self.failures = []
+        self.count = 0
+
+    def run(self, args, cwd=None):
+        p = subprocess.run([self.tool, "localize", *args], capture_output=True, text=True,
+                           cwd=cwd, timeout=300)
+        return p.returncode, p.stdout, p.stderr
+
+    def check(self, what, ok, detail=""):
+        self.count += 1
+        if not ok:
+            self.failures.append(f"{what}{': ' + detail if detail else ''}")
+
+    def status(self, what, args, want_rc, stderr_has=None, cwd=None):
+        rc, out, err = self.run(args, cwd)
+        ok = rc == want_rc and (stderr_has is None or stderr_has in err)
+        if ok and want_rc != 0:
+            ok = re.search(r"^rocescope: [^:]+: .+", err, re.M) is not None
+        self.check(what, ok, f"exit {rc} (want {want_rc}); stderr: {err.strip()[:300]}")
+        return rc, out, err
+
+
+def events(report, key, names=None):
+    """The located losses or CE marks as a multiset of tuples (names mapped)."""
+    m = names or {}
+    return collections.Counter(
+        (e["src"], e["dst"], e["dest_qp"], e["psn"], m.get(e["after"], e["after"]),
+         m.get(e["before"], e["before"])) for e in report[key])
+
+
+def segments(report, names=None):
+    m = names or {}
+    return {(m.get(s["after"], s["after"]), m.get(s["before"], s["before"])):
+            (s["lost"], s["ce_marked"], json.dumps(s["latency_us"])) for s in report["segments"]}
+
+
+def offset_of(report, name):
+    for c in report["clock_offsets"]:
+        if c["vantage_point"] == name:
+            return c["offset_ns"]
+    return None
+
+
+def read_pcap(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    header, recs, off = data[:24], [], 24
+    while off + 16 <= len(data):
+        sec, frac, incl, orig = struct.unpack_from("<IIII", data, off)
+        recs.append((sec * 1_000_000_000 + frac, data[off:off + 16 + incl]))
+        off += 16 + incl
+    return header, recs
+
+
+def write_pcap(path, header, recs):
+    with open(path, "wb") as f:
+        f.write(header)
+        for _, raw in recs:
+            f.write(raw)
+
+
+def golden(c, captures):
+    here = os.path.join(captures, "localize")
+    for name, args in (("taps.json", ["tap_a.pcap", "tap_b.pcap"]),
+                       ("mirror.json", ["--split-by", "erspan-session", "mirror.pcap"])):
+        rc, out, err = c.run(["--json", *args], cwd=here)
+        with open(os.path.join(captures, "expected", "localize", name), encoding="utf-8") as f:
+            want = f.read()
+        c.check(f"golden {name}", rc == 0 and out == want,
+                f"exit {rc} {err.strip()}; diff <(rocescope localize --json {' '.join(args)}) "
+                f"captures/expected/localize/{name}")
+
+
+def truth_checks(c, rocegen, captures):
+    here = os.path.join(captures, "localize")
+    truth = json.loads(subprocess.run([rocegen, "localize", "--truth"], capture_output=True,
+                                      text=True, check=True).stdout)
+    want_loss = events(truth, "losses")
+    want_ce = events(truth, "ce_marks")
+    runs = [
+        ("two taps", ["tap_a.pcap", "tap_b.pcap"], {}, "tap_b", truth["clock_offsets"]["tap_b"]),
+        ("two taps reversed", ["tap_b.pcap", "tap_a.pcap"], {}, "tap_a",
+         -truth["clock_offsets"]["tap_b"]),
+        ("mirror by session", ["--split-by", "erspan-session", "mirror.pcap"],
+         {"mirror/100": "tap_a", "mirror/200": "tap_b"}, "mirror/200",
+         truth["clock_offsets"]["mirror/200"]),
+        ("mirror by outer source", ["--split-by", "outer-source", "mirror.pcap"],
+         {"mirror/10.9.0.1": "tap_a", "mirror/10.9.0.2": "tap_b"}, "mirror/10.9.0.2",
+         truth["clock_offsets"]["mirror/200"]),
+        ("named points", ["B=tap_b.pcap", "A=tap_a.pcap"], {"A": "tap_a", "B": "tap_b"}, "A",
+         -truth["clock_offsets"]["tap_b"]),
+    ]
+    reports = {}
+    for what, args, names, point, offset in runs:
+        rc, out, err = c.run(["--json", *args], cwd=here)
+        if rc != 0:
+            c.check(what, False, f"exit {rc}: {err.strip()}")
+            continue
+        r = json.loads(out)
+        reports[what] = (r, names)
+        got = offset_of(r, point)
+        c.check(f"{what}: offset of {point} within 1 us", got is not None and
+                abs(got - offset) <= OFFSET_TOLERANCE_NS, f"{got} vs {offset}")
+        c.check(f"{what}: every loss located", events(r, "losses", names) == want_loss,
+                f"{events(r, 'losses', names)} vs {want_loss}")
+        c.check(f"{what}: every CE mark located", events(r, "ce_marks", names) == want_ce,
+                f"{events(r, 'ce_marks', names)} vs {want_ce}")
+    base = reports.get("two taps")
+    for what in ("two taps reversed", "mirror by session", "mirror by outer source", "named points"):
+        if base is None or what not in reports:
+            continue
+        r, names = reports[what]
+        c.check(f"{what}: the same segments as the two taps", segments(r, names) == segments(base[0]),
+                f"{segments(r, names)} vs {segments(base[0])}")
+    # the offset given instead of estimated: the same locations
+    rc, out, _ = c.run(["--json", "--offset", f"tap_b={truth['clock_offsets']['tap_b']}",
+                        "tap_a.pcap", "tap_b.pcap"], cwd=here)
+    c.check("--offset given: status and locations", rc == 0 and
+            json.loads(out)["clock_offsets"][1]["status"] == "given" and
+            events(json.loads(out), "losses") == want_loss)
+    # the text summary
+    rc, out, _ = c.run(["tap_a.pcap", "tap_b.pcap"], cwd=here)
+    c.check("text summary", rc == 0 and out.startswith("rocescope localize: 2 vantage points") and
+            "+1234567 ns +/- 4000 ns" in out and "Losses (5):" in out and "CE marks (3):" in out,
+            out[:300])
+
+
+def bulk_pair(c, rocegen, pair, tmp):
+    a, b, truth_path = (os.path.join(tmp, n) for n in ("bulk_a.pcap", "bulk_b.pcap", "bulk.json"))
+    p = subprocess.run([rocegen, "bulk", "-o", a, "--packets", "30000", "--qps", "8", "--loss",
+                        "0.0005", "--ce", "0.001", "--seed", "7", "--stats"],
+                       capture_output=True, text=True, check=True)
+    lost_before = int(re.search(r"^lost (\d+)", p.stderr, re.M).group(1))
+    marked_before = int(re.search(r"ce marks (\d+)", p.stderr).group(1))
+    subprocess.run([sys.executable, pair, a, b, "--offset", "-987654321", "--loss", "0.002",
+                    "--ce", "0.003", "--seed", "3", "--truth", truth_path], check=True)
+    with open(truth_path, encoding="utf-8") as f:
+        truth = json.load(f)
+    rc, out, err = c.run(["--json", a, b])
+    if rc != 0:
+        c.check("bulk pair", False, f"exit {rc}: {err.strip()}")
+        return
+    r = json.loads(out)
+    got = offset_of(r, "bulk_b")
+    c.check("bulk pair: offset within 1 us", abs(got - truth["offset_ns"]) <= OFFSET_TOLERANCE_NS,
+            f"{got} vs {truth['offset_ns']}")
+    between = collections.Counter((e["src"], e["dst"], e["dest_qp"], e["psn"], "bulk_a", "bulk_b")
+                                  for e in truth["losses"])
+    got_between = collections.Counter(k for k in events(r, "losses").elements() if k[4:] == ("bulk_a", "bulk_b"))
+    c.check("bulk pair: losses between the taps", got_between == between and len(between) > 0,
+            f"{len(got_between)} located, {len(between)} made")
+    ce_between = collections.Counter((e["src"], e["dst"], e["dest_qp"], e["psn"], "bulk_a", "bulk_b")
+                                     for e in truth["ce_marks"])
+    got_ce = collections.Counter(k for k in events(r, "ce_marks").elements() if k[4:] == ("bulk_a", "bulk_b"))
+    c.check("bulk pair: marks between the taps", got_ce == ce_between and len(ce_between) > 0)
+    seg = {(s["after"], s["before"]): s for s in r["segments"]}
+    c.check("bulk pair: losses before the first tap", seg[(None, "bulk_a")]["lost"] == lost_before,
+            f"{seg[(None, 'bulk_a')]['lost']} vs bulk's {lost_before}")
+    c.check("bulk pair: marks before the first tap",
+            seg[(None, "bulk_a")]["ce_marked"] == marked_before)
+    c.check("bulk pair: nothing after the last tap, nothing B->A",
+            seg[("bulk_b", None)]["lost"] == 0 and seg.get(("bulk_b", "bulk_a"), {"lost": 0})["lost"] == 0)
+    c.check("bulk pair: bounded window never full", r["totals"]["window_forced"] == 0)
+
+
+def errors(c, captures, tmp):
+    here = os.path.join(captures, "localize")
+    ta, tb = os.path.join(here, "tap_a.pcap"), os.path.join(here, "tap_b.pcap")
+    missing = os.path.join(tmp, "nothere.pcap")
+    c.status("missing file", [ta, missing], 1, f"rocescope: {missing}: No such file or directory")
+    # a capture without RoCE: UDP to port 9
+    eth = b"\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01\x08\x00"
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 32, 1, 0, 64, 17, 0, bytes([10, 0, 0, 1]),
+                     bytes([10, 0, 0, 2]))
+    frame = eth + ip + struct.pack("!HHHH", 1234, 9, 12, 0) + b"ABCD"
+    noroce = os.path.join(tmp, "noroce.pcap")
+    with open(noroce, "wb") as f:
+        f.write(struct.pack("<IHHiIII", PCAP_NS, 2, 4, 0, 0, 65535, 1))
+        f.write(struct.pack("<IIII", 1, 0, len(frame), len(frame)) + frame)
+    c.status("a point with no RoCE", [ta, noroce], 1, f"rocescope: {noroce}: no RoCE packets")
+    # captures of the same traffic that do not overlap in time (true time: tap A's clock,
+    # tap B's runs 1234567 ns ahead)
+    header, recs = read_pcap(ta)
+    t0 = recs[0][0]
+    early = os.path.join(tmp, "early.pcap")
+    write_pcap(early, header, [r for r in recs if r[0] - t0 < 100_000])
+    header_b, recs_b = read_pcap(tb)
+    late = os.path.join(tmp, "late.pcap")
+    write_pcap(late, header_b, [r for r in recs_b if 1_369_567 <= r[0] - t0 <= 1_474_567])
+    c.status("non-overlapping captures", [early, late], 1, "no transmission in common with early")
+    c.status("non-overlapping captures, offset given", ["--offset", "late=1234567", early, late], 1,
+             "rocescope: localize: the captures have no time in common")
+    # connection 1 at one point, connection 2 (the same QPs and PSNs) at the other: keys
+    # alike, times not
+    conn2 = os.path.join(tmp, "conn2.pcap")
+    write_pcap(conn2, header_b, [r for r in recs_b if r[0] - t0 > 3_000_000])
+    c.status("a reused QP's connections in captures of different times", [early, conn2], 1,
+             "does not agree on one clock offset")
+    # one direction only
+    ab_a, ab_b = os.path.join(tmp, "ab_a.pcap"), os.path.join(tmp, "ab_b.pcap")
+    for src, dst in ((ta, ab_a), (tb, ab_b)):
+        header, recs = read_pcap(src)
+        write_pcap(dst, header, [r for r in recs if r[1][16 + 26:16 + 30] == bytes([192, 168, 1, 10])])
+    c.status("one direction only", [ab_a, ab_b], 1, "goes one way only; give it with --offset ab_b=NS")
+    # usage
+    for what, args, msg in [
+        ("one file", [ta], "give two or more"),
+        ("no file", [], "no capture file given"),
+        ("unknown option", ["--frobnicate", ta, tb], "unknown option '--frobnicate'"),
+        ("--offset without =", ["--offset", "tap_b", ta, tb], "--offset: invalid value"),
+        ("--offset not a number", ["--offset", "tap_b=12x", ta, tb], "--offset: invalid value"),
+        ("--offset empty", ["--offset", "tap_b=", ta, tb], "--offset: invalid value"),
+        ("--offset unknown point", ["--offset", "tap_c=5", ta, tb], "no vantage point named 'tap_c'"),
+        ("--offset of the reference", ["--offset", "tap_a=5", ta, tb], "is the reference clock"),
+        ("--split-by", ["--split-by", "vlan", ta, tb], "--split-by: invalid value"),
+        ("--path-delay 0", ["--path-delay", "0", ta, tb], "--path-delay: invalid value"),
+        ("--path-delay unit", ["--path-delay", "5x", ta, tb], "--path-delay: invalid value"),
+        ("--top 0", ["--top", "0", ta, tb], "--top: invalid value"),
+        ("missing value", [ta, tb, "--offset"], "needs a value"),
+    ]:
+        c.status(what, args, 2, msg)
+    same = os.path.join(tmp, "same")
+    os.makedirs(same, exist_ok=True)
+    shutil.copy(ta, os.path.join(same, "tap_a.pcap"))
+    c.status("two points with one name", [ta, os.path.join(same, "tap_a.pcap")], 2,
+             "two vantage points named 'tap_a'")
+    rc, out, _ = c.run(["--help"])
+    c.check("--help", rc == 0 and out.startswith("Usage: rocescope localize"))
+    # output
+    out_path = os.path.join(tmp, "out.json")
+    rc, _, _ = c.run(["--json", "-o", out_path, ta, tb])
+    ok = rc == 0
+    try:
+        with open(out_path, encoding="utf-8") as f:
+            ok = ok and json.load(f)["command"] == "localize"
+    except (OSError, ValueError):
+        ok = False
+    c.check("-o writes the report", ok)
+    c.status("-o into a folder", ["-o", tmp, ta, tb], 3, f"rocescope: {tmp}: Is a directory")
+    before = set(os.listdir(tmp))
+    c.status("-o with bad input leaves nothing", ["-o", os.path.join(tmp, "x.json"), ta, missing], 1)
+    c.check("-o with bad input leaves nothing: no file", set(os.listdir(tmp)) == before,
+            str(set(os.listdir(tmp)) - before))
+    # a capture cut short: what was read is reported, marked incomplete
+    header, recs = read_pcap(tb)
+    cut = os.path.join(tmp, "cut.pcap")
+    write_pcap(cut, header, recs)
+    with open(cut, "r+b") as f:
+        f.truncate(os.path.getsize(cut) - 10)
+    rc, out, err = c.run(["--json", ta, cut])
+    ok = rc == 1 and f"rocescope: {cut}: " in err
+    try:
+        r = json.loads(out)
+        ok = ok and r["complete"] is False and r["error"].startswith(cut)
+    except ValueError:
+        ok = False
+    c.check("a capture cut short", ok, f"exit {rc}: {err.strip()}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rocescope", required=True)
+    ap.add_argument("--rocegen", required=True)
+    ap.add_argument("--captures", required=True)
+    ap.add_argument("--pair", required=True, help="tools/localize_pair.py")
+    a = ap.parse_args()
+    c = Checks(os.path.abspath(a.rocescope))
+    tmp = tempfile.mkdtemp(prefix="rocescope-localize-")
+    try:
+        golden(c, a.captures)
+        truth_checks(c, a.rocegen, a.captures)
+        bulk_pair(c, a.rocegen, a.pair, tmp)
+        errors(c, a.captures, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for f in c.failures:
+        print("FAIL:", f)
+    print(f"{c.count} checks, {len(c.failures)} failures")
+    return 1 if c.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

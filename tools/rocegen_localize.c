@@ -27,40 +27,40 @@
 
 #include "rocegen_scen.h"
 
-#define HOST_A      0xC0A8010Au /* 192.168.1.10 */
-#define HOST_B      0xC0A80114u /* 192.168.1.20 */
-#define QP_A        0x0000A1u
-#define QP_B        0x0000B2u
-#define SWITCH_A    0x0A090001u /* 10.9.0.1: mirrors tap A */
-#define SWITCH_B    0x0A090002u /* 10.9.0.2: mirrors tap B */
-#define COLLECTOR   0x0A090063u /* 10.9.0.99 */
-#define SESSION_A   100u
-#define SESSION_B   200u
+#define HOST_A    0xC0A8010Au /* 192.168.1.10 */
+#define HOST_B    0xC0A80114u /* 192.168.1.20 */
+#define QP_A      0x0000A1u
+#define QP_B      0x0000B2u
+#define SWITCH_A  0x0A090001u /* 10.9.0.1: mirrors tap A */
+#define SWITCH_B  0x0A090002u /* 10.9.0.2: mirrors tap B */
+#define COLLECTOR 0x0A090063u /* 10.9.0.99 */
+#define SESSION_A 100u
+#define SESSION_B 200u
 
-#define US                1000LL
-#define FABRIC_NS         (4 * US)
-#define CONGESTED_NS      (6 * US)
-#define TAP_B_OFFSET_NS   1234567LL
-#define MIRROR_A_NS       (2 * US)
-#define MIRROR_B_NS       3500LL
-#define TAP_A_START       0
-#define TAP_A_END         (2280 * US)
-#define TAP_B_START       (30 * US)
-#define TAP_B_END         (2400 * US)
+#define US              1000LL
+#define FABRIC_NS       (4 * US)
+#define CONGESTED_NS    (6 * US)
+#define TAP_B_OFFSET_NS 1234567LL
+#define MIRROR_A_NS     (2 * US)
+#define MIRROR_B_NS     3500LL
+#define TAP_A_START     0
+#define TAP_A_END       (2280 * US)
+#define TAP_B_START     (30 * US)
+#define TAP_B_END       (2400 * US)
 
-#define WRITE_LEN  1024u
-#define SEND_LEN   256u
-#define A_PSN      0x001000u /* A's first request PSN, both connections */
-#define B_PSN      0x00A000u
-#define B_PSN_2    0x00B000u
-#define COMM_1     0x4C001001u
-#define COMM_2     0x4C002001u
-#define CM_PSN     0x000100u
-#define CNP_DSCP   48u
-#define REMOTE_VA  0x00007F0000200000ULL
-#define RKEY       0x00004321u
-#define MAX_TX     128
-#define ACK_OK     0x1Fu
+#define WRITE_LEN 1024u
+#define SEND_LEN  256u
+#define A_PSN     0x001000u /* A's first request PSN, both connections */
+#define B_PSN     0x00A000u
+#define B_PSN_2   0x00B000u
+#define COMM_1    0x4C001001u
+#define COMM_2    0x4C002001u
+#define CM_PSN    0x000100u
+#define CNP_DSCP  48u
+#define REMOTE_VA 0x00007F0000200000ULL
+#define RKEY      0x00004321u
+#define MAX_TX    128
+#define ACK_OK    0x1Fu
 
 enum fate { DELIVERED = 0, LOST_SENDER, LOST_FABRIC, LOST_RECEIVER };
 enum tap { TAP_A = 0, TAP_B = 1, TAPS = 2 };
@@ -397,8 +397,8 @@ static void truth_event(const struct lz_tx *x, int after, int before, const char
     char src[32], dst[32];
     addr_text(x->s.src, src, sizeof src);
     addr_text(x->s.dst, dst, sizeof dst);
-    printf("%s\n    {\"src\": \"%s\", \"dst\": \"%s\", \"dest_qp\": %" PRIu32
-           ", \"psn\": %" PRIu32 ", \"after\": %s, \"before\": %s}",
+    printf("%s\n    {\"src\": \"%s\", \"dst\": \"%s\", \"dest_qp\": %" PRIu32 ", \"psn\": %" PRIu32
+           ", \"after\": %s, \"before\": %s}",
            *sep, src, dst, x->s.dqpn, x->s.psn, name(after), name(before));
     *sep = ",";
 }
@@ -436,9 +436,10 @@ static void print_truth(const struct lz *z)
 
 static int usage(const char *msg)
 {
-    fprintf(stderr, "rocegen: localize: %s\n"
-                    "usage: rocegen localize [--tap-a FILE] [--tap-b FILE] [--mirror FILE] "
-                    "[--truth]\n",
+    fprintf(stderr,
+            "rocegen: localize: %s\n"
+            "usage: rocegen localize [--tap-a FILE] [--tap-b FILE] [--mirror FILE] "
+            "[--truth]\n",
             msg);
     return 2;
 }
@@ -449,8 +450,8 @@ int rg_localize_main(int argc, char **argv)
     int truth = 0, rc = EXIT_SUCCESS;
     struct lz *z;
     for (int i = 1; i < argc; i++) {
-        int which = strcmp(argv[i], "--tap-a") == 0   ? TAP_A
-                    : strcmp(argv[i], "--tap-b") == 0 ? TAP_B
+        int which = strcmp(argv[i], "--tap-a") == 0    ? TAP_A
+                    : strcmp(argv[i], "--tap-b") == 0  ? TAP_B
                     : strcmp(argv[i], "--mirror") == 0 ? TAPS
                                                        : -1;
         if (strcmp(argv[i], "--truth") == 0) {

@@ -23,18 +23,18 @@
 #include "options.h"
 #include "output.h"
 
-#define TOP_DEFAULT     20u
-#define TOP_MAX         1000000ull
-#define PORT_MAX        65535ull
-#define MAX_FLOWS_MIN   4ull
-#define MAX_FLOWS_MAX   (1ull << 26)
-#define JOBS_MAX        ROCE_VANTAGE_MAX_POINTS
-#define SAMPLE_KEYS     65536u
-#define DELAY_MIN_NS    100ull
-#define DELAY_MAX_NS    10000000000ull /* 10 s */
-#define OFFSET_MAX_NS   (1LL << 50)    /* about 13 days */
-#define NAME_LEN        96
-#define DECIMAL         10
+#define TOP_DEFAULT   20u
+#define TOP_MAX       1000000ull
+#define PORT_MAX      65535ull
+#define MAX_FLOWS_MIN 4ull
+#define MAX_FLOWS_MAX (1ull << 26)
+#define JOBS_MAX      ROCE_VANTAGE_MAX_POINTS
+#define SAMPLE_KEYS   65536u
+#define DELAY_MIN_NS  100ull
+#define DELAY_MAX_NS  10000000000ull /* 10 s */
+#define OFFSET_MAX_NS (1LL << 50)    /* about 13 days */
+#define NAME_LEN      96
+#define DECIMAL       10
 
 enum { OPT_JSON = 256, OPT_OFFSET, OPT_SPLIT, OPT_DELAY, OPT_UDP_PORT, OPT_MAX_FLOWS, OPT_TOP };
 
@@ -119,7 +119,8 @@ static int option(int c, const char *arg, struct lz_args *a)
         return 0;
     case OPT_DELAY:
         if (roce_cli_parse_unit(arg, delay_units, DELAY_MIN_NS, DELAY_MAX_NS, &v))
-            return roce_cli_bad_value("--path-delay", arg, "a duration 100ns..10s like 1ms or 500us");
+            return roce_cli_bad_value("--path-delay", arg,
+                                      "a duration 100ns..10s like 1ms or 500us");
         a->vcfg.path_delay_ns = (int64_t)v;
         return 0;
     case OPT_UDP_PORT:
@@ -194,7 +195,8 @@ static int parse_args(int argc, char **argv, struct lz_args *a)
     a->n_files = argc - optind;
     if (a->n_files < (a->split == ROCE_SPLIT_NONE ? 2 : 1)) {
         fputs(a->n_files == 0 ? "rocescope: localize: no capture file given\n"
-                              : "rocescope: localize: one capture is one vantage point: give two or more (or --split-by)\n",
+                              : "rocescope: localize: one capture is one vantage point: give two "
+                                "or more (or --split-by)\n",
               stderr);
         return usage_error();
     }
@@ -305,7 +307,8 @@ static int make_points(struct lz_run *r)
             pt->file = in->path;
             pt->has_session = s->key.has && r->a.split == ROCE_SPLIT_ERSPAN_SESSION;
             pt->session = s->key.session;
-            pt->outer_source = s->key.has && r->a.split == ROCE_SPLIT_OUTER_SOURCE ? r->addrs[p] : NULL;
+            pt->outer_source =
+                s->key.has && r->a.split == ROCE_SPLIT_OUTER_SOURCE ? r->addrs[p] : NULL;
             pt->packets = s->packets;
             pt->roce_packets = s->roce_packets;
             r->samples[p] = s->sample;
@@ -324,8 +327,10 @@ static int make_points(struct lz_run *r)
         for (unsigned q = 0; q < r->n_pt; q++) {
             int c = strcmp(r->names[q], r->names[p]);
             if (c == 0 && q != p) {
-                fprintf(stderr, "rocescope: localize: two vantage points named '%s' (name them: NAME=FILE)\n",
-                        r->names[p]);
+                fprintf(
+                    stderr,
+                    "rocescope: localize: two vantage points named '%s' (name them: NAME=FILE)\n",
+                    r->names[p]);
                 return ROCE_EXIT_USAGE;
             }
             rank += c < 0;
@@ -363,11 +368,13 @@ static int apply_offsets(struct lz_run *r)
                 strncmp(r->names[p], arg, (size_t)(eq - arg)) == 0)
                 break;
         if (p == r->n_pt) {
-            fprintf(stderr, "rocescope: --offset: no vantage point named '%.*s'\n", (int)(eq - arg), arg);
+            fprintf(stderr, "rocescope: --offset: no vantage point named '%.*s'\n", (int)(eq - arg),
+                    arg);
             return ROCE_EXIT_USAGE;
         }
         if (p == 0) {
-            fprintf(stderr, "rocescope: --offset: %s is the reference clock (offset 0)\n", r->names[0]);
+            fprintf(stderr, "rocescope: --offset: %s is the reference clock (offset 0)\n",
+                    r->names[0]);
             return ROCE_EXIT_USAGE;
         }
         roce_vantage_set_offset(r->v, p, ns);
@@ -494,9 +501,8 @@ static int second_reading(struct lz_run *r)
 /* Write the result into out (opened before the readings) and commit it. */
 static int write_output(struct lz_run *r, struct roce_output *out, const char *incomplete)
 {
-    struct roce_localize_report rep = {r->v,           r->n_pt,         r->pt,
-                                       r->a.vcfg.path_delay_ns, r->a.split_name, r->a.top,
-                                       incomplete};
+    struct roce_localize_report rep = {
+        r->v, r->n_pt, r->pt, r->a.vcfg.path_delay_ns, r->a.split_name, r->a.top, incomplete};
     int werr = r->a.json ? roce_localize_json(&rep, out->fp) : roce_localize_text(&rep, out->fp);
     if (werr != 0) {
         roce_output_abort(out);

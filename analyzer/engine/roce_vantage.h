@@ -37,7 +37,8 @@
 #include "roce_lat.h"
 
 #define ROCE_VANTAGE_MAX_POINTS 32 /* points of one analysis (bit masks of uint32_t) */
-#define ROCE_VANTAGE_END        (-1) /* an open end of a segment: before the first point or after the last */
+#define ROCE_VANTAGE_END                                                                           \
+    (-1) /* an open end of a segment: before the first point or after the last */
 
 /* ---- transmission records ---- */
 
@@ -80,8 +81,8 @@ enum roce_vantage_split {
 };
 
 struct roce_split_key {
-    uint8_t has;     /* 0: the frame was not mirrored that way (it belongs to the file itself) */
-    uint8_t is_v6;   /* outer source: IPv6 (else IPv4 in the last 4 bytes) */
+    uint8_t has;   /* 0: the frame was not mirrored that way (it belongs to the file itself) */
+    uint8_t is_v6; /* outer source: IPv6 (else IPv4 in the last 4 bytes) */
     uint16_t session;
     uint8_t addr[ROCE_ADDR_LEN];
 };
@@ -106,22 +107,22 @@ uint64_t roce_vsample_count(const struct roce_vsample *s);
 /* ---- the analysis ---- */
 
 struct roce_vantage_config {
-    int64_t path_delay_ns;   /* two sightings of one transmission are at most this far apart
-                                (aligned), default 1 ms */
-    uint32_t max_flows;      /* flows tracked, default 65536 */
-    uint32_t max_open;       /* transmissions waiting in the matching window, default 1 << 20 */
-    uint32_t max_listed;     /* losses listed and CE marks listed (each), default 1 << 20 */
-    uint32_t max_gap_psns;   /* missing PSNs of one gap that are located, default 1024 */
-    int64_t horizon_ns;      /* how long a lost original explains a later resend, default 1 s */
+    int64_t path_delay_ns; /* two sightings of one transmission are at most this far apart
+                              (aligned), default 1 ms */
+    uint32_t max_flows;    /* flows tracked, default 65536 */
+    uint32_t max_open;     /* transmissions waiting in the matching window, default 1 << 20 */
+    uint32_t max_listed;   /* losses listed and CE marks listed (each), default 1 << 20 */
+    uint32_t max_gap_psns; /* missing PSNs of one gap that are located, default 1024 */
+    int64_t horizon_ns;    /* how long a lost original explains a later resend, default 1 s */
 };
 
 void roce_vantage_config_default(struct roce_vantage_config *cfg);
 
 /* What the caller knows of a point before the analysis. */
 struct roce_vantage_point {
-    unsigned source;              /* the input its records come from (0 .. sources-1) */
+    unsigned source;                 /* the input its records come from (0 .. sources-1) */
     int64_t first_ts_ns, last_ts_ns; /* its capture span, its own clock */
-    unsigned tie_rank;            /* order among points when the traffic does not tell */
+    unsigned tie_rank;               /* order among points when the traffic does not tell */
 };
 
 struct roce_vantage;
@@ -141,8 +142,8 @@ enum roce_vclock_status {
     ROCE_VCLOCK_REFERENCE = 0, /* point 0 */
     ROCE_VCLOCK_ESTIMATED = 1,
     ROCE_VCLOCK_GIVEN = 2,
-    ROCE_VCLOCK_NO_COMMON = 3, /* no transmission seen both here and at point 0 */
-    ROCE_VCLOCK_ONE_WAY = 4,   /* common transmissions, but no host pair in both directions */
+    ROCE_VCLOCK_NO_COMMON = 3,   /* no transmission seen both here and at point 0 */
+    ROCE_VCLOCK_ONE_WAY = 4,     /* common transmissions, but no host pair in both directions */
     ROCE_VCLOCK_INCONSISTENT = 5 /* they do not agree on one offset, nor on a drift */
 };
 
@@ -187,18 +188,18 @@ void roce_vantage_finish(struct roce_vantage *v);
 
 struct roce_vantage_totals {
     int64_t common_first_ns, common_last_ns; /* time every point captured (reference clock) */
-    uint64_t transmissions;  /* records fed */
-    uint64_t groups;         /* distinct transmissions */
-    uint64_t matched;        /* ... seen at two or more points */
+    uint64_t transmissions;                  /* records fed */
+    uint64_t groups;                         /* distinct transmissions */
+    uint64_t matched;                        /* ... seen at two or more points */
     uint64_t losses, losses_unlisted; /* located lost request PSNs; those beyond max_listed */
     uint64_t ce_marks, ce_unlisted;
-    uint64_t capture_misses; /* originals a point missed while a point downstream saw them */
-    uint64_t outside_span;   /* transmissions not seen everywhere, outside the common span:
-                                not evidence of loss */
-    uint64_t outside_ce;     /* CE-marked transmissions outside the common span */
+    uint64_t capture_misses;     /* originals a point missed while a point downstream saw them */
+    uint64_t outside_span;       /* transmissions not seen everywhere, outside the common span:
+                                    not evidence of loss */
+    uint64_t outside_ce;         /* CE-marked transmissions outside the common span */
     uint64_t gap_psns_unlocated; /* missing PSNs beyond max_gap_psns of one gap */
-    uint64_t forced;         /* transmissions settled early: the window was full */
-    uint64_t flows_dropped;  /* records of flows beyond max_flows (not matched) */
+    uint64_t forced;             /* transmissions settled early: the window was full */
+    uint64_t flows_dropped;      /* records of flows beyond max_flows (not matched) */
     uint64_t alloc_failures;
 };
 
@@ -207,7 +208,7 @@ struct roce_vantage_pstats {
     uint64_t transmissions; /* records fed */
     uint64_t matched;       /* ... matched with a transmission at another point */
     uint64_t capture_misses;
-    uint64_t gap_psns;      /* missing PSNs its engine reported */
+    uint64_t gap_psns;         /* missing PSNs its engine reported */
     int64_t first_ns, last_ns; /* its capture span, reference clock */
 };
 
@@ -221,8 +222,8 @@ struct roce_vantage_segment {
 
 struct roce_vantage_flow {
     struct roce_flow_key key;
-    uint32_t presence;  /* points that saw the flow (bit per point) */
-    uint8_t locate;     /* a request flow whose losses are located */
+    uint32_t presence; /* points that saw the flow (bit per point) */
+    uint8_t locate;    /* a request flow whose losses are located */
     uint8_t n_order;
     uint8_t order[ROCE_VANTAGE_MAX_POINTS]; /* upstream to downstream */
     uint64_t transmissions, matched;

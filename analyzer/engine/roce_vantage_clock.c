@@ -30,10 +30,10 @@
 
 /* A transmission both samples kept. */
 struct vmatch {
-    int64_t delta; /* t(point) - t(point 0) */
-    int64_t t0;    /* t(point 0) */
+    int64_t delta;          /* t(point) - t(point 0) */
+    int64_t t0;             /* t(point 0) */
     const uint8_t *lo, *hi; /* the host pair's addresses, ordered */
-    uint8_t dir;   /* 0: lo -> hi */
+    uint8_t dir;            /* 0: lo -> hi */
 };
 
 /* The offset interval over the matches with t0 in [a, b). */

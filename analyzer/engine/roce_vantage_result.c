@@ -248,8 +248,7 @@ static int add_segments(struct roce_vantage *v, const struct roce_vantage_flow *
         while (k < v->n_segs && (v->segs[k].after != s->after || v->segs[k].before != s->before))
             k++;
         if (k == v->n_segs) {
-            struct roce_vantage_segment *ns =
-                realloc(v->segs, (v->n_segs + 1) * sizeof *ns);
+            struct roce_vantage_segment *ns = realloc(v->segs, (v->n_segs + 1) * sizeof *ns);
             if (ns == NULL)
                 return -1;
             v->segs = ns;
@@ -290,9 +289,9 @@ static int locate_losses(struct roce_vantage *v)
         e->first_point = l->first_point;
         e->first_frame = l->first_frame;
         e->time_ns = l->time;
-        e->evidence = l->seen == 0       ? ROCE_VEVIDENCE_GAPS
+        e->evidence = l->seen == 0  ? ROCE_VEVIDENCE_GAPS
                       : before >= 0 ? ROCE_VEVIDENCE_MISSING
-                                         : ROCE_VEVIDENCE_RESENT;
+                                    : ROCE_VEVIDENCE_RESENT;
     }
     return 0;
 }

@@ -15,14 +15,14 @@
 
 #include "roce_vantage_int.h"
 
-#define HASH_SEED      0x9E3779B97F4A7C15ull
-#define HASH_MUL1      0xBF58476D1CE4E5B9ull
-#define HASH_MUL2      0x94D049BB133111EBull
-#define SAMPLE_SHIFT   32 /* sample bits: the high half of the hash; slots: the low half */
-#define MAX_LEVEL      31u
-#define MIN_KEYS       16u
-#define FLOW_IX_START  256u
-#define COUNT_MAX      UINT32_MAX
+#define HASH_SEED     0x9E3779B97F4A7C15ull
+#define HASH_MUL1     0xBF58476D1CE4E5B9ull
+#define HASH_MUL2     0x94D049BB133111EBull
+#define SAMPLE_SHIFT  32 /* sample bits: the high half of the hash; slots: the low half */
+#define MAX_LEVEL     31u
+#define MIN_KEYS      16u
+#define FLOW_IX_START 256u
+#define COUNT_MAX     UINT32_MAX
 
 /* ---- records ---- */
 
@@ -135,9 +135,9 @@ static int flow_eq(uint32_t val, const void *key, const void *ctx)
 
 uint32_t roce_vflow_hash(const struct roce_flow_key *k)
 {
-    return (uint32_t)finish(mix(mix_bytes(mix_bytes(HASH_SEED, k->src, ROCE_ADDR_LEN), k->dst,
-                                          ROCE_ADDR_LEN),
-                                (uint64_t)k->dqpn << 8 | k->version));
+    return (uint32_t)finish(
+        mix(mix_bytes(mix_bytes(HASH_SEED, k->src, ROCE_ADDR_LEN), k->dst, ROCE_ADDR_LEN),
+            (uint64_t)k->dqpn << 8 | k->version));
 }
 
 struct roce_vsample *roce_vsample_new(uint32_t max_keys, uint32_t max_flows)

@@ -124,7 +124,8 @@ static void ix_add(struct roce_vantage *v, uint32_t flow, uint32_t psn, int64_t 
         v->t.alloc_failures++;
         return;
     }
-    while (v->ix_n > 0 && (v->ix_n == v->ix_cap || now - v->ix[v->ix_head].time > v->cfg.horizon_ns))
+    while (v->ix_n > 0 &&
+           (v->ix_n == v->ix_cap || now - v->ix[v->ix_head].time > v->cfg.horizon_ns))
         ix_drop_head(v);
     uint32_t at = (v->ix_head + v->ix_n) % v->ix_cap, b = ix_bucket(v, flow, psn);
     struct vix_entry *e = &v->ix[at];
@@ -156,8 +157,7 @@ static int in_span(const struct roce_vantage *v, const struct vflow *f, int64_t 
 {
     uint32_t pres = f->presence;
     for (unsigned p = 0; p < v->n; p++)
-        if ((pres & VBIT(p)) &&
-            (t - v->margin < v->first_al[p] || t + v->margin > v->last_al[p]))
+        if ((pres & VBIT(p)) && (t - v->margin < v->first_al[p] || t + v->margin > v->last_al[p]))
             return 0;
     return 1;
 }
@@ -166,8 +166,13 @@ static int in_span(const struct roce_vantage *v, const struct vflow *f, int64_t 
  * listed (beyond max_listed: then located at once with the order so far). */
 static int32_t loss_add(struct roce_vantage *v, const struct vgroup *g, uint32_t seen, int episode)
 {
-    struct vloss l = {g->flow, g->psn, seen, g->first_t, g->seen ? g->first_point : -1,
-                      g->seen ? g->first_frame : 0, (uint8_t)episode};
+    struct vloss l = {g->flow,
+                      g->psn,
+                      seen,
+                      g->first_t,
+                      g->seen ? g->first_point : -1,
+                      g->seen ? g->first_frame : 0,
+                      (uint8_t)episode};
     if (v->n_loss >= v->cfg.max_listed) {
         int after, before;
         struct vflow *f = roce_vflow(v, g->flow);
@@ -229,8 +234,8 @@ static void ce_add(struct roce_vantage *v, const struct vgroup *g, int after, in
 }
 
 /* Votes and latencies of the sightings, in time order (pt[0..k-1]). */
-static void sightings(struct roce_vantage *v, struct vflow *f, const unsigned *pt,
-                      const int64_t *t, unsigned k)
+static void sightings(struct roce_vantage *v, struct vflow *f, const unsigned *pt, const int64_t *t,
+                      unsigned k)
 {
     if (k < 2)
         return;
@@ -266,7 +271,7 @@ static void losses(struct roce_vantage *v, const struct vgroup *g, struct vflow 
 
     if (g->seen == 0) { /* (b): missing reports only */
         if (ix_find(v, g->flow, g->psn, g->first_t) != NULL)
-            return; /* a point saw it after all: already a candidate */
+            return;            /* a point saw it after all: already a candidate */
     } else if (g->retx == 0) { /* (a) */
         if ((g->seen & all) == all) {
             ix_supersede(v, g->flow, g->psn);
@@ -314,11 +319,11 @@ void roce_vantage_settle(struct roce_vantage *v, uint32_t slot)
     int span = in_span(v, f, g->first_t);
     if ((g->flags & ROCE_VTX_REQUEST) && g->ce != 0) {
         unsigned i = 0;
-        while (!(g->ce & VBIT(pt[i])))
+        while (i < k && !(g->ce & VBIT(pt[i]))) /* a mark is always a sighting's */
             i++;
-        if (span)
+        if (i < k && span)
             ce_add(v, g, i > 0 ? (int)pt[i - 1] : ROCE_VANTAGE_END, (int)pt[i]);
-        else
+        else if (i < k)
             v->t.outside_ce++;
     }
     if (g->flags & ROCE_VTX_LOCATE)

@@ -13,14 +13,13 @@
 #include "json_values.h"
 #include "localize_report.h"
 
-static const char *const clock_status[] = {"reference", "estimated", "given", "no_common",
-                                           "one_way", "inconsistent"};
+static const char *const clock_status[] = {"reference", "estimated", "given",
+                                           "no_common", "one_way",   "inconsistent"};
 
 /* A point's name, or null for ROCE_VANTAGE_END. */
 static json_object *point_name(const struct roce_localize_report *r, int p)
 {
-    return p >= 0 && (unsigned)p < r->n_points ? json_object_new_string(r->points[p].name)
-                                               : NULL;
+    return p >= 0 && (unsigned)p < r->n_points ? json_object_new_string(r->points[p].name) : NULL;
 }
 
 static void put_flow_key(json_object *o, const struct roce_flow_key *k)
@@ -69,9 +68,9 @@ static json_object *points(const struct roce_localize_report *r)
         json_object_object_add(o, "file", json_object_new_string(pt->file));
         json_object_object_add(o, "erspan_session",
                                pt->has_session ? json_object_new_int64(pt->session) : NULL);
-        json_object_object_add(o, "outer_source", pt->outer_source != NULL
-                                                      ? json_object_new_string(pt->outer_source)
-                                                      : NULL);
+        json_object_object_add(o, "outer_source",
+                               pt->outer_source != NULL ? json_object_new_string(pt->outer_source)
+                                                        : NULL);
         roce_json_put_u64(o, "packets", pt->packets);
         roce_json_put_u64(o, "roce_packets", pt->roce_packets);
         roce_json_put_u64(o, "transmissions", ps->transmissions);
@@ -93,9 +92,9 @@ static json_object *clocks(const struct roce_localize_report *r)
         json_object *o = json_object_new_object(), *d = NULL;
         json_object_object_add(o, "vantage_point", json_object_new_string(r->points[p].name));
         json_object_object_add(o, "offset_ns", json_object_new_int64(c->offset_ns));
-        json_object_object_add(o, "error_bound_ns", c->status == ROCE_VCLOCK_GIVEN
-                                                        ? NULL
-                                                        : json_object_new_int64(c->error_bound_ns));
+        json_object_object_add(
+            o, "error_bound_ns",
+            c->status == ROCE_VCLOCK_GIVEN ? NULL : json_object_new_int64(c->error_bound_ns));
         json_object_object_add(o, "status", json_object_new_string(clock_status[c->status]));
         roce_json_put_u64(o, "samples", c->samples);
         roce_json_put_u64(o, "host_pairs", c->host_pairs);
@@ -121,7 +120,8 @@ static json_object *events(const struct roce_localize_report *r, int ce)
     json_object *a = json_object_new_array();
     size_t n = ce ? roce_vantage_ce_count(r->v) : roce_vantage_loss_count(r->v);
     for (size_t i = 0; i < n; i++) {
-        const struct roce_vantage_event *e = ce ? roce_vantage_ce(r->v, i) : roce_vantage_loss(r->v, i);
+        const struct roce_vantage_event *e =
+            ce ? roce_vantage_ce(r->v, i) : roce_vantage_loss(r->v, i);
         json_object *o = json_object_new_object(), *seen = NULL;
         put_flow_key(o, &e->key);
         roce_json_put_u64(o, "psn", e->psn);
@@ -191,9 +191,8 @@ int roce_localize_json(const struct roce_localize_report *r, FILE *out)
     json_object_object_add(root, "tool", json_object_new_string("rocescope"));
     json_object_object_add(root, "command", json_object_new_string("localize"));
     json_object_object_add(root, "complete", json_object_new_boolean(r->incomplete == NULL));
-    json_object_object_add(root, "error", r->incomplete != NULL
-                                              ? json_object_new_string(r->incomplete)
-                                              : NULL);
+    json_object_object_add(root, "error",
+                           r->incomplete != NULL ? json_object_new_string(r->incomplete) : NULL);
     o = json_object_new_object();
     json_object_object_add(o, "path_delay_us", roce_json_us(r->path_delay_ns));
     json_object_object_add(o, "split_by", json_object_new_string(r->split_by));

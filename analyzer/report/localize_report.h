@@ -13,9 +13,9 @@
 
 /* One vantage point as the command line and the first reading made it. */
 struct roce_localize_point {
-    const char *name;         /* NAME, NAME/SESSION or NAME/OUTER-SOURCE */
-    const char *file;         /* the capture it comes from, as given */
-    int has_session;          /* split by ERSPAN session: session is its ID */
+    const char *name; /* NAME, NAME/SESSION or NAME/OUTER-SOURCE */
+    const char *file; /* the capture it comes from, as given */
+    int has_session;  /* split by ERSPAN session: session is its ID */
     unsigned session;
     const char *outer_source; /* split by outer source: its address (NULL otherwise) */
     uint64_t packets, roce_packets;

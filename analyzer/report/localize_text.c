@@ -64,8 +64,9 @@ static void clocks(const struct roce_localize_report *r, FILE *o)
             fprintf(o, "%+" PRId64 " ns (given with --offset)\n", c->offset_ns);
             continue;
         }
-        fprintf(o, "%+" PRId64 " ns +/- %" PRId64 " ns, from %" PRIu64 " transmission%s of %" PRIu32
-                   " host pair%s",
+        fprintf(o,
+                "%+" PRId64 " ns +/- %" PRId64 " ns, from %" PRIu64 " transmission%s of %" PRIu32
+                " host pair%s",
                 c->offset_ns, c->error_bound_ns, c->samples, plural(c->samples), c->host_pairs,
                 plural(c->host_pairs));
         if (!c->consistent)
@@ -87,8 +88,9 @@ static void header(const struct roce_localize_report *r, FILE *o)
             r->incomplete != NULL ? " (INCOMPLETE: a capture could not be read to its end)" : "");
     for (unsigned p = 0; p < r->n_points; p++) {
         const struct roce_vantage_pstats *ps = roce_vantage_point_stats(r->v, p);
-        fprintf(o, "  %-16s %s: %" PRIu64 " packets, %" PRIu64 " transmissions, %" PRIu64
-                   " matched elsewhere",
+        fprintf(o,
+                "  %-16s %s: %" PRIu64 " packets, %" PRIu64 " transmissions, %" PRIu64
+                " matched elsewhere",
                 r->points[p].name, r->points[p].file, r->points[p].packets, ps->transmissions,
                 ps->matched);
         if (ps->capture_misses)
@@ -100,24 +102,27 @@ static void header(const struct roce_localize_report *r, FILE *o)
     roce_fmt_seconds(t->common_last_ns, b, sizeof b);
     fprintf(o, "\nCommon span: %s .. %s (%s us, %s's clock)\n", a, b,
             us(t->common_last_ns - t->common_first_ns, d), r->points[0].name);
-    fprintf(o, "  outside it (not evidence): %" PRIu64 " transmission%s not seen at every point, %" PRIu64
-               " CE mark%s\n",
+    fprintf(o,
+            "  outside it (not evidence): %" PRIu64
+            " transmission%s not seen at every point, %" PRIu64 " CE mark%s\n",
             t->outside_span, plural(t->outside_span), t->outside_ce, plural(t->outside_ce));
-    fprintf(o, "Transmissions: %" PRIu64 " distinct, %" PRIu64 " seen at two or more points; %" PRIu64
-               " lost, %" PRIu64 " CE-marked\n",
+    fprintf(o,
+            "Transmissions: %" PRIu64 " distinct, %" PRIu64 " seen at two or more points; %" PRIu64
+            " lost, %" PRIu64 " CE-marked\n",
             t->groups, t->matched, t->losses, t->ce_marks);
     if (t->forced || t->flows_dropped || t->gap_psns_unlocated || t->alloc_failures)
-        fprintf(o, "  limits hit: %" PRIu64 " settled early (window full), %" PRIu64
-                   " records of flows beyond --max-flows, %" PRIu64 " gap PSNs not located, %" PRIu64
-                   " allocation failures\n",
+        fprintf(o,
+                "  limits hit: %" PRIu64 " settled early (window full), %" PRIu64
+                " records of flows beyond --max-flows, %" PRIu64 " gap PSNs not located, %" PRIu64
+                " allocation failures\n",
                 t->forced, t->flows_dropped, t->gap_psns_unlocated, t->alloc_failures);
 }
 
 static void segments(const struct roce_localize_report *r, FILE *o)
 {
     char name[NAME_BUF];
-    fprintf(o, "\nSegments (all flows):\n  %-*s %6s %9s  %s\n", SEG_COL, "segment", "lost", "CE marked",
-            "one-way latency min / p50 / p99 / max (count)");
+    fprintf(o, "\nSegments (all flows):\n  %-*s %6s %9s  %s\n", SEG_COL, "segment", "lost",
+            "CE marked", "one-way latency min / p50 / p99 / max (count)");
     for (size_t i = 0; i < roce_vantage_segment_count(r->v); i++) {
         const struct roce_vantage_segment *s = roce_vantage_segment(r->v, i);
         segment_name(r, s, name, sizeof name);
@@ -142,7 +147,8 @@ static void flows(const struct roce_localize_report *r, FILE *o)
         for (unsigned k = 0; k < f->n_order; k++)
             fprintf(o, "%s%s", k ? " -> " : "", r->points[f->order[k]].name);
         fprintf(o, "; %" PRIu64 " transmission%s, %" PRIu64 " matched%s\n", f->transmissions,
-                plural(f->transmissions), f->matched, f->locate ? "" : " (responses / UD: losses not located)");
+                plural(f->transmissions), f->matched,
+                f->locate ? "" : " (responses / UD: losses not located)");
         for (size_t k = 0; k < f->n_segments; k++) {
             const struct roce_vantage_segment *s = &f->segments[k];
             if (s->lost == 0 && s->ce_marked == 0 && s->latency.count == 0)
@@ -168,7 +174,8 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
     char key[ROCE_FMT_FLOW_LEN], t[ROCE_FMT_TIME_LEN];
     fprintf(o, "\n%s (%zu):\n", ce ? "CE marks" : "Losses", n);
     for (size_t i = 0; i < shown; i++) {
-        const struct roce_vantage_event *e = ce ? roce_vantage_ce(r->v, i) : roce_vantage_loss(r->v, i);
+        const struct roce_vantage_event *e =
+            ce ? roce_vantage_ce(r->v, i) : roce_vantage_loss(r->v, i);
         roce_fmt_flow(&e->key, key, sizeof key);
         roce_fmt_seconds(e->time_ns, t, sizeof t);
         fprintf(o, "  %s PSN 0x%06" PRIx32 ": %s between %s and %s at %s", key, e->psn,

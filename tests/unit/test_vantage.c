@@ -20,23 +20,23 @@
 #include "rocegen_encap.h"
 #include "test_util.h"
 
-#define T0      1700000000000000000LL
-#define US      1000LL
-#define MS      1000000LL
-#define OFFSET  777777LL
-#define D_AB    (5 * US)
-#define D_BA    (5 * US)
-#define WLEN    1056u /* WRITE Only 1024 B: BTH + RETH + payload + ICRC */
-#define ALEN    20u   /* ACK: BTH + AETH + ICRC */
+#define T0            1700000000000000000LL
+#define US            1000LL
+#define MS            1000000LL
+#define OFFSET        777777LL
+#define D_AB          (5 * US)
+#define D_BA          (5 * US)
+#define WLEN          1056u /* WRITE Only 1024 B: BTH + RETH + payload + ICRC */
+#define ALEN          20u   /* ACK: BTH + AETH + ICRC */
 #define OP_WRITE_ONLY 0x0A
 #define OP_ACK        0x11
-#define IP_A    0x0A000001u
-#define IP_B    0x0A000002u
-#define QA      0x000101u
-#define QB      0x000202u
-#define MAXREC  4096
-#define NPTS    3
-#define NOT_GIVEN INT64_MIN
+#define IP_A          0x0A000001u
+#define IP_B          0x0A000002u
+#define QA            0x000101u
+#define QB            0x000202u
+#define MAXREC        4096
+#define NPTS          3
+#define NOT_GIVEN     INT64_MIN
 
 /* ---- a tiny simulation ---- */
 
@@ -91,7 +91,7 @@ static struct roce_vtx *see(struct sim *s, unsigned p, int from_a, int64_t t, ui
 }
 
 #define REQ(s, p, t, psn, fl) see(s, p, 1, t, psn, OP_WRITE_ONLY, fl)
-#define ACKB(s, p, t, psn) see(s, p, 0, t, psn, OP_ACK, 0)
+#define ACKB(s, p, t, psn)    see(s, p, 0, t, psn, OP_ACK, 0)
 
 /* A request A->B at time t seen at A's tap, then at B's (after D_AB); an
  * ACK back from B 1 us after B's tap saw it. */
@@ -330,7 +330,7 @@ static void offset_case(int64_t d_ab, int64_t d_ba, int64_t offset)
 
 static void test_offset(void)
 {
-    offset_case(D_AB, D_BA, OFFSET);        /* symmetric: exact */
+    offset_case(D_AB, D_BA, OFFSET);         /* symmetric: exact */
     offset_case(D_AB, D_BA, -5 * 1000 * MS); /* the other clock 5 s behind */
     offset_case(3 * US, 7 * US, OFFSET);     /* asymmetric: off by 2 us, inside the bound */
 }

@@ -77,6 +77,7 @@ static void usage(FILE *f)
     fputs("Usage: rocescope [OPTIONS] FILE...\n"
           "       rocescope -i IFACE [OPTIONS]\n"
           "       rocescope merge [--json] [-o PATH] [--top N] REPORT.json...\n"
+          "       rocescope localize [OPTIONS] FILE FILE...  (see rocescope localize --help)\n"
           "Analyse RoCE (RDMA over Converged Ethernet) traffic in pcap/pcapng captures:\n"
           "PSN gaps, retransmissions, go-back-N episodes and their triggers, NAKs,\n"
           "ECN CE marks and CNPs, ICRC. Several files are read one after the other as\n"

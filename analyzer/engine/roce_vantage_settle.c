@@ -66,19 +66,33 @@ static uint32_t ix_bucket(const struct roce_vantage *v, uint32_t flow, uint32_t 
     return (h ^ (h >> 16)) & v->ix_bmask;
 }
 
-static int ix_init(struct roce_vantage *v)
+/* The index at cap entries (the oldest first, chains rebuilt). 0, or -1. */
+static int ix_resize(struct roce_vantage *v, uint32_t cap)
 {
-    uint32_t cap = v->cfg.max_listed < IX_MIN ? IX_MIN : v->cfg.max_listed, nb = 1;
+    uint32_t nb = 1;
     while (nb < 2 * (uint64_t)cap && nb < (UINT32_C(1) << 31))
         nb <<= 1;
-    v->ix = calloc(cap, sizeof *v->ix);
-    v->ix_buckets = calloc(nb, sizeof *v->ix_buckets);
-    if (v->ix == NULL || v->ix_buckets == NULL) {
-        roce_vix_free(v);
+    struct vix_entry *ne = calloc(cap, sizeof *ne);
+    uint32_t *bk = calloc(nb, sizeof *bk);
+    if (ne == NULL || bk == NULL) {
+        free(ne);
+        free(bk);
         return -1;
     }
+    for (uint32_t i = 0; i < v->ix_n; i++)
+        ne[i] = v->ix[(v->ix_head + i) % v->ix_cap];
+    free(v->ix);
+    free(v->ix_buckets);
+    v->ix = ne;
+    v->ix_buckets = bk;
     v->ix_cap = cap;
     v->ix_bmask = nb - 1;
+    v->ix_head = 0;
+    for (uint32_t i = 0; i < v->ix_n; i++) { /* newest ends first in its chain */
+        uint32_t b = ix_bucket(v, ne[i].flow, ne[i].psn);
+        ne[i].next = bk[b];
+        bk[b] = i + 1;
+    }
     return 0;
 }
 
@@ -120,13 +134,16 @@ static struct vix_entry *ix_find(struct roce_vantage *v, uint32_t flow, uint32_t
 
 static void ix_add(struct roce_vantage *v, uint32_t flow, uint32_t psn, int64_t now, int32_t event)
 {
-    if (v->ix == NULL && ix_init(v) != 0) {
+    uint32_t max = v->cfg.max_listed < IX_MIN ? IX_MIN : v->cfg.max_listed;
+    while (v->ix_n > 0 && now - v->ix[v->ix_head].time > v->cfg.horizon_ns)
+        ix_drop_head(v); /* beyond the horizon */
+    if (v->ix_n == v->ix_cap && v->ix_cap < max &&
+        ix_resize(v, v->ix_cap == 0 ? IX_MIN : v->ix_cap > max / 2 ? max : 2 * v->ix_cap) != 0)
         v->t.alloc_failures++;
+    if (v->ix_cap == 0)
         return;
-    }
-    while (v->ix_n > 0 &&
-           (v->ix_n == v->ix_cap || now - v->ix[v->ix_head].time > v->cfg.horizon_ns))
-        ix_drop_head(v);
+    if (v->ix_n == v->ix_cap)
+        ix_drop_head(v); /* full: the oldest goes */
     uint32_t at = (v->ix_head + v->ix_n) % v->ix_cap, b = ix_bucket(v, flow, psn);
     struct vix_entry *e = &v->ix[at];
     e->flow = flow; /* the bucket keys on the values as added; a dead entry keeps them below */

@@ -49,6 +49,13 @@ def main():
                                              cap("uc.pcap")], 1),
             ("not a capture", [text], 1),
             ("bad option value", ["--max-flows", "3", cap("uc.pcap")], 2),
+            ("localize, two taps", ["localize", "--json", cap("localize/tap_a.pcap"),
+                                    cap("localize/tap_b.pcap")], 0),
+            ("localize, a mirror split", ["localize", "--split-by", "outer-source",
+                                          cap("localize/mirror.pcap")], 0),
+            ("localize, a file cut short", ["localize", cap("localize/tap_a.pcap"), cut], 1),
+            ("localize, a missing file", ["localize", cap("localize/tap_a.pcap"),
+                                          os.path.join(tmp, "nope.pcap")], 1),
         ]
         for what, args, status in cases:
             argv = [a.valgrind, "--quiet", "--leak-check=full",

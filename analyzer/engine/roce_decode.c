@@ -199,8 +199,7 @@ static void decode_ipv4(const struct roce_decode_cfg *cfg, const uint8_t *p, siz
     if (p[off + IPV4_PROTO_OFF] == ROCE_IPPROTO_GRE) {
         if (pkt->encap_depth == 0) { /* the outermost tunnel: who mirrored it */
             pkt->encap_src_v6 = 0;
-            memcpy(pkt->encap_src, v4_mapped_prefix, sizeof v4_mapped_prefix);
-            memcpy(pkt->encap_src + 12, p + off + IPV4_SRC_OFF, 4);
+            roce_addr_set_v4(pkt->encap_src, p + off + IPV4_SRC_OFF);
         }
         roce_decode_gre(cfg, p, caplen, off + ihl, off + totlen, pkt);
         return;

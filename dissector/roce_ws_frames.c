@@ -30,8 +30,6 @@
 
 #include "roce_ws.h"
 
-#define NS_PER_US   1000
-#define NS_PER_SEC  1000000000
 #define REUSE_SHIFT 32 /* engine frame key: reuse count << 32 | Wireshark frame number */
 #define MIN_SLOTS   4096
 
@@ -154,7 +152,7 @@ void roce_ws_frames_init(void)
     roce_config_default(&cfg);
     cfg.udp_port = (uint16_t)roce_ws_prefs.udp_port;
     cfg.check_icrc = roce_ws_prefs.check_icrc ? 1 : 0;
-    cfg.cnp_window_ns = (int64_t)roce_ws_prefs.cnp_window_us * NS_PER_US;
+    cfg.cnp_window_ns = (int64_t)roce_ws_prefs.cnp_window_us * ROCE_NS_PER_US;
     cfg.pmtu = roce_ws_prefs.pmtu;
     cfg.max_flows = roce_ws_prefs.max_flows;
     cfg.on_verdict = on_verdict;
@@ -196,7 +194,7 @@ static void feed(tvbuff_t *tvb, packet_info *pinfo)
     }
     in.frame = ((guint64)state.reuses << REUSE_SHIFT) | pinfo->num;
     state.fed_key = in.frame;
-    in.ts_ns = (int64_t)pinfo->abs_ts.secs * NS_PER_SEC + pinfo->abs_ts.nsecs;
+    in.ts_ns = (int64_t)pinfo->abs_ts.secs * ROCE_NS_PER_SEC + pinfo->abs_ts.nsecs;
     in.linktype = roce_ws_frame_linktype(pinfo);
     in.data = caplen > 0 ? tvb_get_ptr(tvb, 0, caplen) : NULL;
     in.caplen = caplen;

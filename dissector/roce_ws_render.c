@@ -17,7 +17,6 @@
 
 #include "roce_bth.h"
 
-#define NS_PER_SEC      1000000000
 #define RNR_10US_PER_MS 100
 
 /* Verdicts that come with the expected PSN in rocescope --events. */
@@ -52,8 +51,8 @@ static nstime_t ns_to_nstime(gint64 ns)
     nstime_t t;
     if (ns < 0)
         ns = 0;
-    t.secs = (time_t)(ns / NS_PER_SEC);
-    t.nsecs = (int)(ns % NS_PER_SEC);
+    t.secs = (time_t)(ns / ROCE_NS_PER_SEC);
+    t.nsecs = (int)(ns % ROCE_NS_PER_SEC);
     return t;
 }
 

@@ -17,7 +17,6 @@
 #define CLI_FLOWS      "roce,flows"
 #define CLI_FLOWTABLE  "roce,flowtable"
 #define TAP_NAME       "roce"
-#define NS_PER_US      1000.0
 #define FLOW_LABEL_LEN 128
 #define RULE_WIDTH     100
 
@@ -116,8 +115,8 @@ static void flow_row(const struct roce_flow_report *r, struct flow_row *row)
     row->v[V_CNPS_MATCHED] = r->cnps_matched;
     row->v[V_BAD_ICRC] = r->bad_icrc;
     row->have_latency = r->cnp_latency.count > 0;
-    row->lat_p50_us = (double)r->cnp_latency.p50 / NS_PER_US;
-    row->lat_max_us = (double)r->cnp_latency.max / NS_PER_US;
+    row->lat_p50_us = (double)r->cnp_latency.p50 / (double)ROCE_NS_PER_US;
+    row->lat_max_us = (double)r->cnp_latency.max / (double)ROCE_NS_PER_US;
 }
 
 /* The engine's flow reports, ordered by id (g_free them); NULL, n = 0 when
@@ -176,8 +175,9 @@ static void print_totals(const struct roce_totals *t)
            t->cnps_unexplained);
     if (t->cnp_latency.count > 0)
         printf("; CNP latency us: p50 %.3f, p99 %.3f, max %.3f",
-               (double)t->cnp_latency.p50 / NS_PER_US, (double)t->cnp_latency.p99 / NS_PER_US,
-               (double)t->cnp_latency.max / NS_PER_US);
+               (double)t->cnp_latency.p50 / (double)ROCE_NS_PER_US,
+               (double)t->cnp_latency.p99 / (double)ROCE_NS_PER_US,
+               (double)t->cnp_latency.max / (double)ROCE_NS_PER_US);
     putchar('\n');
     if (t->pfc.pfc_frames + t->pfc.pause_frames > 0)
         printf("PFC frames: %" G_GUINT64_FORMAT ", PAUSE frames: %" G_GUINT64_FORMAT "\n",

@@ -23,6 +23,7 @@
 #include "rocegen_bulk.h"
 #include "rocegen_localize.h"
 #include "rocegen_scen.h"
+#include "roce_time.h"
 
 #define EXIT_USAGE        2
 #define BULK_SNAPLEN      256u /* header-only, as RoCE mirrors often are; CM REQs still fit */
@@ -30,7 +31,6 @@
 #define BULK_DEFAULT_CE   0.001
 #define BULK_DEFAULT_SEED 1u
 #define SNAPLEN_MAX       262144u
-#define NS_PER_SEC        INT64_C(1000000000)
 #define DECIMAL           10
 
 static const char usage_text[] =
@@ -272,8 +272,8 @@ static void print_stats(const struct rg_bulk_stats *st)
             "\nspan %" PRId64 ".%09" PRId64 " s\n",
             st->frames, st->cm_frames, st->requests, st->retransmitted, st->acks, st->naks,
             st->cnps, st->lost, st->episodes, st->ce_marks, st->acks_dropped,
-            (st->last_ts_ns - st->first_ts_ns) / NS_PER_SEC,
-            (st->last_ts_ns - st->first_ts_ns) % NS_PER_SEC);
+            (st->last_ts_ns - st->first_ts_ns) / ROCE_NS_PER_SEC,
+            (st->last_ts_ns - st->first_ts_ns) % ROCE_NS_PER_SEC);
 }
 
 /* Write bulk traffic as a asks; returns the exit status. */

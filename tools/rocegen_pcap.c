@@ -17,13 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce_time.h"
+
 #define PCAP_MAGIC_NS      0xA1B23C4Du
 #define PCAP_VERSION_MAJOR 2u
 #define PCAP_VERSION_MINOR 4u
 #define PCAP_FILE_HDR_LEN  24
 #define PCAP_REC_HDR_LEN   16
 #define SNAPLEN_UNLIMITED  262144u
-#define NS_PER_SEC         1000000000LL
 
 #define PCAPNG_SHB_TYPE       0x0A0D0D0Au
 #define PCAPNG_IDB_TYPE       1u
@@ -200,8 +201,8 @@ int rg_writer_write_cut(struct rg_writer *w, int64_t ts_ns, const uint8_t *frame
         le32(h, blen);
         put(w, h, 4);
     } else {
-        le32(h, (uint32_t)(ts_ns / NS_PER_SEC));
-        le32(h + 4, (uint32_t)(ts_ns % NS_PER_SEC));
+        le32(h, (uint32_t)(ts_ns / ROCE_NS_PER_SEC));
+        le32(h + 4, (uint32_t)(ts_ns % ROCE_NS_PER_SEC));
         le32(h + 8, cap);
         le32(h + 12, len);
         put(w, h, PCAP_REC_HDR_LEN);

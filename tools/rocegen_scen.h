@@ -18,11 +18,10 @@
 
 #include "rocegen_build.h"
 #include "rocegen_encap.h"
+#include "roce_time.h"
 
 #define RG_SC_BASE_NS 1700000000000000000LL /* 2023-11-14 22:13:20 UTC */
 #define RG_SC_STEP_NS 1000                  /* 1 us between frames by default */
-#define RG_NS_PER_US  1000LL
-#define RG_NS_PER_MS  1000000LL
 
 /* The frame sink of a scenario. */
 struct rg_sc {

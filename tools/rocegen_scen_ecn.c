@@ -18,7 +18,7 @@
 #define WRITE_16K 16384u
 #define MSG_64    64u
 #define MSG_256   256u
-#define US(x)     ((int64_t)(x)*RG_NS_PER_US)
+#define US(x)     ((int64_t)(x)*ROCE_NS_PER_US)
 #define EDGE_NS   1 /* one nanosecond past the window */
 
 /* A RoCEv2 request with a given ECN field. */
@@ -177,7 +177,7 @@ void rg_scen_xrc(struct rg_sc *c)
 #define ATOMIC_SWAP     100u
 #define INV_RKEY        0x00009ABCu
 #define IMM_VALUE       0xC0FFEE00u
-#define ATOMIC_RETRY_NS (8 * RG_NS_PER_MS)
+#define ATOMIC_RETRY_NS (8 * ROCE_NS_PER_MS)
 
 /* A UD SEND (Only or Only with Immediate) from `from`. */
 static void ud_send(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, uint8_t opcode,

@@ -25,7 +25,7 @@
 #define LEN_4096        4096u
 #define WRITE_6000      6000u
 #define READ_2048       2048u
-#define RESEND_DELAY_NS (3 * RG_NS_PER_US)
+#define RESEND_DELAY_NS (3 * ROCE_NS_PER_US)
 
 #define VLAN_RDMA  100u
 #define VLAN_OUTER 200u

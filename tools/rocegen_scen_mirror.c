@@ -26,14 +26,14 @@
 #define ROCE_PCP     3u
 #define ROCE_VID     100u
 #define WRITE_LEN    1024u
-#define CNP_DELAY_NS (20 * RG_NS_PER_US)
+#define CNP_DELAY_NS (20 * ROCE_NS_PER_US)
 #define PFC_PRIO     3u
 #define PFC_PRIO_B   4u
 #define QUANTA_MAX   0xFFFFu
 #define QUANTA_B     1000u
 #define QUANTA_PAUSE 2000u
 #define STORM_FRAMES 10
-#define STORM_STEP_NS (300 * RG_NS_PER_US)
+#define STORM_STEP_NS (300 * ROCE_NS_PER_US)
 
 static const uint8_t switch_mac[RG_MAC_LEN] = {0x02, 0x00, 0x00, 0x00, 0x0F, 0xC0};
 
@@ -156,13 +156,13 @@ void rg_scen_pfc(struct rg_sc *c)
         rg_sc_at(c, i * STORM_STEP_NS);
         pfc(c, PFC_PRIO, QUANTA_MAX); /* 1-10 at 0, 0.3, ... 2.7 ms */
     }
-    rg_sc_at(c, 3100 * RG_NS_PER_US);
+    rg_sc_at(c, 3100 * ROCE_NS_PER_US);
     pfc(c, PFC_PRIO, 0); /* 11: XON at 3.1 ms (the last XOFF ran out at 3.035539 ms) */
-    rg_sc_at(c, 3200 * RG_NS_PER_US);
+    rg_sc_at(c, 3200 * ROCE_NS_PER_US);
     pfc(c, PFC_PRIO_B, QUANTA_B); /* 12: priority 4, 1000 quanta = 5.12 us */
-    rg_sc_at(c, 3300 * RG_NS_PER_US);
+    rg_sc_at(c, 3300 * ROCE_NS_PER_US);
     mac_control(c, RG_MACCTRL_PAUSE, 0, q); /* 13: PAUSE, 2000 quanta = 10.24 us */
-    rg_sc_at(c, 3400 * RG_NS_PER_US);
+    rg_sc_at(c, 3400 * ROCE_NS_PER_US);
     rg_sc_base(c, &base);
     rg_conn_init4(&k, &base, HOST_A, HOST_B, QP_A, QP_B);
     rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, 0x000100, WRITE_LEN); /* 14 */

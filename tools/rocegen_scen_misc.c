@@ -33,7 +33,7 @@
 #define DSCP_EF          46u
 #define ODD_TTL          3u
 #define MALFORMED_PSN    0x000150u /* would be a gap if these frames were analysed */
-#define RESEND_DELAY_NS  (3 * RG_NS_PER_US)
+#define RESEND_DELAY_NS  (3 * ROCE_NS_PER_US)
 
 /* A SEND Only from A carrying MALFORMED_PSN, for the malformed variants. */
 static void bad_send(const struct rg_conn *k, struct rg_spec *s)

@@ -32,10 +32,10 @@
 #define WRITE_4096        4096u
 #define ACK_OK            0x1Fu     /* ACK, credits invalid */
 #define PSN_ALL_ONES      0xFFFFFFu /* the stalled responder's ACK PSN */
-#define REISSUE_DELAY_NS  (2 * RG_NS_PER_US)
+#define REISSUE_DELAY_NS  (2 * ROCE_NS_PER_US)
 #define MIRROR_DUP_NS     100
-#define RESEND_DELAY_NS   (3 * RG_NS_PER_US)
-#define RECONNECT_WAIT_NS (10 * RG_NS_PER_MS)
+#define RESEND_DELAY_NS   (3 * ROCE_NS_PER_US)
+#define RECONNECT_WAIT_NS (10 * ROCE_NS_PER_MS)
 
 /* Captured at the requester A (no CM; PMTU learned from the responses):
  * READ response 0x000502 is lost, A re-issues the READ from there. Then a

@@ -25,12 +25,12 @@
 #define LEN_1024        1024u
 #define WRITE_2560      2560u
 #define READ_3072       3072u
-#define RESEND_DELAY_NS (3 * RG_NS_PER_US)
+#define RESEND_DELAY_NS (3 * ROCE_NS_PER_US)
 #define ACK_TIMEOUT_NS                                                                             \
-    (16 * RG_NS_PER_MS)        /* local ACK timeout 14: 4.096 us * 2^14 = 67 ms; shorter here */
+    (16 * ROCE_NS_PER_MS)        /* local ACK timeout 14: 4.096 us * 2^14 = 67 ms; shorter here */
 #define RNR_TIMER_CODE     14u /* 1.28 ms */
-#define RNR_WAIT_NS        (1280 * RG_NS_PER_US)
-#define DISCONNECT_WAIT_NS (50 * RG_NS_PER_US)
+#define RNR_WAIT_NS        (1280 * ROCE_NS_PER_US)
+#define DISCONNECT_WAIT_NS (50 * ROCE_NS_PER_US)
 #define NAK_RESERVED_CODE  5u
 #define NAK_PSN_STEP       0x100u
 

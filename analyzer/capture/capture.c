@@ -17,6 +17,7 @@
 #include "capture_pcap.h"
 
 #include "pcapmap.h"
+#include "roce_time.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,8 +29,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define NS_PER_SEC          1000000000LL
-#define NS_PER_USEC         1000LL
 #define LINKTYPE_RAW        101
 #define READER_ENV          "ROCESCOPE_READER"
 
@@ -74,17 +73,17 @@ const char *roce_pcap_linktype_name(int dlt)
 static int64_t ts_ns(int64_t sec, int64_t frac, int64_t unit)
 {
     const int64_t margin = 1LL << 13; /* seconds: covers any 32-bit fraction */
-    if (sec > INT64_MAX / NS_PER_SEC - margin)
-        return INT64_MAX / NS_PER_SEC * NS_PER_SEC - margin * NS_PER_SEC;
-    if (sec < -(INT64_MAX / NS_PER_SEC - margin))
-        return -(INT64_MAX / NS_PER_SEC * NS_PER_SEC - margin * NS_PER_SEC);
-    return sec * NS_PER_SEC + frac * unit;
+    if (sec > INT64_MAX / ROCE_NS_PER_SEC - margin)
+        return INT64_MAX / ROCE_NS_PER_SEC * ROCE_NS_PER_SEC - margin * ROCE_NS_PER_SEC;
+    if (sec < -(INT64_MAX / ROCE_NS_PER_SEC - margin))
+        return -(INT64_MAX / ROCE_NS_PER_SEC * ROCE_NS_PER_SEC - margin * ROCE_NS_PER_SEC);
+    return sec * ROCE_NS_PER_SEC + frac * unit;
 }
 
 void roce_pcap_frame(const struct pcap_pkthdr *h, const u_char *d, int nano,
                      struct roce_capture_frame *f)
 {
-    f->ts_ns = ts_ns((int64_t)h->ts.tv_sec, (int64_t)h->ts.tv_usec, nano ? 1 : NS_PER_USEC);
+    f->ts_ns = ts_ns((int64_t)h->ts.tv_sec, (int64_t)h->ts.tv_usec, nano ? 1 : ROCE_NS_PER_US);
     f->caplen = h->caplen;
     f->wirelen = h->len < h->caplen ? h->caplen : h->len;
     f->data = d;

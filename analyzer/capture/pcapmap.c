@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "roce_time.h"
+
 #define FILE_HDR_LEN       24
 #define REC_HDR_LEN        16
 #define MAGIC_US           0xA1B2C3D4u
@@ -34,8 +36,6 @@
 #define MAGIC_NS_SWAPPED   0x4D3CB2A1u
 #define LINKTYPE_MASK      0x03FFFFFFu /* bits 26..31 carry FCS information */
 #define PCAPMAP_MAX_RECORD (256u * 1024u) /* libpcap's largest snapshot length */
-#define NS_PER_SEC         1000000000LL
-#define NS_PER_US          1000LL
 #define VERSION_MAJOR      2
 #define VERSION_MINOR      4
 #define VERSION_OFF        4
@@ -127,7 +127,7 @@ struct roce_pcapmap *roce_pcapmap_open(const char *path, char *err, size_t errle
     memcpy(&magic, m->base, sizeof magic);
     m->swapped = magic == MAGIC_US_SWAPPED || magic == MAGIC_NS_SWAPPED;
     if (magic == MAGIC_US || magic == MAGIC_US_SWAPPED) {
-        m->frac_ns = NS_PER_US;
+        m->frac_ns = ROCE_NS_PER_US;
     } else if (magic == MAGIC_NS || magic == MAGIC_NS_SWAPPED) {
         m->frac_ns = 1;
     } else {
@@ -174,7 +174,7 @@ int roce_pcapmap_next(struct roce_pcapmap *m, struct roce_capture_frame *f)
         snprintf(m->err, sizeof m->err, "record longer than the snapshot length or the file");
         return ROCE_CAPTURE_ERROR;
     }
-    f->ts_ns = (int64_t)sec * NS_PER_SEC + (int64_t)frac * m->frac_ns;
+    f->ts_ns = (int64_t)sec * ROCE_NS_PER_SEC + (int64_t)frac * m->frac_ns;
     f->caplen = incl;
     f->wirelen = orig < incl ? incl : orig;
     f->data = m->base + data;

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce_time.h"
+
 #define ROCESCOPE_VERSION  "0.1.0"
-#define NS_PER_US          1000
 #define CNP_WINDOW_MAX_US  10000000ull /* 10 s */
 #define MAX_FLOWS_MIN      4ull
 #define MAX_FLOWS_MAX      (1ull << 26)
@@ -22,7 +23,7 @@
 #define LINK_SPEED_MAX_MBPS 10000000ull /* 10 Tb/s */
 #define INTERVAL_MIN_NS    1000ull
 #define INTERVAL_MAX_NS    86400000000000ull /* one day */
-#define INTERVAL_DEFAULT_NS 1000000000
+#define INTERVAL_DEFAULT_NS ROCE_NS_PER_SEC
 #define JOBS_MAX           1024ull
 
 enum long_only {
@@ -146,7 +147,8 @@ static const struct roce_cli_unit speed_units[] = {
     {"", 1000}, {"G", 1000}, {"g", 1000}, {"M", 1}, {"m", 1}, {NULL, 0},
 };
 static const struct roce_cli_unit time_units[] = {
-    {"", 1000000000}, {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}, {NULL, 0},
+    {"", ROCE_NS_PER_SEC}, {"s", ROCE_NS_PER_SEC}, {"ms", ROCE_NS_PER_MS},
+    {"us", ROCE_NS_PER_US}, {NULL, 0},
 };
 
 int roce_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -181,7 +183,7 @@ static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
     case OPT_CNP_WINDOW:
         if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))
             return roce_cli_bad_value("--cnp-window", arg, "microseconds, 1..10000000");
-        o->cfg.cnp_window_ns = (int64_t)v * NS_PER_US;
+        o->cfg.cnp_window_ns = (int64_t)v * ROCE_NS_PER_US;
         return 0;
     case OPT_PMTU:
         if (roce_cli_parse_u64(arg, 256, 4096, &v) || (v & (v - 1)) != 0)

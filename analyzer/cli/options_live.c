@@ -9,6 +9,7 @@
 
 #include "options.h"
 #include "privs.h"
+#include "roce_time.h"
 
 #define SNAPLEN_DEFAULT    512u /* headers inside ERSPAN/VXLAN with room to spare */
 #define SNAPLEN_MAX        262144ull
@@ -18,14 +19,14 @@
 #define FILE_MB_BYTES      1000000ull /* -C counts millions of bytes, as tcpdump */
 #define FILE_MB_MAX        1000000ull
 #define FILE_COUNT_MAX     1000000ull
-#define NS_PER_SEC         1000000000ull
-#define IDLE_DEFAULT_NS    (300 * 1000000000ll)
+#define IDLE_DEFAULT_NS    (300 * ROCE_NS_PER_SEC)
 #define DURATION_MIN_NS    1000000ull /* 1 ms */
-#define DURATION_MAX_NS    (366ull * 86400 * NS_PER_SEC)
+#define DURATION_MAX_NS    (366ull * 86400 * ROCE_NS_PER_SEC)
 
 static const struct roce_cli_unit long_time_units[] = {
-    {"", NS_PER_SEC},         {"s", NS_PER_SEC},         {"ms", 1000000}, {"m", 60 * NS_PER_SEC},
-    {"h", 3600 * NS_PER_SEC}, {"d", 86400 * NS_PER_SEC}, {NULL, 0},
+    {"", ROCE_NS_PER_SEC},         {"s", ROCE_NS_PER_SEC},
+    {"ms", ROCE_NS_PER_MS},        {"m", 60 * ROCE_NS_PER_SEC},
+    {"h", 3600 * ROCE_NS_PER_SEC}, {"d", 86400 * ROCE_NS_PER_SEC}, {NULL, 0},
 };
 
 const char roce_cli_live_usage[] =

@@ -25,6 +25,7 @@
 #include "roce_decode.h"
 #include "roce_lat.h"
 #include "roce_opcode.h"
+#include "roce_time.h"
 
 struct roce_engine;
 

@@ -31,15 +31,14 @@
 #include "prometheus.h"
 #include "report.h"
 #include "roce_engine.h"
+#include "roce_time.h"
 #include "savefile.h"
 
 #define ERR_LEN           512
 #define FILTER_LEN        512
-#define NS_PER_SEC        1000000000LL
-#define NS_PER_MS         1000000LL
 #define BUFFER_TIMEOUT_MS 100 /* longest a packet waits in the kernel's buffer */
-#define LIVE_SETTLE_LAG_NS 1000000000LL /* engine time kept behind the wall clock */
-#define DRAIN_EXTRA_NS    (150 * NS_PER_MS)
+#define LIVE_SETTLE_LAG_NS ROCE_NS_PER_SEC /* engine time kept behind the wall clock */
+#define DRAIN_EXTRA_NS    (150 * ROCE_NS_PER_MS)
 #define READ_BATCH        4096 /* frames per read: the clock is checked between batches */
 #define VIEW_TOP          10   /* flows listed per interval (or --top when smaller) */
 
@@ -70,7 +69,7 @@ static int64_t clock_ns(clockid_t id)
 {
     struct timespec ts;
     clock_gettime(id, &ts);
-    return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
+    return (int64_t)ts.tv_sec * ROCE_NS_PER_SEC + ts.tv_nsec;
 }
 
 static void on_signal(int sig)
@@ -290,7 +289,7 @@ static void capture_loop(struct monitor *m, const sigset_t *sleep_mask)
  * (a buffered capture hands it over within the buffer timeout). */
 static void drain(struct monitor *m)
 {
-    const int64_t end = clock_ns(CLOCK_MONOTONIC) + BUFFER_TIMEOUT_MS * NS_PER_MS + DRAIN_EXTRA_NS;
+    const int64_t end = clock_ns(CLOCK_MONOTONIC) + BUFFER_TIMEOUT_MS * ROCE_NS_PER_MS + DRAIN_EXTRA_NS;
     const enum stop_reason why = m->reason;
     for (;;) {
         int64_t left = end - clock_ns(CLOCK_MONOTONIC);

@@ -20,8 +20,8 @@
 #include <time.h>
 
 #include "capture_pcap.h"
+#include "roce_time.h"
 
-#define NS_PER_SEC     1000000000LL
 #define BYTES_PER_KIB  1024
 #define NO_FD_SLEEP_NS 10000000LL /* without a selectable descriptor: poll every 10 ms */
 #define BPF_OPTIMIZE   1
@@ -198,7 +198,7 @@ int roce_livecap_wait(struct roce_livecap *c, int64_t timeout_ns, const sigset_t
         timeout_ns = 0;
     if (c->fd < 0 && timeout_ns > NO_FD_SLEEP_NS)
         timeout_ns = NO_FD_SLEEP_NS;
-    struct timespec ts = {(time_t)(timeout_ns / NS_PER_SEC), (long)(timeout_ns % NS_PER_SEC)};
+    struct timespec ts = {(time_t)(timeout_ns / ROCE_NS_PER_SEC), (long)(timeout_ns % ROCE_NS_PER_SEC)};
     struct pollfd pfd = {c->fd, POLLIN, 0};
     int n = ppoll(&pfd, c->fd < 0 ? 0 : 1, &ts, sigmask);
     if (n < 0)

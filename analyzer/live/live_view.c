@@ -12,9 +12,9 @@
 
 #include "fmt.h"
 #include "report_fields.h"
+#include "roce_time.h"
 
 #define ANSI_HOME_CLEAR "\033[H\033[2J"
-#define NS_PER_SEC      1e9
 #define SECS_PER_MIN    60
 #define SECS_PER_HOUR   3600
 #define PCT             100.0
@@ -62,13 +62,13 @@ static size_t row_offset(const struct row *r)
 
 static double per_second(uint64_t n, int64_t ns)
 {
-    return ns > 0 ? (double)n * NS_PER_SEC / (double)ns : 0.0;
+    return ns > 0 ? (double)n * (double)ROCE_NS_PER_SEC / (double)ns : 0.0;
 }
 
 /* Local wall-clock time, "2024-05-01 12:00:01" (sep ' ') or "...T..." (sep 'T'). */
 static void wall_clock(int64_t ns, char sep, char *buf, size_t len)
 {
-    time_t s = (time_t)(ns / (int64_t)NS_PER_SEC);
+    time_t s = (time_t)(ns / ROCE_NS_PER_SEC);
     struct tm tm;
     if (localtime_r(&s, &tm) == NULL ||
         strftime(buf, len, sep == 'T' ? "%Y-%m-%dT%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm) == 0)
@@ -141,14 +141,14 @@ static void capture_line(FILE *o, const char *indent, const struct roce_live_int
 int roce_live_view_screen(FILE *o, const struct roce_live_interval *iv)
 {
     char now[CLOCK_BUF];
-    int64_t up = iv->uptime_ns / (int64_t)NS_PER_SEC;
+    int64_t up = iv->uptime_ns / ROCE_NS_PER_SEC;
     wall_clock(iv->wall_ns, ' ', now, sizeof now);
     fprintf(o,
             ANSI_HOME_CLEAR
             "rocescope live: %s (%s)   %s   up %lld:%02lld:%02lld   interval %.3f s%s\n\n",
             iv->iface, iv->link_type, now, (long long)(up / SECS_PER_HOUR),
             (long long)(up % SECS_PER_HOUR / SECS_PER_MIN), (long long)(up % SECS_PER_MIN),
-            (double)iv->length_ns / NS_PER_SEC, iv->final ? "   (stopped)" : "");
+            (double)iv->length_ns / (double)ROCE_NS_PER_SEC, iv->final ? "   (stopped)" : "");
     fprintf(o, "  %-20s %14s %14s %16s\n", "", "interval", "per second", "total");
     for (const struct row *r = rows; r->label != NULL; r++) {
         size_t off = row_offset(r);

@@ -18,9 +18,9 @@
 
 #include "live_fields.h"
 #include "output.h"
+#include "roce_time.h"
 
 #define FILE_MODE  0644
-#define NS_PER_SEC 1e9
 #define LABEL_BUF  128
 
 struct prom {
@@ -72,7 +72,7 @@ static void sample_seconds(struct prom *p, const char *name, const char *key, co
                            int64_t ns)
 {
     sample_start(p, name, key, value);
-    fprintf(p->out, "%.9f\n", (double)ns / NS_PER_SEC);
+    fprintf(p->out, "%.9f\n", (double)ns / (double)ROCE_NS_PER_SEC);
 }
 
 /* A sample of field m of the record at base: a count, or seconds. */

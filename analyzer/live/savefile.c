@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NS_PER_SEC   1000000000LL
-#define NS_PER_USEC  1000LL
+#include "roce_time.h"
+
 #define DECIMAL_BASE 10
 #define NAME_EXTRA   24 /* room for the file number */
 
@@ -119,9 +119,9 @@ int roce_savefile_write(struct roce_savefile *s, const struct roce_capture_frame
         if (close_file(s) != 0 || open_file(s, next) != 0)
             return -1;
     }
-    int64_t sub = f->ts_ns % NS_PER_SEC;
-    h.ts.tv_sec = (time_t)(f->ts_ns / NS_PER_SEC);
-    h.ts.tv_usec = (suseconds_t)(s->cfg.nano ? sub : sub / NS_PER_USEC);
+    int64_t sub = f->ts_ns % ROCE_NS_PER_SEC;
+    h.ts.tv_sec = (time_t)(f->ts_ns / ROCE_NS_PER_SEC);
+    h.ts.tv_usec = (suseconds_t)(s->cfg.nano ? sub : sub / ROCE_NS_PER_US);
     h.caplen = f->caplen;
     h.len = f->wirelen;
     pcap_dump((u_char *)s->d, &h, f->data);

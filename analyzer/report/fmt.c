@@ -7,8 +7,7 @@
 #include <arpa/inet.h>
 #include <stdio.h>
 
-#define NS_PER_SEC   1000000000LL
-#define NS_PER_USEC  1000.0
+#include "roce_time.h"
 
 void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size_t len)
 {
@@ -26,8 +25,8 @@ void roce_fmt_seconds(int64_t ns, char *buf, size_t len)
         sign = "-";
         u = (uint64_t)0 - u;
     }
-    snprintf(buf, len, "%s%llu.%09llu", sign, (unsigned long long)(u / NS_PER_SEC),
-             (unsigned long long)(u % NS_PER_SEC));
+    snprintf(buf, len, "%s%llu.%09llu", sign, (unsigned long long)(u / ROCE_NS_PER_SEC),
+             (unsigned long long)(u % ROCE_NS_PER_SEC));
 }
 
 void roce_fmt_flow(const struct roce_flow_key *k, char *buf, size_t len)
@@ -49,5 +48,5 @@ void roce_fmt_opcode(uint8_t opcode, char *buf, size_t len)
 
 double roce_fmt_us(int64_t ns)
 {
-    return (double)ns / NS_PER_USEC;
+    return (double)ns / (double)ROCE_NS_PER_US;
 }

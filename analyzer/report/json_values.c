@@ -8,10 +8,9 @@
 #include <stdio.h>
 
 #include "fmt.h"
+#include "roce_time.h"
 
 #define US_DECIMALS_BUF 48
-#define NS_PER_US       1000u
-#define NS_PER_SEC      1e9
 
 void roce_json_put_u64(json_object *o, const char *k, uint64_t v)
 {
@@ -23,7 +22,7 @@ json_object *roce_json_us(int64_t ns)
     char buf[US_DECIMALS_BUF];
     uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
     snprintf(buf, sizeof buf, "%s%llu.%03llu", ns < 0 ? "-" : "",
-             (unsigned long long)(u / NS_PER_US), (unsigned long long)(u % NS_PER_US));
+             (unsigned long long)(u / ROCE_NS_PER_US), (unsigned long long)(u % ROCE_NS_PER_US));
     return json_object_new_double_s(roce_fmt_us(ns), buf);
 }
 
@@ -31,7 +30,7 @@ json_object *roce_json_seconds(int64_t ns)
 {
     char buf[ROCE_FMT_TIME_LEN];
     roce_fmt_seconds(ns, buf, sizeof buf);
-    return json_object_new_double_s((double)ns / NS_PER_SEC, buf);
+    return json_object_new_double_s((double)ns / (double)ROCE_NS_PER_SEC, buf);
 }
 
 void roce_json_endpoint(json_object *o, const struct roce_flow_key *k)

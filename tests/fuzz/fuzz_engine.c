@@ -31,10 +31,9 @@
 #include "fuzz_format.h"
 #include "fuzz_target.h"
 #include "roce_engine.h"
+#include "roce_time.h"
 
 #define T0_NS       1700000000000000000LL
-#define NS_PER_US   1000LL
-#define NS_PER_MS   1000000LL
 #define MAX_REPORTS 64 /* flow reports taken per snapshot */
 
 struct fz_run {
@@ -104,11 +103,11 @@ static int64_t fz_step(uint8_t t)
     case FZ_T_NS:
         return mag;
     case FZ_T_US:
-        return mag * NS_PER_US;
+        return mag * ROCE_NS_PER_US;
     case FZ_T_MS:
-        return mag * NS_PER_MS;
+        return mag * ROCE_NS_PER_MS;
     default:
-        return -mag * NS_PER_US;
+        return -mag * ROCE_NS_PER_US;
     }
 }
 
@@ -240,7 +239,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (r.frame < r.cap)
             r.returned_flags[r.frame] = out.v.flags;
         if (rec[1] & FZ_C_RETIRE)
-            roce_engine_retire_idle(e, (int64_t)(rec[0] & FZ_T_MAG_MASK) * NS_PER_US);
+            roce_engine_retire_idle(e, (int64_t)(rec[0] & FZ_T_MAG_MASK) * ROCE_NS_PER_US);
         if (rec[1] & FZ_C_REPORT)
             fz_report(e, &r);
     }

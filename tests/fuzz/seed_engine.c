@@ -21,12 +21,11 @@
 
 #include "capture.h"
 #include "fuzz_format.h"
+#include "roce_time.h"
 
 #define EXIT_USAGE   2
 #define ERR_LEN      512
 #define PATH_LEN     4096
-#define NS_PER_US    1000LL
-#define NS_PER_MS    1000000LL
 #define WIDE_FLOWS   60u   /* FZ_FLOWS_MIN + 60 = 64 flows */
 #define WIDE_BOUNDS  0xFFu /* 16 open verdicts, 16 episodes */
 #define TIGHT_FLOWS  0u    /* 4 flows */
@@ -56,16 +55,16 @@ static uint8_t time_byte(int64_t delta)
     unsigned unit;
     if (delta < 0) {
         unit = FZ_T_US_BACK;
-        mag = -delta / NS_PER_US;
+        mag = -delta / ROCE_NS_PER_US;
     } else if (delta <= (int64_t)FZ_T_MAG_MASK) {
         unit = FZ_T_NS;
         mag = delta;
-    } else if (delta <= (int64_t)FZ_T_MAG_MASK * NS_PER_US) {
+    } else if (delta <= (int64_t)FZ_T_MAG_MASK * ROCE_NS_PER_US) {
         unit = FZ_T_US;
-        mag = (delta + NS_PER_US / 2) / NS_PER_US;
+        mag = (delta + ROCE_NS_PER_US / 2) / ROCE_NS_PER_US;
     } else {
         unit = FZ_T_MS;
-        mag = (delta + NS_PER_MS / 2) / NS_PER_MS;
+        mag = (delta + ROCE_NS_PER_MS / 2) / ROCE_NS_PER_MS;
     }
     if (mag > (int64_t)FZ_T_MAG_MASK)
         mag = FZ_T_MAG_MASK;

@@ -42,40 +42,40 @@ void roce_ext_decode(const uint8_t *p, size_t caplen, struct roce_pkt *pkt)
     size_t o = pkt->bth_off + ROCE_BTH_LEN;
     unsigned hdrs = pkt->hdrs;
 
-#define EXT(bit, len, body)                                                                        \
-    if (hdrs & (bit)) {                                                                            \
-        if (!roce_fits(caplen, o, (len)))                                                          \
+#define EXT(name, body)                                                                            \
+    if (hdrs & ROCE_HDR_##name) {                                                                  \
+        if (!roce_fits(caplen, o, ROCE_##name##_LEN))                                              \
             return;                                                                                \
         body;                                                                                      \
-        pkt->hdrs_captured |= (bit);                                                               \
-        o += (len);                                                                                \
+        pkt->hdrs_captured |= ROCE_HDR_##name;                                                     \
+        o += ROCE_##name##_LEN;                                                                    \
     }
-    EXT(ROCE_HDR_RDETH, ROCE_RDETH_LEN, pkt->rdeth_eecnxt = roce_get_be24(p, o + 1))
-    EXT(ROCE_HDR_DETH, ROCE_DETH_LEN, {
+    EXT(RDETH, pkt->rdeth_eecnxt = roce_get_be24(p, o + 1))
+    EXT(DETH, {
         pkt->deth_qkey = roce_get_be32(p, o);
         pkt->deth_srcqp = roce_get_be24(p, o + 5);
     })
-    EXT(ROCE_HDR_XRCETH, ROCE_XRCETH_LEN, pkt->xrceth_srqn = roce_get_be24(p, o + 1))
-    EXT(ROCE_HDR_FETH, ROCE_FETH_LEN, pkt->feth = roce_get_be32(p, o))
-    EXT(ROCE_HDR_RETH, ROCE_RETH_LEN, {
+    EXT(XRCETH, pkt->xrceth_srqn = roce_get_be24(p, o + 1))
+    EXT(FETH, pkt->feth = roce_get_be32(p, o))
+    EXT(RETH, {
         pkt->reth_va = roce_get_be64(p, o);
         pkt->reth_rkey = roce_get_be32(p, o + 8);
         pkt->reth_dma_len = roce_get_be32(p, o + 12);
     })
-    EXT(ROCE_HDR_ATOMICETH, ROCE_ATOMICETH_LEN, {
+    EXT(ATOMICETH, {
         pkt->atomic_va = roce_get_be64(p, o);
         pkt->atomic_rkey = roce_get_be32(p, o + 8);
         pkt->atomic_swap_add = roce_get_be64(p, o + 12);
         pkt->atomic_cmp = roce_get_be64(p, o + 20);
     })
-    EXT(ROCE_HDR_AETH, ROCE_AETH_LEN, {
+    EXT(AETH, {
         pkt->aeth_syndrome = p[o];
         pkt->aeth_msn = roce_get_be24(p, o + 1);
     })
-    EXT(ROCE_HDR_ATOMICACKETH, ROCE_ATOMICACKETH_LEN, pkt->atomicack_orig = roce_get_be64(p, o))
-    EXT(ROCE_HDR_IMMDT, ROCE_IMMDT_LEN, pkt->immdt = roce_get_be32(p, o))
-    EXT(ROCE_HDR_IETH, ROCE_IETH_LEN, pkt->ieth_rkey = roce_get_be32(p, o))
-    EXT(ROCE_HDR_CNP_RSVD, ROCE_CNP_RSVD_LEN, (void)0)
+    EXT(ATOMICACKETH, pkt->atomicack_orig = roce_get_be64(p, o))
+    EXT(IMMDT, pkt->immdt = roce_get_be32(p, o))
+    EXT(IETH, pkt->ieth_rkey = roce_get_be32(p, o))
+    EXT(CNP_RSVD, (void)0)
 #undef EXT
 }
 
@@ -84,11 +84,11 @@ static const struct {
     const char *ident;
     const char *text;
 } nak_codes[ROCE_NAK_CODES] = {
-    {"psn_sequence_error", "PSN sequence error"},
-    {"invalid_request", "invalid request"},
-    {"remote_access_error", "remote access error"},
-    {"remote_operational_error", "remote operational error"},
-    {"invalid_rd_request", "invalid RD request"},
+    [ROCE_NAK_PSN_SEQUENCE_ERROR] = {"psn_sequence_error", "PSN sequence error"},
+    [ROCE_NAK_INVALID_REQUEST] = {"invalid_request", "invalid request"},
+    [ROCE_NAK_REMOTE_ACCESS_ERROR] = {"remote_access_error", "remote access error"},
+    [ROCE_NAK_REMOTE_OPERATIONAL_ERROR] = {"remote_operational_error", "remote operational error"},
+    [ROCE_NAK_INVALID_RD_REQUEST] = {"invalid_rd_request", "invalid RD request"},
 };
 
 const char *roce_nak_code_name(unsigned code)

@@ -3,7 +3,8 @@
  * Annex A17 for the CNP, IBTA 1.5 for FLUSH and ATOMIC WRITE).
  *
  * One row per defined opcode: display name, identifier, the extension
- * headers that follow the BTH, and what the opcode is. RD opcodes carry an
+ * headers that follow the BTH (their length is derived from them:
+ * ROCE_HDRS_LEN), and what the opcode is. RD opcodes carry an
  * RDETH, plus a DETH on requests; XRC requests carry an XRCETH; UD carries a
  * DETH. Opcodes without a row are unknown (a malformed RoCE packet).
  */
@@ -38,17 +39,8 @@
 #define K_CNP          ROCE_KIND_CNP
 #define K_OTHER        ROCE_KIND_OTHER
 
-/* Bytes of the extension headers of a mask, at compile time. */
-#define HLEN(h)                                                                                    \
-    ((((h) & H_RDETH) ? ROCE_RDETH_LEN : 0) + (((h) & H_DETH) ? ROCE_DETH_LEN : 0) +                 \
-     (((h) & H_XRCETH) ? ROCE_XRCETH_LEN : 0) + (((h) & H_FETH) ? ROCE_FETH_LEN : 0) +               \
-     (((h) & H_RETH) ? ROCE_RETH_LEN : 0) + (((h) & H_ATOMICETH) ? ROCE_ATOMICETH_LEN : 0) +         \
-     (((h) & H_AETH) ? ROCE_AETH_LEN : 0) + (((h) & H_ATOMICACKETH) ? ROCE_ATOMICACKETH_LEN : 0) +   \
-     (((h) & H_IMMDT) ? ROCE_IMMDT_LEN : 0) + (((h) & H_IETH) ? ROCE_IETH_LEN : 0) +                 \
-     (((h) & H_CNP_RSVD) ? ROCE_CNP_RSVD_LEN : 0))
-
 #define ROW(code, name, ident, hdrs, flags, kind)                                                  \
-    [code] = {name, ident, hdrs, flags, kind, HLEN(hdrs)}
+    [code] = {name, ident, hdrs, flags, kind, ROCE_HDRS_LEN(hdrs)}
 
 static const struct roce_opcode_info opcode_table[256] = {
     /* RC */
@@ -152,38 +144,23 @@ const struct roce_opcode_info *roce_opcode_lookup(uint8_t opcode)
     return info->name != NULL ? info : NULL;
 }
 
-static const struct {
-    unsigned hdr;
-    unsigned len;
-} hdr_sizes[ROCE_HDR_COUNT] = {
-    {ROCE_HDR_RDETH, ROCE_RDETH_LEN},         {ROCE_HDR_DETH, ROCE_DETH_LEN},
-    {ROCE_HDR_XRCETH, ROCE_XRCETH_LEN},       {ROCE_HDR_FETH, ROCE_FETH_LEN},
-    {ROCE_HDR_RETH, ROCE_RETH_LEN},           {ROCE_HDR_ATOMICETH, ROCE_ATOMICETH_LEN},
-    {ROCE_HDR_AETH, ROCE_AETH_LEN},           {ROCE_HDR_ATOMICACKETH, ROCE_ATOMICACKETH_LEN},
-    {ROCE_HDR_IMMDT, ROCE_IMMDT_LEN},         {ROCE_HDR_IETH, ROCE_IETH_LEN},
-    {ROCE_HDR_CNP_RSVD, ROCE_CNP_RSVD_LEN},
-};
-
 unsigned roce_hdrs_len(unsigned hdrs)
 {
-    unsigned len = 0;
-    for (unsigned i = 0; i < ROCE_HDR_COUNT; i++)
-        if (hdrs & hdr_sizes[i].hdr)
-            len += hdr_sizes[i].len;
-    return len;
+    return ROCE_HDRS_LEN(hdrs);
 }
 
 unsigned roce_hdr_offset(unsigned hdrs, unsigned h)
 {
-    unsigned off = 0;
-    for (unsigned i = 0; i < ROCE_HDR_COUNT && hdr_sizes[i].hdr != h; i++)
-        if (hdrs & hdr_sizes[i].hdr)
-            off += hdr_sizes[i].len;
-    return off;
+    return ROCE_HDRS_LEN(hdrs & (h - 1u)); /* the bits below h come before it */
 }
 
 const char *roce_transport_name(enum roce_transport t)
 {
-    static const char *const names[] = {"RC", "UC", "RD", "UD", "CNP", "XRC", "none", "none"};
-    return names[(unsigned)t & 7u];
+    static const char *const names[ROCE_TRANSPORT_NONE + 1] = {
+        [ROCE_TRANSPORT_RC] = "RC",   [ROCE_TRANSPORT_UC] = "UC",   [ROCE_TRANSPORT_RD] = "RD",
+        [ROCE_TRANSPORT_UD] = "UD",   [ROCE_TRANSPORT_CNP] = "CNP", [ROCE_TRANSPORT_XRC] = "XRC",
+        [ROCE_TRANSPORT_NONE] = "none",
+    };
+    const char *name = names[(unsigned)t & ROCE_TRANSPORT_NONE]; /* the 3 transport bits */
+    return name != NULL ? name : "none";
 }

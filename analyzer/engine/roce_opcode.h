@@ -23,36 +23,49 @@ enum roce_transport {
     ROCE_TRANSPORT_NONE = 7 /* not known (a flow that carried nothing decodable) */
 };
 
-/* Extension headers, in wire order after the BTH. */
-enum roce_hdr {
-    ROCE_HDR_RDETH = 1u << 0,
-    ROCE_HDR_DETH = 1u << 1,
-    ROCE_HDR_XRCETH = 1u << 2,
-    ROCE_HDR_FETH = 1u << 3,
-    ROCE_HDR_RETH = 1u << 4,
-    ROCE_HDR_ATOMICETH = 1u << 5,
-    ROCE_HDR_AETH = 1u << 6,
-    ROCE_HDR_ATOMICACKETH = 1u << 7,
-    ROCE_HDR_IMMDT = 1u << 8,
-    ROCE_HDR_IETH = 1u << 9,
-    ROCE_HDR_CNP_RSVD = 1u << 10 /* the 16 reserved bytes of a RoCEv2 CNP */
-};
-#define ROCE_HDR_COUNT 11
+/*
+ * The extension headers, in wire order after the BTH, with their sizes in
+ * bytes (IBTA Vol. 1 9.3, Table 38; the 16 reserved bytes of a RoCEv2 CNP:
+ * Annex A17.9.3). This list is the one place that pairs a header with its
+ * length: the header bits (enum roce_hdr, in wire order), the sizes
+ * (ROCE_RDETH_LEN, ...), each opcode's header length and the offset of a
+ * header among an opcode's headers all follow from it. X(name, len, arg).
+ */
+#define ROCE_EXT_HEADERS(X, arg)                                                                   \
+    X(RDETH, 4, arg)                                                                               \
+    X(DETH, 8, arg)                                                                                \
+    X(XRCETH, 4, arg)                                                                              \
+    X(FETH, 4, arg)                                                                                \
+    X(RETH, 16, arg)                                                                               \
+    X(ATOMICETH, 28, arg)                                                                          \
+    X(AETH, 4, arg)                                                                                \
+    X(ATOMICACKETH, 8, arg)                                                                        \
+    X(IMMDT, 4, arg)                                                                               \
+    X(IETH, 4, arg)                                                                                \
+    X(CNP_RSVD, 16, arg)
 
-/* Header sizes in bytes (IBTA Vol. 1 9.3). */
-#define ROCE_BTH_LEN          12
-#define ROCE_RDETH_LEN        4
-#define ROCE_DETH_LEN         8
-#define ROCE_XRCETH_LEN       4
-#define ROCE_FETH_LEN         4
-#define ROCE_RETH_LEN         16
-#define ROCE_ATOMICETH_LEN    28
-#define ROCE_AETH_LEN         4
-#define ROCE_ATOMICACKETH_LEN 8
-#define ROCE_IMMDT_LEN        4
-#define ROCE_IETH_LEN         4
-#define ROCE_CNP_RSVD_LEN     16
-#define ROCE_ICRC_LEN         4
+/* Position of each header in wire order: ROCE_HDR_POS_RDETH = 0, ... */
+#define ROCE_HDR_POS_(name, len, arg) ROCE_HDR_POS_##name,
+enum roce_hdr_pos { ROCE_EXT_HEADERS(ROCE_HDR_POS_, -) ROCE_HDR_COUNT };
+#undef ROCE_HDR_POS_
+
+/* Extension header bits: ROCE_HDR_RDETH = 1 << 0, ... (a lower bit comes first on the wire). */
+#define ROCE_HDR_BIT_(name, len, arg) ROCE_HDR_##name = 1u << ROCE_HDR_POS_##name,
+enum roce_hdr { ROCE_EXT_HEADERS(ROCE_HDR_BIT_, -) };
+#undef ROCE_HDR_BIT_
+
+/* Header sizes in bytes: ROCE_RDETH_LEN, ... */
+#define ROCE_HDR_SIZE_(name, len, arg) ROCE_##name##_LEN = (len),
+enum roce_hdr_len { ROCE_EXT_HEADERS(ROCE_HDR_SIZE_, -) };
+#undef ROCE_HDR_SIZE_
+
+/* Bytes of the extension headers in mask h (an integer constant expression
+ * when h is one). */
+#define ROCE_HDR_LEN_IF_(name, len, h) +(((h)&ROCE_HDR_##name) ? (unsigned)(len) : 0u)
+#define ROCE_HDRS_LEN(h)               (0u ROCE_EXT_HEADERS(ROCE_HDR_LEN_IF_, h))
+
+#define ROCE_BTH_LEN  12
+#define ROCE_ICRC_LEN 4
 
 /* What a packet of this opcode is. */
 enum roce_kind {
@@ -83,7 +96,7 @@ struct roce_opcode_info {
     uint16_t hdrs;     /* enum roce_hdr bits */
     uint16_t flags;    /* enum roce_op_flag bits */
     uint8_t kind;      /* enum roce_kind */
-    uint8_t hdrs_len;  /* bytes of the extension headers in hdrs */
+    uint8_t hdrs_len;  /* bytes of the extension headers in hdrs: ROCE_HDRS_LEN(hdrs) */
 };
 
 /* Opcodes named in the analysis. */
@@ -100,10 +113,11 @@ static inline enum roce_transport roce_opcode_transport(uint8_t opcode)
     return (enum roce_transport)(opcode >> ROCE_OPCODE_TRANSPORT_SHIFT);
 }
 
-/* Sum of the sizes of the headers in a mask. */
+/* Sum of the sizes of the headers in a mask (ROCE_HDRS_LEN at run time). */
 unsigned roce_hdrs_len(unsigned hdrs);
 
-/* Offset of header h (one bit) inside the extension headers of a mask. */
+/* Offset of header h (one bit) inside the extension headers of a mask: the
+ * sizes of the headers of the mask that come before h on the wire. */
 unsigned roce_hdr_offset(unsigned hdrs, unsigned h);
 
 /* "RC", "UC", "RD", "UD", "CNP", "XRC" or "none". */

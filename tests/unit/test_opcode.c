@@ -209,6 +209,7 @@ static void test_transport(void)
     CU_ASSERT_STRING_EQUAL(roce_transport_name(ROCE_TRANSPORT_RC), "RC");
     CU_ASSERT_STRING_EQUAL(roce_transport_name(ROCE_TRANSPORT_XRC), "XRC");
     CU_ASSERT_STRING_EQUAL(roce_transport_name(ROCE_TRANSPORT_NONE), "none");
+    CU_ASSERT_STRING_EQUAL(roce_transport_name((enum roce_transport)6), "none"); /* unassigned */
 }
 
 /* Header sizes in wire order (PROTOCOL.md "Header sizes"; FETH precedes RETH in FLUSH). */
@@ -233,6 +234,8 @@ static void test_hdrs_len(void)
     CU_ASSERT_EQUAL(roce_hdrs_len(all), sum);
     CU_ASSERT_EQUAL(roce_hdrs_len(RDETH | DETH | RETH | IMM), 32);
     CU_ASSERT_EQUAL(roce_hdrs_len(AETH | AACK), 12);
+    CU_ASSERT_EQUAL(ROCE_HDR_COUNT, N_WIRE);
+    CU_ASSERT_EQUAL(ROCE_HDRS_LEN(RETH | IMM), 20); /* the compile-time form */
 }
 
 static void test_hdr_offset(void)
@@ -260,6 +263,7 @@ static void test_hdr_offset(void)
             off += wire[i].len;
         }
         wrong += roce_hdrs_len(h) != off;
+        wrong += roce_opcode_lookup((uint8_t)oc)->hdrs_len != off; /* the table's derived length */
     }
     CU_ASSERT_EQUAL(wrong, 0);
 }

@@ -14,7 +14,6 @@
  * The ring is bounded; marks pushed out early are counted in
  * ce_tracking_overflow.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "roce_internal.h"
@@ -24,15 +23,12 @@
 
 static struct ce_entry *ce_at(struct roce_engine *e, uint64_t seq)
 {
-    return &e->ce[seq & (e->ce_cap - 1)];
+    return roce_ring_at(&e->ce, sizeof(struct ce_entry), seq);
 }
 
 int roce_ecn_init(struct roce_engine *e)
 {
-    e->ce_cap = CE_RING_INITIAL;
-    e->ce_max = CE_RING_MAX;
-    e->ce = calloc(e->ce_cap, sizeof *e->ce);
-    return e->ce != NULL ? 0 : -1;
+    return roce_ring_init(&e->ce, CE_RING_INITIAL, sizeof(struct ce_entry));
 }
 
 /* The flow a CE entry belongs to, or NULL when it went away. */
@@ -69,7 +65,7 @@ static void ce_settle(struct roce_engine *e, struct ce_entry *c, struct roce_flo
 /* Settle the oldest CE entry and unlink it from its flow (it is its first). */
 static void ce_pop(struct roce_engine *e, enum settle how)
 {
-    uint64_t seq = e->ce_head_seq++;
+    uint64_t seq = e->ce.head++;
     struct ce_entry *c = ce_at(e, seq);
     if (!c->live)
         return;
@@ -84,26 +80,12 @@ static void ce_pop(struct roce_engine *e, enum settle how)
 
 void roce_ecn_expire(struct roce_engine *e, int64_t now, int flush)
 {
-    while (e->ce_head_seq < e->ce_tail_seq) {
-        const struct ce_entry *c = ce_at(e, e->ce_head_seq);
+    while (e->ce.head < e->ce.tail) {
+        const struct ce_entry *c = ce_at(e, e->ce.head);
         if (c->live && !flush && now - c->ts <= e->cfg.cnp_window_ns)
             break;
         ce_pop(e, SETTLE_WINDOW);
     }
-}
-
-static int ce_grow(struct roce_engine *e)
-{
-    uint32_t n = e->ce_cap * 2;
-    struct ce_entry *nc = calloc(n, sizeof *nc);
-    if (nc == NULL)
-        return -1;
-    for (uint64_t s = e->ce_head_seq; s < e->ce_tail_seq; s++)
-        nc[s & (n - 1)] = *ce_at(e, s);
-    free(e->ce);
-    e->ce = nc;
-    e->ce_cap = n;
-    return 0;
 }
 
 void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v)
@@ -112,11 +94,11 @@ void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict
     f->r.ce_marked++;
     e->t.ce_marked++;
 
-    if (e->ce_tail_seq - e->ce_head_seq == e->ce_cap &&
-        (e->ce_cap >= e->ce_max || ce_grow(e) != 0))
+    if (roce_ring_count(&e->ce) == e->ce.cap &&
+        (e->ce.cap >= CE_RING_MAX || roce_ring_grow(&e->ce, sizeof(struct ce_entry)) != 0))
         ce_pop(e, SETTLE_DROPPED);
 
-    uint64_t seq = e->ce_tail_seq++;
+    uint64_t seq = e->ce.tail++;
     struct ce_entry *c = ce_at(e, seq);
     memset(c, 0, sizeof *c);
     c->frame = v->frame;

@@ -96,8 +96,8 @@ void roce_engine_free(struct roce_engine *e)
     roce_lat_free(&e->cnp_lat);
     roce_lat_free(&e->ack_lat);
     free(e->episodes);
-    free(e->ce);
-    free(e->vq);
+    roce_ring_free(&e->ce);
+    roce_ring_free(&e->vq);
     free(e);
 }
 
@@ -239,7 +239,7 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
         e->now = in->ts_ns;
         e->have_now = 1;
     }
-    if (e->ce_head_seq != e->ce_tail_seq)
+    if (e->ce.head != e->ce.tail)
         roce_ecn_expire(e, e->now, 0);
 
     struct roce_totals *t = &e->t;
@@ -260,14 +260,14 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
         t->encap[out->pkt.encap]++;
     if (out->pkt.mac_ctrl)
         roce_pfc_frame(e, &out->pkt, in->ts_ns);
-    e->cur_seq = e->vq_tail_seq;
+    e->cur_seq = e->vq.tail;
     e->cur_pending = 0;
     e->cur_deadline = in->ts_ns;
     if (count_class(e, &out->pkt, &out->v))
         analyse(e, in, &out->pkt, &out->v);
     if (out->v.flags != 0)
         roce_vq_push(e, &out->v, e->cur_pending, e->cur_deadline);
-    if (e->vq_head_seq != e->vq_tail_seq)
+    if (e->vq.head != e->vq.tail)
         roce_vq_release(e, e->now, 0);
     return rc;
 }

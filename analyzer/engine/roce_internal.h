@@ -16,6 +16,7 @@
 
 #include "roce_engine.h"
 #include "roce_index.h"
+#include "roce_ring.h"
 
 #define FLOW_CHUNK_SHIFT 10
 #define FLOW_CHUNK       (1u << FLOW_CHUNK_SHIFT)
@@ -189,7 +190,6 @@ struct roce_engine {
     /* flows */
     struct roce_flow **chunks;
     uint32_t n_chunks, max_chunks;
-    uint32_t vq_max;
     uint32_t n_slots;   /* slots handed out so far */
     uint32_t free_head; /* free slot handles, linked through lru[].next */
     uint32_t lru_head, lru_tail;
@@ -212,15 +212,11 @@ struct roce_engine {
     struct roce_episode *episodes;
     uint32_t n_episodes, cap_episodes;
 
-    /* CE marks in arrival order (a ring indexed by sequence number) */
-    struct ce_entry *ce;
-    uint32_t ce_cap, ce_max;
-    uint64_t ce_head_seq, ce_tail_seq;
+    /* CE marks in arrival order (struct ce_entry) */
+    struct roce_ring ce;
 
-    /* open verdicts (a ring indexed by sequence number) */
-    struct vq_entry *vq;
-    uint32_t vq_cap;
-    uint64_t vq_head_seq, vq_tail_seq;
+    /* open verdicts (struct vq_entry), at most cfg.max_open_verdicts */
+    struct roce_ring vq;
 
     struct roce_lat cnp_lat;
     struct roce_lat ack_lat;

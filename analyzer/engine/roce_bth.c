@@ -1,5 +1,7 @@
 /*
- * roce_bth.c - BTH and extension headers (IBTA Vol. 1 9.2, 9.3).
+ * roce_bth.c - the transport: BTH and extension headers (IBTA Vol. 1 9.2,
+ * 9.3), checked against the lengths the network layer declares, and the
+ * ICRC (roce_icrc.c).
  *
  *   RDETH  | resv(8) | EE context(24) |
  *   DETH   | Q_Key(32) | resv(8) | source QP(24) |
@@ -14,6 +16,7 @@
 #include "roce_bth.h"
 
 #include "roce_extract.h"
+#include "roce_icrc.h"
 
 void roce_bth_decode(const uint8_t *bth, struct roce_pkt *pkt)
 {
@@ -77,6 +80,51 @@ void roce_ext_decode(const uint8_t *p, size_t caplen, struct roce_pkt *pkt)
     EXT(IETH, pkt->ieth_rkey = roce_get_be32(p, o))
     EXT(CNP_RSVD, (void)0)
 #undef EXT
+}
+
+void roce_transport_decode(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
+                           size_t declared, struct roce_pkt *pkt)
+{
+    pkt->cls = ROCE_CLASS_ROCE;
+    if (declared < ROCE_BTH_LEN) {
+        pkt->cls = ROCE_CLASS_MALFORMED;
+        pkt->malformed = ROCE_MAL_SHORT_BTH;
+        return;
+    }
+    pkt->end_off = (uint32_t)(pkt->bth_off + declared);
+    if (!roce_fits(caplen, pkt->bth_off, ROCE_BTH_LEN))
+        return; /* RoCE, but the snaplen cut the BTH */
+    roce_bth_decode(p + pkt->bth_off, pkt);
+    pkt->bth_captured = 1;
+    if (pkt->op == NULL) {
+        pkt->cls = ROCE_CLASS_MALFORMED;
+        pkt->malformed = ROCE_MAL_OPCODE;
+        return;
+    }
+    unsigned hlen = pkt->op->hdrs_len;
+    if (declared < ROCE_BTH_LEN + hlen + ROCE_ICRC_LEN) {
+        pkt->cls = ROCE_CLASS_MALFORMED;
+        pkt->malformed = ROCE_MAL_SHORT_HDRS;
+        return;
+    }
+    size_t body = declared - ROCE_BTH_LEN - hlen - ROCE_ICRC_LEN;
+    if (pkt->padcnt > body) {
+        pkt->cls = ROCE_CLASS_MALFORMED;
+        pkt->malformed = ROCE_MAL_PAD;
+        return;
+    }
+    pkt->payload_off = pkt->bth_off + ROCE_BTH_LEN + hlen;
+    pkt->payload_len = (uint32_t)(body - pkt->padcnt);
+    roce_ext_decode(p, caplen, pkt);
+
+    if (cfg->check_icrc && pkt->end_off <= caplen) {
+        size_t icrc_off = pkt->end_off - ROCE_ICRC_LEN;
+        pkt->icrc_wire = roce_get_le32(p, icrc_off);
+        pkt->icrc_calc = roce_icrc_compute(p + pkt->l3_off, pkt->l3_hdr_len, pkt->l3_v6,
+                                           pkt->version == 2, p + pkt->l4_off,
+                                           icrc_off - pkt->l4_off);
+        pkt->icrc_status = pkt->icrc_wire == pkt->icrc_calc ? ROCE_ICRC_GOOD : ROCE_ICRC_BAD;
+    }
 }
 
 /* NAK codes (IBTA Vol. 1 9.7.5.2.4 / Table 43). */

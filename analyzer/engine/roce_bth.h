@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "roce_decode.h"
+#include "roce_pkt.h"
 
 #define ROCE_BTH_OPCODE_OFF 0
 #define ROCE_BTH_FLAGS_OFF  1
@@ -36,6 +36,18 @@
 #define ROCE_BTH_ACKREQ_OFF 8
 #define ROCE_BTH_ACKREQ_BIT 0x80u
 #define ROCE_BTH_PSN_OFF    9
+
+/*
+ * The transport of a RoCE packet whose BTH starts at pkt->bth_off, with
+ * `declared` bytes from the BTH to the end of the ICRC by the lengths the
+ * network headers declare: checks that they hold the BTH, the opcode's
+ * extension headers, the pad and the ICRC (else the packet is malformed),
+ * decodes what was captured of them, and checks the ICRC when the whole
+ * packet was captured and cfg->check_icrc is set. Needs pkt->l3_off,
+ * l3_hdr_len, l3_v6, l4_off and version.
+ */
+void roce_transport_decode(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
+                           size_t declared, struct roce_pkt *pkt);
 
 /* Decode the 12 BTH bytes at bth into pkt (opcode fields, op, hdrs). */
 void roce_bth_decode(const uint8_t *bth, struct roce_pkt *pkt);

@@ -1,17 +1,16 @@
 /*
- * roce_decode.h - from frame bytes to a decoded RoCE packet.
+ * roce_decode.h - from frame bytes to a decoded RoCE packet (roce_pkt.h).
  *
  * Link types (tcpdump.org/linktypes.html): Ethernet, Linux cooked capture
- * v1 and v2, raw IP, raw IPv4, raw IPv6. Up to two 802.1Q/802.1ad tags.
- * RoCEv1: EtherType 0x8915, GRH, BTH (IBTA Annex A16). RoCEv2: IPv4 or IPv6,
- * UDP destination port 4791, BTH (IBTA Annex A17).
+ * v1 and v2, raw IP, raw IPv4, raw IPv6. Up to ROCE_VLAN_MAX_TAGS (four)
+ * stacked 802.1Q/802.1ad tags are walked; the PCP and VID of the outer
+ * ROCE_MAX_VLANS (two) are recorded, n_vlans counts them all. RoCEv1:
+ * EtherType 0x8915, GRH, BTH (IBTA Annex A16). RoCEv2: IPv4 or IPv6, UDP
+ * destination port 4791, BTH (IBTA Annex A17). Mirror encapsulations (GRE,
+ * ERSPAN, VXLAN) are unwrapped and MAC Control frames (PAUSE, PFC) decoded.
  *
  * The decoder never reads past the captured length and keeps three outcomes
- * apart: non-RoCE, RoCE (possibly truncated by the snaplen: then analysed as
- * far as the captured headers allow) and malformed (RoCE by EtherType or
- * port, but the length its headers declare cannot hold the BTH, the
- * extension headers of its opcode, the pad and the ICRC, or the opcode is
- * not defined).
+ * apart: non-RoCE, RoCE and malformed (roce_pkt.h).
  */
 #ifndef ROCE_DECODE_H
 #define ROCE_DECODE_H
@@ -19,8 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "roce_addr.h"
-#include "roce_opcode.h"
+#include "roce_pkt.h"
 
 /* Link-layer header types (LINKTYPE_* values; DLT_RAW is 12 or 14 on some systems). */
 enum roce_linktype {
@@ -40,128 +38,6 @@ int roce_linktype_supported(int linktype);
 /* Short name of a supported link type ("EN10MB", "LINUX_SLL", ...) or NULL. */
 const char *roce_linktype_name(int linktype);
 
-enum roce_class {
-    ROCE_CLASS_NON_ROCE = 0,
-    ROCE_CLASS_ROCE = 1,
-    ROCE_CLASS_MALFORMED = 2
-};
-
-/* Why a RoCE packet is malformed. */
-enum roce_malformed {
-    ROCE_MAL_NONE = 0,
-    ROCE_MAL_UDP_LENGTH,  /* UDP length < 8 or beyond the IP payload */
-    ROCE_MAL_GRH,         /* RoCEv1 GRH next header is not 0x1B */
-    ROCE_MAL_SHORT_BTH,   /* declared length cannot hold a BTH */
-    ROCE_MAL_OPCODE,      /* opcode not defined */
-    ROCE_MAL_SHORT_HDRS,  /* declared length cannot hold the opcode's headers and the ICRC */
-    ROCE_MAL_PAD,         /* pad count larger than the payload */
-    ROCE_MAL_COUNT
-};
-
-/* Name of a malformed reason ("udp_length", ...). */
-const char *roce_malformed_name(enum roce_malformed m);
-
-enum roce_icrc_status {
-    ROCE_ICRC_UNCHECKED = 0, /* not all of the packet was captured, or checking is off */
-    ROCE_ICRC_GOOD = 1,
-    ROCE_ICRC_BAD = 2
-};
-
-#define ROCE_MAX_VLANS 2
-
-/* Decoder settings. */
-struct roce_decode_cfg {
-    uint16_t udp_port;   /* RoCEv2 UDP destination port (4791) */
-    uint16_t vxlan_port; /* VXLAN UDP destination port (4789), 0: no VXLAN */
-    uint8_t check_icrc;
-};
-
-/* Encapsulations of mirrored traffic that the decoder unwraps. */
-enum roce_encap {
-    ROCE_ENCAP_NONE = 0,
-    ROCE_ENCAP_ERSPAN1,  /* GRE 0x88BE without sequence number: no ERSPAN header */
-    ROCE_ENCAP_ERSPAN2,  /* GRE 0x88BE, ERSPAN type II header */
-    ROCE_ENCAP_ERSPAN3,  /* GRE 0x22EB, ERSPAN type III header */
-    ROCE_ENCAP_GRE_TEB,  /* GRE 0x6558, transparent Ethernet bridging */
-    ROCE_ENCAP_GRE_IP,   /* GRE carrying IPv4/IPv6 */
-    ROCE_ENCAP_VXLAN,    /* UDP 4789 */
-    ROCE_ENCAP_COUNT
-};
-#define ROCE_MAX_ENCAP 3 /* nested encapsulations unwrapped at most */
-
-/* "erspan2", ... */
-const char *roce_encap_name(enum roce_encap e);
-
-/* MAC Control frames (EtherType 0x8808, IEEE 802.3 Annex 31B/31D). */
-enum roce_mac_ctrl {
-    ROCE_MACCTRL_NONE = 0,
-    ROCE_MACCTRL_PAUSE = 1, /* 802.3x PAUSE, opcode 0x0001 */
-    ROCE_MACCTRL_PFC = 2,   /* 802.1Qbb priority flow control, opcode 0x0101 */
-    ROCE_MACCTRL_OTHER = 3
-};
-#define ROCE_PFC_PRIORITIES 8
-
-struct roce_pkt {
-    uint8_t cls;       /* enum roce_class */
-    uint8_t malformed; /* enum roce_malformed */
-    uint8_t version;   /* 1 or 2 for RoCE, 0 otherwise */
-    uint8_t truncated; /* captured length < original length */
-    uint8_t bth_captured;
-    uint8_t l3_v6;   /* addresses are IPv6 or GIDs (else IPv4, stored in the last 4 bytes) */
-    uint8_t n_vlans; /* tags seen (up to ROCE_MAX_VLANS are recorded) */
-    uint8_t pcp[ROCE_MAX_VLANS];
-    uint16_t vid[ROCE_MAX_VLANS];
-    uint8_t ecn;  /* IP ECN (RoCEv2) or the GRH traffic class low bits (RoCEv1) */
-    uint8_t dscp; /* IP DSCP / upper six bits of the GRH traffic class */
-    uint16_t udp_sport;
-    uint8_t encap;       /* enum roce_encap: the outermost one unwrapped */
-    uint8_t encap_depth; /* encapsulations unwrapped */
-    uint32_t encap_id;   /* ERSPAN session ID or VXLAN VNI of the outermost */
-    uint8_t encap_src_v6; /* encap_src is IPv6 (else IPv4 in its last 4 bytes) */
-    uint8_t encap_src[ROCE_ADDR_LEN]; /* source address of the outermost tunnel's IP header
-                                         (the mirroring switch); valid when encap_depth > 0 */
-    uint8_t mac_ctrl;    /* enum roce_mac_ctrl (a non-RoCE frame) */
-    uint8_t pfc_cev;     /* PFC class-enable vector (bit n: priority n) */
-    uint16_t pause_quanta[ROCE_PFC_PRIORITIES]; /* PFC per priority; PAUSE in [0] */
-    uint8_t src[ROCE_ADDR_LEN]; /* IPv4 IPv4-mapped (roce_addr.h) */
-    uint8_t dst[ROCE_ADDR_LEN];
-
-    /* Offsets in the frame. end_off is where the ICRC ends by the declared lengths. */
-    uint32_t l3_off, l3_hdr_len, l4_off, bth_off, payload_off, end_off;
-
-    /* BTH (IBTA Vol. 1 9.2) */
-    uint8_t opcode, se, mig, padcnt, tver, fecn, becn, ackreq;
-    uint16_t pkey;
-    uint32_t dqpn, psn;
-    const struct roce_opcode_info *op; /* NULL unless the opcode is defined */
-
-    uint16_t hdrs;          /* extension headers the opcode implies */
-    uint16_t hdrs_captured; /* those entirely captured */
-
-    uint32_t payload_len; /* declared payload, without pad and ICRC */
-    uint8_t icrc_status;  /* enum roce_icrc_status */
-    uint32_t icrc_wire, icrc_calc;
-
-    /* Extension header fields: set only for the headers in hdrs_captured
-     * (roce_pkt_has()); the others are left as they were. */
-    uint32_t rdeth_eecnxt;
-    uint32_t deth_qkey, deth_srcqp;
-    uint32_t xrceth_srqn;
-    uint32_t feth;
-    uint64_t reth_va;
-    uint32_t reth_rkey, reth_dma_len;
-    uint64_t atomic_va, atomic_swap_add, atomic_cmp;
-    uint32_t atomic_rkey;
-    uint8_t aeth_syndrome;
-    uint32_t aeth_msn;
-    uint64_t atomicack_orig;
-    uint32_t immdt;
-    uint32_t ieth_rkey;
-};
-
-/* The part of struct roce_pkt that roce_decode() always sets. */
-#define ROCE_PKT_FIXED_LEN offsetof(struct roce_pkt, rdeth_eecnxt)
-
 /*
  * Decode one frame. p holds caplen captured bytes of a frame that was
  * wirelen bytes long. Fills *pkt (always, also for non-RoCE frames).
@@ -170,52 +46,5 @@ struct roce_pkt {
  */
 int roce_decode(const struct roce_decode_cfg *cfg, int linktype, const uint8_t *p, size_t caplen,
                 size_t wirelen, struct roce_pkt *pkt);
-
-/* Nonzero when the packet carries header h (enum roce_hdr) and it was captured. */
-static inline int roce_pkt_has(const struct roce_pkt *pkt, unsigned h)
-{
-    return (pkt->hdrs_captured & h) != 0;
-}
-
-/* AETH syndrome (IBTA Vol. 1 9.3.5 Table 42). */
-#define ROCE_AETH_TYPE_SHIFT 5
-#define ROCE_AETH_TYPE_MASK  0x3u
-#define ROCE_AETH_VALUE_MASK 0x1Fu
-enum roce_aeth_type {
-    ROCE_AETH_ACK = 0,
-    ROCE_AETH_RNR_NAK = 1,
-    ROCE_AETH_RESERVED = 2,
-    ROCE_AETH_NAK = 3
-};
-enum roce_nak_code {
-    ROCE_NAK_PSN_SEQUENCE_ERROR = 0,
-    ROCE_NAK_INVALID_REQUEST = 1,
-    ROCE_NAK_REMOTE_ACCESS_ERROR = 2,
-    ROCE_NAK_REMOTE_OPERATIONAL_ERROR = 3,
-    ROCE_NAK_INVALID_RD_REQUEST = 4,
-    ROCE_NAK_CODES = 5 /* codes 5..31 are reserved */
-};
-
-static inline unsigned roce_aeth_type(uint8_t syndrome)
-{
-    return (syndrome >> ROCE_AETH_TYPE_SHIFT) & ROCE_AETH_TYPE_MASK;
-}
-
-static inline unsigned roce_aeth_value(uint8_t syndrome)
-{
-    return syndrome & ROCE_AETH_VALUE_MASK;
-}
-
-/* "psn_sequence_error", ... or "reserved". */
-const char *roce_nak_code_name(unsigned code);
-/* "PSN sequence error", ... for display. */
-const char *roce_nak_code_text(unsigned code);
-/* RNR timer code to microseconds x 100 (0.01 ms units: code 1 = 1, code 0 = 65536). */
-uint32_t roce_rnr_timer_10us(unsigned code);
-
-#define ROCE_ETHERTYPE_ROCEV1 0x8915u
-#define ROCE_UDP_PORT_ROCEV2 4791
-#define ROCE_UDP_PORT_VXLAN 4789
-#define ROCE_ECN_CE 3u
 
 #endif

@@ -18,11 +18,13 @@
  *   pause_time (16)), IEEE 802.1Qbb PFC (opcode 0x0101, class-enable vector
  *   (16, priorities in bits 7..0), time[0..7] (16 each)).
  *
- * The mirrored frame inside is decoded like any other; the encapsulation is
- * recorded in the packet (the outermost one), nesting at most ROCE_MAX_ENCAP.
+ * The mirrored frame inside is decoded like any other: these decoders only
+ * say where it is (struct roce_next), roce_decode.c goes on from there. The
+ * encapsulation is recorded in the packet (the outermost one), nesting at
+ * most ROCE_MAX_ENCAP.
  */
-#include "roce_decode_int.h"
 #include "roce_extract.h"
+#include "roce_layer.h"
 
 #define GRE_BASE_LEN        4
 #define GRE_OPT_LEN         4
@@ -58,49 +60,56 @@
 const char *roce_encap_name(enum roce_encap e)
 {
     static const char *const names[ROCE_ENCAP_COUNT] = {
-        "none", "erspan1", "erspan2", "erspan3", "gre_teb", "gre_ip", "vxlan",
+        [ROCE_ENCAP_NONE] = "none",       [ROCE_ENCAP_ERSPAN1] = "erspan1",
+        [ROCE_ENCAP_ERSPAN2] = "erspan2", [ROCE_ENCAP_ERSPAN3] = "erspan3",
+        [ROCE_ENCAP_GRE_TEB] = "gre_teb", [ROCE_ENCAP_GRE_IP] = "gre_ip",
+        [ROCE_ENCAP_VXLAN] = "vxlan",
     };
     return (unsigned)e < ROCE_ENCAP_COUNT ? names[e] : "unknown";
 }
 
-/* Enter one more encapsulation; 0 when the nesting is too deep. */
-static int enter(struct roce_pkt *pkt, enum roce_encap e, uint32_t id)
+/* The frame inside is an Ethernet frame at off (or an EtherType's payload
+ * when type is not 0): enter one more encapsulation, unless too deep. */
+static void inner(struct roce_pkt *pkt, enum roce_encap e, uint32_t id, unsigned type, size_t off,
+                  struct roce_next *next)
 {
     if (pkt->encap_depth >= ROCE_MAX_ENCAP)
-        return 0;
+        return;
     if (pkt->encap_depth++ == 0) {
         pkt->encap = (uint8_t)e;
         pkt->encap_id = id;
     }
     pkt->n_vlans = 0; /* the mirrored frame's own tags count */
-    return 1;
+    next->layer = type ? ROCE_LAYER_ETHERTYPE : ROCE_LAYER_ETHER;
+    next->type = type;
+    next->off = off;
 }
 
 /* The mirrored Ethernet frame of an ERSPAN packet whose header starts at off. */
-static void erspan(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen, size_t off,
-                   unsigned proto, struct roce_pkt *pkt)
+static void erspan(const uint8_t *p, size_t caplen, size_t off, unsigned proto,
+                   struct roce_pkt *pkt, struct roce_next *next)
 {
     if (proto == GRE_PROTO_ERSPAN2) {
         if (!roce_fits(caplen, off, ERSPAN2_LEN) ||
             (roce_get_be16(p, off) >> ERSPAN_VER_SHIFT) != ERSPAN_VER_II)
             return;
-        if (enter(pkt, ROCE_ENCAP_ERSPAN2, roce_get_be16(p, off + 2) & ERSPAN_SESSION_MASK))
-            roce_decode_ether(cfg, p, caplen, off + ERSPAN2_LEN, pkt);
+        inner(pkt, ROCE_ENCAP_ERSPAN2, roce_get_be16(p, off + 2) & ERSPAN_SESSION_MASK, 0,
+              off + ERSPAN2_LEN, next);
         return;
     }
     if (!roce_fits(caplen, off, ERSPAN3_LEN) ||
         (roce_get_be16(p, off) >> ERSPAN_VER_SHIFT) != ERSPAN_VER_III ||
         ((p[off + ERSPAN3_FT_OFF] >> ERSPAN3_FT_SHIFT) & ERSPAN3_FT_MASK) != ERSPAN3_FT_ETHERNET)
         return;
-    size_t inner = off + ERSPAN3_LEN;
+    size_t frame = off + ERSPAN3_LEN;
     if (p[off + ERSPAN3_O_OFF] & ERSPAN3_O_BIT)
-        inner += ERSPAN3_SUBHDR_LEN;
-    if (enter(pkt, ROCE_ENCAP_ERSPAN3, roce_get_be16(p, off + 2) & ERSPAN_SESSION_MASK))
-        roce_decode_ether(cfg, p, caplen, inner, pkt);
+        frame += ERSPAN3_SUBHDR_LEN;
+    inner(pkt, ROCE_ENCAP_ERSPAN3, roce_get_be16(p, off + 2) & ERSPAN_SESSION_MASK, 0, frame,
+          next);
 }
 
-void roce_decode_gre(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
-                     size_t off, size_t end, struct roce_pkt *pkt)
+void roce_decode_gre(const uint8_t *p, size_t caplen, size_t off, size_t end,
+                     struct roce_pkt *pkt, struct roce_next *next)
 {
     if (!roce_fits(caplen, off, GRE_BASE_LEN) || off > end)
         return;
@@ -114,36 +123,32 @@ void roce_decode_gre(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t
     switch (proto) {
     case GRE_PROTO_ERSPAN2:
         if (!(flags & GRE_FLAG_S)) { /* type I: the frame follows the GRE header */
-            if (enter(pkt, ROCE_ENCAP_ERSPAN1, 0))
-                roce_decode_ether(cfg, p, caplen, h, pkt);
+            inner(pkt, ROCE_ENCAP_ERSPAN1, 0, 0, h, next);
             return;
         }
-        erspan(cfg, p, caplen, h, proto, pkt);
+        erspan(p, caplen, h, proto, pkt, next);
         return;
     case GRE_PROTO_ERSPAN3:
-        erspan(cfg, p, caplen, h, proto, pkt);
+        erspan(p, caplen, h, proto, pkt, next);
         return;
     case GRE_PROTO_TEB:
-        if (enter(pkt, ROCE_ENCAP_GRE_TEB, 0))
-            roce_decode_ether(cfg, p, caplen, h, pkt);
+        inner(pkt, ROCE_ENCAP_GRE_TEB, 0, 0, h, next);
         return;
     case GRE_PROTO_IPV4:
     case GRE_PROTO_IPV6:
-        if (enter(pkt, ROCE_ENCAP_GRE_IP, 0))
-            roce_decode_ethertype(cfg, p, caplen, proto, h, pkt);
+        inner(pkt, ROCE_ENCAP_GRE_IP, 0, proto, h, next); /* GRE names it by its EtherType */
         return;
     default:
         return;
     }
 }
 
-void roce_decode_vxlan(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
-                       size_t off, size_t end, struct roce_pkt *pkt)
+void roce_decode_vxlan(const uint8_t *p, size_t caplen, size_t off, size_t end,
+                       struct roce_pkt *pkt, struct roce_next *next)
 {
     if (!roce_fits(caplen, off, VXLAN_LEN) || off + VXLAN_LEN > end)
         return;
-    if (enter(pkt, ROCE_ENCAP_VXLAN, roce_get_be24(p, off + VXLAN_VNI_OFF)))
-        roce_decode_ether(cfg, p, caplen, off + VXLAN_LEN, pkt);
+    inner(pkt, ROCE_ENCAP_VXLAN, roce_get_be24(p, off + VXLAN_VNI_OFF), 0, off + VXLAN_LEN, next);
 }
 
 void roce_decode_mac_control(const uint8_t *p, size_t caplen, size_t off, struct roce_pkt *pkt)

@@ -147,6 +147,18 @@ struct roce_config {
 /* Fill cfg with the defaults above. */
 void roce_config_default(struct roce_config *cfg);
 
+/*
+ * The default capture filter for what the engine decodes under cfg (a BPF
+ * expression, as pcap_compile() reads it): RoCEv2 (UDP to cfg->udp_port),
+ * VXLAN (UDP to cfg->vxlan_port, unless 0), RoCEv1, MAC Control (PFC and
+ * PAUSE) and GRE (ERSPAN, GRE-TEB, IP in GRE), untagged or behind one or two
+ * VLAN tags. Writes it into buf (len bytes, NUL-terminated when len > 0)
+ * and returns its length: the text was cut when that is >= len.
+ * ROCE_CAPTURE_FILTER_LEN bytes always hold it.
+ */
+#define ROCE_CAPTURE_FILTER_LEN 512
+size_t roce_capture_filter(const struct roce_config *cfg, char *buf, size_t len);
+
 /* Create an engine (copies cfg). NULL when out of memory or cfg is invalid. */
 struct roce_engine *roce_engine_new(const struct roce_config *cfg);
 void roce_engine_free(struct roce_engine *e);

@@ -35,7 +35,6 @@
 #include "savefile.h"
 
 #define ERR_LEN           512
-#define FILTER_LEN        512
 #define BUFFER_TIMEOUT_MS 100 /* longest a packet waits in the kernel's buffer */
 #define LIVE_SETTLE_LAG_NS ROCE_NS_PER_SEC /* engine time kept behind the wall clock */
 #define DRAIN_EXTRA_NS    (150 * ROCE_NS_PER_MS)
@@ -100,33 +99,16 @@ static void catch_signals(sigset_t *sleep_mask, sigset_t *saved)
     sigdelset(sleep_mask, SIGTERM);
 }
 
-/* The default filter: RoCEv2, VXLAN, RoCEv1, MAC Control (PFC/PAUSE) and
- * GRE (ERSPAN, GRE-TEB, IP-in-GRE), untagged or behind one or two VLAN tags.
- * Each `vlan` moves the offsets of everything after it in the expression,
- * so the tagged cases nest ("A or (vlan and (A or (vlan and A)))") rather
- * than follow one another. */
-static void default_filter(char *buf, size_t len, const struct roce_config *cfg)
-{
-    char base[FILTER_LEN / 4], vx[FILTER_LEN / 16] = "";
-    if (cfg->vxlan_port)
-        snprintf(vx, sizeof vx, " or udp dst port %u", (unsigned)cfg->vxlan_port);
-    snprintf(base, sizeof base,
-             "udp dst port %u%s or ether proto 0x8915 or ether proto 0x8808 or ip proto 47"
-             " or ip6 proto 47",
-             (unsigned)cfg->udp_port, vx);
-    snprintf(buf, len, "(%s) or (vlan and ((%s) or (vlan and (%s))))", base, base, base);
-}
-
 /* Open the capture; 0, or the exit status (message printed). */
 static int open_capture(struct monitor *m)
 {
     const struct roce_live_options *lo = &m->opt->live;
-    char filter[FILTER_LEN], err[ERR_LEN], warn[ERR_LEN];
+    char filter[ROCE_CAPTURE_FILTER_LEN], err[ERR_LEN], warn[ERR_LEN];
     enum roce_livecap_open_status st;
     struct roce_livecap_config cfg = {lo->iface,     lo->filter,  lo->snaplen,      lo->buffer_kib,
                                       lo->immediate, lo->promisc, BUFFER_TIMEOUT_MS};
     if (lo->filter == NULL) {
-        default_filter(filter, sizeof filter, &m->opt->cfg);
+        roce_capture_filter(&m->opt->cfg, filter, sizeof filter);
         cfg.filter = filter;
     }
     m->cap = roce_livecap_open(&cfg, &st, err, sizeof err, warn, sizeof warn);

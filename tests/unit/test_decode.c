@@ -1,5 +1,5 @@
 /*
- * test_decode.c - frame bytes to struct roce_pkt (roce_decode.c): link
+ * test_decode.c - frame bytes to struct roce_pkt (roce_decode.c, roce_ip.c): link
  * layers, VLAN tags, IPv4/IPv6, RoCEv1/v2, what is and is not RoCE,
  * malformed packets, truncation. The BTH and extension headers are the
  * second suite, in test_decode_bth.c.
@@ -238,6 +238,41 @@ static void test_vlans(void)
     s.n_vlans = 1;
     s.vlan[0] = (struct rg_vlan){RG_TPID_8021Q, 3, 0, 7};
     check_link(&s, ROCE_LINKTYPE_LINUX_SLL2);
+}
+
+/* Deeper stacks, written by hand: the decoder walks ROCE_VLAN_MAX_TAGS (4)
+ * tags and records the outer ROCE_MAX_VLANS (2); a fifth tag ends the walk
+ * (not RoCE). Tags are inserted after the MACs of an untagged RoCEv2 frame. */
+static void test_vlan_stack_depth(void)
+{
+    uint8_t plain[RG_MAX_FRAME], f[RG_MAX_FRAME + 8 * 4];
+    struct rg_layout lay;
+    struct rg_spec s;
+    struct roce_pkt p;
+    rg_spec_init(&s);
+    size_t n = td_build(&s, plain, &lay);
+    for (unsigned tags = 3; tags <= ROCE_VLAN_MAX_TAGS + 1; tags++) {
+        memcpy(f, plain, 12); /* destination and source MAC */
+        for (unsigned i = 0; i < tags; i++) {
+            td_put_be16(f + 12 + 4 * i, i == 0 ? 0x88A8 : 0x8100); /* 802.1ad outer, then 802.1Q */
+            td_put_be16(f + 14 + 4 * i, (size_t)(i + 1) << 13 | (100 + i)); /* PCP i+1, VID 100+i */
+        }
+        memcpy(f + 12 + 4 * tags, plain + 12, n - 12); /* EtherType 0x0800 onwards */
+        size_t len = n + 4 * tags;
+        td_dec(ROCE_LINKTYPE_ETHERNET, f, len, len, &p);
+        if (tags > ROCE_VLAN_MAX_TAGS) {
+            CU_ASSERT_EQUAL(p.cls, ROCE_CLASS_NON_ROCE);
+            continue;
+        }
+        CU_ASSERT_EQUAL(p.cls, ROCE_CLASS_ROCE);
+        CU_ASSERT_EQUAL(p.n_vlans, tags);
+        CU_ASSERT_EQUAL(p.l3_off, 14 + 4 * tags);
+        CU_ASSERT_EQUAL(p.pcp[0], 1);
+        CU_ASSERT_EQUAL(p.vid[0], 100);
+        CU_ASSERT_EQUAL(p.pcp[1], 2);
+        CU_ASSERT_EQUAL(p.vid[1], 101);
+        CU_ASSERT_EQUAL(p.icrc_status, ROCE_ICRC_GOOD);
+    }
 }
 
 /* ---- IPv4 ---- */
@@ -654,6 +689,7 @@ static const struct tu_test tests[] = {
     {"linktypes", test_linktypes},
     {"linktype_mismatch_and_unsupported", test_linktype_mismatch_and_unsupported},
     {"vlans", test_vlans},
+    {"vlan_stack_depth", test_vlan_stack_depth},
     {"ipv4_options_ecn", test_ipv4_options_ecn},
     {"ipv4_fragments_not_roce", test_ipv4_fragments_not_roce},
     {"ipv6_extension_headers", test_ipv6_extension_headers},

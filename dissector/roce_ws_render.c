@@ -19,10 +19,6 @@
 
 #define RNR_10US_PER_MS 100
 
-/* Verdicts that come with the expected PSN in rocescope --events. */
-#define EXPECTED_PSN_FLAGS                                                                         \
-    (ROCE_V_GAP | ROCE_V_RETRANSMISSION | ROCE_V_PSN_REUSE | ROCE_V_RESP_GAP | ROCE_V_DUP_RESPONSE)
-
 /* Info-column labels of the verdicts that have a fixed one, in display order. */
 static const struct {
     guint32 flag;
@@ -217,7 +213,7 @@ static void add_sequence(tvbuff_t *tvb, packet_info *pinfo, proto_tree *at,
     proto_item *ti;
     nstime_t t;
 
-    if (d->expected_valid && (f & EXPECTED_PSN_FLAGS))
+    if (d->expected_valid && (f & ROCE_V_EXPECTED_PSN_FLAGS))
         generated(proto_tree_add_uint(at, roce_ws_hf.expected_psn, tvb, 0, 0, d->expected_psn));
     if (f & ROCE_V_GAP) {
         ti = generated(proto_tree_add_uint(at, roce_ws_hf.psn_gap, tvb, 0, 0, d->missing_psns));

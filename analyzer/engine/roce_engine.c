@@ -9,67 +9,9 @@
 
 #include "roce_internal.h"
 
-#define DEFAULT_CNP_WINDOW_NS  (100 * ROCE_NS_PER_US)
-#define DEFAULT_MAX_FLOWS      65536u
-#define DEFAULT_MAX_EPISODES   65536u
-#define DEFAULT_OPEN_VERDICTS  65536u
-#define DEFAULT_NAK_HORIZON_NS ROCE_NS_PER_SEC
-#define DEFAULT_LINK_MBPS      100000u
-#define DEFAULT_PFC_WINDOW_NS  ROCE_NS_PER_SEC
-#define DEFAULT_PFC_STORM_PCT  50u
-#define MIN_FLOWS              4u
-#define MAX_FLOWS              (1u << 26)
-#define MAX_OPEN_VERDICTS      (1u << 26)
-#define MAX_WINDOW_NS          (1LL << 61) /* a capture time (<= 2^62) plus a window fits */
-
-static const char *const trigger_names[ROCE_TRIGGER_COUNT] = {"nak", "rnr", "implied",
-                                                              "timeout"};
-static const char *const paired_names[] = {"none", "cm", "psn", "cnp"};
-static const char *const verdict_names[ROCE_V_COUNT] = {
-    "gap",      "retransmission", "episode_start",    "nak",      "rnr",
-    "ce",       "ce_answered",    "ce_unanswered",    "cnp",      "cnp_matched",
-    "cnp_unexplained", "bad_icrc", "psn_reuse",       "read_response_gap",
-    "malformed", "nak_resent",    "duplicate_read_response",
-};
-
-const char *roce_trigger_name(unsigned t)
-{
-    return t < ROCE_TRIGGER_COUNT ? trigger_names[t] : "unknown";
-}
-
-const char *roce_paired_by_name(unsigned p)
-{
-    return p < sizeof paired_names / sizeof paired_names[0] ? paired_names[p] : "unknown";
-}
-
-const char *roce_verdict_name(unsigned bit_index)
-{
-    return bit_index < ROCE_V_COUNT ? verdict_names[bit_index] : "unknown";
-}
-
-void roce_config_default(struct roce_config *cfg)
-{
-    memset(cfg, 0, sizeof *cfg);
-    cfg->udp_port = ROCE_UDP_PORT_ROCEV2;
-    cfg->vxlan_port = ROCE_UDP_PORT_VXLAN;
-    cfg->check_icrc = 1;
-    cfg->cnp_window_ns = DEFAULT_CNP_WINDOW_NS;
-    cfg->max_flows = DEFAULT_MAX_FLOWS;
-    cfg->max_episodes = DEFAULT_MAX_EPISODES;
-    cfg->max_open_verdicts = DEFAULT_OPEN_VERDICTS;
-    cfg->nak_horizon_ns = DEFAULT_NAK_HORIZON_NS;
-    cfg->link_speed_mbps = DEFAULT_LINK_MBPS;
-    cfg->pfc_window_ns = DEFAULT_PFC_WINDOW_NS;
-    cfg->pfc_storm_pct = DEFAULT_PFC_STORM_PCT;
-}
-
 struct roce_engine *roce_engine_new(const struct roce_config *cfg)
 {
-    if (cfg->max_flows < MIN_FLOWS || cfg->max_flows > MAX_FLOWS || cfg->cnp_window_ns < 0 ||
-        cfg->nak_horizon_ns < 0 || cfg->max_open_verdicts == 0 ||
-        cfg->max_open_verdicts > MAX_OPEN_VERDICTS || cfg->link_speed_mbps == 0 ||
-        cfg->pfc_window_ns <= 0 || cfg->pfc_storm_pct > 100 || cfg->cnp_window_ns > MAX_WINDOW_NS ||
-        cfg->nak_horizon_ns > MAX_WINDOW_NS || cfg->pfc_window_ns > MAX_WINDOW_NS)
+    if (!roce_config_valid(cfg))
         return NULL;
     struct roce_engine *e = calloc(1, sizeof *e);
     if (e == NULL)
@@ -349,16 +291,6 @@ size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, si
     if (n > 1)
         qsort(out, n, sizeof *out, cmp_report_id);
     return n;
-}
-
-int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key,
-                            struct roce_flow_report *out)
-{
-    const struct roce_flow *f = roce_flow_find(e, key);
-    if (f == NULL)
-        return -1;
-    fill_report(f, out);
-    return 0;
 }
 
 size_t roce_engine_episode_count(const struct roce_engine *e)

@@ -7,7 +7,7 @@
  * so the tagged cases nest ("A or (vlan and (A or (vlan and A)))") rather
  * than follow one another.
  */
-#include "roce_engine.h"
+#include "roce_config.h"
 
 #include <stdio.h>
 #include <string.h>

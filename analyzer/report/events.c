@@ -32,8 +32,7 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
         if (v->flags & (1u << b))
             json_object_array_add(names, json_object_new_string(roce_verdict_name(b)));
     json_object_object_add(o, "verdicts", names);
-    if (v->expected_valid && (v->flags & (ROCE_V_GAP | ROCE_V_RETRANSMISSION | ROCE_V_PSN_REUSE |
-                                          ROCE_V_RESP_GAP | ROCE_V_DUP_RESPONSE)))
+    if (roce_verdict_shows_expected(v))
         roce_json_put_u64(o, "expected_psn", v->expected_psn);
     if (v->flags & (ROCE_V_GAP | ROCE_V_RESP_GAP))
         roce_json_put_u64(o, "missing_psns", v->missing_psns);

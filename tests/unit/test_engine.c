@@ -166,10 +166,33 @@ static void test_malformed_not_analysed(void)
     tu_eng_done(&t);
 }
 
+/* Which verdicts show the PSN that was expected (ROCE_V_EXPECTED_PSN_FLAGS,
+ * used by rocescope --events and the plugin): a gap does, an in-order
+ * request checked against the same expected PSN does not, nor a CE mark. */
+static void test_expected_psn_shown(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    tu_setup(&t, &c, NULL);
+    tu_send(&t, &c, 1);
+    tu_send(&t, &c, 2);
+    CU_ASSERT_EQUAL(t.out.v.expected_valid, 1);
+    CU_ASSERT_FALSE(roce_verdict_shows_expected(&t.out.v));
+    uint64_t gap = tu_send(&t, &c, 5);
+    uint64_t ce = tu_send_ce(&t, &c, 6);
+    CU_ASSERT_TRUE(t.out.v.expected_valid);
+    roce_engine_finish(t.e);
+    CU_ASSERT_TRUE(roce_verdict_shows_expected(tu_v(&t, gap)));
+    CU_ASSERT_EQUAL(tu_v(&t, gap)->expected_psn, 3);
+    CU_ASSERT_FALSE(roce_verdict_shows_expected(tu_v(&t, ce)));
+    tu_eng_done(&t);
+}
+
 static void test_names(void)
 {
     unsigned dup = 0;
     for (unsigned i = 0; i < ROCE_V_COUNT; i++) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(roce_verdict_name(i)); /* no hole in the table */
         CU_ASSERT_STRING_NOT_EQUAL(roce_verdict_name(i), "unknown");
         for (unsigned j = 0; j < i; j++)
             dup += strcmp(roce_verdict_name(i), roce_verdict_name(j)) == 0;
@@ -179,10 +202,14 @@ static void test_names(void)
     CU_ASSERT_EQUAL(1u << (ROCE_V_COUNT - 1), ROCE_V_DUP_RESPONSE);
     CU_ASSERT_STRING_EQUAL(roce_verdict_name(0), "gap");
     CU_ASSERT_STRING_EQUAL(roce_verdict_name(1), "retransmission");
+    CU_ASSERT_STRING_EQUAL(roce_verdict_name(ROCE_VBIT_RESP_GAP), "read_response_gap");
+    CU_ASSERT_STRING_EQUAL(roce_verdict_name(ROCE_VBIT_DUP_RESPONSE), "duplicate_read_response");
+    CU_ASSERT_STRING_EQUAL(roce_trigger_name(ROCE_TRIGGER_COUNT), "unknown");
     CU_ASSERT_STRING_EQUAL(roce_trigger_name(ROCE_TRIGGER_NAK), "nak");
     CU_ASSERT_STRING_EQUAL(roce_trigger_name(ROCE_TRIGGER_RNR), "rnr");
     CU_ASSERT_STRING_EQUAL(roce_trigger_name(ROCE_TRIGGER_IMPLIED), "implied");
     CU_ASSERT_STRING_EQUAL(roce_trigger_name(ROCE_TRIGGER_TIMEOUT), "timeout");
+    CU_ASSERT_STRING_EQUAL(roce_paired_by_name(ROCE_PAIRED_NONE), "none");
     CU_ASSERT_STRING_EQUAL(roce_paired_by_name(ROCE_PAIRED_CM), "cm");
     CU_ASSERT_STRING_EQUAL(roce_paired_by_name(ROCE_PAIRED_PSN), "psn");
     CU_ASSERT_STRING_EQUAL(roce_paired_by_name(ROCE_PAIRED_CNP), "cnp");
@@ -197,6 +224,7 @@ static const struct tu_test tests[] = {
     {"classes_and_totals", test_classes_and_totals},
     {"truncated_frames_analysed", test_truncated_frames_analysed},
     {"malformed_not_analysed", test_malformed_not_analysed},
+    {"expected_psn_shown", test_expected_psn_shown},
     {"names", test_names},
     TU_END,
 };

@@ -1,0 +1,111 @@
+/*
+ * roce_totals.h - what the engine counts and reports: the totals of a
+ * capture, the report of each flow and the go-back-N episodes (see
+ * roce_engine.h for how to get them).
+ */
+#ifndef ROCE_TOTALS_H
+#define ROCE_TOTALS_H
+
+#include <stdint.h>
+
+#include "roce_lat.h"
+#include "roce_pkt.h"
+#include "roce_verdict.h"
+
+struct roce_nak_counts {
+    uint64_t code[ROCE_NAK_CODES]; /* by enum roce_nak_code */
+    uint64_t reserved_code;        /* NAK codes 5..31 */
+    uint64_t rnr;
+    uint64_t total; /* all NAKs including RNR */
+};
+
+/* PFC / PAUSE of one priority (or of the whole link for 802.3x PAUSE). */
+struct roce_pfc_prio {
+    uint64_t frames;  /* frames that carried a time for it */
+    uint64_t xoff;    /* with a nonzero time */
+    uint64_t xon;     /* with time zero (resume) */
+    uint64_t quanta;  /* sum of the XOFF times, in quanta of 512 bit times */
+    int64_t paused_ns; /* time paused (union of the pause intervals) */
+    uint64_t storm_windows; /* windows paused for more than pfc_storm_pct percent */
+};
+
+struct roce_pfc_report {
+    uint64_t pfc_frames;   /* 802.1Qbb PFC frames */
+    uint64_t pause_frames; /* 802.3x PAUSE frames */
+    uint64_t other_mac_control;
+    struct roce_pfc_prio prio[ROCE_PFC_PRIORITIES];
+    struct roce_pfc_prio pause; /* link-level PAUSE */
+};
+
+struct roce_totals {
+    uint64_t packets, roce_packets, rocev1_packets, rocev2_packets, non_roce_packets;
+    uint64_t malformed_packets, truncated_packets;
+    uint64_t malformed_by_reason[ROCE_MAL_COUNT];
+    uint64_t no_bth_packets; /* RoCE whose BTH was cut by the snaplen */
+    uint64_t icrc_good, icrc_bad, icrc_unchecked;
+    uint64_t bytes;
+    uint64_t request_packets, response_packets, cnp_packets;
+    struct roce_nak_counts naks;
+    uint64_t aeth_reserved; /* AETH with the reserved type 10 */
+    uint64_t episodes, retransmitted_packets;
+    uint64_t by_trigger[ROCE_TRIGGER_COUNT];
+    uint64_t gap_events, missing_psns;
+    uint64_t psn_reuse;
+    uint64_t read_response_gaps, read_response_missing;
+    uint64_t ce_marked, ce_answered, ce_unanswered;
+    uint64_t cnps_matched, cnps_unexplained;
+    struct roce_lat_summary cnp_latency;
+    struct roce_lat_summary ack_latency;
+    uint64_t cm_messages, cm_connections;
+    uint64_t flows_created, flows_evicted, flows_retired, flows_active, peak_flows;
+    uint64_t connections; /* flow pairs currently paired */
+    uint64_t episodes_unlisted;   /* episodes beyond max_episodes (counted, not listed) */
+    uint64_t verdicts_forced;     /* verdicts settled early because max_open_verdicts was hit */
+    uint64_t ce_tracking_overflow;/* CE marks settled early (tracking bound) */
+    uint64_t alloc_failures;      /* allocations that failed: state not kept (reported, never silent) */
+    uint64_t unsupported_linktype;
+    uint64_t encap[ROCE_ENCAP_COUNT]; /* frames unwrapped, by outermost encapsulation */
+    struct roce_pfc_report pfc;
+    int64_t first_ts_ns, last_ts_ns;
+};
+
+struct roce_flow_report {
+    uint64_t id; /* creation number, from 1; stable for the flow's life */
+    struct roce_flow_key key;
+    uint8_t transport; /* enum roce_transport */
+    uint8_t paired_by;
+    uint64_t peer_id; /* id of the paired flow, 0 when unpaired */
+    uint32_t pmtu;    /* learned or configured, 0 when unknown */
+    uint64_t first_frame, last_frame;
+    int64_t first_ts_ns, last_ts_ns;
+    uint64_t packets, bytes, payload_bytes;
+    uint64_t request_packets, response_packets, cnp_packets;
+    uint32_t op_counts[32]; /* by opcode bits 4:0 (the operation) */
+    uint8_t have_psn;
+    uint32_t first_psn, last_psn; /* first request PSN and highest PSN used */
+    uint64_t retransmitted_packets, episodes, gap_events, missing_psns, psn_reuse;
+    uint64_t by_trigger[ROCE_TRIGGER_COUNT];
+    uint64_t read_response_gaps;
+    struct roce_nak_counts naks; /* NAKs carried on this flow */
+    uint64_t ce_marked, ce_answered, ce_unanswered;
+    uint64_t cnps_matched;    /* CNPs matched to this flow's CE marks */
+    uint64_t cnps_for_flow;   /* CNPs of this (request) flow's connection */
+    uint64_t cnps_unexplained;/* of those, not matched to a CE mark */
+    uint64_t bad_icrc;
+    uint64_t cm_connections; /* times CM (re)started this flow's PSN history */
+    struct roce_lat_summary ack_latency; /* requests on this flow to their first ACK */
+    struct roce_lat_summary cnp_latency; /* CE marks on this flow to their CNP */
+};
+
+struct roce_episode {
+    uint64_t flow_id;
+    uint64_t first_frame, last_frame;
+    uint32_t first_psn, last_psn;
+    uint64_t packets;
+    uint8_t trigger;
+    uint64_t nak_frame;       /* 0 for implied/timeout */
+    int64_t nak_to_resend_ns; /* nak/rnr: NAK to first resent packet */
+    int64_t first_ts_ns, last_ts_ns;
+};
+
+#endif

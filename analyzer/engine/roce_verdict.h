@@ -1,0 +1,139 @@
+/*
+ * roce_verdict.h - the analysis of one frame as the engine hands it out:
+ * verdict bits and the values that come with them, and the flow a frame
+ * belongs to (what each verdict means: roce_engine.h).
+ *
+ * Adding a verdict: a position in enum roce_verdict_bit, its flag in enum
+ * roce_verdict_flag, its name in roce_verdict.c, the analysis that sets it,
+ * and, when it carries the expected PSN, ROCE_V_EXPECTED_PSN_FLAGS.
+ */
+#ifndef ROCE_VERDICT_H
+#define ROCE_VERDICT_H
+
+#include <stdint.h>
+
+#include "roce_pkt.h"
+
+/* Go-back-N episode triggers (ANALYSIS-DEFINITIONS, "Go-back-N episode"). */
+enum roce_trigger {
+    ROCE_TRIGGER_NAK = 0,
+    ROCE_TRIGGER_RNR = 1,
+    ROCE_TRIGGER_IMPLIED = 2,
+    ROCE_TRIGGER_TIMEOUT = 3,
+    ROCE_TRIGGER_COUNT = 4
+};
+/* "nak", "rnr", "implied", "timeout". */
+const char *roce_trigger_name(unsigned t);
+
+/* How the two flows of a connection were paired. */
+enum roce_paired_by {
+    ROCE_PAIRED_NONE = 0,
+    ROCE_PAIRED_CM = 1,
+    ROCE_PAIRED_PSN = 2,
+    ROCE_PAIRED_CNP = 3,
+    ROCE_PAIRED_COUNT = 4
+};
+/* "none", "cm", "psn", "cnp". */
+const char *roce_paired_by_name(unsigned p);
+
+/* Positions of the per-frame verdict bits (the order of ROCE_V_* flags). */
+enum roce_verdict_bit {
+    ROCE_VBIT_GAP,
+    ROCE_VBIT_RETRANSMISSION,
+    ROCE_VBIT_EPISODE_START,
+    ROCE_VBIT_NAK,
+    ROCE_VBIT_RNR,
+    ROCE_VBIT_CE,
+    ROCE_VBIT_CE_ANSWERED,
+    ROCE_VBIT_CE_UNANSWERED,
+    ROCE_VBIT_CNP,
+    ROCE_VBIT_CNP_MATCHED,
+    ROCE_VBIT_CNP_UNEXPLAINED,
+    ROCE_VBIT_BAD_ICRC,
+    ROCE_VBIT_PSN_REUSE,
+    ROCE_VBIT_RESP_GAP,
+    ROCE_VBIT_MALFORMED,
+    ROCE_VBIT_NAK_RESENT,
+    ROCE_VBIT_DUP_RESPONSE,
+    ROCE_V_COUNT
+};
+
+/* Per-frame verdict bits. */
+enum roce_verdict_flag {
+    ROCE_V_GAP = 1u << ROCE_VBIT_GAP, /* request PSN after expected: missing_psns lost */
+    ROCE_V_RETRANSMISSION = 1u << ROCE_VBIT_RETRANSMISSION, /* request PSN not after the highest used */
+    ROCE_V_EPISODE_START = 1u << ROCE_VBIT_EPISODE_START, /* first packet of a go-back-N episode */
+    ROCE_V_NAK = 1u << ROCE_VBIT_NAK,                     /* AETH NAK (nak_code) */
+    ROCE_V_RNR = 1u << ROCE_VBIT_RNR,                     /* AETH RNR NAK (rnr_timer) */
+    ROCE_V_CE = 1u << ROCE_VBIT_CE,                       /* CE-marked request */
+    ROCE_V_CE_ANSWERED = 1u << ROCE_VBIT_CE_ANSWERED,     /* CE mark with a CNP (cnp_frame) */
+    ROCE_V_CE_UNANSWERED = 1u << ROCE_VBIT_CE_UNANSWERED, /* CE mark with no CNP within the window */
+    ROCE_V_CNP = 1u << ROCE_VBIT_CNP,                     /* congestion notification packet */
+    ROCE_V_CNP_MATCHED = 1u << ROCE_VBIT_CNP_MATCHED, /* CNP matched to a CE mark (cnp_for_frame) */
+    ROCE_V_CNP_UNEXPLAINED = 1u << ROCE_VBIT_CNP_UNEXPLAINED, /* CNP with no CE mark to match */
+    ROCE_V_BAD_ICRC = 1u << ROCE_VBIT_BAD_ICRC,               /* ICRC does not match */
+    ROCE_V_PSN_REUSE = 1u << ROCE_VBIT_PSN_REUSE, /* request PSN inside an earlier READ's span (reuse_frame) */
+    ROCE_V_RESP_GAP = 1u << ROCE_VBIT_RESP_GAP,   /* READ response PSN after the expected one */
+    ROCE_V_MALFORMED = 1u << ROCE_VBIT_MALFORMED, /* RoCE by port/EtherType, but malformed */
+    ROCE_V_NAK_RESENT = 1u << ROCE_VBIT_NAK_RESENT, /* NAK/RNR NAK followed by a resend (retransmitted_in) */
+    ROCE_V_DUP_RESPONSE = 1u << ROCE_VBIT_DUP_RESPONSE /* READ response PSN before the expected one */
+};
+/* Identifier of one verdict bit (index 0..ROCE_V_COUNT-1): "gap", ... */
+const char *roce_verdict_name(unsigned bit_index);
+
+/* The verdicts whose frames carry the PSN that was expected (expected_psn):
+ * the sequence verdicts of requests and of READ responses. */
+#define ROCE_V_EXPECTED_PSN_FLAGS                                                                  \
+    (ROCE_V_GAP | ROCE_V_RETRANSMISSION | ROCE_V_PSN_REUSE | ROCE_V_RESP_GAP | ROCE_V_DUP_RESPONSE)
+
+/* The address triple that names a flow: one direction of a queue pair. */
+struct roce_flow_key {
+    uint8_t src[ROCE_ADDR_LEN]; /* IPv4 as IPv4-mapped IPv6 */
+    uint8_t dst[ROCE_ADDR_LEN];
+    uint32_t dqpn;
+    uint8_t version; /* 1 (GIDs) or 2 (IP) */
+    uint8_t is_v6;   /* 0: IPv4 (the last 4 bytes of src/dst) */
+    uint8_t pad_[2];
+};
+
+/* The analysis of one frame. Frame numbers are the caller's (Wireshark
+ * numbering: every frame of the capture from 1); 0 means "none". */
+struct roce_verdict {
+    uint64_t frame;
+    int64_t ts_ns;
+    uint64_t flow_id;         /* the flow's id (struct roce_flow_report), when has_flow */
+    struct roce_flow_key key; /* valid when has_flow */
+    uint8_t has_flow;
+    uint8_t transport; /* enum roce_transport of the flow */
+    uint8_t opcode;
+    uint8_t paired_by; /* enum roce_paired_by of the flow */
+    uint32_t peer_dqpn; /* dest QP of the paired flow (this flow's source QP), when paired */
+    uint32_t psn;
+    uint32_t flags; /* enum roce_verdict_flag */
+
+    uint8_t expected_valid; /* expected_psn is meaningful (sequence-checked request) */
+    uint8_t trigger;        /* enum roce_trigger, on EPISODE_START */
+    uint8_t nak_code;       /* on NAK: enum roce_nak_code (or a reserved code) */
+    uint8_t rnr_timer;      /* on RNR: the 5-bit timer code */
+    uint32_t expected_psn;
+    uint32_t missing_psns; /* on GAP and RESP_GAP */
+    uint64_t episode_frame; /* on RETRANSMISSION: the first frame of its episode */
+    uint64_t nak_frame;     /* on EPISODE_START with trigger nak/rnr */
+    int64_t nak_to_resend_ns;
+    uint64_t retransmitted_in; /* on NAK_RESENT: the frame where the resend began */
+    uint64_t cnp_frame;        /* on CE_ANSWERED */
+    uint64_t cnp_for_frame;    /* on CNP_MATCHED: the CE-marked frame */
+    int64_t cnp_latency_ns;    /* on CNP_MATCHED */
+    uint64_t reuse_frame;      /* on PSN_REUSE: the READ request whose span is reused */
+    uint32_t icrc_calc;        /* on BAD_ICRC */
+    uint32_t icrc_wire;
+};
+
+/* Nonzero when the verdict shows the expected PSN (expected_psn): the
+ * frame's PSN was checked and it has one of ROCE_V_EXPECTED_PSN_FLAGS. */
+static inline int roce_verdict_shows_expected(const struct roce_verdict *v)
+{
+    return v->expected_valid && (v->flags & ROCE_V_EXPECTED_PSN_FLAGS) != 0;
+}
+
+#endif

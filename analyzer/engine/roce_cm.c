@@ -18,10 +18,13 @@
  * (linlinw5 rping, montybeatnik). A REP that answers a captured REQ pairs the
  * two flows of the connection and starts their PSN history afresh.
  */
+#include "roce_cm.h"
+
 #include <string.h>
 
 #include "roce_extract.h"
 #include "roce_internal.h"
+#include "roce_seq.h"
 
 #define CM_QPN             1u
 #define MAD_HDR_LEN        24
@@ -52,7 +55,7 @@ static void cm_flow_start(struct roce_engine *e, struct roce_flow *f, uint32_t s
         roce_seq_reset(e, f);
     f->req.cm_start_valid = 1;
     f->req.cm_start_psn = start_psn;
-    f->r.cm_connections++;
+    f->report.cm_connections++;
     if (pmtu) {
         f->pmtu = pmtu;
         f->pmtu_learned = 1;
@@ -89,16 +92,16 @@ static void cm_rep(struct roce_engine *e, const struct roce_pkt *pkt, const uint
     memcpy(ky.dst, q->src, ROCE_ADDR_LEN);
     ky.dqpn = q->qpn;
 
-    struct roce_flow *x = roce_flow_get(e, &kx, frame, ts);
+    struct roce_flow *x = roce_flow_get(&e->flows, &kx, frame, ts);
     if (x == NULL)
         return;
     cm_flow_start(e, x, roce_get_be24(d, REP_START_PSN_OFF), q->pmtu);
-    struct roce_flow *y = roce_flow_get(e, &ky, frame, ts);
+    struct roce_flow *y = roce_flow_get(&e->flows, &ky, frame, ts);
     if (y == NULL)
         return;
     cm_flow_start(e, y, q->start_psn, q->pmtu);
-    roce_flow_pair(e, x, y, ROCE_PAIRED_CM);
-    e->t.cm_connections++;
+    roce_flow_pair(&e->flows, x, y, ROCE_PAIRED_CM);
+    e->totals.cm_connections++;
 }
 
 void roce_cm_packet(struct roce_engine *e, const struct roce_pkt *pkt, const uint8_t *data,
@@ -111,7 +114,7 @@ void roce_cm_packet(struct roce_engine *e, const struct roce_pkt *pkt, const uin
     const uint8_t *m = data + off;
     if (m[0] != MAD_BASE_VERSION || m[MAD_CLASS_OFF] != MAD_CLASS_CM)
         return;
-    e->t.cm_messages++;
+    e->totals.cm_messages++;
     unsigned attr = roce_get_be16(m, MAD_ATTR_ID_OFF);
     const uint8_t *d = m + MAD_HDR_LEN;
     size_t avail = caplen - off - MAD_HDR_LEN;

@@ -14,12 +14,27 @@
  * The ring is bounded; marks pushed out early are counted in
  * ce_tracking_overflow.
  */
+#include "roce_ecn.h"
+
 #include <string.h>
 
 #include "roce_internal.h"
+#include "roce_verdq.h"
 
 #define CE_RING_INITIAL 1024u
 #define CE_RING_MAX     65536u
+
+/* A CE mark waiting to be settled by a CNP or by the window running out. */
+struct ce_entry {
+    uint64_t frame;
+    uint64_t vq_seq;
+    uint64_t flow_id;
+    uint64_t next; /* next CE of the same flow: sequence + 1, 0 = none */
+    int64_t ts;
+    uint32_t flow; /* handle */
+    uint8_t answered; /* covered by the previous CNP */
+    uint8_t live;
+};
 
 static struct ce_entry *ce_at(struct roce_engine *e, uint64_t seq)
 {
@@ -31,10 +46,15 @@ int roce_ecn_init(struct roce_engine *e)
     return roce_ring_init(&e->ce, CE_RING_INITIAL, sizeof(struct ce_entry));
 }
 
+void roce_ecn_free(struct roce_engine *e)
+{
+    roce_ring_free(&e->ce);
+}
+
 /* The flow a CE entry belongs to, or NULL when it went away. */
 static struct roce_flow *ce_flow(struct roce_engine *e, const struct ce_entry *c)
 {
-    struct roce_flow *f = roce_flow_at(e, c->flow);
+    struct roce_flow *f = roce_flow_at(&e->flows, c->flow);
     return f->id == c->flow_id ? f : NULL;
 }
 
@@ -46,15 +66,15 @@ static void ce_settle(struct roce_engine *e, struct ce_entry *c, struct roce_flo
 {
     struct roce_verdict *rv = roce_vq_get(e, c->vq_seq, c->frame);
     if (how == SETTLE_DROPPED) {
-        e->t.ce_tracking_overflow++;
+        e->totals.ce_tracking_overflow++;
     } else if (c->answered) {
-        e->t.ce_answered++;
+        e->totals.ce_answered++;
         if (f != NULL)
-            f->r.ce_answered++;
+            f->report.ce_answered++;
     } else {
-        e->t.ce_unanswered++;
+        e->totals.ce_unanswered++;
         if (f != NULL)
-            f->r.ce_unanswered++;
+            f->report.ce_unanswered++;
         if (rv != NULL)
             rv->flags |= ROCE_V_CE_UNANSWERED;
     }
@@ -91,12 +111,17 @@ void roce_ecn_expire(struct roce_engine *e, int64_t now, int flush)
 void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v)
 {
     v->flags |= ROCE_V_CE;
-    f->r.ce_marked++;
-    e->t.ce_marked++;
+    f->report.ce_marked++;
+    e->totals.ce_marked++;
 
-    if (roce_ring_count(&e->ce) == e->ce.cap &&
-        (e->ce.cap >= CE_RING_MAX || roce_ring_grow(&e->ce, sizeof(struct ce_entry)) != 0))
-        ce_pop(e, SETTLE_DROPPED);
+    if (roce_ring_count(&e->ce) == e->ce.cap) {
+        if (e->ce.cap >= CE_RING_MAX)
+            ce_pop(e, SETTLE_DROPPED);
+        else if (roce_ring_grow(&e->ce, sizeof(struct ce_entry)) != 0) {
+            e->alloc_failures++;
+            ce_pop(e, SETTLE_DROPPED);
+        }
+    }
 
     uint64_t seq = e->ce.tail++;
     struct ce_entry *c = ce_at(e, seq);
@@ -123,15 +148,15 @@ void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict
 /* The request flow whose CE marks a CNP on cnp_flow answers, or NULL. */
 static struct roce_flow *cnp_target(struct roce_engine *e, struct roce_flow *k)
 {
-    struct roce_flow *x = roce_flow_peer(e, k);
+    struct roce_flow *x = roce_flow_peer(&e->flows, k);
     if (x != NULL)
         return x;
     /* fallback: the only request flow with the CNP's addresses reversed */
-    x = roce_flow_only_request(e, k->key.dst, k->key.src, k->key.version);
+    x = roce_flow_only_request(&e->flows, k->key.dst, k->key.src, k->key.version);
     if (x == NULL || x == k)
         return NULL;
     if (!x->peer)
-        roce_flow_pair(e, x, k, ROCE_PAIRED_CNP);
+        roce_flow_pair(&e->flows, x, k, ROCE_PAIRED_CNP);
     return x;
 }
 
@@ -144,10 +169,10 @@ void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *k, struct roce_verdic
     v->flags |= ROCE_V_CNP;
     if (x == NULL) {
         v->flags |= ROCE_V_CNP_UNEXPLAINED;
-        e->t.cnps_unexplained++;
+        e->totals.cnps_unexplained++;
         return;
     }
-    x->r.cnps_for_flow++;
+    x->report.cnps_for_flow++;
     for (uint64_t s = x->ce_first; s != 0;) {
         struct ce_entry *c = ce_at(e, s - 1);
         struct roce_verdict *rv = roce_vq_get(e, c->vq_seq, c->frame);
@@ -176,17 +201,19 @@ void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *k, struct roce_verdic
 
     if (matched == NULL) {
         v->flags |= ROCE_V_CNP_UNEXPLAINED;
-        x->r.cnps_unexplained++;
-        e->t.cnps_unexplained++;
+        x->report.cnps_unexplained++;
+        e->totals.cnps_unexplained++;
         return;
     }
     v->flags |= ROCE_V_CNP_MATCHED;
     v->cnp_for_frame = matched->frame;
     v->cnp_latency_ns = t - matched->ts;
-    x->r.cnps_matched++;
-    e->t.cnps_matched++;
-    roce_lat_add(&x->cnp_lat, v->cnp_latency_ns);
-    roce_lat_add(&e->cnp_lat, v->cnp_latency_ns);
+    x->report.cnps_matched++;
+    e->totals.cnps_matched++;
+    if (roce_lat_add(&x->cnp_lat, v->cnp_latency_ns) != 0)
+        e->alloc_failures++;
+    if (roce_lat_add(&e->cnp_lat, v->cnp_latency_ns) != 0)
+        e->alloc_failures++;
 }
 
 void roce_ecn_forget_flow(struct roce_engine *e, struct roce_flow *f)

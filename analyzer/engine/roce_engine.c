@@ -1,13 +1,61 @@
 /*
- * roce_engine.c - the engine's entry points: configuration, per-frame
- * dispatch, and the report (see roce_engine.h).
+ * roce_engine.c - the engine's entry points (see roce_engine.h): set-up,
+ * per-frame dispatch to the decoder and the analysis modules, the flow
+ * table's hooks (what the analysis does when a flow is created, paired,
+ * released), and the report.
  */
 #include "roce_engine.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce_cm.h"
+#include "roce_ecn.h"
+#include "roce_flow.h"
 #include "roce_internal.h"
+#include "roce_pfc.h"
+#include "roce_read.h"
+#include "roce_seq.h"
+#include "roce_verdq.h"
+
+/* ---- the flow table's hooks ---- */
+
+static void flow_created(void *ctx, struct roce_flow *f, uint64_t frame, int64_t ts)
+{
+    const struct roce_engine *e = ctx;
+    f->transport = ROCE_TRANSPORT_NONE;
+    f->pmtu = e->cfg.pmtu;
+    f->report.first_frame = frame;
+    f->report.first_ts_ns = ts;
+    f->last_ts_ns = ts;
+    roce_lat_init(&f->ack_lat);
+    roce_lat_init(&f->cnp_lat);
+}
+
+static void flow_paired(void *ctx, struct roce_flow *a, struct roce_flow *b)
+{
+    roce_seq_adopt_naks(ctx, a, b);
+    roce_read_share_pmtu(a, b);
+}
+
+/* The flow goes away: what waits on it (CE marks, NAKs) is settled now. */
+static void flow_released(void *ctx, struct roce_flow *f)
+{
+    struct roce_engine *e = ctx;
+    roce_ecn_forget_flow(e, f);
+    roce_seq_drop_naks(e, &f->req.naks);
+    roce_seq_drop_naks(e, &f->orphan_naks);
+}
+
+static void flow_freed(void *ctx, struct roce_flow *f)
+{
+    (void)ctx; /* a hook: the table passes its owner */
+    roce_lat_free(&f->ack_lat);
+    roce_lat_free(&f->cnp_lat);
+    roce_read_free(f);
+}
+
+/* ---- set-up ---- */
 
 struct roce_engine *roce_engine_new(const struct roce_config *cfg)
 {
@@ -23,7 +71,9 @@ struct roce_engine *roce_engine_new(const struct roce_config *cfg)
     roce_lat_init(&e->cnp_lat);
     roce_lat_init(&e->ack_lat);
     roce_pfc_init(e);
-    if (roce_flows_init(e) != 0 || roce_ecn_init(e) != 0 || roce_vq_init(e) != 0) {
+    const struct roce_flow_hooks hooks = {flow_created, flow_paired, flow_released, flow_freed, e};
+    if (roce_flow_table_init(&e->flows, cfg->max_flows, &hooks) != 0 || roce_ecn_init(e) != 0 ||
+        roce_vq_init(e) != 0) {
         roce_engine_free(e);
         return NULL;
     }
@@ -34,19 +84,19 @@ void roce_engine_free(struct roce_engine *e)
 {
     if (e == NULL)
         return;
-    roce_flows_free(e);
+    roce_flow_table_free(&e->flows);
     roce_lat_free(&e->cnp_lat);
     roce_lat_free(&e->ack_lat);
     free(e->episodes);
-    roce_ring_free(&e->ce);
-    roce_ring_free(&e->vq);
+    roce_ecn_free(e);
+    roce_vq_free(e);
     free(e);
 }
 
 /* Count the frame by class; returns nonzero when analysis goes on. */
 static int count_class(struct roce_engine *e, const struct roce_pkt *pkt, struct roce_verdict *v)
 {
-    struct roce_totals *t = &e->t;
+    struct roce_totals *t = &e->totals;
     if (pkt->cls == ROCE_CLASS_NON_ROCE) {
         t->non_roce_packets++;
         return 0;
@@ -105,9 +155,9 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     v->opcode = pkt->opcode;
     v->psn = pkt->psn;
     flow_key_of(pkt, &key);
-    f = roce_flow_get(e, &key, in->frame, in->ts_ns);
+    f = roce_flow_get(&e->flows, &key, in->frame, in->ts_ns);
     if (f == NULL)
-        return; /* out of memory: counted in totals only */
+        return; /* out of memory (counted): the frame is in the totals, not in a flow */
     v->has_flow = 1;
     v->flow_id = f->id;
     v->key = key;
@@ -117,7 +167,7 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     f->last_frame = in->frame;
     f->last_ts_ns = in->ts_ns;
     if (v->flags & ROCE_V_BAD_ICRC)
-        f->r.bad_icrc++;
+        f->report.bad_icrc++;
     if (kind == ROCE_KIND_CNP) {
         if (f->transport == ROCE_TRANSPORT_NONE)
             f->transport = ROCE_TRANSPORT_CNP;
@@ -129,21 +179,21 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
 
     switch (kind) {
     case ROCE_KIND_REQUEST:
-        e->t.request_packets++;
+        e->totals.request_packets++;
         f->request_packets++;
-        roce_flow_mark_request(e, f);
+        roce_flow_mark_request(&e->flows, f);
         roce_seq_request(e, f, pkt, v);
         if (pkt->version == 2 && pkt->ecn == ROCE_ECN_CE)
             roce_ecn_ce(e, f, v);
         break;
     case ROCE_KIND_RESPONSE:
-        e->t.response_packets++;
+        e->totals.response_packets++;
         f->response_packets++;
         roce_seq_response(e, f, pkt, v);
         break;
     case ROCE_KIND_CNP:
-        e->t.cnp_packets++;
-        f->r.cnp_packets++;
+        e->totals.cnp_packets++;
+        f->report.cnp_packets++;
         roce_ecn_cnp(e, f, v);
         break;
     default:
@@ -184,7 +234,7 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
     if (e->ce.head != e->ce.tail)
         roce_ecn_expire(e, e->now, 0);
 
-    struct roce_totals *t = &e->t;
+    struct roce_totals *t = &e->totals;
     if (t->packets == 0)
         t->first_ts_ns = in->ts_ns;
     t->last_ts_ns = in->ts_ns;
@@ -225,6 +275,19 @@ void roce_engine_advance(struct roce_engine *e, int64_t now_ns)
     roce_pfc_settle(e, e->now, 0);
 }
 
+size_t roce_engine_retire_idle(struct roce_engine *e, int64_t idle_ns)
+{
+    size_t n = 0;
+    struct roce_flow *f;
+    /* the least recently active flow first */
+    while ((f = roce_flow_oldest(&e->flows)) != NULL && e->now - f->last_ts_ns > idle_ns) {
+        roce_flow_remove(&e->flows, f);
+        e->totals.flows_retired++;
+        n++;
+    }
+    return n;
+}
+
 void roce_engine_finish(struct roce_engine *e)
 {
     roce_pfc_settle(e, e->now, 1);
@@ -234,22 +297,38 @@ void roce_engine_finish(struct roce_engine *e)
 
 const struct roce_totals *roce_engine_totals(struct roce_engine *e)
 {
-    e->t.flows_active = e->n_flows;
+    const struct roce_flow_stats *fs = &e->flows.stats;
+    e->totals.flows_active = e->flows.n_flows;
+    e->totals.flows_created = fs->created;
+    e->totals.flows_evicted = fs->evicted;
+    e->totals.peak_flows = fs->peak;
+    e->totals.connections = fs->connections;
+    e->totals.alloc_failures = e->alloc_failures + fs->alloc_failures;
     roce_pfc_settle(e, e->now, 0);
-    roce_lat_summarize(&e->cnp_lat, &e->t.cnp_latency);
-    roce_lat_summarize(&e->ack_lat, &e->t.ack_latency);
-    return &e->t;
+    roce_lat_summarize(&e->cnp_lat, &e->totals.cnp_latency);
+    roce_lat_summarize(&e->ack_lat, &e->totals.ack_latency);
+    return &e->totals;
 }
 
 size_t roce_engine_flow_count(const struct roce_engine *e)
 {
-    return e->n_flows;
+    return e->flows.n_flows;
 }
 
 const struct roce_lat *roce_engine_latency(const struct roce_engine *e,
                                            enum roce_latency_kind which)
 {
     return which == ROCE_LATENCY_CNP ? &e->cnp_lat : &e->ack_lat;
+}
+
+const struct roce_lat *roce_engine_flow_latency(const struct roce_engine *e,
+                                                const struct roce_flow_key *key,
+                                                enum roce_latency_kind which)
+{
+    const struct roce_flow *f = roce_flow_find(&e->flows, key);
+    if (f == NULL)
+        return NULL;
+    return which == ROCE_LATENCY_CNP ? &f->cnp_lat : &f->ack_lat;
 }
 
 static int cmp_report_id(const void *a, const void *b)
@@ -261,7 +340,7 @@ static int cmp_report_id(const void *a, const void *b)
 /* A flow's report: its counters plus what is only assembled on request. */
 static void fill_report(const struct roce_flow *f, struct roce_flow_report *r)
 {
-    *r = f->r;
+    *r = f->report;
     r->id = f->id;
     r->packets = f->packets;
     r->bytes = f->bytes;
@@ -283,11 +362,9 @@ static void fill_report(const struct roce_flow *f, struct roce_flow_report *r)
 size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, size_t cap)
 {
     size_t n = 0;
-    for (uint32_t h = 1; h <= e->n_slots && n < cap; h++) {
-        const struct roce_flow *f = roce_flow_at(e, h);
-        if (f->id)
-            fill_report(f, &out[n++]);
-    }
+    uint32_t h = 0;
+    for (const struct roce_flow *f; n < cap && (f = roce_flow_next(&e->flows, &h)) != NULL;)
+        fill_report(f, &out[n++]);
     if (n > 1)
         qsort(out, n, sizeof *out, cmp_report_id);
     return n;

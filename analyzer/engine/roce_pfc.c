@@ -14,6 +14,8 @@
  * capture; a window in which a priority was paused for more than
  * pfc_storm_pct percent of it is a pause storm.
  */
+#include "roce_pfc.h"
+
 #include <string.h>
 
 #include "roce_internal.h"
@@ -104,9 +106,9 @@ static void pause_event(struct roce_engine *e, struct pfc_state *s, struct roce_
 
 void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, int64_t ts)
 {
-    struct roce_pfc_report *t = &e->t.pfc;
+    struct roce_pfc_report *t = &e->totals.pfc;
     if (!e->pfc_have_origin) {
-        e->pfc_origin = e->t.first_ts_ns;
+        e->pfc_origin = e->totals.first_ts_ns;
         e->pfc_have_origin = 1;
     }
     switch (pkt->mac_ctrl) {
@@ -128,7 +130,7 @@ void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, int64_t t
 
 void roce_pfc_settle(struct roce_engine *e, int64_t now, int final)
 {
-    struct roce_pfc_report *t = &e->t.pfc;
+    struct roce_pfc_report *t = &e->totals.pfc;
     for (unsigned i = 0; i <= ROCE_PFC_PRIORITIES; i++) {
         struct roce_pfc_prio *r = i < ROCE_PFC_PRIORITIES ? &t->prio[i] : &t->pause;
         struct pfc_state *s = &e->pfc[i];

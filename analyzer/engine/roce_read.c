@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce_read.h"
+
 #include "roce_internal.h"
 #include "roce_psn.h"
 
@@ -49,8 +51,8 @@ struct read_span *roce_read_latest_new(const struct roce_flow *f)
     const struct read_ring *rr = f->req.reads;
     if (rr == NULL || !f->req.last_read_frame)
         return NULL;
-    for (unsigned i = 1; i <= rr->n; i++) {
-        const struct read_span *r = &rr->r[(rr->head + READ_RING - i) % READ_RING];
+    for (unsigned i = 1; i <= rr->count; i++) {
+        const struct read_span *r = &rr->spans[(rr->head + READ_RING - i) % READ_RING];
         if (r->frame == f->req.last_read_frame)
             return (struct read_span *)r;
     }
@@ -62,8 +64,8 @@ struct read_span *roce_read_covering(const struct roce_flow *f, uint32_t psn)
     const struct read_ring *rr = f->req.reads;
     if (rr == NULL)
         return NULL;
-    for (unsigned i = 1; i <= rr->n; i++) {
-        const struct read_span *r = &rr->r[(rr->head + READ_RING - i) % READ_RING];
+    for (unsigned i = 1; i <= rr->count; i++) {
+        const struct read_span *r = &rr->spans[(rr->head + READ_RING - i) % READ_RING];
         int32_t d = roce_psn_diff(psn, r->psn);
         if (r->span_state != ROCE_SPAN_UNKNOWN ? roce_psn_in_span(psn, r->psn, r->span)
                                                : (d >= 0 && d < UNKNOWN_SPAN_REACH))
@@ -81,7 +83,7 @@ void roce_read_set_span(struct roce_flow *f, struct read_span *r, uint32_t span,
     if (r->frame == rq->last_read_frame) {
         rq->highest = roce_psn_add(r->psn, r->span - 1);
         rq->read_pending = 0;
-        f->r.last_psn = rq->highest;
+        f->report.last_psn = rq->highest;
     }
 }
 
@@ -94,17 +96,19 @@ static void span_from_pmtu(struct roce_flow *f, struct read_span *r)
                        f->pmtu_learned ? ROCE_SPAN_KNOWN : ROCE_SPAN_GUESS);
 }
 
-struct read_span *roce_read_push(struct roce_flow *f, const struct roce_pkt *pkt, uint64_t frame,
-                                 int is_new)
+struct read_span *roce_read_push(struct roce_engine *e, struct roce_flow *f,
+                                 const struct roce_pkt *pkt, uint64_t frame, int is_new)
 {
     struct req_state *rq = &f->req;
-    if (rq->reads == NULL && (rq->reads = calloc(1, sizeof *rq->reads)) == NULL)
-        return NULL; /* out of memory: READ spans of this flow are not tracked */
+    if (rq->reads == NULL && (rq->reads = calloc(1, sizeof *rq->reads)) == NULL) {
+        e->alloc_failures++; /* this READ's span is not tracked */
+        return NULL;
+    }
     struct read_ring *rr = rq->reads;
-    struct read_span *r = &rr->r[rr->head];
+    struct read_span *r = &rr->spans[rr->head];
     rr->head = (uint8_t)((rr->head + 1) % READ_RING);
-    if (rr->n < READ_RING)
-        rr->n++;
+    if (rr->count < READ_RING)
+        rr->count++;
     memset(r, 0, sizeof *r);
     r->frame = frame;
     r->psn = pkt->psn;
@@ -126,9 +130,9 @@ static void respan(struct roce_flow *f)
     struct read_ring *rr = f->req.reads;
     if (rr == NULL)
         return;
-    for (unsigned i = 0; i < rr->n; i++)
-        if (rr->r[i].span_state != ROCE_SPAN_KNOWN)
-            span_from_pmtu(f, &rr->r[i]);
+    for (unsigned i = 0; i < rr->count; i++)
+        if (rr->spans[i].span_state != ROCE_SPAN_KNOWN)
+            span_from_pmtu(f, &rr->spans[i]);
 }
 
 static void set_pmtu(struct roce_flow *f, uint32_t pmtu)
@@ -146,7 +150,7 @@ void roce_read_learn_pmtu(struct roce_engine *e, struct roce_flow *f, uint32_t p
         return; /* known already (requests only show a lower bound: keep the largest) */
     if (!is_valid_pmtu(pmtu))
         return;
-    struct roce_flow *p = roce_flow_peer(e, f);
+    struct roce_flow *p = roce_flow_peer(&e->flows, f);
     set_pmtu(f, pmtu);
     if (p != NULL)
         set_pmtu(p, pmtu);
@@ -175,9 +179,9 @@ void roce_read_response(struct roce_engine *e, struct roce_flow *x, struct roce_
         v->flags |= ROCE_V_RESP_GAP;
         v->missing_psns = (uint32_t)d;
         r->gap_seen = 1;
-        y->r.read_response_gaps++;
-        e->t.read_response_gaps++;
-        e->t.read_response_missing += (uint32_t)d;
+        y->report.read_response_gaps++;
+        e->totals.read_response_gaps++;
+        e->totals.read_response_missing += (uint32_t)d;
     } else if (d < 0) {
         v->flags |= ROCE_V_DUP_RESPONSE;
     }

@@ -15,19 +15,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce_seq.h"
+
 #include "roce_internal.h"
 #include "roce_psn.h"
+#include "roce_read.h"
+#include "roce_verdq.h"
 
 #define PAIR_MAX_CANDIDATES 256u /* unpaired request flows examined per response */
 #define PAIR_READ_REACH     (1 << 20) /* PSNs a READ of unknown span may reach */
 
 /* ---- helpers ---- */
 
-struct roce_episode *roce_episode_new(struct roce_engine *e, uint32_t *index_plus_one)
+/* A new entry in the episode log (*index_plus_one names it), or NULL when
+ * the log is full or out of memory: the episode is then counted, not listed. */
+static struct roce_episode *episode_new(struct roce_engine *e, uint32_t *index_plus_one)
 {
     *index_plus_one = 0;
     if (e->n_episodes >= e->cfg.max_episodes) {
-        e->t.episodes_unlisted++;
+        e->totals.episodes_unlisted++;
         return NULL;
     }
     if (e->n_episodes == e->cap_episodes) {
@@ -36,7 +42,8 @@ struct roce_episode *roce_episode_new(struct roce_engine *e, uint32_t *index_plu
             n = e->cfg.max_episodes;
         struct roce_episode *ne = realloc(e->episodes, (size_t)n * sizeof *ne);
         if (ne == NULL) {
-            e->t.episodes_unlisted++;
+            e->alloc_failures++;
+            e->totals.episodes_unlisted++;
             return NULL;
         }
         e->episodes = ne;
@@ -50,9 +57,9 @@ struct roce_episode *roce_episode_new(struct roce_engine *e, uint32_t *index_plu
 
 void roce_seq_drop_naks(struct roce_engine *e, struct nak_ring *ring)
 {
-    for (unsigned i = 0; i < ring->n; i++)
-        if (!ring->r[i].used)
-            roce_vq_done(e, ring->r[i].vq_seq, ring->r[i].frame);
+    for (unsigned i = 0; i < ring->count; i++)
+        if (!ring->recs[i].used)
+            roce_vq_done(e, ring->recs[i].vq_seq, ring->recs[i].frame);
     memset(ring, 0, sizeof *ring);
 }
 
@@ -70,20 +77,20 @@ void roce_seq_reset(struct roce_engine *e, struct roce_flow *f)
 /* Add a NAK to a ring; one pushed out unused will not be annotated. */
 static void nak_push(struct roce_engine *e, struct nak_ring *ring, const struct nak_rec *n)
 {
-    struct nak_rec *slot = &ring->r[ring->head];
-    if (ring->n == NAK_RING && !slot->used)
+    struct nak_rec *slot = &ring->recs[ring->head];
+    if (ring->count == NAK_RING && !slot->used)
         roce_vq_done(e, slot->vq_seq, slot->frame);
     *slot = *n;
     ring->head = (uint8_t)((ring->head + 1) % NAK_RING);
-    if (ring->n < NAK_RING)
-        ring->n++;
+    if (ring->count < NAK_RING)
+        ring->count++;
 }
 
 /* Move the unused NAKs of from (oldest first) into to. */
 static void nak_move(struct roce_engine *e, struct nak_ring *from, struct nak_ring *to)
 {
-    for (unsigned i = from->n; i > 0; i--) {
-        const struct nak_rec *n = &from->r[(from->head + NAK_RING - i) % NAK_RING];
+    for (unsigned i = from->count; i > 0; i--) {
+        const struct nak_rec *n = &from->recs[(from->head + NAK_RING - i) % NAK_RING];
         if (!n->used)
             nak_push(e, to, n);
     }
@@ -107,22 +114,21 @@ static void new_request(struct roce_engine *e, struct roce_flow *f, const struct
     rq->last_read_frame = 0;
     rq->highest = pkt->psn;
     if (pkt->op->flags & ROCE_OPF_READ_REQ)
-        roce_read_push(f, pkt, frame, 1);
+        roce_read_push(e, f, pkt, frame, 1);
     if (pkt->ackreq && rq->ack_n < ACKREQ_RING) {
         struct ackreq_rec *a = &rq->ackreq[(rq->ack_head + rq->ack_n) % ACKREQ_RING];
         a->psn = pkt->psn;
         a->ts = ts;
         rq->ack_n++;
     }
-    (void)e;
 }
 
 /* The newest unused NAK of a type for psn, not older than the horizon. */
 static struct nak_rec *find_nak(struct roce_engine *e, struct req_state *rq, uint32_t psn,
                                 uint8_t type, int64_t ts)
 {
-    for (unsigned i = 1; i <= rq->naks.n; i++) {
-        struct nak_rec *n = &rq->naks.r[(rq->naks.head + NAK_RING - i) % NAK_RING];
+    for (unsigned i = 1; i <= rq->naks.count; i++) {
+        struct nak_rec *n = &rq->naks.recs[(rq->naks.head + NAK_RING - i) % NAK_RING];
         if (!n->used && n->type == type && n->psn == psn &&
             ts - n->ts <= e->cfg.nak_horizon_ns)
             return n;
@@ -134,8 +140,8 @@ static struct nak_rec *find_nak(struct roce_engine *e, struct req_state *rq, uin
 static void consume_naks(struct roce_engine *e, struct req_state *rq, uint32_t psn,
                          uint64_t frame)
 {
-    for (unsigned i = 0; i < rq->naks.n; i++) {
-        struct nak_rec *n = &rq->naks.r[i];
+    for (unsigned i = 0; i < rq->naks.count; i++) {
+        struct nak_rec *n = &rq->naks.recs[i];
         if (n->used || n->psn != psn)
             continue;
         n->used = 1;
@@ -170,13 +176,13 @@ static void start_episode(struct roce_engine *e, struct roce_flow *f, const stru
     }
     v->flags |= ROCE_V_EPISODE_START;
     v->trigger = (uint8_t)trig;
-    f->r.episodes++;
-    f->r.by_trigger[trig]++;
-    e->t.episodes++;
-    e->t.by_trigger[trig]++;
+    f->report.episodes++;
+    f->report.by_trigger[trig]++;
+    e->totals.episodes++;
+    e->totals.by_trigger[trig]++;
     rq->episode_frame = v->frame;
 
-    struct roce_episode *ep = roce_episode_new(e, &rq->cur_episode);
+    struct roce_episode *ep = episode_new(e, &rq->cur_episode);
     if (ep != NULL) {
         ep->flow_id = f->id;
         ep->first_frame = ep->last_frame = v->frame;
@@ -193,8 +199,8 @@ static void retransmission(struct roce_engine *e, struct roce_flow *f, const str
 {
     struct req_state *rq = &f->req;
     v->flags |= ROCE_V_RETRANSMISSION;
-    f->r.retransmitted_packets++;
-    e->t.retransmitted_packets++;
+    f->report.retransmitted_packets++;
+    e->totals.retransmitted_packets++;
     rq->ack_n = 0; /* Karn: outstanding requests are ambiguous now */
 
     if (!rq->in_episode || !roce_psn_after(pkt->psn, rq->last_retx_psn))
@@ -219,10 +225,10 @@ static void gap(struct roce_engine *e, struct roce_flow *f, struct roce_verdict 
 {
     v->flags |= ROCE_V_GAP;
     v->missing_psns = missing;
-    f->r.gap_events++;
-    f->r.missing_psns += missing;
-    e->t.gap_events++;
-    e->t.missing_psns += missing;
+    f->report.gap_events++;
+    f->report.missing_psns += missing;
+    e->totals.gap_events++;
+    e->totals.missing_psns += missing;
 }
 
 void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
@@ -240,8 +246,8 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
     if (!rq->have) {
         rq->have = 1;
         rq->first_psn = pkt->psn;
-        f->r.have_psn = 1;
-        f->r.first_psn = pkt->psn;
+        f->report.have_psn = 1;
+        f->report.first_psn = pkt->psn;
         if (rq->cm_start_valid) {
             int32_t d = roce_psn_diff(pkt->psn, rq->cm_start_psn);
             v->expected_valid = 1;
@@ -250,7 +256,7 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
                 gap(e, f, v, (uint32_t)d);
         }
         new_request(e, f, pkt, v->frame, v->ts_ns);
-        f->r.last_psn = rq->highest;
+        f->report.last_psn = rq->highest;
         return;
     }
 
@@ -268,7 +274,7 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
             gap(e, f, v, (uint32_t)d);
         }
         new_request(e, f, pkt, v->frame, v->ts_ns);
-        f->r.last_psn = rq->highest;
+        f->report.last_psn = rq->highest;
         return;
     }
 
@@ -277,15 +283,15 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
         /* a non-READ request on a PSN an earlier READ occupies */
         v->flags |= ROCE_V_PSN_REUSE;
         v->reuse_frame = r->frame;
-        f->r.psn_reuse++;
-        e->t.psn_reuse++;
+        f->report.psn_reuse++;
+        e->totals.psn_reuse++;
         return;
     }
     if (!full)
         return;
     retransmission(e, f, pkt, v);
     if (pkt->op->flags & ROCE_OPF_READ_REQ)
-        roce_read_push(f, pkt, v->frame, 0); /* re-issued READ: responses restart at its PSN */
+        roce_read_push(e, f, pkt, v->frame, 0); /* re-issued READ: responses restart at its PSN */
 }
 
 /* ---- responses ---- */
@@ -299,8 +305,8 @@ static struct roce_flow *pair_by_psn(struct roce_engine *e, struct roce_flow *y,
     struct roce_flow *found = NULL;
     unsigned seen = 0;
 
-    for (struct roce_flow *x = roce_flow_pair_first(e, y->key.dst, y->key.src, y->key.version);
-         x != NULL && !x->peer && seen < PAIR_MAX_CANDIDATES; x = roce_flow_pair_next(e, x)) {
+    for (struct roce_flow *x = roce_flow_pair_first(&e->flows, y->key.dst, y->key.src, y->key.version);
+         x != NULL && !x->peer && seen < PAIR_MAX_CANDIDATES; x = roce_flow_pair_next(&e->flows, x)) {
         const struct req_state *rq = &x->req;
         seen++;
         if (x == y || !rq->have ||
@@ -317,7 +323,7 @@ static struct roce_flow *pair_by_psn(struct roce_engine *e, struct roce_flow *y,
         }
     }
     if (found != NULL)
-        roce_flow_pair(e, found, y, ROCE_PAIRED_PSN);
+        roce_flow_pair(&e->flows, found, y, ROCE_PAIRED_PSN);
     return found;
 }
 
@@ -328,8 +334,10 @@ static void ack_latency(struct roce_engine *e, struct roce_flow *x, uint32_t psn
         struct ackreq_rec *a = &rq->ackreq[rq->ack_head];
         if (roce_psn_after(a->psn, psn))
             break;
-        roce_lat_add(&x->ack_lat, ts - a->ts);
-        roce_lat_add(&e->ack_lat, ts - a->ts);
+        if (roce_lat_add(&x->ack_lat, ts - a->ts) != 0)
+            e->alloc_failures++;
+        if (roce_lat_add(&e->ack_lat, ts - a->ts) != 0)
+            e->alloc_failures++;
         rq->ack_head = (uint8_t)((rq->ack_head + 1) % ACKREQ_RING);
         rq->ack_n--;
     }
@@ -346,7 +354,7 @@ static void record_nak(struct roce_engine *e, struct roce_flow *x, struct roce_f
 
 static void count_nak(struct roce_engine *e, struct roce_flow *y, unsigned type, unsigned value)
 {
-    struct roce_nak_counts *fc = &y->r.naks, *tc = &e->t.naks;
+    struct roce_nak_counts *fc = &y->report.naks, *tc = &e->totals.naks;
     if (type == ROCE_AETH_RNR_NAK) {
         fc->rnr++;
         tc->rnr++;
@@ -369,7 +377,7 @@ void roce_seq_response(struct roce_engine *e, struct roce_flow *y, const struct 
     struct roce_flow *x = NULL;
 
     if (reliable) {
-        x = roce_flow_peer(e, y);
+        x = roce_flow_peer(&e->flows, y);
         if (x == NULL)
             x = pair_by_psn(e, y, pkt->psn);
     }
@@ -392,7 +400,7 @@ void roce_seq_response(struct roce_engine *e, struct roce_flow *y, const struct 
                 record_nak(e, x, y, v, pkt->psn, ROCE_TRIGGER_RNR);
             break;
         case ROCE_AETH_RESERVED:
-            e->t.aeth_reserved++;
+            e->totals.aeth_reserved++;
             break;
         default:
             if (x != NULL)

@@ -9,9 +9,18 @@
  * in verdicts_forced. Entries are found again by sequence number.
  */
 
+#include "roce_verdq.h"
+
 #include "roce_internal.h"
 
 #define VQ_INITIAL 1024u
+
+/* An open verdict waiting for late annotations. */
+struct vq_entry {
+    struct roce_verdict verdict;
+    int64_t deadline;
+    uint16_t pending;
+};
 
 static struct vq_entry *vq_at(struct roce_engine *e, uint64_t seq)
 {
@@ -23,11 +32,16 @@ int roce_vq_init(struct roce_engine *e)
     return roce_ring_init(&e->vq, VQ_INITIAL, sizeof(struct vq_entry));
 }
 
+void roce_vq_free(struct roce_engine *e)
+{
+    roce_ring_free(&e->vq);
+}
+
 static void deliver_head(struct roce_engine *e)
 {
     struct vq_entry *q = vq_at(e, e->vq.head);
     if (e->cfg.on_verdict != NULL)
-        e->cfg.on_verdict(&q->v, e->cfg.ctx);
+        e->cfg.on_verdict(&q->verdict, e->cfg.ctx);
     e->vq.head++;
 }
 
@@ -35,14 +49,18 @@ uint64_t roce_vq_push(struct roce_engine *e, const struct roce_verdict *v, unsig
                       int64_t deadline)
 {
     uint64_t open = roce_ring_count(&e->vq);
-    if (open >= e->cfg.max_open_verdicts ||
-        (open == e->vq.cap && roce_ring_grow(&e->vq, sizeof(struct vq_entry)) != 0)) {
-        e->t.verdicts_forced++;
+    int full = open >= e->cfg.max_open_verdicts;
+    if (!full && open == e->vq.cap && roce_ring_grow(&e->vq, sizeof(struct vq_entry)) != 0) {
+        e->alloc_failures++;
+        full = 1;
+    }
+    if (full) {
+        e->totals.verdicts_forced++;
         deliver_head(e);
     }
     uint64_t seq = e->vq.tail++;
     struct vq_entry *q = vq_at(e, seq);
-    q->v = *v;
+    q->verdict = *v;
     q->pending = (uint16_t)(pending > UINT16_MAX ? UINT16_MAX : pending);
     q->deadline = deadline;
     return seq;
@@ -53,7 +71,7 @@ struct roce_verdict *roce_vq_get(struct roce_engine *e, uint64_t seq, uint64_t f
     if (seq < e->vq.head || seq >= e->vq.tail)
         return NULL;
     struct vq_entry *q = vq_at(e, seq);
-    return q->v.frame == frame ? &q->v : NULL;
+    return q->verdict.frame == frame ? &q->verdict : NULL;
 }
 
 void roce_vq_done(struct roce_engine *e, uint64_t seq, uint64_t frame)

@@ -1,0 +1,239 @@
+/*
+ * roce_flow.h - the flow record and the bounded flow table (not for front
+ * ends).
+ *
+ * A flow is one direction of a queue pair, keyed by (source address,
+ * destination address, BTH destination QP) (ANALYSIS-DEFINITIONS "Flow").
+ * The record (struct roce_flow) holds the container's fields and, after
+ * them, every analysis module's state of that flow. The table (roce_flow.c)
+ * is a plain container: it finds, creates, evicts and pairs flows and keeps
+ * the request flows of each address pair in a list, reading and writing
+ * only its own fields. The analysis state is set up and torn down by the
+ * hooks its owner installs (roce_engine.c), on the rare events of a flow's
+ * life: created, paired, released and freed; never per packet.
+ *
+ * Ownership: the table owns the records. They live in fixed-size chunks, so
+ * their addresses never change; handles (slot + 1) name them in the
+ * indexes, the LRU list and the pair lists. A flow that is evicted or
+ * reused gets a new id, so a stale reference (a CE mark, a verdict) is
+ * recognised by comparing ids.
+ */
+#ifndef ROCE_FLOW_H
+#define ROCE_FLOW_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "roce_index.h"
+#include "roce_lat.h"
+#include "roce_totals.h"
+
+#define ROCE_FLOW_CHUNK_SHIFT 10
+#define ROCE_FLOW_CHUNK       (1u << ROCE_FLOW_CHUNK_SHIFT)
+#define NAK_RING              4 /* recent NAKs per request flow */
+#define ACKREQ_RING           8 /* outstanding AckReq requests sampled per flow */
+
+struct read_ring; /* roce_read.h */
+
+/* A NAK (PSN sequence error or RNR) for the requests of a flow. */
+struct nak_rec {
+    uint64_t frame;
+    uint64_t vq_seq; /* verdict queue sequence of the NAK frame */
+    int64_t ts;
+    uint32_t psn;
+    uint8_t type; /* ROCE_TRIGGER_NAK or ROCE_TRIGGER_RNR */
+    uint8_t used;
+};
+
+/* Recent NAKs, newest at head - 1. */
+struct nak_ring {
+    struct nak_rec recs[NAK_RING];
+    uint8_t head, count;
+};
+
+struct ackreq_rec {
+    int64_t ts;
+    uint32_t psn;
+};
+
+/* Request-side sequence state of a flow (its own requests, and what the
+ * paired flow's responses said about them): roce_seq.c, roce_read.c. */
+struct req_state {
+    uint8_t have;          /* a request PSN was seen */
+    uint8_t in_episode;    /* the previous request was retransmitted */
+    uint8_t read_pending;  /* latest new request is a READ whose span is unknown */
+    uint8_t cm_start_valid;
+    uint32_t first_psn;
+    uint32_t highest;      /* last PSN of the span of the latest new request */
+    uint32_t last_retx_psn;
+    uint32_t cm_start_psn;
+    uint32_t cur_episode;  /* index in the episode log + 1, 0 when not listed */
+    uint64_t episode_frame;
+    uint64_t last_read_frame; /* the latest new request, when it is a READ */
+    struct read_ring *reads;  /* allocated at the flow's first READ */
+    uint8_t ack_head, ack_n;  /* outstanding AckReq samples: oldest at ack_head */
+    struct ackreq_rec ackreq[ACKREQ_RING];
+    struct nak_ring naks;
+};
+
+/* A flow. Laid out for the per-packet path: the first cache line holds what
+ * a lookup compares, the second the counters every packet updates, then the
+ * opcode counts and the request sequence state (its hot part first); all
+ * that only some packets touch, and the report's other counters, follow.
+ * [table] marks the container's fields; the others belong to the analysis. */
+struct roce_flow {
+    /* identity (cache line 0) */
+    struct roce_flow_key key; /* [table] */
+    uint32_t hash;            /* [table] */
+    uint32_t self;            /* [table] this flow's handle */
+    uint32_t peer;            /* [table] handle of the paired flow, 0 = none */
+    uint32_t peer_dqpn;       /* [table] the paired flow's dest QP (this flow's source QP) */
+    uint8_t transport;
+    uint8_t paired_by;       /* [table] enum roce_paired_by */
+    uint8_t is_request_flow; /* [table] listed with its address pair */
+    uint8_t have_cnp;
+    uint8_t pmtu_learned;
+    /* every packet (cache line 1) */
+    uint64_t id; /* [table] creation number from 1; 0 = free slot */
+    uint64_t packets, bytes, payload_bytes, request_packets, response_packets;
+    uint64_t last_frame;
+    int64_t last_ts_ns;
+    /* opcode counts (one of them per packet; cache lines 2-3) */
+    uint32_t op_counts[32]; /* by opcode bits 4:0 */
+    /* request PSN state, its hot part first (cache line 4) */
+    uint32_t pmtu;
+    struct req_state req;
+    /* the rest */
+    uint64_t peer_id;    /* [table] */
+    uint32_t pair_entry; /* [table] handle of its address-pair entry when a request flow */
+    uint32_t pair_prev, pair_next; /* [table] */
+    struct roce_flow_report report; /* the other counters (the fields above are copied in at report time) */
+    /* NAKs this flow carried while it had no peer: adopted by the request
+     * flow it gets paired with (the NAK was "seen on the paired flow") */
+    struct nak_ring orphan_naks;
+    /* ECN: CE marks since the last CNP of this request flow's connection */
+    uint64_t ce_first, ce_last; /* CE sequence numbers + 1, 0 = none */
+    int64_t last_cnp_ts;
+    uint64_t last_cnp_frame;
+    struct roce_lat ack_lat;
+    struct roce_lat cnp_lat;
+};
+
+/* What the table's owner does at the events of a flow's life (ctx is the
+ * hooks' ctx; every hook must be set). None is called per packet. */
+struct roce_flow_hooks {
+    /* f was just created: its container fields are set, the rest is zero. */
+    void (*created)(void *ctx, struct roce_flow *f, uint64_t frame, int64_t ts);
+    /* a and b were just paired with each other. */
+    void (*paired)(void *ctx, struct roce_flow *a, struct roce_flow *b);
+    /* f leaves the table (evicted or removed), still paired and listed:
+     * settle what waits on it. */
+    void (*released)(void *ctx, struct roce_flow *f);
+    /* Free what f owns: after released, and for every flow when the table
+     * itself is freed. */
+    void (*freed)(void *ctx, struct roce_flow *f);
+    void *ctx;
+};
+
+/* The table's counts (the engine reports them in its totals). */
+struct roce_flow_stats {
+    uint64_t created, evicted, peak;
+    uint64_t connections;    /* flow pairs currently paired */
+    uint64_t alloc_failures; /* flows not created, request flows not listed */
+};
+
+/* Request flows sharing (src, dst, version): for PSN pairing and the CNP fallback. */
+struct pair_entry {
+    uint8_t src[ROCE_ADDR_LEN];
+    uint8_t dst[ROCE_ADDR_LEN];
+    uint8_t version;
+    uint32_t hash;
+    uint32_t count; /* request flows in the list */
+    uint32_t head;  /* flow handles: unpaired flows first, then paired ones */
+    uint32_t tail;
+    uint32_t next_free;
+};
+
+struct roce_flow_table {
+    struct roce_flow **chunks;
+    uint32_t n_chunks, max_chunks;
+    uint32_t max_flows;
+    uint32_t n_slots;   /* slots handed out so far */
+    uint32_t free_head; /* free slot handles, linked through lru[].next */
+    uint32_t lru_head, lru_tail;
+    /* the LRU list, by handle: kept apart from the flows, whose 1 KB would
+     * otherwise be fetched three times per packet just to relink it */
+    struct lru_link {
+        uint32_t prev, next; /* handles, 0 = none */
+    } * lru;
+    uint32_t n_flows;
+    uint64_t next_id;
+    struct roce_index index;
+    uint32_t last; /* handle of the last flow looked up */
+
+    /* address pairs */
+    struct pair_entry *pairs;
+    uint32_t n_pairs_alloc, pairs_free;
+    struct roce_index pair_index;
+
+    struct roce_flow_hooks hooks;
+    struct roce_flow_stats stats;
+};
+
+/* An empty table for at most max_flows flows. 0, or -1 when out of memory
+ * (then roce_flow_table_free() cleans up). */
+int roce_flow_table_init(struct roce_flow_table *t, uint32_t max_flows,
+                         const struct roce_flow_hooks *hooks);
+/* Free the table: the hooks' freed() for every flow, then the table's memory. */
+void roce_flow_table_free(struct roce_flow_table *t);
+
+/* The flow of a handle (slot + 1). */
+static inline struct roce_flow *roce_flow_at(const struct roce_flow_table *t, uint32_t h)
+{
+    uint32_t slot = h - 1;
+    return &t->chunks[slot >> ROCE_FLOW_CHUNK_SHIFT][slot & (ROCE_FLOW_CHUNK - 1)];
+}
+
+/* 32-bit hash of a flow key: its five 64-bit words, multiply-xorshift mixed. */
+static inline uint32_t roce_flow_key_hash(const struct roce_flow_key *k)
+{
+    uint64_t w[sizeof *k / sizeof(uint64_t)], h = 0x9E3779B97F4A7C15ull;
+    memcpy(w, k, sizeof w);
+    for (unsigned i = 0; i < sizeof w / sizeof w[0]; i++) {
+        h = (h ^ w[i]) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Find or create the flow of key and mark it recently used; when the table
+ * is full the least recently used flow is evicted first. NULL only when out
+ * of memory (counted in stats.alloc_failures). */
+struct roce_flow *roce_flow_get(struct roce_flow_table *t, const struct roce_flow_key *key,
+                                uint64_t frame, int64_t ts);
+/* The flow of key, or NULL; does not touch the LRU order. */
+struct roce_flow *roce_flow_find(const struct roce_flow_table *t, const struct roce_flow_key *key);
+/* The least recently used flow, or NULL when the table is empty. */
+struct roce_flow *roce_flow_oldest(const struct roce_flow_table *t);
+/* Take f out of the table (hooks released, then freed). */
+void roce_flow_remove(struct roce_flow_table *t, struct roce_flow *f);
+/* The live flows in slot order: start with *h = 0; NULL after the last. */
+struct roce_flow *roce_flow_next(const struct roce_flow_table *t, uint32_t *h);
+
+/* Record that f carries requests (adds it to its address-pair list once). */
+void roce_flow_mark_request(struct roce_flow_table *t, struct roce_flow *f);
+/* The only request flow from src to dst, or NULL when there is none or several. */
+struct roce_flow *roce_flow_only_request(const struct roce_flow_table *t, const uint8_t *src,
+                                         const uint8_t *dst, uint8_t version);
+/* Request flows from src to dst, unpaired ones first: first, then next (NULL at the end). */
+struct roce_flow *roce_flow_pair_first(const struct roce_flow_table *t, const uint8_t *src,
+                                       const uint8_t *dst, uint8_t version);
+struct roce_flow *roce_flow_pair_next(const struct roce_flow_table *t, const struct roce_flow *f);
+
+/* Pair two flows (unpairing what they were paired with; hooks paired). */
+void roce_flow_pair(struct roce_flow_table *t, struct roce_flow *a, struct roce_flow *b,
+                    enum roce_paired_by how);
+/* The flow f is paired with, or NULL. */
+struct roce_flow *roce_flow_peer(const struct roce_flow_table *t, const struct roce_flow *f);
+
+#endif

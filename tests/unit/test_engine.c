@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "test_engine.h"
 #include "test_harness.h"
 #include "test_util.h"
 
@@ -231,5 +232,10 @@ static const struct tu_test tests[] = {
 
 int main(int argc, char **argv)
 {
-    return tu_main1(argc, argv, "engine", tests);
+    const struct tu_suite suites[] = {
+        {"engine", tests},
+        {"engine_alloc", engine_alloc_tests},
+        {NULL, NULL},
+    };
+    return tu_main(argc, argv, suites);
 }

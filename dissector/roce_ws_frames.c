@@ -208,10 +208,10 @@ static void feed(tvbuff_t *tvb, packet_info *pinfo)
     /* on_verdict may already have stored this frame's settled verdict */
     fr = lookup(pinfo->num);
     if (fr == NULL) {
-        if (out.pkt.cls == ROCE_CLASS_NON_ROCE && out.v.flags == 0)
+        if (out.pkt.cls == ROCE_CLASS_NON_ROCE && out.verdict.flags == 0)
             return;
         fr = record_of(in.frame);
-        store_verdict(fr, &out.v);
+        store_verdict(fr, &out.verdict);
     }
     store_decode(fr, &out.pkt);
 }

@@ -241,9 +241,9 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
     t->packets++;
     t->bytes += in->wirelen;
 
-    memset(&out->v, 0, sizeof out->v);
-    out->v.frame = in->frame;
-    out->v.ts_ns = in->ts_ns;
+    memset(&out->verdict, 0, sizeof out->verdict);
+    out->verdict.frame = in->frame;
+    out->verdict.ts_ns = in->ts_ns;
     if (roce_decode(&e->dcfg, in->linktype, in->data, in->caplen, in->wirelen, &out->pkt) != 0) {
         t->unsupported_linktype++;
         rc = -1;
@@ -255,10 +255,10 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
     e->cur_seq = e->vq.tail;
     e->cur_pending = 0;
     e->cur_deadline = in->ts_ns;
-    if (count_class(e, &out->pkt, &out->v))
-        analyse(e, in, &out->pkt, &out->v);
-    if (out->v.flags != 0)
-        roce_vq_push(e, &out->v, e->cur_pending, e->cur_deadline);
+    if (count_class(e, &out->pkt, &out->verdict))
+        analyse(e, in, &out->pkt, &out->verdict);
+    if (out->verdict.flags != 0)
+        roce_vq_push(e, &out->verdict, e->cur_pending, e->cur_deadline);
     if (e->vq.head != e->vq.tail)
         roce_vq_release(e, e->now, 0);
     return rc;

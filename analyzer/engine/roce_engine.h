@@ -41,7 +41,7 @@ struct roce_engine;
 /* What roce_engine_frame() returns for every frame. */
 struct roce_frame_out {
     struct roce_pkt pkt;
-    struct roce_verdict v; /* as known now; frames with flags are settled later */
+    struct roce_verdict verdict; /* as known now; frames with flags are settled later */
 };
 
 /* Create an engine (copies cfg). NULL when out of memory or cfg is invalid. */

@@ -234,10 +234,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((rc != 0) != !roce_linktype_supported(linktype))
             fz_fail("return value disagrees with roce_linktype_supported", (uint64_t)rc,
                     (uint64_t)linktype);
-        if (out.v.frame != r.frame)
-            fz_fail("returned verdict of another frame", out.v.frame, r.frame);
+        if (out.verdict.frame != r.frame)
+            fz_fail("returned verdict of another frame", out.verdict.frame, r.frame);
         if (r.frame < r.cap)
-            r.returned_flags[r.frame] = out.v.flags;
+            r.returned_flags[r.frame] = out.verdict.flags;
         if (rec[1] & FZ_C_RETIRE)
             roce_engine_retire_idle(e, (int64_t)(rec[0] & FZ_T_MAG_MASK) * ROCE_NS_PER_US);
         if (rec[1] & FZ_C_REPORT)

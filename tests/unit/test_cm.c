@@ -70,18 +70,18 @@ static void test_req_rep_pairs(void)
 
     /* both sides start where CM said: no verdicts */
     tu_send(&t, &c, A_START);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
-    CU_ASSERT_EQUAL(t.out.v.expected_valid, 1);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, A_START);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_CM);
-    CU_ASSERT_EQUAL(t.out.v.peer_dqpn, TU_QA);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_valid, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, A_START);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_CM);
+    CU_ASSERT_EQUAL(t.out.verdict.peer_dqpn, TU_QA);
     struct tu_conn back;
     tu_conn_init(&back, TU_IP_B, TU_IP_A, TU_QB, TU_QA); /* B's requests to QA */
     tu_send(&t, &back, B_START);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, B_START);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, B_START);
     tu_ack(&t, &c, A_START, 0x1F);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_CM);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_CM);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_settled_count(&t), 0);
     tu_eng_done(&t);
@@ -95,9 +95,9 @@ static void test_first_request_gap_after_cm(void)
     tu_setup(&t, &c, NULL);
     cm_connect(&t, &c, A_START, B_START, COMM_A);
     tu_send(&t, &c, A_START + 3);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
-    CU_ASSERT_EQUAL(t.out.v.missing_psns, 3);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, A_START);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 3);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, A_START);
     tu_eng_done(&t);
 }
 
@@ -154,10 +154,10 @@ static void test_qp_reuse_fresh_history(void)
     /* disconnected (not captured), then the same QPs connect again, starting lower */
     cm_connect(&t, &c, 10, B_START + 50, COMM_A + 1);
     uint64_t f1 = tu_send(&t, &c, 10);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, 10);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, 10);
     tu_send(&t, &c, 11);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_sflags(&t, f1), 0);
     const struct roce_totals *tt = tu_totals(&t);

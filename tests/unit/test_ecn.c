@@ -33,7 +33,7 @@ static int64_t setup_paired(struct tu_eng *t, struct tu_conn *c, const struct tu
     int64_t T = t->now + 1000 * US;
     tu_send(t, c, 1);
     tu_ack(t, c, 1, 0x1F);
-    CU_ASSERT_EQUAL(t->out.v.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t->out.verdict.paired_by, ROCE_PAIRED_PSN);
     return T;
 }
 
@@ -45,13 +45,13 @@ static void test_ce_answered_latency(void)
     int64_t T = setup_paired(&t, &c, NULL);
     at(&t, T, 0);
     uint64_t ce = tu_send_ce(&t, &c, 2);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CE);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CE);
     CU_ASSERT_PTR_NULL(tu_settled(&t, ce)); /* waits for its CNP */
     at(&t, T, 30 * US);
     uint64_t cnp = tu_cnp(&t, &c);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
-    CU_ASSERT_EQUAL(t.out.v.cnp_for_frame, ce);
-    CU_ASSERT_EQUAL(t.out.v.cnp_latency_ns, 30 * US);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(t.out.verdict.cnp_for_frame, ce);
+    CU_ASSERT_EQUAL(t.out.verdict.cnp_latency_ns, 30 * US);
     const struct roce_verdict *v = tu_v(&t, ce); /* settled by the CNP */
     CU_ASSERT_EQUAL(v->flags, ROCE_V_CE | ROCE_V_CE_ANSWERED);
     CU_ASSERT_EQUAL(v->cnp_frame, cnp);
@@ -125,18 +125,18 @@ static void test_earliest_after_previous_cnp(void)
     ce[2] = tu_send_ce(&t, &c, 4);
     at(&t, T, 30 * US);
     uint64_t cnp1 = tu_cnp(&t, &c);
-    CU_ASSERT_EQUAL(t.out.v.cnp_for_frame, ce[0]);
-    CU_ASSERT_EQUAL(t.out.v.cnp_latency_ns, 30 * US);
+    CU_ASSERT_EQUAL(t.out.verdict.cnp_for_frame, ce[0]);
+    CU_ASSERT_EQUAL(t.out.verdict.cnp_latency_ns, 30 * US);
     at(&t, T, 35 * US); /* the marks before CNP 1 are not matched again */
     uint64_t cnp_none = tu_cnp(&t, &c);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
     at(&t, T, 40 * US);
     ce[3] = tu_send_ce(&t, &c, 5);
     at(&t, T, 60 * US);
     tu_cnp(&t, &c);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
-    CU_ASSERT_EQUAL(t.out.v.cnp_for_frame, ce[3]);
-    CU_ASSERT_EQUAL(t.out.v.cnp_latency_ns, 20 * US);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(t.out.verdict.cnp_for_frame, ce[3]);
+    CU_ASSERT_EQUAL(t.out.verdict.cnp_latency_ns, 20 * US);
     roce_engine_finish(t.e);
     for (int i = 0; i < 3; i++) {
         CU_ASSERT_EQUAL(tu_sflags(&t, ce[i]), ROCE_V_CE | ROCE_V_CE_ANSWERED);
@@ -163,7 +163,7 @@ static void test_mark_after_cnp_covered(void)
     int64_t T = setup_paired(&t, &c, NULL);
     at(&t, T, 0);
     uint64_t cnp = tu_cnp(&t, &c); /* nothing to match */
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
     at(&t, T, 50 * US);
     uint64_t ce = tu_send_ce(&t, &c, 2);
     at(&t, T, WINDOW); /* exactly the window after the CNP: still covered */
@@ -194,7 +194,7 @@ static void test_unanswered_settles_after_window(void)
     uint64_t ce = tu_send_ce(&t, &c, 2);
     at(&t, T, 10 * US);
     uint64_t gap = tu_send(&t, &c, 5); /* a verdict behind the CE mark */
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
     at(&t, T, WINDOW); /* the window has not passed yet */
     tu_send(&t, &other, 1);
     CU_ASSERT_EQUAL(tu_settled_count(&t), 0);
@@ -217,8 +217,8 @@ static void test_cnp_at_window_edge(void)
     uint64_t ce = tu_send_ce(&t, &c, 2);
     at(&t, T, WINDOW); /* exactly the window: matched */
     tu_cnp(&t, &c);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
-    CU_ASSERT_EQUAL(t.out.v.cnp_latency_ns, WINDOW);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(t.out.verdict.cnp_latency_ns, WINDOW);
     CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_ANSWERED);
     tu_eng_done(&t);
 
@@ -227,7 +227,7 @@ static void test_cnp_at_window_edge(void)
     ce = tu_send_ce(&t, &c, 2);
     at(&t, T, WINDOW + 1); /* one ns too late */
     tu_cnp(&t, &c);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
     CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
     tu_eng_done(&t);
 }
@@ -239,11 +239,11 @@ static void test_unexplained_cnp(void)
     struct roce_flow_report x;
     setup_paired(&t, &c, NULL);
     uint64_t cnp = tu_cnp(&t, &c);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
     /* a CNP between hosts that exchanged nothing else */
     tu_conn_init(&lone, 0x0A000009u, 0x0A00000Au, 0x999, 0x888);
     tu_cnp(&t, &lone);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_sflags(&t, cnp), ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
     CU_ASSERT_EQUAL(tu_totals(&t)->cnps_unexplained, 2);
@@ -265,9 +265,9 @@ static void test_cnp_fallback_only_request_flow(void)
     uint64_t ce = tu_send_ce(&t, &c, 1);
     at(&t, T, 5 * US);
     tu_cnp(&t, &c);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
-    CU_ASSERT_EQUAL(t.out.v.cnp_for_frame, ce);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_CNP);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(t.out.verdict.cnp_for_frame, ce);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_CNP);
     CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_ANSWERED);
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &x));
     CU_ASSERT_EQUAL(x.paired_by, ROCE_PAIRED_CNP);
@@ -289,8 +289,8 @@ static void test_no_fallback_with_two_request_flows(void)
     uint64_t ce2 = tu_send_ce(&t, &c2, 1);
     at(&t, T, 5 * US);
     tu_cnp(&t, &c1);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_NONE);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_NONE);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_sflags(&t, ce1), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
     CU_ASSERT_EQUAL(tu_sflags(&t, ce2), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
@@ -314,7 +314,7 @@ static void test_cnp_of_other_connection(void)
     uint64_t ce1 = tu_send_ce(&t, &c1, 11);
     at(&t, T, 5 * US);
     tu_cnp(&t, &c2); /* c2's QP slows down: but c2 had no CE mark */
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_sflags(&t, ce1), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
     tu_eng_done(&t);
@@ -329,13 +329,13 @@ static void test_window_configurable(void)
     uint64_t late = tu_send_ce(&t, &c, 2);
     at(&t, T, 20 * US); /* beyond 10 us */
     tu_cnp(&t, &c);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
     at(&t, T, 100 * US);
     uint64_t soon = tu_send_ce(&t, &c, 3);
     at(&t, T, 105 * US);
     tu_cnp(&t, &c);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
-    CU_ASSERT_EQUAL(t.out.v.cnp_latency_ns, 5 * US);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(t.out.verdict.cnp_latency_ns, 5 * US);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_sflags(&t, late), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
     CU_ASSERT_EQUAL(tu_sflags(&t, soon), ROCE_V_CE | ROCE_V_CE_ANSWERED);
@@ -355,13 +355,13 @@ static void test_ce_only_on_v2_requests(void)
     s.psn = 1;
     s.ecn = RG_ECN_CE;
     tu_feed(&t, &s);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     s = c.req;
     s.kind = RG_KIND_ROCEV1;
     s.ecn = RG_ECN_CE;
     s.psn = 2;
     tu_feed(&t, &s);
-    CU_ASSERT_EQUAL(t.out.v.flags & ROCE_V_CE, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags & ROCE_V_CE, 0);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_totals(&t)->ce_marked, 0);
     tu_eng_done(&t);

@@ -45,8 +45,8 @@ static void test_classes_and_totals(void)
     s = c.req; /* 3: malformed, unknown opcode */
     s.opcode = 0x1F;
     uint64_t mal1 = feed_cut(&t, &s, 0, &len);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_MALFORMED);
-    CU_ASSERT_EQUAL(t.out.v.has_flow, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_MALFORMED);
+    CU_ASSERT_EQUAL(t.out.verdict.has_flow, 0);
     bytes += len;
     s = c.req; /* 4: malformed, WRITE Only without room for its RETH */
     s.opcode = RG_OP_RC_WRITE_ONLY;
@@ -56,7 +56,7 @@ static void test_classes_and_totals(void)
     s = c.req; /* 5: TCP */
     s.kind = RG_KIND_TCP;
     feed_cut(&t, &s, 0, &len);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     bytes += len;
     s = c.req; /* 6: an unsupported link type */
     uint8_t buf[RG_MAX_FRAME];
@@ -64,7 +64,7 @@ static void test_classes_and_totals(void)
     tu_feed_bytes(&t, 147, buf, (uint32_t)n, (uint32_t)n);
     CU_ASSERT_EQUAL(t.rc, -1);
     CU_ASSERT_EQUAL(t.out.pkt.cls, ROCE_CLASS_NON_ROCE);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     bytes += (uint32_t)n;
     s = c.req; /* 7: cut right after the BTH (header-only capture) */
     s.psn = 2;
@@ -160,10 +160,10 @@ static void test_malformed_not_analysed(void)
     s.pad_len = 0; /* pad count beyond the payload */
     feed_cut(&t, &s, 0, &len);
     CU_ASSERT_EQUAL(t.out.pkt.malformed, ROCE_MAL_PAD);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_MALFORMED);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_MALFORMED);
     tu_send(&t, &c, 3);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, 3);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, 3);
     tu_eng_done(&t);
 }
 
@@ -177,11 +177,11 @@ static void test_expected_psn_shown(void)
     tu_setup(&t, &c, NULL);
     tu_send(&t, &c, 1);
     tu_send(&t, &c, 2);
-    CU_ASSERT_EQUAL(t.out.v.expected_valid, 1);
-    CU_ASSERT_FALSE(roce_verdict_shows_expected(&t.out.v));
+    CU_ASSERT_EQUAL(t.out.verdict.expected_valid, 1);
+    CU_ASSERT_FALSE(roce_verdict_shows_expected(&t.out.verdict));
     uint64_t gap = tu_send(&t, &c, 5);
     uint64_t ce = tu_send_ce(&t, &c, 6);
-    CU_ASSERT_TRUE(t.out.v.expected_valid);
+    CU_ASSERT_TRUE(t.out.verdict.expected_valid);
     roce_engine_finish(t.e);
     CU_ASSERT_TRUE(roce_verdict_shows_expected(tu_v(&t, gap)));
     CU_ASSERT_EQUAL(tu_v(&t, gap)->expected_psn, 3);

@@ -110,12 +110,12 @@ static void test_flow_not_created(void)
     arm(0, ALL);
     tu_send(&t, &c, 1);
     disarm();
-    CU_ASSERT_EQUAL(t.out.v.has_flow, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.has_flow, 0);
     CU_ASSERT_EQUAL(tu_totals(&t)->roce_packets, 1);
     CU_ASSERT_EQUAL(tu_totals(&t)->flows_created, 0);
     check_counted(&t, 1); /* the first chunk of flows */
     tu_send(&t, &c, 2);
-    CU_ASSERT_EQUAL(t.out.v.has_flow, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.has_flow, 1);
     CU_ASSERT_EQUAL(tu_totals(&t)->flows_created, 1);
     check_counted(&t, 1);
     tu_eng_done(&t);
@@ -135,7 +135,7 @@ static void test_flow_index_full(void)
     c.req.dqpn = 513;
     tu_send(&t, &c, 1);
     disarm();
-    CU_ASSERT_EQUAL(t.out.v.has_flow, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.has_flow, 0);
     CU_ASSERT_EQUAL(roce_engine_flow_count(t.e), 512);
     check_counted(&t, 1);
     tu_send(&t, &c, 2);
@@ -156,14 +156,14 @@ static void test_request_flow_not_listed(void)
     arm(0, ALL);
     tu_send(&t, &c, 1);
     disarm();
-    CU_ASSERT_EQUAL(t.out.v.has_flow, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.has_flow, 1);
     check_counted(&t, 1);
     tu_ack(&t, &c, 1, rg_aeth_ack(0));
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_NONE); /* A -> B is not listed */
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_NONE); /* A -> B is not listed */
     tu_send(&t, &c, 3);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP); /* sequence analysis went on */
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP); /* sequence analysis went on */
     tu_ack(&t, &c, 3, rg_aeth_ack(0));
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_PSN);
     check_counted(&t, 1);
     tu_eng_done(&t);
 }
@@ -185,10 +185,10 @@ static void test_pair_index_full(void)
     disarm();
     check_counted(&t, 1);
     tu_ack(&t, &c, 1, rg_aeth_ack(0));
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_NONE);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_NONE);
     tu_send(&t, &c, 2);
     tu_ack(&t, &c, 2, rg_aeth_ack(0));
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_PSN);
     check_counted(&t, 1);
     tu_check_flow_table(&t);
     tu_eng_done(&t);
@@ -207,8 +207,8 @@ static void test_read_not_tracked(void)
     disarm();
     check_counted(&t, 1);
     tu_send(&t, &c, 6);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
-    CU_ASSERT_EQUAL(t.out.v.missing_psns, 3);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 3);
     tu_eng_done(&t);
 }
 
@@ -246,7 +246,7 @@ static void test_episode_not_listed(void)
     arm(0, ALL);
     tu_send(&t, &c, 2);
     disarm();
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_RETRANSMISSION | ROCE_V_EPISODE_START);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_RETRANSMISSION | ROCE_V_EPISODE_START);
     const struct roce_totals *tt = tu_totals(&t);
     CU_ASSERT_EQUAL(tt->episodes, 1);
     CU_ASSERT_EQUAL(tt->episodes_unlisted, 1);

@@ -86,7 +86,7 @@ static void test_udp_source_port_not_in_key(void)
     for (uint16_t p = 0; p < 5; p++) {
         c.req.udp_sport = (uint16_t)(0xC000 + p * 77);
         tu_send(&t, &c, 10 + p);
-        CU_ASSERT_EQUAL(t.out.v.flags, 0);
+        CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     }
     CU_ASSERT_EQUAL(roce_engine_flow_count(t.e), 1);
     /* the other direction and another dest QP are other flows */
@@ -121,15 +121,15 @@ static void test_evicted_peer_does_not_dangle(void)
     CU_ASSERT_EQUAL(rsp.paired_by, ROCE_PAIRED_NONE);
     /* the response flow's next frames pair with nothing stale */
     tu_ack(&t, &c, 10, 0x1F);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_NONE);
-    CU_ASSERT_EQUAL(t.out.v.peer_dqpn, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_NONE);
+    CU_ASSERT_EQUAL(t.out.verdict.peer_dqpn, 0);
     tu_check_flow_table(&t);
     /* the request flow comes back as a new flow and pairs again */
     tu_send(&t, &c, 20);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0); /* fresh history: no retransmission, no gap */
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0); /* fresh history: no retransmission, no gap */
     tu_ack(&t, &c, 20, 0x1F);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_PSN);
-    CU_ASSERT_EQUAL(t.out.v.peer_dqpn, TU_QB);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t.out.verdict.peer_dqpn, TU_QB);
     tu_check_flow_table(&t);
     tu_eng_done(&t);
 }
@@ -149,9 +149,9 @@ static void test_evicted_flow_with_pending_state(void)
     CU_ASSERT_FALSE(has_flow_to(&t, TU_QB));
     tu_check_flow_table(&t);
     tu_cnp(&t, &c); /* the connection is gone: nothing to match */
-    CU_ASSERT(t.out.v.flags & ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT(t.out.verdict.flags & ROCE_V_CNP_UNEXPLAINED);
     tu_send(&t, &c, 102); /* new flow: no stale episode or NAK */
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     roce_engine_finish(t.e);
     CU_ASSERT_PTR_NOT_NULL(tu_settled(&t, nak));
     CU_ASSERT_EQUAL(tu_sflags(&t, nak) & ROCE_V_NAK_RESENT, 0);

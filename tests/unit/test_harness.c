@@ -98,7 +98,7 @@ uint64_t tu_feed_bytes(struct tu_eng *t, int linktype, const uint8_t *p, uint32_
     };
     grow(t, in.frame);
     t->rc = roce_engine_frame(t->e, &in, &t->out);
-    t->imm_flags[in.frame] = t->out.v.flags;
+    t->imm_flags[in.frame] = t->out.verdict.flags;
     t->now += t->step;
     return in.frame;
 }

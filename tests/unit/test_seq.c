@@ -44,9 +44,9 @@ static void test_in_order_no_verdicts(void)
     struct roce_flow_report r;
     tu_setup(&t, &c, NULL);
     tu_sends(&t, &c, 100, 9);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
-    CU_ASSERT_EQUAL(t.out.v.expected_valid, 1);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, 108);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_valid, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, 108);
     tu_ack(&t, &c, 108, ACK_OK);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_settled_count(&t), 0);
@@ -72,9 +72,9 @@ static void test_gap_missing_count(void)
     tu_setup(&t, &c, NULL);
     tu_sends(&t, &c, 100, 2);           /* 100, 101 */
     uint64_t g1 = tu_send(&t, &c, 105); /* 102..104 lost */
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
-    CU_ASSERT_EQUAL(t.out.v.missing_psns, 3);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, 102);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 3);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, 102);
     uint64_t ok = tu_send(&t, &c, 106);
     uint64_t g2 = tu_send(&t, &c, 108); /* 107 lost */
     roce_engine_finish(t.e);
@@ -183,7 +183,7 @@ static void test_nak_trigger(void)
     tu_send(&t, &c, 104);
     int64_t t_nak = t.now;
     uint64_t nak = tu_ack(&t, &c, 102, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR));
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_NAK);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_NAK);
     CU_ASSERT_PTR_NULL(tu_settled(&t, nak)); /* waits to learn where the resend begins */
     t.now += 7000;
     int64_t t_resend = t.now;
@@ -318,8 +318,8 @@ static void test_rnr_trigger(void)
     tu_send(&t, &c, 100);
     int64_t t_rnr = t.now;
     uint64_t rnr = tu_ack(&t, &c, 100, rg_aeth_rnr(14));
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_RNR);
-    CU_ASSERT_EQUAL(t.out.v.rnr_timer, 14);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_RNR);
+    CU_ASSERT_EQUAL(t.out.verdict.rnr_timer, 14);
     t.now += 1280000; /* 1.28 ms later */
     int64_t t_resend = t.now;
     uint64_t r = tu_send(&t, &c, 100);
@@ -376,8 +376,8 @@ static void test_wrap_in_order_and_gap(void)
     struct tu_conn c;
     tu_setup(&t, &c, NULL);
     tu_sends(&t, &c, PSN_MAX - 2, 5); /* FFFFFD FFFFFE FFFFFF 0 1 */
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, 1);
     uint64_t g = tu_send(&t, &c, 3);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_settled_count(&t), 1);
@@ -389,9 +389,9 @@ static void test_wrap_in_order_and_gap(void)
     tu_setup(&t, &c, NULL);
     tu_send(&t, &c, PSN_MAX - 1);
     g = tu_send(&t, &c, 1);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
-    CU_ASSERT_EQUAL(t.out.v.missing_psns, 2);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, PSN_MAX);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 2);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, PSN_MAX);
     tu_eng_done(&t);
 }
 
@@ -466,8 +466,8 @@ static void test_ud_not_checked(void)
     c.req.deth_srcqp = TU_QA;
     for (size_t i = 0; i < sizeof psns / sizeof psns[0]; i++) {
         tu_req(&t, &c, RG_OP_UD_SEND_ONLY, psns[i], 256);
-        CU_ASSERT_EQUAL(t.out.v.flags, 0);
-        CU_ASSERT_EQUAL(t.out.v.expected_valid, 0);
+        CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+        CU_ASSERT_EQUAL(t.out.verdict.expected_valid, 0);
     }
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_settled_count(&t), 0);
@@ -505,24 +505,24 @@ static void test_nak_codes_counted(void)
     tu_sends(&t, &c, 100, 10);
     for (unsigned code = 0; code <= 4; code++) {
         tu_ack(&t, &c, 100 + code, rg_aeth_nak(code));
-        CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_NAK);
-        CU_ASSERT_EQUAL(t.out.v.nak_code, code);
+        CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_NAK);
+        CU_ASSERT_EQUAL(t.out.verdict.nak_code, code);
     }
     tu_ack(&t, &c, 105, rg_aeth_nak(5)); /* reserved codes */
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_NAK);
-    CU_ASSERT_EQUAL(t.out.v.nak_code, 5);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_NAK);
+    CU_ASSERT_EQUAL(t.out.verdict.nak_code, 5);
     tu_ack(&t, &c, 105, rg_aeth_nak(31));
     tu_ack(&t, &c, 106, rg_aeth_rnr(0)); /* RNR, twice */
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_RNR);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_RNR);
     tu_ack(&t, &c, 106, rg_aeth_rnr(31));
-    CU_ASSERT_EQUAL(t.out.v.rnr_timer, 31);
+    CU_ASSERT_EQUAL(t.out.verdict.rnr_timer, 31);
     tu_ack(&t, &c, 107, rg_aeth_ack(5)); /* an ACK: no NAK */
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     tu_ack(&t, &c, 107, 0x40); /* AETH type 10, reserved: not a NAK */
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     /* a READ response carrying a NAK counts too */
     tu_rsp(&t, &c, RG_OP_RC_READ_RESP_ONLY, 108, rg_aeth_nak(RG_NAK_REMOTE_ACCESS), 0);
-    CU_ASSERT(t.out.v.flags & ROCE_V_NAK);
+    CU_ASSERT(t.out.verdict.flags & ROCE_V_NAK);
     roce_engine_finish(t.e);
     const struct roce_nak_counts *n = &tu_totals(&t)->naks;
     CU_ASSERT_EQUAL(n->code[0], 1);
@@ -554,11 +554,11 @@ static void test_pairing_by_psn_one_candidate(void)
     tu_sends(&t, &c1, 100, 5);
     tu_sends(&t, &c2, 5000, 5);
     tu_ack(&t, &c1, 102, ACK_OK);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_PSN);
-    CU_ASSERT_EQUAL(t.out.v.peer_dqpn, 0x201);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t.out.verdict.peer_dqpn, 0x201);
     tu_ack(&t, &c2, 5004, ACK_OK);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_PSN);
-    CU_ASSERT_EQUAL(t.out.v.peer_dqpn, 0x202);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t.out.verdict.peer_dqpn, 0x202);
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, 0x201, &req1));
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_B, TU_IP_A, 0x101, &rsp1));
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, 0x202, &req2));
@@ -570,8 +570,8 @@ static void test_pairing_by_psn_one_candidate(void)
     tu_check_flow_table(&t);
     /* a request verdict now names its peer too */
     tu_send(&t, &c1, 105);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_PSN);
-    CU_ASSERT_EQUAL(t.out.v.peer_dqpn, 0x101);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t.out.verdict.peer_dqpn, 0x101);
     tu_eng_done(&t);
 }
 
@@ -582,8 +582,8 @@ static void test_pairing_tie_stays_unpaired(void)
     struct roce_flow_report rsp;
     tied_connections(&t, &c1, &c2);
     tu_ack(&t, &c1, 107, ACK_OK); /* in both ranges */
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_NONE);
-    CU_ASSERT_EQUAL(t.out.v.peer_dqpn, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_NONE);
+    CU_ASSERT_EQUAL(t.out.verdict.peer_dqpn, 0);
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_B, TU_IP_A, 0x101, &rsp));
     CU_ASSERT_EQUAL(rsp.peer_id, 0);
     CU_ASSERT_EQUAL(tu_totals(&t)->connections, 0);
@@ -591,8 +591,8 @@ static void test_pairing_tie_stays_unpaired(void)
     tu_ack(&t, &c1, 108, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR));
     /* later a PSN only c1 used: paired */
     tu_ack(&t, &c1, 101, ACK_OK);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_PSN);
-    CU_ASSERT_EQUAL(t.out.v.peer_dqpn, 0x201);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t.out.verdict.peer_dqpn, 0x201);
     tu_check_flow_table(&t);
     tu_eng_done(&t);
 }
@@ -605,9 +605,9 @@ static void test_nak_seen_before_pairing(void)
     struct tu_conn c1, c2;
     tied_connections(&t, &c1, &c2);
     uint64_t nak = tu_ack(&t, &c1, 108, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR)); /* tie */
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_NONE);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_NONE);
     tu_ack(&t, &c1, 101, ACK_OK); /* pairs c1 */
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_PSN);
     uint64_t r = tu_send(&t, &c1, 108);
     check_nak_triggered(&t, r, nak);
     tu_eng_done(&t);
@@ -623,10 +623,10 @@ static void test_pairing_after_many_ties(void)
     tied_connections(&t, &c1, &c2);
     for (int i = 0; i < 20; i++)
         tu_ack(&t, &c1, 107, ACK_OK); /* tied every time */
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_NONE);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_NONE);
     uint64_t nak = tu_ack(&t, &c1, 101, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR));
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_PSN);
-    CU_ASSERT_EQUAL(t.out.v.peer_dqpn, 0x201);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t.out.verdict.peer_dqpn, 0x201);
     uint64_t r = tu_send(&t, &c1, 101);
     check_nak_triggered(&t, r, nak);
     tu_eng_done(&t);
@@ -640,11 +640,11 @@ static void test_pairing_needs_psn_in_range(void)
     tu_setup(&t, &c, NULL);
     tu_sends(&t, &c, 100, 5);
     tu_ack(&t, &c, 200, ACK_OK);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_NONE);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_NONE);
     tu_ack(&t, &c, 99, ACK_OK);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_NONE);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_NONE);
     tu_ack(&t, &c, 104, ACK_OK);
-    CU_ASSERT_EQUAL(t.out.v.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_PSN);
     tu_eng_done(&t);
 }
 

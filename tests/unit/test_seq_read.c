@@ -32,8 +32,8 @@ static void test_pmtu_from_read_response_first(void)
     tu_read(&t, &c, 100, 4096);
     rsp(&t, &c, RG_OP_RC_READ_RESP_FIRST, 100, PMTU_1K);
     tu_send(&t, &c, 104);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, 104);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, 104);
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &r));
     CU_ASSERT_EQUAL(r.pmtu, PMTU_1K);
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_B, TU_IP_A, TU_QA, &r));
@@ -41,12 +41,12 @@ static void test_pmtu_from_read_response_first(void)
     /* the PMTU now known, a new READ's span is known at once: 105, 106 */
     tu_read(&t, &c, 105, 2048);
     tu_send(&t, &c, 107);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     tu_read(&t, &c, 108, 2048); /* 108, 109 */
     tu_send(&t, &c, 111);       /* 110 lost */
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
-    CU_ASSERT_EQUAL(t.out.v.missing_psns, 1);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, 110);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, 110);
     tu_eng_done(&t);
 
     /* the same READ, then 105: 104 is missing */
@@ -54,8 +54,8 @@ static void test_pmtu_from_read_response_first(void)
     tu_read(&t, &c, 100, 4096);
     rsp(&t, &c, RG_OP_RC_READ_RESP_FIRST, 100, PMTU_1K);
     tu_send(&t, &c, 105);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
-    CU_ASSERT_EQUAL(t.out.v.missing_psns, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 1);
     tu_eng_done(&t);
 }
 
@@ -67,8 +67,8 @@ static void test_pmtu_from_read_response_middle(void)
     tu_read(&t, &c, 100, 8192);
     rsp(&t, &c, RG_OP_RC_READ_RESP_MIDDLE, 101, 2048); /* FIRST not captured */
     tu_send(&t, &c, 105);                              /* 100..103 at 2 KiB: 104 lost */
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
-    CU_ASSERT_EQUAL(t.out.v.missing_psns, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 1);
     tu_eng_done(&t);
 }
 
@@ -87,11 +87,11 @@ static void test_pmtu_from_largest_request_payload(void)
     CU_ASSERT_EQUAL(r.pmtu, 2048);
     tu_read(&t, &c, 15, 8192); /* 15..18 */
     tu_send(&t, &c, 19);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     tu_read(&t, &c, 20, 4097); /* ceil(4097 / 2048) = 3: 20..22 */
     tu_send(&t, &c, 24);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
-    CU_ASSERT_EQUAL(t.out.v.missing_psns, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 1);
     tu_eng_done(&t);
 }
 
@@ -102,12 +102,12 @@ static void test_pmtu_unknown_jump_not_gap(void)
     tu_setup(&t, &c, NULL);
     tu_read(&t, &c, 100, 8192);
     tu_send(&t, &c, 150); /* right after the READ: its span, not a loss */
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     tu_send(&t, &c, 151);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     tu_send(&t, &c, 153); /* not right after a READ: a gap */
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
-    CU_ASSERT_EQUAL(t.out.v.missing_psns, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 1);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_totals(&t)->gap_events, 1);
     tu_eng_done(&t);
@@ -122,21 +122,21 @@ static void test_pmtu_config_fallback(void)
     tu_setup(&t, &c, &pmtu_1k);
     tu_read(&t, &c, 100, 4096); /* 100..103 */
     tu_send(&t, &c, 104);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     tu_eng_done(&t);
 
     tu_setup(&t, &c, &pmtu_1k);
     tu_read(&t, &c, 100, 4096);
     tu_send(&t, &c, 105);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
-    CU_ASSERT_EQUAL(t.out.v.missing_psns, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 1);
     tu_eng_done(&t);
 
     /* without the configured PMTU the same jump is not a gap (PMTU unknown) */
     tu_setup(&t, &c, NULL);
     tu_read(&t, &c, 100, 4096);
     tu_send(&t, &c, 105);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     tu_eng_done(&t);
 }
 
@@ -152,10 +152,10 @@ static void test_pmtu_learned_overrides_config(void)
     rsp(&t, &c, RG_OP_RC_READ_RESP_FIRST, 100, 4096);
     rsp(&t, &c, RG_OP_RC_READ_RESP_LAST, 101, 4096);
     uint64_t s = tu_send(&t, &c, 102);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
-    CU_ASSERT_EQUAL(t.out.v.expected_psn, 102);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, 102);
     tu_send(&t, &c, 103);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_sflags(&t, s), 0);
     CU_ASSERT_EQUAL(tu_totals(&t)->psn_reuse, 0);
@@ -170,17 +170,17 @@ static void test_read_responses_define_span(void)
     tu_setup(&t, &c, NULL);
     tu_read(&t, &c, 100, 3000);
     rsp(&t, &c, RG_OP_RC_READ_RESP_FIRST, 100, 1024);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     tu_rsp(&t, &c, RG_OP_RC_READ_RESP_MIDDLE, 101, 0, 1024);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     rsp(&t, &c, RG_OP_RC_READ_RESP_LAST, 102, 952);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     tu_send(&t, &c, 103);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     tu_read(&t, &c, 104, 100); /* one PSN */
     rsp(&t, &c, RG_OP_RC_READ_RESP_ONLY, 104, 100);
     tu_send(&t, &c, 105);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_settled_count(&t), 0);
     tu_eng_done(&t);
@@ -194,7 +194,7 @@ static void test_read_zero_length(void)
     tu_setup(&t, &c, &(struct tu_opts){.pmtu = PMTU_1K});
     tu_read(&t, &c, 100, 0);
     tu_send(&t, &c, 101);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     tu_eng_done(&t);
 }
 
@@ -205,7 +205,7 @@ static void test_read_span_across_wrap(void)
     tu_setup(&t, &c, &(struct tu_opts){.pmtu = PMTU_1K});
     tu_read(&t, &c, 0xFFFFFE, 4096); /* FFFFFE FFFFFF 0 1 */
     tu_send(&t, &c, 2);
-    CU_ASSERT_EQUAL(t.out.v.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     uint64_t r = tu_send(&t, &c, 0); /* inside the READ's span */
     roce_engine_finish(t.e);
     CU_ASSERT(tu_sflags(&t, r) & ROCE_V_PSN_REUSE);
@@ -244,8 +244,8 @@ static void test_implied_trigger(void)
     tu_read(&t, &c, 100, 3072);
     rsp(&t, &c, RG_OP_RC_READ_RESP_FIRST, 100, 1024);
     uint64_t last = rsp(&t, &c, RG_OP_RC_READ_RESP_LAST, 102, 1024);
-    CU_ASSERT(t.out.v.flags & ROCE_V_RESP_GAP);
-    CU_ASSERT_EQUAL(t.out.v.missing_psns, 1);
+    CU_ASSERT(t.out.verdict.flags & ROCE_V_RESP_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 1);
     uint64_t re = tu_read(&t, &c, 101, 2048);
     roce_engine_finish(t.e);
     const struct roce_verdict *v = tu_v(&t, re);
@@ -302,7 +302,7 @@ static void check_implied_with_outstanding(uint32_t later_reads)
     tu_read(&t, &c, 100, 3072); /* 100..102 */
     for (uint32_t i = 0; i < later_reads; i++) {
         tu_read(&t, &c, 103 + i, 1024);
-        CU_ASSERT_EQUAL(t.out.v.flags, 0);
+        CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     }
     rsp(&t, &c, RG_OP_RC_READ_RESP_FIRST, 100, 1024);
     rsp(&t, &c, RG_OP_RC_READ_RESP_LAST, 102, 1024); /* 101 lost */

@@ -23,7 +23,7 @@ static void test_held_behind_open_verdict(void)
     int64_t T = t.now;
     uint64_t ce = tu_send_ce(&t, &c, 1);
     uint64_t gap = tu_send(&t, &c, 3);
-    CU_ASSERT_EQUAL(t.out.v.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
     CU_ASSERT_PTR_NULL(tu_settled(&t, gap));
     t.now = T + WINDOW + 1;
     tu_send(&t, &c, 4);

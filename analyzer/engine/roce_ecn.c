@@ -46,11 +46,6 @@ int roce_ecn_init(struct roce_engine *e)
     return roce_ring_init(&e->ce, CE_RING_INITIAL, sizeof(struct ce_entry));
 }
 
-void roce_ecn_free(struct roce_engine *e)
-{
-    roce_ring_free(&e->ce);
-}
-
 /* The flow a CE entry belongs to, or NULL when it went away. */
 static struct roce_flow *ce_flow(struct roce_engine *e, const struct ce_entry *c)
 {

@@ -10,9 +10,8 @@ struct roce_engine;
 struct roce_flow;
 struct roce_verdict;
 
-/* 0, or -1 when out of memory. */
+/* 0, or -1 when out of memory (the ring is struct roce_engine's: it frees it). */
 int roce_ecn_init(struct roce_engine *e);
-void roce_ecn_free(struct roce_engine *e);
 /* A CE-marked request on f. */
 void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v);
 /* A CNP on cnp_flow. */

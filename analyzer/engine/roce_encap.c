@@ -122,24 +122,21 @@ void roce_decode_gre(const uint8_t *p, size_t caplen, size_t off, size_t end,
     h += (flags & GRE_FLAG_S) ? GRE_OPT_LEN : 0;
     switch (proto) {
     case GRE_PROTO_ERSPAN2:
-        if (!(flags & GRE_FLAG_S)) { /* type I: the frame follows the GRE header */
-            inner(pkt, ROCE_ENCAP_ERSPAN1, 0, 0, h, next);
-            return;
-        }
-        erspan(p, caplen, h, proto, pkt, next);
-        return;
     case GRE_PROTO_ERSPAN3:
-        erspan(p, caplen, h, proto, pkt, next);
-        return;
+        if (proto == GRE_PROTO_ERSPAN2 && !(flags & GRE_FLAG_S))
+            inner(pkt, ROCE_ENCAP_ERSPAN1, 0, 0, h, next); /* type I: no ERSPAN header */
+        else
+            erspan(p, caplen, h, proto, pkt, next);
+        break;
     case GRE_PROTO_TEB:
         inner(pkt, ROCE_ENCAP_GRE_TEB, 0, 0, h, next);
-        return;
+        break;
     case GRE_PROTO_IPV4:
     case GRE_PROTO_IPV6:
         inner(pkt, ROCE_ENCAP_GRE_IP, 0, proto, h, next); /* GRE names it by its EtherType */
-        return;
+        break;
     default:
-        return;
+        break;
     }
 }
 

@@ -88,8 +88,8 @@ void roce_engine_free(struct roce_engine *e)
     roce_lat_free(&e->cnp_lat);
     roce_lat_free(&e->ack_lat);
     free(e->episodes);
-    roce_ecn_free(e);
-    roce_vq_free(e);
+    roce_ring_free(&e->ce);
+    roce_ring_free(&e->vq);
     free(e);
 }
 

@@ -32,11 +32,6 @@ int roce_vq_init(struct roce_engine *e)
     return roce_ring_init(&e->vq, VQ_INITIAL, sizeof(struct vq_entry));
 }
 
-void roce_vq_free(struct roce_engine *e)
-{
-    roce_ring_free(&e->vq);
-}
-
 static void deliver_head(struct roce_engine *e)
 {
     struct vq_entry *q = vq_at(e, e->vq.head);

@@ -10,9 +10,8 @@
 struct roce_engine;
 struct roce_verdict;
 
-/* 0, or -1 when out of memory. */
+/* 0, or -1 when out of memory (the ring is struct roce_engine's: it frees it). */
 int roce_vq_init(struct roce_engine *e);
-void roce_vq_free(struct roce_engine *e);
 /* Append the verdict of the current frame, waiting for `pending` annotations
  * until deadline. Returns its sequence number. */
 uint64_t roce_vq_push(struct roce_engine *e, const struct roce_verdict *v, unsigned pending,

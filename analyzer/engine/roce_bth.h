@@ -1,5 +1,6 @@
 /*
- * roce_bth.h - Base Transport Header and extension header decoders.
+ * roce_bth.h - the transport: Base Transport Header and extension header
+ * decoders, and the checks of a RoCE packet's declared lengths and ICRC.
  *
  * IBTA Vol. 1 9.2 (BTH), 9.3 (extension headers).
  *

@@ -19,10 +19,10 @@
  * The last READ_RING READs of a flow are kept (enough for the 16 READs a
  * NIC lets a QP have outstanding), allocated the first time a flow READs.
  */
+#include "roce_read.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "roce_read.h"
 
 #include "roce_internal.h"
 #include "roce_psn.h"

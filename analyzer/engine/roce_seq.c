@@ -1,7 +1,7 @@
 /*
  * roce_seq.c - PSN analysis: gaps, retransmissions, go-back-N episodes and
- * their triggers, RDMA READ spans and responses, NAKs, PSN reuse, ACK
- * latency, PMTU learning and PSN-based pairing.
+ * their triggers, NAKs, PSN reuse, ACK latency and PSN-based pairing (the
+ * spans of RDMA READs, their responses and the PMTU: roce_read.c).
  *
  * Definitions: ANALYSIS-DEFINITIONS.md ("PSN analysis", "PSN span",
  * "Retransmitted packet", "Go-back-N episode", "PSN gap", "NAK"). PSN rules:
@@ -12,10 +12,10 @@
  * the latest new request), recent READ spans, NAKs the paired flow sent for
  * these requests, and a sample of outstanding AckReq requests.
  */
+#include "roce_seq.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "roce_seq.h"
 
 #include "roce_internal.h"
 #include "roce_psn.h"

@@ -1,7 +1,8 @@
 /*
  * roce_decode.c - the decoder's entry point and dispatcher: the link layer
- * and VLAN tags here, the layers inside handed to roce_ip.c and
- * roce_encap.c, the walk continued into encapsulated frames (roce_layer.h).
+ * and VLAN tags here, the network layer handed to roce_ip.c and MAC Control
+ * to roce_encap.c, the walk continued into encapsulated frames
+ * (roce_layer.h).
  *
  * Ethernet II (IEEE 802.3), 802.1Q / 802.1ad tags:
  *   +--------+--------+-------+ [+-------+-----+]...+-----------+
@@ -9,8 +10,8 @@
  *   +--------+--------+-------+ [+-------+-----+]...+-----------+
  *   TCI = PCP(3) DEI(1) VID(12)
  * Linux cooked v1 (16 bytes, protocol at 14), v2 (20 bytes, protocol at 0).
- * Raw IP link types start with the IP header: the version nibble says
- * which, and the walk goes on as from that EtherType.
+ * Raw IP link types start with the IP header. A layer below that finds an
+ * encapsulated frame records where it starts, and the walk goes into it.
  */
 #include "roce_decode.h"
 
@@ -74,7 +75,7 @@ const char *roce_malformed_name(enum roce_malformed m)
 /* What EtherType `type` carries, at off: VLAN tags (at most
  * ROCE_VLAN_MAX_TAGS), then the layer of the EtherType they lead to. */
 static void ethertype(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
-                      unsigned type, size_t off, struct roce_pkt *pkt, struct roce_next *next)
+                      unsigned type, size_t off, struct roce_pkt *pkt)
 {
     for (int tags = 0;; tags++) {
         switch (type) {
@@ -94,10 +95,10 @@ static void ethertype(const struct roce_decode_cfg *cfg, const uint8_t *p, size_
             continue;
         }
         case ETHERTYPE_IPV4:
-            roce_decode_ipv4(cfg, p, caplen, off, pkt, next);
+            roce_decode_ipv4(cfg, p, caplen, off, pkt);
             return;
         case ETHERTYPE_IPV6:
-            roce_decode_ipv6(cfg, p, caplen, off, pkt, next);
+            roce_decode_ipv6(cfg, p, caplen, off, pkt);
             return;
         case ROCE_ETHERTYPE_ROCEV1:
             roce_decode_grh(cfg, p, caplen, off, pkt);
@@ -111,85 +112,66 @@ static void ethertype(const struct roce_decode_cfg *cfg, const uint8_t *p, size_
     }
 }
 
-/* Decode from layer `at` inwards: each layer decodes its header and says
- * which layer follows, until one ends the walk (encapsulations nest at most
- * ROCE_MAX_ENCAP deep, so the walk ends). */
-static void walk(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
-                 struct roce_next at, struct roce_pkt *pkt)
+/* An Ethernet frame at off (destination MAC first). */
+static void ether(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen, size_t off,
+                  struct roce_pkt *pkt)
 {
-    while (at.layer != ROCE_LAYER_END) {
-        struct roce_next cur = at;
-        at.layer = ROCE_LAYER_END;
-        switch (cur.layer) {
-        case ROCE_LAYER_ETHER:
-            if (roce_fits(caplen, cur.off, ETH_HDR_LEN))
-                ethertype(cfg, p, caplen, roce_get_be16(p, cur.off + ETH_TYPE_OFF),
-                          cur.off + ETH_HDR_LEN, pkt, &at);
-            break;
-        case ROCE_LAYER_ETHERTYPE:
-            ethertype(cfg, p, caplen, cur.type, cur.off, pkt, &at);
-            break;
-        case ROCE_LAYER_GRE:
-            roce_decode_gre(p, caplen, cur.off, cur.end, pkt, &at);
-            break;
-        case ROCE_LAYER_VXLAN:
-            roce_decode_vxlan(p, caplen, cur.off, cur.end, pkt, &at);
-            break;
-        default:
-            break;
-        }
-    }
+    if (roce_fits(caplen, off, ETH_HDR_LEN))
+        ethertype(cfg, p, caplen, roce_get_be16(p, off + ETH_TYPE_OFF), off + ETH_HDR_LEN, pkt);
 }
 
-/* Where the walk of a frame of this link type starts; -1 when the link
- * type is not supported. */
-static int link_start(int linktype, const uint8_t *p, size_t caplen, struct roce_next *at)
+/* A raw IP packet at the start of the frame: the version nibble says which. */
+static void raw_ip(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
+                   struct roce_pkt *pkt)
 {
-    switch (linktype) {
-    case ROCE_LINKTYPE_ETHERNET:
-        at->layer = ROCE_LAYER_ETHER;
-        return 0;
-    case ROCE_LINKTYPE_LINUX_SLL:
-        if (caplen >= SLL_HDR_LEN)
-            *at = (struct roce_next){ROCE_LAYER_ETHERTYPE, roce_get_be16(p, SLL_PROTO_OFF),
-                                     SLL_HDR_LEN, 0};
-        return 0;
-    case ROCE_LINKTYPE_LINUX_SLL2:
-        if (caplen >= SLL2_HDR_LEN)
-            *at = (struct roce_next){ROCE_LAYER_ETHERTYPE, roce_get_be16(p, SLL2_PROTO_OFF),
-                                     SLL2_HDR_LEN, 0};
-        return 0;
-    case ROCE_LINKTYPE_DLT_RAW:
-    case ROCE_LINKTYPE_DLT_RAW_ALT:
-    case ROCE_LINKTYPE_RAW:
-        if (caplen >= 1 && (p[0] >> IP_VERSION_SHIFT) == 4)
-            at->type = ETHERTYPE_IPV4;
-        else if (caplen >= 1 && (p[0] >> IP_VERSION_SHIFT) == 6)
-            at->type = ETHERTYPE_IPV6;
-        else
-            return 0;
-        at->layer = ROCE_LAYER_ETHERTYPE;
-        return 0;
-    case ROCE_LINKTYPE_IPV4:
-        *at = (struct roce_next){ROCE_LAYER_ETHERTYPE, ETHERTYPE_IPV4, 0, 0};
-        return 0;
-    case ROCE_LINKTYPE_IPV6:
-        *at = (struct roce_next){ROCE_LAYER_ETHERTYPE, ETHERTYPE_IPV6, 0, 0};
-        return 0;
-    default:
-        return -1;
-    }
+    if (caplen < 1)
+        return;
+    if ((p[0] >> IP_VERSION_SHIFT) == 4)
+        roce_decode_ipv4(cfg, p, caplen, 0, pkt);
+    else if ((p[0] >> IP_VERSION_SHIFT) == 6)
+        roce_decode_ipv6(cfg, p, caplen, 0, pkt);
 }
 
 int roce_decode(const struct roce_decode_cfg *cfg, int linktype, const uint8_t *p, size_t caplen,
                 size_t wirelen, struct roce_pkt *pkt)
 {
-    struct roce_next at = {ROCE_LAYER_END, 0, 0, 0};
     memset(pkt, 0, ROCE_PKT_FIXED_LEN); /* extension fields: see hdrs_captured */
     pkt->truncated = caplen < wirelen;
-    if (link_start(linktype, p, caplen, &at) != 0)
+    switch (linktype) {
+    case ROCE_LINKTYPE_ETHERNET:
+        ether(cfg, p, caplen, 0, pkt);
+        break;
+    case ROCE_LINKTYPE_LINUX_SLL:
+        if (caplen >= SLL_HDR_LEN)
+            ethertype(cfg, p, caplen, roce_get_be16(p, SLL_PROTO_OFF), SLL_HDR_LEN, pkt);
+        break;
+    case ROCE_LINKTYPE_LINUX_SLL2:
+        if (caplen >= SLL2_HDR_LEN)
+            ethertype(cfg, p, caplen, roce_get_be16(p, SLL2_PROTO_OFF), SLL2_HDR_LEN, pkt);
+        break;
+    case ROCE_LINKTYPE_DLT_RAW:
+    case ROCE_LINKTYPE_DLT_RAW_ALT:
+    case ROCE_LINKTYPE_RAW:
+        raw_ip(cfg, p, caplen, pkt);
+        break;
+    case ROCE_LINKTYPE_IPV4:
+        roce_decode_ipv4(cfg, p, caplen, 0, pkt);
+        break;
+    case ROCE_LINKTYPE_IPV6:
+        roce_decode_ipv6(cfg, p, caplen, 0, pkt);
+        break;
+    default:
         return -1;
-    walk(cfg, p, caplen, at, pkt);
+    }
+    /* a mirror encapsulation recorded a frame inside: walk it (each one
+     * nests deeper, at most ROCE_MAX_ENCAP) */
+    for (unsigned walked = 0; pkt->encap_depth != walked;) {
+        walked = pkt->encap_depth;
+        if (pkt->inner_type)
+            ethertype(cfg, p, caplen, pkt->inner_type, pkt->inner_off, pkt);
+        else
+            ether(cfg, p, caplen, pkt->inner_off, pkt);
+    }
     if (pkt->cls == ROCE_CLASS_NON_ROCE)
         pkt->version = 0;
     return 0;

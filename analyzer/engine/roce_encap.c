@@ -19,7 +19,7 @@
  *   (16, priorities in bits 7..0), time[0..7] (16 each)).
  *
  * The mirrored frame inside is decoded like any other: these decoders only
- * say where it is (struct roce_next), roce_decode.c goes on from there. The
+ * return where it is (struct roce_inner), roce_decode.c goes on from there. The
  * encapsulation is recorded in the packet (the outermost one), nesting at
  * most ROCE_MAX_ENCAP.
  */
@@ -68,10 +68,9 @@ const char *roce_encap_name(enum roce_encap e)
     return (unsigned)e < ROCE_ENCAP_COUNT ? names[e] : "unknown";
 }
 
-/* The frame inside is an Ethernet frame at off (or an EtherType's payload
- * when type is not 0): enter one more encapsulation, unless too deep. */
-static void inner(struct roce_pkt *pkt, enum roce_encap e, uint32_t id, unsigned type, size_t off,
-                  struct roce_next *next)
+/* The frame inside is an Ethernet frame at off (or, when type is not 0, what
+ * EtherType `type` carries): record it for the walk, unless too deep. */
+static void inner(struct roce_pkt *pkt, enum roce_encap e, uint32_t id, unsigned type, size_t off)
 {
     if (pkt->encap_depth >= ROCE_MAX_ENCAP)
         return;
@@ -80,21 +79,20 @@ static void inner(struct roce_pkt *pkt, enum roce_encap e, uint32_t id, unsigned
         pkt->encap_id = id;
     }
     pkt->n_vlans = 0; /* the mirrored frame's own tags count */
-    next->layer = type ? ROCE_LAYER_ETHERTYPE : ROCE_LAYER_ETHER;
-    next->type = type;
-    next->off = off;
+    pkt->inner_off = (uint32_t)off;
+    pkt->inner_type = (uint16_t)type;
 }
 
 /* The mirrored Ethernet frame of an ERSPAN packet whose header starts at off. */
 static void erspan(const uint8_t *p, size_t caplen, size_t off, unsigned proto,
-                   struct roce_pkt *pkt, struct roce_next *next)
+                   struct roce_pkt *pkt)
 {
     if (proto == GRE_PROTO_ERSPAN2) {
         if (!roce_fits(caplen, off, ERSPAN2_LEN) ||
             (roce_get_be16(p, off) >> ERSPAN_VER_SHIFT) != ERSPAN_VER_II)
             return;
         inner(pkt, ROCE_ENCAP_ERSPAN2, roce_get_be16(p, off + 2) & ERSPAN_SESSION_MASK, 0,
-              off + ERSPAN2_LEN, next);
+              off + ERSPAN2_LEN);
         return;
     }
     if (!roce_fits(caplen, off, ERSPAN3_LEN) ||
@@ -104,12 +102,11 @@ static void erspan(const uint8_t *p, size_t caplen, size_t off, unsigned proto,
     size_t frame = off + ERSPAN3_LEN;
     if (p[off + ERSPAN3_O_OFF] & ERSPAN3_O_BIT)
         frame += ERSPAN3_SUBHDR_LEN;
-    inner(pkt, ROCE_ENCAP_ERSPAN3, roce_get_be16(p, off + 2) & ERSPAN_SESSION_MASK, 0, frame,
-          next);
+    inner(pkt, ROCE_ENCAP_ERSPAN3, roce_get_be16(p, off + 2) & ERSPAN_SESSION_MASK, 0, frame);
 }
 
 void roce_decode_gre(const uint8_t *p, size_t caplen, size_t off, size_t end,
-                     struct roce_pkt *pkt, struct roce_next *next)
+                     struct roce_pkt *pkt)
 {
     if (!roce_fits(caplen, off, GRE_BASE_LEN) || off > end)
         return;
@@ -124,16 +121,16 @@ void roce_decode_gre(const uint8_t *p, size_t caplen, size_t off, size_t end,
     case GRE_PROTO_ERSPAN2:
     case GRE_PROTO_ERSPAN3:
         if (proto == GRE_PROTO_ERSPAN2 && !(flags & GRE_FLAG_S))
-            inner(pkt, ROCE_ENCAP_ERSPAN1, 0, 0, h, next); /* type I: no ERSPAN header */
+            inner(pkt, ROCE_ENCAP_ERSPAN1, 0, 0, h); /* type I: no ERSPAN header */
         else
-            erspan(p, caplen, h, proto, pkt, next);
+            erspan(p, caplen, h, proto, pkt);
         break;
     case GRE_PROTO_TEB:
-        inner(pkt, ROCE_ENCAP_GRE_TEB, 0, 0, h, next);
+        inner(pkt, ROCE_ENCAP_GRE_TEB, 0, 0, h);
         break;
     case GRE_PROTO_IPV4:
     case GRE_PROTO_IPV6:
-        inner(pkt, ROCE_ENCAP_GRE_IP, 0, proto, h, next); /* GRE names it by its EtherType */
+        inner(pkt, ROCE_ENCAP_GRE_IP, 0, proto, h); /* GRE names it by its EtherType */
         break;
     default:
         break;
@@ -141,11 +138,11 @@ void roce_decode_gre(const uint8_t *p, size_t caplen, size_t off, size_t end,
 }
 
 void roce_decode_vxlan(const uint8_t *p, size_t caplen, size_t off, size_t end,
-                       struct roce_pkt *pkt, struct roce_next *next)
+                       struct roce_pkt *pkt)
 {
     if (!roce_fits(caplen, off, VXLAN_LEN) || off + VXLAN_LEN > end)
         return;
-    inner(pkt, ROCE_ENCAP_VXLAN, roce_get_be24(p, off + VXLAN_VNI_OFF), 0, off + VXLAN_LEN, next);
+    inner(pkt, ROCE_ENCAP_VXLAN, roce_get_be24(p, off + VXLAN_VNI_OFF), 0, off + VXLAN_LEN);
 }
 
 void roce_decode_mac_control(const uint8_t *p, size_t caplen, size_t off, struct roce_pkt *pkt)

@@ -5,7 +5,8 @@
  * IPv4 (RFC 791), IPv6 (RFC 8200) with hop-by-hop, routing, fragment,
  * destination-options and AH extension headers skipped, UDP (RFC 768):
  * RoCEv2 is UDP to the configured port (4791), VXLAN UDP to its port (4789);
- * IP protocol 47 is GRE. Fragments are not analysed (RoCE and mirrors are
+ * IP protocol 47 is GRE (both handed to roce_encap.c, which records where
+ * the frame inside starts). Fragments are not analysed (RoCE and mirrors are
  * never fragmented). IPv4 addresses are kept IPv4-mapped (roce_addr.h).
  * RoCEv1 GRH (IBTA Vol. 1 8.3): the IPv6 layout, next header 0x1B.
  *
@@ -50,18 +51,9 @@
 #define GRH_LEN           40
 #define GRH_NEXT_HDR_IBA  0x1Bu
 
-/* The next layer is an encapsulation at off, in a datagram ending at end. */
-static void encapsulated(struct roce_next *next, enum roce_layer layer, size_t off, size_t end)
-{
-    next->layer = (uint8_t)layer;
-    next->off = off;
-    next->end = end;
-}
-
 /* UDP at off; ip_payload_end is where the IP datagram ends (declared). */
 static void decode_udp(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
-                       size_t off, size_t ip_payload_end, struct roce_pkt *pkt,
-                       struct roce_next *next)
+                       size_t off, size_t ip_payload_end, struct roce_pkt *pkt)
 {
     if (!roce_fits(caplen, off, UDP_HDR_LEN) || off > ip_payload_end)
         return; /* cannot see the port: not known to be RoCE */
@@ -73,7 +65,7 @@ static void decode_udp(const struct roce_decode_cfg *cfg, const uint8_t *p, size
             memcpy(pkt->encap_src, pkt->src, ROCE_ADDR_LEN);
         }
         if (ulen >= UDP_HDR_LEN && ulen <= ip_payload_end - off)
-            encapsulated(next, ROCE_LAYER_VXLAN, off + UDP_HDR_LEN, off + ulen);
+            roce_decode_vxlan(p, caplen, off + UDP_HDR_LEN, off + ulen, pkt);
         return;
     }
     if (dport != cfg->udp_port)
@@ -92,7 +84,7 @@ static void decode_udp(const struct roce_decode_cfg *cfg, const uint8_t *p, size
 }
 
 void roce_decode_ipv4(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
-                      size_t off, struct roce_pkt *pkt, struct roce_next *next)
+                      size_t off, struct roce_pkt *pkt)
 {
     if (!roce_fits(caplen, off, IPV4_MIN_HDR_LEN) || (p[off] >> 4) != 4)
         return;
@@ -107,7 +99,7 @@ void roce_decode_ipv4(const struct roce_decode_cfg *cfg, const uint8_t *p, size_
             pkt->encap_src_v6 = 0;
             roce_addr_set_v4(pkt->encap_src, p + off + IPV4_SRC_OFF);
         }
-        encapsulated(next, ROCE_LAYER_GRE, off + ihl, off + totlen);
+        roce_decode_gre(p, caplen, off + ihl, off + totlen, pkt);
         return;
     }
     if (p[off + IPV4_PROTO_OFF] != IPPROTO_UDP_)
@@ -119,7 +111,7 @@ void roce_decode_ipv4(const struct roce_decode_cfg *cfg, const uint8_t *p, size_
     pkt->dscp = p[off + 1] >> IP_DSCP_SHIFT;
     roce_addr_set_v4(pkt->src, p + off + IPV4_SRC_OFF);
     roce_addr_set_v4(pkt->dst, p + off + IPV4_DST_OFF);
-    decode_udp(cfg, p, caplen, off + ihl, off + totlen, pkt, next);
+    decode_udp(cfg, p, caplen, off + ihl, off + totlen, pkt);
 }
 
 /* Copy addresses and traffic class of an IPv6 header or a GRH at off. */
@@ -135,7 +127,7 @@ static void take_v6_header(const uint8_t *p, size_t off, struct roce_pkt *pkt)
 }
 
 void roce_decode_ipv6(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
-                      size_t off, struct roce_pkt *pkt, struct roce_next *next)
+                      size_t off, struct roce_pkt *pkt)
 {
     if (!roce_fits(caplen, off, IPV6_HDR_LEN) || (p[off] >> 4) != 6)
         return;
@@ -172,14 +164,14 @@ void roce_decode_ipv6(const struct roce_decode_cfg *cfg, const uint8_t *p, size_
             pkt->encap_src_v6 = 1;
             memcpy(pkt->encap_src, p + off + IPV6_SRC_OFF, ROCE_ADDR_LEN);
         }
-        encapsulated(next, ROCE_LAYER_GRE, h, end);
+        roce_decode_gre(p, caplen, h, end, pkt);
         return;
     }
     if (nxt != IPPROTO_UDP_ || h > end || !roce_fits(caplen, off, h - off))
         return;
     take_v6_header(p, off, pkt);
     pkt->l3_hdr_len = (uint32_t)(h - off);
-    decode_udp(cfg, p, caplen, h, end, pkt, next);
+    decode_udp(cfg, p, caplen, h, end, pkt);
 }
 
 void roce_decode_grh(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,

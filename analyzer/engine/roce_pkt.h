@@ -87,12 +87,20 @@ enum roce_mac_ctrl {
 };
 #define ROCE_PFC_PRIORITIES 8
 
+/*
+ * The per-frame clear covers the first ROCE_PKT_FIXED_LEN bytes. The struct
+ * is 16-byte aligned (as the verdict after it in struct roce_frame_out) and
+ * its first part has a single byte of padding, so that clear is a few
+ * aligned vector stores whatever the compiler inlines: mind the layout when
+ * adding a field (the size stays a multiple of 16, which is asserted).
+ */
 struct roce_pkt {
-    uint8_t cls;       /* enum roce_class */
-    uint8_t malformed; /* enum roce_malformed */
-    uint8_t version;   /* 1 or 2 for RoCE, 0 otherwise */
-    uint8_t truncated; /* captured length < original length */
+    _Alignas(16) uint8_t cls; /* enum roce_class */
+    uint8_t malformed;        /* enum roce_malformed */
+    uint8_t version;          /* 1 or 2 for RoCE, 0 otherwise */
+    uint8_t truncated;        /* captured length < original length */
     uint8_t bth_captured;
+    uint8_t icrc_status; /* enum roce_icrc_status (icrc_wire, icrc_calc below) */
     uint8_t l3_v6;   /* addresses are IPv6 or GIDs (else IPv4, stored in the last 4 bytes) */
     uint8_t n_vlans; /* tags walked (of the innermost frame); the first ROCE_MAX_VLANS recorded */
     uint8_t pcp[ROCE_MAX_VLANS];
@@ -101,31 +109,31 @@ struct roce_pkt {
     uint8_t dscp; /* IP DSCP / upper six bits of the GRH traffic class */
     uint16_t udp_sport;
     uint8_t encap;       /* enum roce_encap: the outermost one unwrapped */
-    uint8_t encap_depth; /* encapsulations unwrapped */
+    uint8_t encap_depth; /* encapsulations unwrapped (the innermost: inner_off, inner_type) */
     uint32_t encap_id;   /* ERSPAN session ID or VXLAN VNI of the outermost */
-    uint8_t encap_src_v6; /* encap_src is IPv6 (else IPv4 in its last 4 bytes) */
-    uint8_t encap_src[ROCE_ADDR_LEN]; /* source address of the outermost tunnel's IP header
-                                         (the mirroring switch); valid when encap_depth > 0 */
+    uint32_t inner_off;  /* where the innermost mirrored frame starts (when encap_depth > 0) */
+    uint16_t inner_type; /* that frame: 0 Ethernet, else its EtherType (IP in GRE) */
     uint8_t mac_ctrl;    /* enum roce_mac_ctrl (a non-RoCE frame) */
     uint8_t pfc_cev;     /* PFC class-enable vector (bit n: priority n) */
     uint16_t pause_quanta[ROCE_PFC_PRIORITIES]; /* PFC per priority; PAUSE in [0] */
-    uint8_t src[ROCE_ADDR_LEN]; /* IPv4 IPv4-mapped (roce_addr.h) */
-    uint8_t dst[ROCE_ADDR_LEN];
 
     /* Offsets in the frame. end_off is where the ICRC ends by the declared lengths. */
     uint32_t l3_off, l3_hdr_len, l4_off, bth_off, payload_off, end_off;
+
+    uint8_t src[ROCE_ADDR_LEN]; /* IPv4 IPv4-mapped (roce_addr.h) */
+    uint8_t dst[ROCE_ADDR_LEN];
+    uint8_t encap_src_v6;             /* encap_src is IPv6 (else IPv4 in its last 4 bytes) */
+    uint8_t encap_src[ROCE_ADDR_LEN]; /* source address of the outermost tunnel's IP header
+                                         (the mirroring switch); valid when encap_depth > 0 */
 
     /* BTH (IBTA Vol. 1 9.2) */
     uint8_t opcode, se, mig, padcnt, tver, fecn, becn, ackreq;
     uint16_t pkey;
     uint32_t dqpn, psn;
+    uint32_t payload_len;              /* declared payload, without pad and ICRC */
     const struct roce_opcode_info *op; /* NULL unless the opcode is defined */
-
-    uint16_t hdrs;          /* extension headers the opcode implies */
-    uint16_t hdrs_captured; /* those entirely captured */
-
-    uint32_t payload_len; /* declared payload, without pad and ICRC */
-    uint8_t icrc_status;  /* enum roce_icrc_status */
+    uint16_t hdrs;                     /* extension headers the opcode implies */
+    uint16_t hdrs_captured;            /* those entirely captured */
     uint32_t icrc_wire, icrc_calc;
 
     /* Extension header fields: set only for the headers in hdrs_captured
@@ -147,6 +155,9 @@ struct roce_pkt {
 
 /* The part of struct roce_pkt that roce_decode() always sets. */
 #define ROCE_PKT_FIXED_LEN offsetof(struct roce_pkt, rdeth_eecnxt)
+
+_Static_assert(ROCE_PKT_FIXED_LEN == 164 && sizeof(struct roce_pkt) == 256,
+               "struct roce_pkt: a field added or moved; keep its first part free of padding");
 
 /* Nonzero when the packet carries header h (enum roce_hdr) and it was captured. */
 static inline int roce_pkt_has(const struct roce_pkt *pkt, unsigned h)

@@ -1,7 +1,7 @@
 /*
  * test_encap.c - mirror encapsulations (analyzer/engine/roce_encap.c):
  * ERSPAN type I, II and III (with and without the platform subheader),
- * GRE transparent Ethernet bridging and VXLAN around a RoCEv2 frame decode
+ * GRE transparent Ethernet bridging, IP in GRE and VXLAN around a RoCEv2 frame decode
  * to the inner packet with the encapsulation recorded; nesting stops at
  * ROCE_MAX_ENCAP; every cut of a wrapped frame decodes without reading past
  * the captured bytes and is never called malformed.
@@ -65,6 +65,12 @@ static void check_kind(enum rg_wrap_kind kind, int subheader, enum roce_encap wa
     CU_ASSERT_EQUAL(pkt.ecn, ROCE_ECN_CE); /* the inner IP header's, not the tunnel's */
     CU_ASSERT_EQUAL(pkt.icrc_status, ROCE_ICRC_GOOD);
     CU_ASSERT_EQUAL(pkt.dst[15], 2); /* 10.0.0.2, the inner destination */
+    /* where the mirrored frame starts: the inner frame, to its last byte */
+    uint8_t in[RG_MAX_FRAME];
+    int n_in = inner_frame(in, sizeof in);
+    CU_ASSERT_EQUAL(pkt.inner_type, 0); /* an Ethernet frame */
+    CU_ASSERT_EQUAL_FATAL(pkt.inner_off + (unsigned)n_in, (unsigned)n);
+    CU_ASSERT_EQUAL(memcmp(f + pkt.inner_off, in, (size_t)n_in), 0);
 
     /* every cut: no read past caplen (ASan), never malformed, BTH fields only when captured */
     for (int cut = 0; cut <= n; cut++) {
@@ -105,6 +111,71 @@ static void test_vxlan(void)
     check_kind(RG_WRAP_VXLAN, 0, ROCE_ENCAP_VXLAN, VNI);
 }
 
+/* IP in GRE (protocol 0x0800 / 0x86DD): no Ethernet header inside, the
+ * walk goes on from the EtherType GRE names. Outer IPv4 and IPv6, inner
+ * IPv4 and IPv6, written as
+ *   Ethernet | IP (protocol 47) | GRE (flags 0, protocol) | inner IP | UDP 4791 | BTH ... ICRC */
+static void check_gre_ip(int outer_v6, int inner_v6)
+{
+    static const uint8_t gid_a[16] = {0xFD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    static const uint8_t gid_b[16] = {0xFD, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+    uint8_t in[RG_MAX_FRAME], payload[RG_MAX_FRAME], f[RG_MAX_FRAME];
+    struct rg_spec s;
+    struct roce_pkt pkt;
+    unsigned type = inner_v6 ? 0x86DD : 0x0800;
+
+    rg_spec_init(&s); /* the inner RoCEv2 packet */
+    s.dqpn = INNER_DQPN;
+    s.psn = INNER_PSN;
+    s.payload_len = 64;
+    if (inner_v6) {
+        s.ip_version = 6;
+        rg_addr_v6(s.src, gid_a);
+        rg_addr_v6(s.dst, gid_b);
+    }
+    int n_in = rg_build(&s, in, sizeof in, NULL);
+    CU_ASSERT_FATAL(n_in > 14);
+    payload[0] = payload[1] = 0; /* GRE: no flags, version 0 */
+    payload[2] = (uint8_t)(type >> 8);
+    payload[3] = (uint8_t)type;
+    memcpy(payload + 4, in + 14, (size_t)n_in - 14); /* without its Ethernet header */
+
+    rg_spec_init(&s); /* the tunnel */
+    s.kind = RG_KIND_IP_RAW;
+    s.ip_proto = 47;
+    rg_addr_v4(s.src, TUNNEL_A);
+    rg_addr_v4(s.dst, TUNNEL_B);
+    if (outer_v6) {
+        s.ip_version = 6;
+        rg_addr_v6(s.src, gid_b);
+        rg_addr_v6(s.dst, gid_a);
+    }
+    s.payload = payload;
+    s.payload_len = (uint32_t)(4 + n_in - 14);
+    int n = rg_build(&s, f, sizeof f, NULL);
+    CU_ASSERT_FATAL(n > 0);
+
+    CU_ASSERT_EQUAL(roce_decode(&cfg, ROCE_LINKTYPE_ETHERNET, f, (size_t)n, (size_t)n, &pkt), 0);
+    CU_ASSERT_EQUAL(pkt.cls, ROCE_CLASS_ROCE);
+    CU_ASSERT_EQUAL(pkt.encap, ROCE_ENCAP_GRE_IP);
+    CU_ASSERT_EQUAL(pkt.encap_depth, 1);
+    CU_ASSERT_EQUAL(pkt.inner_type, type);
+    CU_ASSERT_EQUAL(pkt.inner_off + (unsigned)(n_in - 14), (unsigned)n);
+    CU_ASSERT_EQUAL(pkt.l3_off, pkt.inner_off);
+    CU_ASSERT_EQUAL(pkt.l3_v6, inner_v6);
+    CU_ASSERT_EQUAL(pkt.dqpn, INNER_DQPN);
+    CU_ASSERT_EQUAL(pkt.psn, INNER_PSN);
+    CU_ASSERT_EQUAL(pkt.icrc_status, ROCE_ICRC_GOOD);
+}
+
+static void test_gre_ip(void)
+{
+    check_gre_ip(0, 0);
+    check_gre_ip(0, 1);
+    check_gre_ip(1, 0);
+    check_gre_ip(1, 1);
+}
+
 /* VXLAN in VXLAN in ... : unwrapped ROCE_MAX_ENCAP deep, no further. */
 static void test_nesting_limit(void)
 {
@@ -143,7 +214,8 @@ static void test_vxlan_off(void)
 static const struct tu_test tests[] = {
     {"erspan1", test_erspan1},   {"erspan2", test_erspan2},
     {"erspan3", test_erspan3},   {"gre_teb", test_gre_teb},
-    {"vxlan", test_vxlan},       {"nesting_limit", test_nesting_limit},
+    {"vxlan", test_vxlan},
+    {"gre_ip", test_gre_ip},       {"nesting_limit", test_nesting_limit},
     {"vxlan_off", test_vxlan_off}, TU_END,
 };
 

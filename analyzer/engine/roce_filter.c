@@ -39,10 +39,10 @@ static size_t put_base(const struct roce_config *cfg, char *buf, size_t len, siz
     if (cfg->vxlan_port)
         n += piece(snprintf(at(buf, len, n), room(len, n), " or udp dst port %u",
                             (unsigned)cfg->vxlan_port));
-    n += piece(snprintf(at(buf, len, n), room(len, n),
-                        " or ether proto 0x%04x or ether proto 0x%04x or ip proto %u or ip6 proto %u",
-                        ROCE_ETHERTYPE_ROCEV1, ROCE_ETHERTYPE_MAC_CONTROL, ROCE_IPPROTO_GRE,
-                        ROCE_IPPROTO_GRE));
+    n += piece(snprintf(
+        at(buf, len, n), room(len, n),
+        " or ether proto 0x%04x or ether proto 0x%04x or ip proto %u or ip6 proto %u",
+        ROCE_ETHERTYPE_ROCEV1, ROCE_ETHERTYPE_MAC_CONTROL, ROCE_IPPROTO_GRE, ROCE_IPPROTO_GRE));
     return n;
 }
 

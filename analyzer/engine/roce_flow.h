@@ -59,15 +59,15 @@ struct ackreq_rec {
 /* Request-side sequence state of a flow (its own requests, and what the
  * paired flow's responses said about them): roce_seq.c, roce_read.c. */
 struct req_state {
-    uint8_t have;          /* a request PSN was seen */
-    uint8_t in_episode;    /* the previous request was retransmitted */
-    uint8_t read_pending;  /* latest new request is a READ whose span is unknown */
+    uint8_t have;         /* a request PSN was seen */
+    uint8_t in_episode;   /* the previous request was retransmitted */
+    uint8_t read_pending; /* latest new request is a READ whose span is unknown */
     uint8_t cm_start_valid;
     uint32_t first_psn;
-    uint32_t highest;      /* last PSN of the span of the latest new request */
+    uint32_t highest; /* last PSN of the span of the latest new request */
     uint32_t last_retx_psn;
     uint32_t cm_start_psn;
-    uint32_t cur_episode;  /* index in the episode log + 1, 0 when not listed */
+    uint32_t cur_episode; /* index in the episode log + 1, 0 when not listed */
     uint64_t episode_frame;
     uint64_t last_read_frame; /* the latest new request, when it is a READ */
     struct read_ring *reads;  /* allocated at the flow's first READ */
@@ -106,8 +106,8 @@ struct roce_flow {
     /* the rest */
     uint64_t peer_id;    /* [table] */
     uint32_t pair_entry; /* [table] handle of its address-pair entry when a request flow */
-    uint32_t pair_prev, pair_next; /* [table] */
-    struct roce_flow_report report; /* the other counters (the fields above are copied in at report time) */
+    uint32_t pair_prev, pair_next;  /* [table] */
+    struct roce_flow_report report; /* the other counters (those above: copied in to report) */
     /* NAKs this flow carried while it had no peer: adopted by the request
      * flow it gets paired with (the NAK was "seen on the paired flow") */
     struct nak_ring orphan_naks;

@@ -28,14 +28,13 @@ void roce_decode_ipv4(const struct roce_decode_cfg *cfg, const uint8_t *p, size_
 void roce_decode_ipv6(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
                       size_t off, struct roce_pkt *pkt);
 /* The GRH of a RoCEv1 frame (EtherType 0x8915) at off, then the transport. */
-void roce_decode_grh(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
-                     size_t off, struct roce_pkt *pkt);
+void roce_decode_grh(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen, size_t off,
+                     struct roce_pkt *pkt);
 
 /* ---- encapsulations and MAC Control (roce_encap.c) ---- */
 
 /* GRE at off inside an IP datagram that ends at end: records the mirrored frame. */
-void roce_decode_gre(const uint8_t *p, size_t caplen, size_t off, size_t end,
-                     struct roce_pkt *pkt);
+void roce_decode_gre(const uint8_t *p, size_t caplen, size_t off, size_t end, struct roce_pkt *pkt);
 /* VXLAN header at off (after the UDP header), datagram ending at end: records the inner frame. */
 void roce_decode_vxlan(const uint8_t *p, size_t caplen, size_t off, size_t end,
                        struct roce_pkt *pkt);

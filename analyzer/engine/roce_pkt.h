@@ -52,8 +52,10 @@ enum roce_icrc_status {
     ROCE_ICRC_BAD = 2
 };
 
-#define ROCE_VLAN_MAX_TAGS 4 /* stacked 802.1Q/802.1ad tags walked (a frame with more is not decoded) */
-#define ROCE_MAX_VLANS     2 /* of those, the outer ones whose PCP and VID are recorded */
+/* Stacked 802.1Q/802.1ad tags the decoder walks (a frame with more is not
+ * decoded), and of those the outer ones whose PCP and VID it records. */
+#define ROCE_VLAN_MAX_TAGS 4
+#define ROCE_MAX_VLANS     2
 
 /* Decoder settings. */
 struct roce_decode_cfg {

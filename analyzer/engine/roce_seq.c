@@ -305,8 +305,9 @@ static struct roce_flow *pair_by_psn(struct roce_engine *e, struct roce_flow *y,
     struct roce_flow *found = NULL;
     unsigned seen = 0;
 
-    for (struct roce_flow *x = roce_flow_pair_first(&e->flows, y->key.dst, y->key.src, y->key.version);
-         x != NULL && !x->peer && seen < PAIR_MAX_CANDIDATES; x = roce_flow_pair_next(&e->flows, x)) {
+    const struct roce_flow_table *t = &e->flows;
+    for (struct roce_flow *x = roce_flow_pair_first(t, y->key.dst, y->key.src, y->key.version);
+         x != NULL && !x->peer && seen < PAIR_MAX_CANDIDATES; x = roce_flow_pair_next(t, x)) {
         const struct req_state *rq = &x->req;
         seen++;
         if (x == y || !rq->have ||

@@ -36,47 +36,47 @@ enum roce_paired_by {
 /* "none", "cm", "psn", "cnp". */
 const char *roce_paired_by_name(unsigned p);
 
-/* Positions of the per-frame verdict bits (the order of ROCE_V_* flags). */
+/* Per-frame verdicts: their bit positions, and what each means. */
 enum roce_verdict_bit {
-    ROCE_VBIT_GAP,
-    ROCE_VBIT_RETRANSMISSION,
-    ROCE_VBIT_EPISODE_START,
-    ROCE_VBIT_NAK,
-    ROCE_VBIT_RNR,
-    ROCE_VBIT_CE,
-    ROCE_VBIT_CE_ANSWERED,
-    ROCE_VBIT_CE_UNANSWERED,
-    ROCE_VBIT_CNP,
-    ROCE_VBIT_CNP_MATCHED,
-    ROCE_VBIT_CNP_UNEXPLAINED,
-    ROCE_VBIT_BAD_ICRC,
-    ROCE_VBIT_PSN_REUSE,
-    ROCE_VBIT_RESP_GAP,
-    ROCE_VBIT_MALFORMED,
-    ROCE_VBIT_NAK_RESENT,
-    ROCE_VBIT_DUP_RESPONSE,
+    ROCE_VBIT_GAP,             /* request PSN after expected: missing_psns lost */
+    ROCE_VBIT_RETRANSMISSION,  /* request PSN not after the highest used */
+    ROCE_VBIT_EPISODE_START,   /* first packet of a go-back-N episode */
+    ROCE_VBIT_NAK,             /* AETH NAK (nak_code) */
+    ROCE_VBIT_RNR,             /* AETH RNR NAK (rnr_timer) */
+    ROCE_VBIT_CE,              /* CE-marked request */
+    ROCE_VBIT_CE_ANSWERED,     /* CE mark with a CNP (cnp_frame) */
+    ROCE_VBIT_CE_UNANSWERED,   /* CE mark with no CNP within the window */
+    ROCE_VBIT_CNP,             /* congestion notification packet */
+    ROCE_VBIT_CNP_MATCHED,     /* CNP matched to a CE mark (cnp_for_frame) */
+    ROCE_VBIT_CNP_UNEXPLAINED, /* CNP with no CE mark to match */
+    ROCE_VBIT_BAD_ICRC,        /* ICRC does not match */
+    ROCE_VBIT_PSN_REUSE,       /* request PSN inside an earlier READ's span (reuse_frame) */
+    ROCE_VBIT_RESP_GAP,        /* READ response PSN after the expected one */
+    ROCE_VBIT_MALFORMED,       /* RoCE by port/EtherType, but malformed */
+    ROCE_VBIT_NAK_RESENT,      /* NAK/RNR NAK followed by a resend (retransmitted_in) */
+    ROCE_VBIT_DUP_RESPONSE,    /* READ response PSN before the expected one */
     ROCE_V_COUNT
 };
 
-/* Per-frame verdict bits. */
+/* The verdict flags (struct roce_verdict.flags): one bit each. */
 enum roce_verdict_flag {
-    ROCE_V_GAP = 1u << ROCE_VBIT_GAP, /* request PSN after expected: missing_psns lost */
-    ROCE_V_RETRANSMISSION = 1u << ROCE_VBIT_RETRANSMISSION, /* request PSN not after the highest used */
-    ROCE_V_EPISODE_START = 1u << ROCE_VBIT_EPISODE_START, /* first packet of a go-back-N episode */
-    ROCE_V_NAK = 1u << ROCE_VBIT_NAK,                     /* AETH NAK (nak_code) */
-    ROCE_V_RNR = 1u << ROCE_VBIT_RNR,                     /* AETH RNR NAK (rnr_timer) */
-    ROCE_V_CE = 1u << ROCE_VBIT_CE,                       /* CE-marked request */
-    ROCE_V_CE_ANSWERED = 1u << ROCE_VBIT_CE_ANSWERED,     /* CE mark with a CNP (cnp_frame) */
-    ROCE_V_CE_UNANSWERED = 1u << ROCE_VBIT_CE_UNANSWERED, /* CE mark with no CNP within the window */
-    ROCE_V_CNP = 1u << ROCE_VBIT_CNP,                     /* congestion notification packet */
-    ROCE_V_CNP_MATCHED = 1u << ROCE_VBIT_CNP_MATCHED, /* CNP matched to a CE mark (cnp_for_frame) */
-    ROCE_V_CNP_UNEXPLAINED = 1u << ROCE_VBIT_CNP_UNEXPLAINED, /* CNP with no CE mark to match */
-    ROCE_V_BAD_ICRC = 1u << ROCE_VBIT_BAD_ICRC,               /* ICRC does not match */
-    ROCE_V_PSN_REUSE = 1u << ROCE_VBIT_PSN_REUSE, /* request PSN inside an earlier READ's span (reuse_frame) */
-    ROCE_V_RESP_GAP = 1u << ROCE_VBIT_RESP_GAP,   /* READ response PSN after the expected one */
-    ROCE_V_MALFORMED = 1u << ROCE_VBIT_MALFORMED, /* RoCE by port/EtherType, but malformed */
-    ROCE_V_NAK_RESENT = 1u << ROCE_VBIT_NAK_RESENT, /* NAK/RNR NAK followed by a resend (retransmitted_in) */
-    ROCE_V_DUP_RESPONSE = 1u << ROCE_VBIT_DUP_RESPONSE /* READ response PSN before the expected one */
+    ROCE_V_GAP = 1u << ROCE_VBIT_GAP,
+    ROCE_V_RETRANSMISSION = 1u << ROCE_VBIT_RETRANSMISSION,
+    ROCE_V_EPISODE_START = 1u << ROCE_VBIT_EPISODE_START,
+    ROCE_V_NAK = 1u << ROCE_VBIT_NAK,
+    ROCE_V_RNR = 1u << ROCE_VBIT_RNR,
+    ROCE_V_CE = 1u << ROCE_VBIT_CE,
+    ROCE_V_CE_ANSWERED = 1u << ROCE_VBIT_CE_ANSWERED,
+    ROCE_V_CE_UNANSWERED = 1u << ROCE_VBIT_CE_UNANSWERED,
+    ROCE_V_CNP = 1u << ROCE_VBIT_CNP,
+    ROCE_V_CNP_MATCHED = 1u << ROCE_VBIT_CNP_MATCHED,
+    ROCE_V_CNP_UNEXPLAINED = 1u << ROCE_VBIT_CNP_UNEXPLAINED,
+    ROCE_V_BAD_ICRC = 1u << ROCE_VBIT_BAD_ICRC,
+    ROCE_V_PSN_REUSE = 1u << ROCE_VBIT_PSN_REUSE,
+    ROCE_V_RESP_GAP = 1u << ROCE_VBIT_RESP_GAP,
+    ROCE_V_MALFORMED = 1u << ROCE_VBIT_MALFORMED,
+    ROCE_V_NAK_RESENT = 1u << ROCE_VBIT_NAK_RESENT,
+    ROCE_V_DUP_RESPONSE = 1u << ROCE_VBIT_DUP_RESPONSE
 };
 /* Identifier of one verdict bit (index 0..ROCE_V_COUNT-1): "gap", ... */
 const char *roce_verdict_name(unsigned bit_index);
@@ -106,7 +106,7 @@ struct roce_verdict {
     uint8_t has_flow;
     uint8_t transport; /* enum roce_transport of the flow */
     uint8_t opcode;
-    uint8_t paired_by; /* enum roce_paired_by of the flow */
+    uint8_t paired_by;  /* enum roce_paired_by of the flow */
     uint32_t peer_dqpn; /* dest QP of the paired flow (this flow's source QP), when paired */
     uint32_t psn;
     uint32_t flags; /* enum roce_verdict_flag */
@@ -116,7 +116,7 @@ struct roce_verdict {
     uint8_t nak_code;       /* on NAK: enum roce_nak_code (or a reserved code) */
     uint8_t rnr_timer;      /* on RNR: the 5-bit timer code */
     uint32_t expected_psn;
-    uint32_t missing_psns; /* on GAP and RESP_GAP */
+    uint32_t missing_psns;  /* on GAP and RESP_GAP */
     uint64_t episode_frame; /* on RETRANSMISSION: the first frame of its episode */
     uint64_t nak_frame;     /* on EPISODE_START with trigger nak/rnr */
     int64_t nak_to_resend_ns;

@@ -258,8 +258,7 @@ static void test_episode_not_listed(void)
 /* 1025 CE marks waiting for a CNP, and as many open verdicts: both rings
  * would grow. Refused, the oldest CE mark is settled early (ce_tracking_
  * overflow) and the oldest verdict delivered early (verdicts_forced). */
-static void check_ring_growth(unsigned skip, unsigned refuse, uint64_t ce_dropped,
-                              uint64_t forced)
+static void check_ring_growth(unsigned skip, unsigned refuse, uint64_t ce_dropped, uint64_t forced)
 {
     struct tu_eng t;
     struct tu_conn c;

@@ -20,8 +20,8 @@ static void test_default_text(void)
     char buf[ROCE_CAPTURE_FILTER_LEN];
     roce_config_default(&cfg);
     size_t n = roce_capture_filter(&cfg, buf, sizeof buf);
-    const char *want = "(" BASE_DEFAULT ") or (vlan and ((" BASE_DEFAULT
-                       ") or (vlan and (" BASE_DEFAULT "))))";
+    const char *want =
+        "(" BASE_DEFAULT ") or (vlan and ((" BASE_DEFAULT ") or (vlan and (" BASE_DEFAULT "))))";
     CU_ASSERT_STRING_EQUAL(buf, want);
     CU_ASSERT_EQUAL(n, strlen(want));
 }

@@ -62,8 +62,7 @@ static void test_grow_keeps_sequence(void)
     CU_ASSERT_EQUAL(r.tail, 7);
     CU_ASSERT_EQUAL(misplaced(&r), 0);
     for (uint64_t s = 3; s < 7; s++)
-        CU_ASSERT_EQUAL(((struct entry *)roce_ring_at(&r, sizeof(struct entry), s))->tag,
-                        100 + s);
+        CU_ASSERT_EQUAL(((struct entry *)roce_ring_at(&r, sizeof(struct entry), s))->tag, 100 + s);
     /* with 8 slots, 7 and 8 take free slots: 3 stays where it is */
     push(&r, 107);
     push(&r, 108);

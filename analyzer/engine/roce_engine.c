@@ -370,6 +370,16 @@ size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, si
     return n;
 }
 
+int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key,
+                            struct roce_flow_report *out)
+{
+    const struct roce_flow *f = roce_flow_find(&e->flows, key);
+    if (f == NULL)
+        return -1;
+    fill_report(f, out);
+    return 0;
+}
+
 size_t roce_engine_episode_count(const struct roce_engine *e)
 {
     return e->n_episodes;

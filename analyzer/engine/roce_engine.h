@@ -114,6 +114,10 @@ const struct roce_lat *roce_engine_flow_latency(const struct roce_engine *e,
  * written (at most cap). */
 size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, size_t cap);
 
+/* The report of the flow with this key; 0, or -1 when it is not tracked. */
+int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key,
+                            struct roce_flow_report *out);
+
 /* Episodes kept for the report, in the order they started. */
 size_t roce_engine_episode_count(const struct roce_engine *e);
 const struct roce_episode *roce_engine_episode(const struct roce_engine *e, size_t i);

@@ -10,6 +10,8 @@
  * tu_check_flow_table() checks the pairs after every frame here, and the
  * suite is meant to run in the sanitizer build too.
  */
+#include <string.h>
+
 #include "test_harness.h"
 #include "test_util.h"
 
@@ -74,6 +76,33 @@ static void test_least_recently_active_evicted(void)
     CU_ASSERT_FALSE(has_flow_to(&t, 1));
     CU_ASSERT_TRUE(has_flow_to(&t, 5));
     CU_ASSERT_EQUAL(tu_totals(&t)->flows_evicted, 3);
+    tu_eng_done(&t);
+}
+
+/* The report of one flow by its key (roce_engine_flow_report, used by the
+ * plugin's flow table) is that flow's row of roce_engine_flows, until the
+ * flow is evicted. */
+static void test_flow_report_by_key(void)
+{
+    struct tu_eng t;
+    struct roce_flow_report all, one;
+    tu_eng_init(&t, &small_table);
+    send_to(&t, 1, 1);
+    send_to(&t, 1, 3);
+    send_to(&t, 2, 1);
+    CU_ASSERT_TRUE_FATAL(has_flow_to(&t, 1));
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, 1, &all));
+    CU_ASSERT_EQUAL_FATAL(roce_engine_flow_report(t.e, &all.key, &one), 0);
+    CU_ASSERT_EQUAL(one.id, all.id);
+    CU_ASSERT_EQUAL(one.packets, 2);
+    CU_ASSERT_EQUAL(one.gap_events, 1);
+    CU_ASSERT_EQUAL(one.bytes, all.bytes);
+    CU_ASSERT_EQUAL(one.first_frame, all.first_frame);
+    CU_ASSERT_EQUAL(one.last_frame, all.last_frame);
+    CU_ASSERT_EQUAL(memcmp(&one.key, &all.key, sizeof one.key), 0);
+    for (uint32_t qp = 3; qp <= 6; qp++) /* evicts QPs 1 and 2 */
+        send_to(&t, qp, 1);
+    CU_ASSERT_EQUAL(roce_engine_flow_report(t.e, &all.key, &one), -1);
     tu_eng_done(&t);
 }
 
@@ -246,6 +275,7 @@ static const struct tu_test tests[] = {
     {"max_flows_bound", test_max_flows_bound},
     {"least_recently_active_evicted", test_least_recently_active_evicted},
     {"udp_source_port_not_in_key", test_udp_source_port_not_in_key},
+    {"flow_report_by_key", test_flow_report_by_key},
     {"evicted_peer_does_not_dangle", test_evicted_peer_does_not_dangle},
     {"evicted_flow_with_pending_state", test_evicted_flow_with_pending_state},
     {"random_traffic_small_table", test_random_traffic_small_table},

@@ -29,7 +29,7 @@
 int roce_vtx_from_frame(const struct roce_frame_out *o, struct roce_vtx *tx)
 {
     const struct roce_pkt *p = &o->pkt;
-    const struct roce_verdict *v = &o->v;
+    const struct roce_verdict *v = &o->verdict;
     if (p->cls != ROCE_CLASS_ROCE || !p->bth_captured || p->op == NULL || !v->has_flow)
         return 0;
     if (p->op->kind != ROCE_KIND_REQUEST && p->op->kind != ROCE_KIND_RESPONSE)

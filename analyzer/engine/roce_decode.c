@@ -132,6 +132,20 @@ static void raw_ip(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t c
         roce_decode_ipv6(cfg, p, caplen, 0, pkt);
 }
 
+/* A mirror encapsulation recorded the frame inside it: walk that frame, and
+ * the frames inside it in turn (each nests deeper, at most ROCE_MAX_ENCAP). */
+static void walk_inner(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
+                       struct roce_pkt *pkt)
+{
+    for (unsigned walked = 0; pkt->encap_depth != walked;) {
+        walked = pkt->encap_depth;
+        if (pkt->inner_type)
+            ethertype(cfg, p, caplen, pkt->inner_type, pkt->inner_off, pkt);
+        else
+            ether(cfg, p, caplen, pkt->inner_off, pkt);
+    }
+}
+
 int roce_decode(const struct roce_decode_cfg *cfg, int linktype, const uint8_t *p, size_t caplen,
                 size_t wirelen, struct roce_pkt *pkt)
 {
@@ -163,15 +177,8 @@ int roce_decode(const struct roce_decode_cfg *cfg, int linktype, const uint8_t *
     default:
         return -1;
     }
-    /* a mirror encapsulation recorded a frame inside: walk it (each one
-     * nests deeper, at most ROCE_MAX_ENCAP) */
-    for (unsigned walked = 0; pkt->encap_depth != walked;) {
-        walked = pkt->encap_depth;
-        if (pkt->inner_type)
-            ethertype(cfg, p, caplen, pkt->inner_type, pkt->inner_off, pkt);
-        else
-            ether(cfg, p, caplen, pkt->inner_off, pkt);
-    }
+    if (pkt->encap_depth)
+        walk_inner(cfg, p, caplen, pkt);
     if (pkt->cls == ROCE_CLASS_NON_ROCE)
         pkt->version = 0;
     return 0;

@@ -89,18 +89,13 @@ enum roce_mac_ctrl {
 };
 #define ROCE_PFC_PRIORITIES 8
 
-/*
- * The per-frame clear covers the first ROCE_PKT_FIXED_LEN bytes. The struct
- * is 16-byte aligned (as the verdict after it in struct roce_frame_out) and
- * its first part has a single byte of padding, so that clear is a few
- * aligned vector stores whatever the compiler inlines: mind the layout when
- * adding a field (the size stays a multiple of 16, which is asserted).
- */
+/* Every frame clears the first ROCE_PKT_FIXED_LEN bytes: they are laid out
+ * with a single byte of padding (mind it when adding a field). */
 struct roce_pkt {
-    _Alignas(16) uint8_t cls; /* enum roce_class */
-    uint8_t malformed;        /* enum roce_malformed */
-    uint8_t version;          /* 1 or 2 for RoCE, 0 otherwise */
-    uint8_t truncated;        /* captured length < original length */
+    uint8_t cls;       /* enum roce_class */
+    uint8_t malformed; /* enum roce_malformed */
+    uint8_t version;   /* 1 or 2 for RoCE, 0 otherwise */
+    uint8_t truncated; /* captured length < original length */
     uint8_t bth_captured;
     uint8_t icrc_status; /* enum roce_icrc_status (icrc_wire, icrc_calc below) */
     uint8_t l3_v6;   /* addresses are IPv6 or GIDs (else IPv4, stored in the last 4 bytes) */
@@ -158,8 +153,6 @@ struct roce_pkt {
 /* The part of struct roce_pkt that roce_decode() always sets. */
 #define ROCE_PKT_FIXED_LEN offsetof(struct roce_pkt, rdeth_eecnxt)
 
-_Static_assert(ROCE_PKT_FIXED_LEN == 164 && sizeof(struct roce_pkt) == 256,
-               "struct roce_pkt: a field added or moved; keep its first part free of padding");
 
 /* Nonzero when the packet carries header h (enum roce_hdr) and it was captured. */
 static inline int roce_pkt_has(const struct roce_pkt *pkt, unsigned h)

@@ -209,6 +209,7 @@ static int emit_interval(struct monitor *m, int final)
     iv.uptime_ns = now - m->start_ns;
     iv.iface = m->iface;
     iv.link_type = roce_livecap_linktype_name(m->cap);
+    iv.link_speed_mbps = m->opt->cfg.link_speed_mbps;
     m->last_ns = now;
     /* let capture time pass on idle links (windows settle, paused time
      * accrues), a second behind the wall clock so that frames still in the
@@ -343,6 +344,7 @@ static int first_prometheus(struct monitor *m)
     iv.wall_ns = clock_ns(CLOCK_REALTIME);
     iv.iface = m->iface;
     iv.link_type = roce_livecap_linktype_name(m->cap);
+    iv.link_speed_mbps = m->opt->cfg.link_speed_mbps;
     roce_live_tracker_step(m->tracker, m->engine, &m->stats, &iv);
     if (roce_prometheus_file(m->opt->live.prometheus, &iv) != 0) {
         roce_complain(m->opt->live.prometheus, strerror(errno));

@@ -30,6 +30,7 @@ struct roce_live_interval {
     int64_t uptime_ns; /* from the start of the capture to its end */
     const char *iface;
     const char *link_type;
+    uint32_t link_speed_mbps; /* --link-speed: what a PFC/PAUSE quantum lasts */
     /* The counters of the interval: every count of the totals is the
      * difference over the interval; the gauges (flows_active, peak_flows,
      * connections), the latency summaries and the times are current. */

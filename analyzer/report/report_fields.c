@@ -2,7 +2,10 @@
  * report_fields.c - the fields of the report, each declared once (see
  * report_fields.h), in the order the JSON report writes them. The key names
  * are part of the interface (README "JSON report"); Prometheus names follow
- * its conventions: rocescope_ prefix, _total on counts, seconds for times.
+ * its conventions: rocescope_ prefix, _total on counts, base units (seconds,
+ * bytes), and the parts of one whole (RoCE frames by version, by ICRC
+ * result...) as one family with a label, without the whole beside them
+ * (analyzer/report/REPORT.md "Prometheus").
  */
 #include "report_fields.h"
 
@@ -60,6 +63,14 @@ static const struct roce_fnames encaps = {encap_name, 1, ROCE_ENCAP_COUNT};
 #define LIVE(prom_, help_) .flags = ROCE_FF_LIVE, PROM(prom_, help_)
 #define LIVE_LAST(prom_, help_) .flags = ROCE_FF_LIVE | ROCE_FF_LIVE_LAST, PROM(prom_, help_)
 #define GAUGE(prom_, help_) .flags = ROCE_FF_LIVE | ROCE_FF_GAUGE, PROM(prom_, help_)
+/* A part of a family: its samples have the label key_="value_". */
+#define PART(prom_, key_, value_, help_) PROM(prom_, help_), .prom_label = key_, .prom_value = value_
+#define LIVE_PART(...) .flags = ROCE_FF_LIVE, PART(__VA_ARGS__)
+#define LIVE_LAST_PART(...) .flags = ROCE_FF_LIVE | ROCE_FF_LIVE_LAST, PART(__VA_ARGS__)
+/* COUNTS: one sample per entry, with the label key_ valued by its name. */
+#define LIVE_BY(prom_, key_, help_) .flags = ROCE_FF_LIVE, PROM(prom_, help_), .prom_label = key_
+/* In the interval lines, not in Prometheus: the sum of a family's parts there. */
+#define LIVE_SUM .flags = ROCE_FF_LIVE
 #define NOT_LIVE .flags = 0
 /* clang-format on */
 
@@ -72,12 +83,20 @@ static const struct roce_field nak_fields[] = {
 };
 static const struct roce_fieldset naks = FIELDSET(nak_fields);
 
-#define PRIO(key, m, ...) COUNTER(struct roce_pfc_prio, "", key, m, __VA_ARGS__)
+#define PRIO(key, ...) COUNTER(struct roce_pfc_prio, "", key, __VA_ARGS__)
+#define HELP_PAUSE_FRAMES "frames that carried a pause time: XOFF (nonzero) or XON (zero)"
+#define HELP_ROCE "Well-formed RoCE frames, by RoCE version"
+#define HELP_ICRC "Well-formed RoCE frames by ICRC check: good, bad, unchecked"
+#define HELP_CNP "Congestion notification packets: matched to a CE mark, or unexplained"
+#define HELP_CE_SETTLED "CE marks settled: answered by a CNP within the window, or unanswered"
+#define HELP_MAC_CONTROL "MAC Control frames by type: 802.1Qbb PFC, 802.3x PAUSE, other"
 static const struct roce_field pfc_prio_fields[] = {
-    PRIO("frames", frames, PROM("frames_total", "frames that carried a pause time")),
-    PRIO("xoff", xoff, PROM("xoff_total", "XOFF: frames with a nonzero pause time")),
-    PRIO("xon", xon, PROM("xon_total", "XON: frames with pause time zero")),
-    PRIO("quanta", quanta, PROM("quanta_total", "pause quanta requested (512 bit times each)")),
+    PRIO("frames", frames, NOT_LIVE), /* xoff + xon */
+    PRIO("xoff", xoff, PART("frames_total", "state", "xoff", HELP_PAUSE_FRAMES)),
+    PRIO("xon", xon, PART("frames_total", "state", "xon", HELP_PAUSE_FRAMES)),
+    PRIO("quanta", quanta, .flags = ROCE_FF_QUANTA,
+         PROM("requested_seconds_total",
+              "pause time requested (the quanta, 512 bit times each, at --link-speed)")),
     FIELD(struct roce_pfc_prio, "", "paused_us", ROCE_FT_US, paused_ns, .merge = ROCE_MERGE_SUM,
           PROM("paused_seconds_total", "time paused")),
     PRIO("storm_windows", storm_windows,
@@ -92,49 +111,48 @@ static const struct roce_field report_fields[] = {
     CALL("capture", "link_type", roce_fcall_link_type, .merge = ROCE_MERGE_NONE),
     COUNTER(T, "capture", "packets", packets,
             LIVE("packets_total", "Frames captured and analysed")),
-    COUNTER(T, "capture", "roce_packets", roce_packets,
-            LIVE("roce_packets_total", "Well-formed RoCE frames")),
+    COUNTER(T, "capture", "roce_packets", roce_packets, LIVE_SUM),
     COUNTER(T, "capture", "rocev1_packets", rocev1_packets,
-            LIVE("rocev1_packets_total", "RoCEv1 frames")),
+            LIVE_PART("roce_packets_total", "version", "1", HELP_ROCE)),
     COUNTER(T, "capture", "rocev2_packets", rocev2_packets,
-            LIVE("rocev2_packets_total", "RoCEv2 frames")),
+            LIVE_PART("roce_packets_total", "version", "2", HELP_ROCE)),
     COUNTER(T, "capture", "non_roce_packets", non_roce_packets,
             LIVE("non_roce_packets_total", "Frames that are not RoCE")),
-    COUNTER(T, "capture", "malformed_packets", malformed_packets,
-            LIVE("malformed_packets_total", "RoCE by port or EtherType, but malformed")),
+    COUNTER(T, "capture", "malformed_packets", malformed_packets, LIVE_SUM),
     COUNTER(T, "capture", "truncated_packets", truncated_packets,
             LIVE("truncated_packets_total", "RoCE frames cut by the snapshot length")),
     COUNTER(T, "capture", "no_bth_packets", no_bth_packets,
             LIVE("no_bth_packets_total", "RoCE frames whose BTH was not captured")),
     COUNTS(T, "capture", "malformed_by_reason", malformed_by_reason, malformed,
-           .flags = ROCE_FF_LIVE),
+           LIVE_BY("malformed_packets_total", "reason",
+                   "RoCE by port or EtherType, but malformed, by reason")),
     COUNTER(T, "capture", "bytes", bytes,
-            LIVE("bytes_total", "Bytes on the wire of the frames analysed")),
+            LIVE("wire_bytes_total", "Bytes of the frames analysed as on the wire (original lengths)")),
     COUNTER(T, "capture", "request_packets", request_packets,
             LIVE("request_packets_total", "RoCE request packets")),
     COUNTER(T, "capture", "response_packets", response_packets,
             LIVE("response_packets_total", "RoCE response packets")),
-    COUNTER(T, "capture", "cnp_packets", cnp_packets,
-            LIVE("cnp_packets_total", "Congestion notification packets")),
+    COUNTER(T, "capture", "cnp_packets", cnp_packets, LIVE_SUM),
     FIELD(T, "capture", "first_time", ROCE_FT_SECONDS, first_ts_ns, .merge = ROCE_MERGE_FIRST,
           .flags = ROCE_FF_NULL0, .when = offsetof(T, packets)),
     CALL("capture", "duration_s", roce_fcall_duration_s, MEMBER(T, last_ts_ns),
          .merge = ROCE_MERGE_LAST),
     COUNTER(T, "capture.icrc", "good", icrc_good,
-            LIVE("icrc_good_total", "Frames whose ICRC matches")),
+            LIVE_PART("icrc_packets_total", "result", "good", HELP_ICRC)),
     COUNTER(T, "capture.icrc", "bad", icrc_bad,
-            LIVE("icrc_bad_total", "Frames whose ICRC does not match")),
+            LIVE_PART("icrc_packets_total", "result", "bad", HELP_ICRC)),
     COUNTER(T, "capture.icrc", "unchecked", icrc_unchecked,
-            LIVE("icrc_unchecked_total", "Frames whose ICRC could not be checked")),
+            LIVE_PART("icrc_packets_total", "result", "unchecked", HELP_ICRC)),
     CALL("capture", "complete", roce_fcall_complete, .merge = ROCE_MERGE_NONE),
     CALL("capture", "error", roce_fcall_error, .merge = ROCE_MERGE_NONE),
     CALL("capture", "live", roce_fcall_live, .merge = ROCE_MERGE_NONE),
     CALL("", "options", roce_fcall_options, .merge = ROCE_MERGE_NONE),
     OBJECT(T, "", "naks", naks, naks, .flags = ROCE_FF_LIVE),
-    COUNTER(T, "retransmission", "episodes", episodes, .flags = ROCE_FF_LIVE),
+    COUNTER(T, "retransmission", "episodes", episodes, LIVE_SUM),
     COUNTER(T, "retransmission", "packets", retransmitted_packets,
             LIVE("retransmitted_packets_total", "Retransmitted request packets")),
-    COUNTS(T, "retransmission", "by_trigger", by_trigger, triggers, .flags = ROCE_FF_LIVE),
+    COUNTS(T, "retransmission", "by_trigger", by_trigger, triggers,
+           LIVE_BY("episodes_total", "trigger", "Go-back-N episodes by trigger")),
     COUNTER(T, "psn_gaps", "events", gap_events,
             LIVE("psn_gaps_total", "PSN gaps (packets lost before the capture point)")),
     COUNTER(T, "psn_gaps", "missing_psns", missing_psns,
@@ -147,17 +165,18 @@ static const struct roce_field report_fields[] = {
             LIVE("read_response_missing_psns_total", "PSNs missing in READ response gaps")),
     COUNTER(T, "", "aeth_reserved", aeth_reserved,
             LIVE("aeth_reserved_total", "AETHs with the reserved syndrome type")),
-    COUNTER(T, "ecn", "ce_marked", ce_marked, LIVE("ce_marked_total", "CE-marked RoCEv2 requests")),
+    COUNTER(T, "ecn", "ce_marked", ce_marked,
+            LIVE("ce_marked_packets_total", "CE-marked RoCEv2 requests")),
     FIELD(T, "ecn", "cnps", ROCE_FT_UINT, cnp_packets,
           .flags = ROCE_FF_ALIAS | ROCE_FF_LIVE | ROCE_FF_LIVE_LAST),
     COUNTER(T, "ecn", "cnps_matched", cnps_matched,
-            LIVE_LAST("cnps_matched_total", "CNPs matched to a CE mark")),
+            LIVE_LAST_PART("cnp_packets_total", "match", "matched", HELP_CNP)),
     COUNTER(T, "ecn", "cnps_unexplained", cnps_unexplained,
-            LIVE_LAST("cnps_unexplained_total", "CNPs with no CE mark to match")),
+            LIVE_LAST_PART("cnp_packets_total", "match", "unexplained", HELP_CNP)),
     COUNTER(T, "ecn", "ce_answered", ce_answered,
-            LIVE("ce_answered_total", "CE marks answered by a CNP")),
+            LIVE_PART("ce_marks_settled_total", "outcome", "answered", HELP_CE_SETTLED)),
     COUNTER(T, "ecn", "ce_unanswered", ce_unanswered,
-            LIVE("ce_unanswered_total", "CE marks with no CNP within the window")),
+            LIVE_PART("ce_marks_settled_total", "outcome", "unanswered", HELP_CE_SETTLED)),
     CALL("ecn", "cnp_latency_us", roce_fcall_latency, MEMBER(T, cnp_latency),
          .merge = ROCE_MERGE_SUMMARY, .arg = ROCE_LATENCY_CNP),
     CALL("", "ack_latency_us", roce_fcall_latency, MEMBER(T, ack_latency),
@@ -166,15 +185,17 @@ static const struct roce_field report_fields[] = {
     COUNTER(T, "cm", "connections", cm_connections,
             LIVE("cm_connections_total", "CM connections set up (REQ/REP pairs)")),
     COUNTER(T, "pfc", "pfc_frames", pfc.pfc_frames,
-            LIVE("mac_control_pfc_frames_total", "802.1Qbb PFC frames")),
+            LIVE_PART("mac_control_frames_total", "type", "pfc", HELP_MAC_CONTROL)),
     COUNTER(T, "pfc", "pause_frames", pfc.pause_frames,
-            LIVE("mac_control_pause_frames_total", "802.3x PAUSE frames")),
+            LIVE_PART("mac_control_frames_total", "type", "pause", HELP_MAC_CONTROL)),
     COUNTER(T, "pfc", "other_mac_control", pfc.other_mac_control,
-            LIVE("mac_control_other_frames_total", "Other MAC Control frames")),
+            LIVE_PART("mac_control_frames_total", "type", "other", HELP_MAC_CONTROL)),
     CALL("pfc", "priorities", roce_fcall_priorities, MEMBER(T, pfc.prio), .merge = ROCE_MERGE_SUM,
          .flags = ROCE_FF_LIVE),
     OBJECT(T, "pfc", "pause", pfc.pause, roce_pfc_prio_fields, .flags = ROCE_FF_LIVE),
-    COUNTS(T, "", "encapsulation", encap, encaps, .flags = ROCE_FF_LIVE),
+    COUNTS(T, "", "encapsulation", encap, encaps,
+           LIVE_BY("encapsulated_frames_total", "encapsulation",
+                   "Mirrored frames unwrapped, by outermost encapsulation")),
     COUNTER(T, "limits", "flows_created", flows_created,
             LIVE("flows_created_total", "Flows created")),
     COUNTER(T, "limits", "flows_evicted", flows_evicted,

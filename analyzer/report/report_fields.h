@@ -69,7 +69,9 @@ enum roce_fflag {
                                    interval's difference, and the running total) */
     ROCE_FF_GAUGE = 1u << 4,    /* with LIVE: a current value, only in the running totals */
     ROCE_FF_LIVE_LAST = 1u << 5, /* with LIVE: after the other counts of its object there */
-    ROCE_FF_LIVE_ONLY = 1u << 6  /* in the interval lines, not in the report */
+    ROCE_FF_LIVE_ONLY = 1u << 6, /* in the interval lines, not in the report */
+    ROCE_FF_QUANTA = 1u << 7     /* PFC/PAUSE quanta: Prometheus has them as seconds at the
+                                    configured link speed */
 };
 
 struct roce_field;
@@ -124,8 +126,14 @@ struct roce_field {
     const struct roce_fnames *names; /* NAME, COUNTS */
     const struct roce_fieldset *sub; /* OBJECT */
     const struct roce_fcall *call;   /* CALL */
-    const char *prom;                /* Prometheus name after "rocescope_" (NULL: not exported) */
-    const char *help;                /* its help */
+    const char *prom;                /* Prometheus name after "rocescope_" (NULL: not exported);
+                                        fields with the same name are one family, told apart
+                                        by the label prom_label */
+    const char *help;                /* its help (a family's: its first field's) */
+    const char *prom_label;          /* the label of its samples: COUNTS one per entry, valued
+                                        by the entry's name; else valued prom_value (NULL:
+                                        no label) */
+    const char *prom_value;
     const char *option;              /* options: how `merge` names it when two reports differ */
 };
 

@@ -8,7 +8,8 @@ tcpreplay.
                     that comes from the headers; times and what depends on
                     them excepted) whenever pcap_stats shows no drops; the
                     interval lines add up to the totals; the Prometheus file
-                    parses and agrees. ERSPAN II/III, VXLAN, GRE, PFC, VLAN.
+                    parses, agrees and passes `promtool check metrics`.
+                    ERSPAN II/III, VXLAN, GRE, PFC, VLAN.
   --part monitor    no-traffic intervals and --duration, interface errors,
                     -c, SIGINT and SIGTERM mid-run (JSON and the terminal
                     view), a vanished interface, -w with -C/-W rotation
@@ -278,21 +279,36 @@ def parse_prometheus(text):
 
 def check_prometheus(path, report):
     with open(path, encoding="utf-8") as f:
-        s = parse_prometheus(f.read())
+        text = f.read()
+    s = parse_prometheus(text)
+    if shutil.which("promtool"):  # Debian's prometheus package (tools/setup.sh installs it)
+        p = subprocess.run(["promtool", "check", "metrics"], input=text, capture_output=True,
+                           text=True, timeout=30)
+        if p.returncode != 0 or p.stdout.strip() or p.stderr.strip():
+            raise Fail("promtool check metrics: %s%s" % (p.stdout, p.stderr))
     def val(name, **labels):
         labels["interface"] = CAPTURE_IF
         return s[(name, frozenset(labels.items()))]
+
+    def family_sum(name):
+        return sum(v for (n, _), v in s.items() if n == name)
     c = report["capture"]
     expect = [(val("rocescope_packets_total"), c["packets"]),
-              (val("rocescope_roce_packets_total"), c["roce_packets"]),
-              (val("rocescope_bytes_total"), c["bytes"]),
+              (family_sum("rocescope_roce_packets_total"), c["roce_packets"]),
+              (val("rocescope_roce_packets_total", version="2"), c["rocev2_packets"]),
+              (val("rocescope_wire_bytes_total"), c["bytes"]),
+              (val("rocescope_icrc_packets_total", result="bad"), c["icrc"]["bad"]),
+              (family_sum("rocescope_malformed_packets_total"), c["malformed_packets"]),
               (val("rocescope_naks_total", code="psn_sequence_error"),
                report["naks"]["psn_sequence_error"]),
               (val("rocescope_retransmitted_packets_total"), report["retransmission"]["packets"]),
-              (val("rocescope_ce_marked_total"), report["ecn"]["ce_marked"]),
-              (val("rocescope_capture_dropped_total"), c["live"]["dropped"])]
+              (val("rocescope_ce_marked_packets_total"), report["ecn"]["ce_marked"]),
+              (family_sum("rocescope_cnp_packets_total"), c["cnp_packets"]),
+              (val("rocescope_mac_control_frames_total", type="pfc"), report["pfc"]["pfc_frames"]),
+              (val("rocescope_capture_dropped_packets_total", by="kernel"), c["live"]["dropped"])]
     for p in report["pfc"]["priorities"]:
-        expect.append((val("rocescope_pfc_xoff_total", priority=str(p["priority"])), p["xoff"]))
+        expect.append((val("rocescope_pfc_priority_frames_total", priority=str(p["priority"]),
+                           state="xoff"), p["xoff"]))
     for name, n in report["encapsulation"].items():
         expect.append((val("rocescope_encapsulated_frames_total", encapsulation=name), n))
     for got, want in expect:

@@ -4,8 +4,8 @@
  * member of the totals; a report filled at random through it is written,
  * read back and written again to the same bytes; merge adds the counts and
  * keeps the first and last times; the live monitor's interval differences,
- * its order of the interval lines and its Prometheus names; the terminal
- * view finds its counters. The IPv4-mapped address helpers (roce_addr.h)
+ * its order of the interval lines, its Prometheus names and the Prometheus
+ * file written from them; the terminal view finds its counters. The IPv4-mapped address helpers (roce_addr.h)
  * serve the round trip.
  */
 #define _GNU_SOURCE
@@ -17,6 +17,7 @@
 #include "live_fields.h"
 #include "live_interval.h"
 #include "live_view.h"
+#include "prometheus.h"
 #include "report.h"
 #include "report_fields.h"
 #include "roce_addr.h"
@@ -341,7 +342,8 @@ static int same_member(const struct roce_field *a, const struct roce_field *b)
 
 /* The interval lines list every live field once, each member of the
  * counters object in one run; Prometheus counts end in _total, gauges do
- * not, no name twice. */
+ * not; fields share a name only as the parts of one family: the same label,
+ * different values, the same type. */
 static void test_live_fields(void)
 {
     const struct roce_fieldset *fs = &roce_report_fields;
@@ -355,8 +357,15 @@ static void test_live_fields(void)
             CU_ASSERT(order[i] != order[j]);
             if (j > i + 1 && same_member(order[i], order[j]))
                 CU_ASSERT(same_member(order[i], order[j - 1]));
-            if (order[i]->prom != NULL && order[j]->prom != NULL)
-                CU_ASSERT(strcmp(order[i]->prom, order[j]->prom) != 0);
+            const struct roce_field *a = order[i], *b = order[j];
+            if (a->prom == NULL || b->prom == NULL || strcmp(a->prom, b->prom) != 0)
+                continue;
+            CU_ASSERT_FATAL(a->prom_label != NULL && b->prom_label != NULL);
+            CU_ASSERT(a->prom_value != NULL && b->prom_value != NULL);
+            CU_ASSERT(strcmp(a->prom_label, b->prom_label) == 0);
+            CU_ASSERT(a->prom_value == NULL || b->prom_value == NULL ||
+                      strcmp(a->prom_value, b->prom_value) != 0);
+            CU_ASSERT((a->flags & ROCE_FF_GAUGE) == (b->flags & ROCE_FF_GAUGE));
         }
         const char *p = order[i]->prom;
         if (p == NULL)
@@ -367,6 +376,110 @@ static void test_live_fields(void)
         CU_ASSERT(total == !(order[i]->flags & ROCE_FF_GAUGE));
     }
     CU_ASSERT(strcmp(roce_live_path(&fs->f[0]), "") == 0); /* "capture" is the top level */
+}
+
+/* The value of the sample "rocescope_NAME{interface="test\"0"LABELS} V" in
+ * text (LABELS: ",k=\"v\"..." or ""), or -1 when there is none. */
+static double prom_value(const char *text, const char *name, const char *labels)
+{
+    char head[256];
+    snprintf(head, sizeof head, "\nrocescope_%s{interface=\"test\\\"0\"%s} ", name, labels);
+    const char *at = strstr(text, head);
+    return at != NULL ? strtod(at + strlen(head), NULL) : -1.0;
+}
+
+/* Every line of the Prometheus text is a HELP, TYPE or sample; each family
+ * is declared once, HELP then TYPE, before its samples, which follow one
+ * another; counters end in _total and gauges do not. */
+static void check_exposition(const char *text)
+{
+    char families[ROCE_REPORT_FIELDS_MAX * 2][128], cur[128] = "";
+    size_t n = 0;
+    for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
+        char name[128], type[16];
+        CU_ASSERT_FATAL(strchr(line, '\n') != NULL);
+        if (sscanf(line, "# HELP rocescope_%127s ", name) == 1) {
+            for (size_t i = 0; i < n; i++)
+                CU_ASSERT(strcmp(families[i], name) != 0);
+            CU_ASSERT_FATAL(n < sizeof families / sizeof families[0]);
+            snprintf(families[n++], sizeof families[0], "%s", name);
+            snprintf(cur, sizeof cur, "%s", name);
+            line = strchr(line, '\n') + 1;
+            CU_ASSERT_FATAL(sscanf(line, "# TYPE rocescope_%127s %15s", name, type) == 2);
+            CU_ASSERT(strcmp(name, cur) == 0);
+            size_t len = strlen(name);
+            int total = len > 6 && strcmp(name + len - 6, "_total") == 0;
+            CU_ASSERT(strcmp(type, total ? "counter" : "gauge") == 0);
+            continue;
+        }
+        size_t len = strlen(cur);
+        CU_ASSERT(strncmp(line, "rocescope_", 10) == 0 && strncmp(line + 10, cur, len) == 0 &&
+                  line[10 + len] == '{');
+    }
+}
+
+/* The Prometheus file of random totals: well formed, a sample for every
+ * live field with a Prometheus name (each part with its label), the PFC
+ * families per priority and for the link PAUSE, the quanta as seconds at
+ * the link speed, the flows with trouble, and no whole beside its parts. */
+static void test_prometheus(void)
+{
+    struct roce_totals total, prev;
+    struct roce_live_interval iv;
+    struct roce_live_flow top;
+    const struct roce_field *order[ROCE_REPORT_FIELDS_MAX];
+    char *s = NULL, labels[128];
+    size_t len = 0, n = roce_live_fields(order, ROCE_REPORT_FIELDS_MAX);
+    random_totals(SEED + 3, &total, &prev);
+    memset(&iv, 0, sizeof iv);
+    memset(&top, 0, sizeof top);
+    top.key.src[15] = 1;
+    top.key.dst[15] = 2;
+    top.key.dqpn = 0xb2;
+    top.key.is_v6 = 1;
+    top.retransmitted = 4;
+    roce_live_totals_delta(&total, &prev, &iv.delta);
+    iv.total = &total;
+    iv.iface = "test\"0";
+    iv.link_speed_mbps = 100000;
+    iv.top = &top;
+    iv.n_top = 1;
+    FILE *f = open_memstream(&s, &len);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT(roce_prometheus_write(f, &iv) == 0);
+    fclose(f);
+    check_exposition(s);
+    for (size_t i = 0; i < n; i++) {
+        const struct roce_field *m = order[i];
+        if (m->prom == NULL || m->type == ROCE_FT_OBJECT || m->type == ROCE_FT_CALL)
+            continue;
+        if (m->type == ROCE_FT_COUNTS) {
+            for (unsigned e = m->names->first; e < m->names->count; e++) {
+                snprintf(labels, sizeof labels, ",%s=\"%s\"", m->prom_label, m->names->name(e));
+                CU_ASSERT(prom_value(s, m->prom, labels) ==
+                          (double)roce_field_u64(&total, m->off + e * sizeof(uint64_t)));
+            }
+            continue;
+        }
+        labels[0] = '\0';
+        if (m->prom_label != NULL)
+            snprintf(labels, sizeof labels, ",%s=\"%s\"", m->prom_label, m->prom_value);
+        CU_ASSERT(prom_value(s, m->prom, labels) == (double)roce_field_u64(&total, m->off));
+        if (m->prom_label != NULL)
+            CU_ASSERT(prom_value(s, m->prom, "") < 0); /* no whole beside the parts */
+    }
+    CU_ASSERT(prom_value(s, "pfc_priority_frames_total", ",priority=\"5\",state=\"xoff\"") ==
+              (double)total.pfc.prio[5].xoff);
+    CU_ASSERT(prom_value(s, "link_pause_frames_total", ",state=\"xon\"") ==
+              (double)total.pfc.pause.xon);
+    double want = (double)total.pfc.prio[2].quanta * 512 / 1e11;
+    double got = prom_value(s, "pfc_priority_requested_seconds_total", ",priority=\"2\"");
+    CU_ASSERT(got >= want * (1 - 1e-9) && got <= want * (1 + 1e-9));
+    CU_ASSERT(prom_value(s, "naks_total", ",code=\"rnr\"") == (double)total.naks.rnr);
+    CU_ASSERT(prom_value(s, "top_flow_retransmitted_packets",
+                         ",src=\"::1\",dst=\"::2\",dest_qp=\"0x0000b2\"") == 4.0);
+    CU_ASSERT(strstr(s, "rocescope_roce_packets_total{interface=\"test\\\"0\"} ") == NULL);
+    free(s);
 }
 
 /* Fields found by their JSON path, into objects too. */
@@ -414,6 +527,7 @@ static const struct tu_test tests[] = {
     {"merge", test_merge},
     {"live_delta", test_live_delta},
     {"live_fields", test_live_fields},
+    {"prometheus", test_prometheus},
     {"find", test_find},
     {"view", test_view},
     TU_END,

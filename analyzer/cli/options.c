@@ -64,6 +64,10 @@ static const struct option long_opts[] = {
     {"duration", required_argument, NULL, ROCE_OPT_DURATION},
     {"idle-timeout", required_argument, NULL, ROCE_OPT_IDLE_TIMEOUT},
     {"prometheus-file", required_argument, NULL, ROCE_OPT_PROMETHEUS},
+    {"listen", required_argument, NULL, ROCE_OPT_LISTEN},
+    {"quiet", no_argument, NULL, 'q'},
+    {"rotate-size", required_argument, NULL, ROCE_OPT_ROTATE_SIZE},
+    {"rotate-count", required_argument, NULL, ROCE_OPT_ROTATE_COUNT},
     {"write", required_argument, NULL, 'w'},
     {"file-size", required_argument, NULL, 'C'},
     {"file-count", required_argument, NULL, 'W'},
@@ -90,7 +94,8 @@ static void usage(FILE *f)
           "\n"
           "Output (default: a human summary on stdout):\n"
           "      --json            the full report as one JSON document\n"
-          "      --events          JSON Lines: one line per frame with a verdict\n"
+          "      --events          JSON Lines: one line per frame with a verdict (with\n"
+          "                        -i: as the verdicts settle)\n"
           "  -o, --output PATH     write to PATH (via a temporary file and rename)\n"
           "      --top N           flows and episodes listed in the summary (default 20)\n"
           "\n"
@@ -237,7 +242,7 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
     roce_cli_live_defaults(&o->live);
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":j:o:hVi:f:s:B:pc:w:C:W:Z:", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":j:o:hVi:f:s:B:pqc:w:C:W:Z:", long_opts, NULL)) != -1) {
         switch (c) {
         case OPT_JSON:
             json = 1;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "http.h"
 #include "options.h"
 #include "privs.h"
 #include "roce_time.h"
@@ -22,6 +23,8 @@
 #define IDLE_DEFAULT_NS    (300 * ROCE_NS_PER_SEC)
 #define DURATION_MIN_NS    1000000ull /* 1 ms */
 #define DURATION_MAX_NS    (366ull * 86400 * ROCE_NS_PER_SEC)
+#define ROTATE_COUNT_DEFAULT 5u
+#define ROTATE_COUNT_MAX   1000ull
 
 static const struct roce_cli_unit long_time_units[] = {
     {"", ROCE_NS_PER_SEC},         {"s", ROCE_NS_PER_SEC},
@@ -46,6 +49,17 @@ const char roce_cli_live_usage[] =
     "      --idle-timeout T  retire flows idle for T (default 300s; 0: never)\n"
     "      --prometheus-file PATH  rewrite PATH each interval in the Prometheus\n"
     "                        text format (node_exporter textfile collector)\n"
+    "      --listen [ADDR:]PORT  serve /metrics (Prometheus) and / (the live page)\n"
+    "                        over HTTP on ADDR (default 127.0.0.1), IPv6 in []\n"
+    "  -q, --quiet           no interval view or lines and no final report on\n"
+    "                        stdout (--events, -o, the Prometheus file and\n"
+    "                        --listen still written)\n"
+    "      --events          JSON Lines of the verdicts as they settle, on stdout\n"
+    "                        or appended to -o PATH, instead of the interval view\n"
+    "                        and the final report\n"
+    "      --rotate-size MB  with --events -o PATH: past MB million bytes PATH\n"
+    "                        becomes PATH.1 (PATH.1 PATH.2 ...) and a new one starts\n"
+    "      --rotate-count N  older --events files kept (default 5)\n"
     "  -w, --write FILE      save the captured frames to FILE (pcap)\n"
     "  -C, --file-size MB    start a new -w file past MB million bytes\n"
     "  -W, --file-count N    with -C: keep a ring of N files\n"
@@ -58,6 +72,7 @@ void roce_cli_live_defaults(struct roce_live_options *lo)
     lo->buffer_kib = BUFFER_DEFAULT_KIB;
     lo->promisc = 1;
     lo->idle_timeout_ns = IDLE_DEFAULT_NS;
+    lo->rotate_count = ROTATE_COUNT_DEFAULT;
 }
 
 /* Options that take no number. 1 when c is none of them. */
@@ -75,6 +90,18 @@ static int text_option(int c, const char *arg, struct roce_live_options *lo)
         return 0;
     case ROCE_OPT_PROMETHEUS:
         lo->prometheus = arg;
+        return 0;
+    case ROCE_OPT_LISTEN: {
+        struct sockaddr_storage sa;
+        socklen_t len;
+        if (roce_http_parse_addr(arg, &sa, &len) != 0)
+            return roce_cli_bad_value("--listen", arg,
+                                      "PORT, IPV4:PORT or [IPV6]:PORT, port 1..65535");
+        lo->listen = arg;
+        return 0;
+    }
+    case 'q':
+        lo->quiet = 1;
         return 0;
     case ROCE_OPT_IMMEDIATE:
         lo->immediate = 1;
@@ -137,6 +164,16 @@ static int number_option(int c, const char *arg, struct roce_live_options *lo)
             return roce_cli_bad_value("-W", arg, "a number of files 1..1000000");
         lo->file_count = (unsigned)v;
         return 0;
+    case ROCE_OPT_ROTATE_SIZE:
+        if (roce_cli_parse_u64(arg, 1, FILE_MB_MAX, &v))
+            return roce_cli_bad_value("--rotate-size", arg, "millions of bytes 1..1000000");
+        lo->rotate_bytes = v * FILE_MB_BYTES;
+        return 0;
+    case ROCE_OPT_ROTATE_COUNT:
+        if (roce_cli_parse_u64(arg, 1, ROTATE_COUNT_MAX, &v))
+            return roce_cli_bad_value("--rotate-count", arg, "a number of files 1..1000");
+        lo->rotate_count = (unsigned)v;
+        return 0;
     case 'c':
         if (roce_cli_parse_u64(arg, 1, UINT64_MAX, &v))
             return roce_cli_bad_value("-c", arg, "a number of frames, 1 or more");
@@ -165,6 +202,10 @@ static const struct {
     {ROCE_OPT_DURATION, "--duration"},
     {ROCE_OPT_IDLE_TIMEOUT, "--idle-timeout"},
     {ROCE_OPT_PROMETHEUS, "--prometheus-file"},
+    {ROCE_OPT_LISTEN, "--listen"},
+    {'q', "-q"},
+    {ROCE_OPT_ROTATE_SIZE, "--rotate-size"},
+    {ROCE_OPT_ROTATE_COUNT, "--rotate-count"},
     {0, NULL},
 };
 
@@ -195,8 +236,8 @@ int roce_cli_live_check(const struct roce_cli_options *o)
         fputs("rocescope: -i and capture files exclude each other\n", stderr);
         return -1;
     }
-    if (o->mode == ROCE_MODE_EVENTS) {
-        fputs("rocescope: --events is not available with -i\n", stderr);
+    if (lo->rotate_bytes && (o->mode != ROCE_MODE_EVENTS || o->output == NULL)) {
+        fputs("rocescope: --rotate-size needs --events and -o\n", stderr);
         return -1;
     }
     if ((lo->file_bytes || lo->file_count) && lo->savefile == NULL) {

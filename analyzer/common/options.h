@@ -23,6 +23,10 @@ struct roce_live_options {
     int64_t duration_ns;    /* --duration: stop after that long (0: no limit) */
     int64_t idle_timeout_ns;/* --idle-timeout: retire flows idle that long (0: never) */
     const char *prometheus; /* --prometheus-file */
+    const char *listen;     /* --listen: serve /metrics and / on ADDR:PORT (NULL: off) */
+    int quiet;              /* -q: nothing on stdout but the --events */
+    uint64_t rotate_bytes;  /* --rotate-size: rotate the --events -o file past this (0: never) */
+    unsigned rotate_count;  /* --rotate-count: older --events files kept */
     const char *user;       /* -Z: drop root privileges to this user */
     const char *first_live; /* the first live-only option given (for messages) */
 };
@@ -60,7 +64,10 @@ enum roce_cli_live_long {
     ROCE_OPT_IMMEDIATE = 512,
     ROCE_OPT_DURATION,
     ROCE_OPT_IDLE_TIMEOUT,
-    ROCE_OPT_PROMETHEUS
+    ROCE_OPT_PROMETHEUS,
+    ROCE_OPT_LISTEN,
+    ROCE_OPT_ROTATE_SIZE,
+    ROCE_OPT_ROTATE_COUNT
 };
 
 /* The live options (options_live.c): defaults, one option (1 when c is not

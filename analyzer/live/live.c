@@ -1,9 +1,10 @@
 /*
  * live.c - the live monitor's main loop (see live.h).
  *
- * Order at start, as tcpdump: open and activate the capture (as root),
- * drop privileges (-Z), then open the outputs (-o, -w, the Prometheus
- * file) as the user. The loop sleeps on the capture descriptor until the
+ * Order at start, as tcpdump: open and activate the capture and bind the
+ * --listen socket (as root), drop privileges (-Z), then open the outputs
+ * (-o, -w, the Prometheus file, --events) and start the HTTP server as the
+ * user. The loop sleeps on the capture descriptor until the
  * next interval boundary (CLOCK_MONOTONIC), reads what is ready in batches,
  * and closes an interval whenever its time has come, packets or not.
  * SIGINT and SIGTERM are blocked except while sleeping (ppoll), so they
@@ -22,9 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "events.h"
+#include "http.h"
 #include "live_capture.h"
 #include "live_interval.h"
 #include "live_json.h"
+#include "live_pages.h"
 #include "live_view.h"
 #include "output.h"
 #include "privs.h"
@@ -32,6 +36,7 @@
 #include "report.h"
 #include "roce_engine.h"
 #include "roce_time.h"
+#include "rotfile.h"
 #include "savefile.h"
 
 #define ERR_LEN           512
@@ -53,6 +58,9 @@ struct monitor {
     struct roce_engine *engine;
     struct roce_savefile *save;
     struct roce_live_tracker *tracker;
+    struct roce_http *http;            /* --listen */
+    struct roce_events events;         /* --events: out is NULL without */
+    struct roce_rotfile *events_file;  /* --events -o PATH */
     struct roce_output out; /* the final report */
     struct roce_livecap_stats stats;
     uint64_t frames;
@@ -137,8 +145,24 @@ static int open_outputs(struct monitor *m)
         roce_complain("-Z", err);
         return ROCE_EXIT_INPUT;
     }
-    if (roce_output_open(&m->out, m->opt->output) != 0) {
+    if (m->opt->mode == ROCE_MODE_EVENTS) {
+        m->events.out = stdout;
+        if (m->opt->output != NULL) {
+            m->events_file = roce_rotfile_open(m->opt->output, lo->rotate_bytes,
+                                               lo->rotate_count, err, sizeof err);
+            if (m->events_file == NULL) {
+                roce_complain(m->opt->output, err);
+                return ROCE_EXIT_OUTPUT;
+            }
+            m->events.out = roce_rotfile_fp(m->events_file);
+        }
+    } else if (roce_output_open(&m->out, m->opt->output) != 0) {
         roce_complain(m->opt->output, strerror(errno));
+        return ROCE_EXIT_OUTPUT;
+    }
+    if (m->http != NULL &&
+        (roce_live_pages_declare(m->http) != 0 || roce_http_start(m->http, err, sizeof err) != 0)) {
+        roce_complain("--listen", err[0] ? err : "out of memory");
         return ROCE_EXIT_OUTPUT;
     }
     if (lo->savefile != NULL) {
@@ -153,6 +177,47 @@ static int open_outputs(struct monitor *m)
             roce_complain("-w", err);
             return ROCE_EXIT_OUTPUT;
         }
+    }
+    return 0;
+}
+
+/* Bind the --listen socket (before -Z: a port below 1024 needs root). 0,
+ * or the exit status (message printed). */
+static int open_listener(struct monitor *m)
+{
+    char err[ERR_LEN];
+    if (m->opt->live.listen == NULL)
+        return 0;
+    m->http = roce_http_bind(m->opt->live.listen, err, sizeof err);
+    if (m->http == NULL) {
+        roce_complain("--listen", err);
+        return ROCE_EXIT_OUTPUT;
+    }
+    return 0;
+}
+
+/* --events: hand over the verdicts settled so far (rotating the -o file).
+ * 0, or -1 when they could not be written (message printed). */
+static int flush_events(struct monitor *m)
+{
+    char err[ERR_LEN];
+    const char *what = m->opt->output ? m->opt->output : "stdout";
+    if (m->events.out == NULL)
+        return 0;
+    if (m->events.failed) {
+        roce_complain(what, "write failed");
+        return -1;
+    }
+    if (m->events_file != NULL) {
+        int rc = roce_rotfile_flush(m->events_file, err, sizeof err);
+        m->events.out = roce_rotfile_fp(m->events_file);
+        if (rc != 0) {
+            roce_complain(what, err);
+            return -1;
+        }
+    } else if (fflush(m->events.out) != 0) {
+        roce_complain(what, strerror(errno));
+        return -1;
     }
     return 0;
 }
@@ -185,11 +250,27 @@ static void read_batch(struct monitor *m)
     } else if (m->save_failed) {
         roce_complain(m->opt->live.savefile, roce_savefile_error(m->save));
         m->reason = STOP_OUTPUT;
+    } else if (flush_events(m) != 0) {
+        m->reason = STOP_OUTPUT;
     } else if (count && m->frames >= count) {
         m->reason = STOP_COUNT;
     }
     /* n >= 0: frames read (0: none ready); ROCE_LIVECAP_BREAK: a signal,
      * whose flag the loop checks */
+}
+
+/* The interval's Prometheus file and --listen documents. 0, or -1 when the
+ * file could not be written (message printed). */
+static int publish(struct monitor *m, const struct roce_live_interval *iv)
+{
+    const char *prom = m->opt->live.prometheus;
+    if (prom != NULL && roce_prometheus_file(prom, iv) != 0) {
+        roce_complain(prom, strerror(errno));
+        return -1;
+    }
+    if (m->http != NULL && roce_live_pages_publish(m->http, iv, m->opt->interval_ns) != 0)
+        roce_complain("--listen", "out of memory: the documents served are not updated");
+    return 0;
 }
 
 /* Close an interval and write it everywhere. 0, or -1 when an output
@@ -218,15 +299,17 @@ static int emit_interval(struct monitor *m, int final)
         roce_engine_advance(m->engine, iv.wall_ns - LIVE_SETTLE_LAG_NS);
     roce_live_tracker_step(m->tracker, m->engine, &m->stats, &iv);
 
-    int rc = m->opt->mode == ROCE_MODE_JSON ? roce_live_json_interval(stdout, &iv)
-             : m->tty                       ? roce_live_view_screen(stdout, &iv)
-                                            : roce_live_view_lines(stdout, &iv);
+    int rc = 0;
+    if (lo->quiet || m->opt->mode == ROCE_MODE_EVENTS)
+        rc = 0; /* stdout carries the events, or nothing */
+    else if (m->opt->mode == ROCE_MODE_JSON)
+        rc = roce_live_json_interval(stdout, &iv);
+    else
+        rc = m->tty ? roce_live_view_screen(stdout, &iv) : roce_live_view_lines(stdout, &iv);
     if (rc != 0)
         roce_complain("stdout", "write failed");
-    if (lo->prometheus != NULL && roce_prometheus_file(lo->prometheus, &iv) != 0) {
-        roce_complain(lo->prometheus, strerror(errno));
+    if (publish(m, &iv) != 0 || flush_events(m) != 0)
         rc = -1;
-    }
     if (m->save != NULL && roce_savefile_flush(m->save) != 0) {
         roce_complain(lo->savefile, roce_savefile_error(m->save));
         rc = -1;
@@ -293,6 +376,8 @@ static int final_report(struct monitor *m)
 {
     const char *files[] = {m->iface};
     char why[ERR_LEN + 128];
+    if (m->opt->mode == ROCE_MODE_EVENTS || (m->opt->live.quiet && m->opt->output == NULL))
+        return 0; /* the events are the output, as offline; or nothing on stdout */
     struct roce_report_live live = {m->iface, m->stats.received, m->stats.dropped,
                                     m->stats.if_dropped};
     struct roce_report rep;
@@ -335,9 +420,10 @@ static int final_report(struct monitor *m)
     return 0;
 }
 
-/* Write the Prometheus file once before capturing (all counters zero), so
- * that a path that cannot be written is reported at once. 0, or -1. */
-static int first_prometheus(struct monitor *m)
+/* Write the Prometheus file (and publish the --listen documents) once
+ * before capturing, all counters zero, so that a path that cannot be
+ * written is reported at once. 0, or -1. */
+static int first_interval(struct monitor *m)
 {
     struct roce_live_interval iv;
     memset(&iv, 0, sizeof iv);
@@ -346,27 +432,28 @@ static int first_prometheus(struct monitor *m)
     iv.link_type = roce_livecap_linktype_name(m->cap);
     iv.link_speed_mbps = m->opt->cfg.link_speed_mbps;
     roce_live_tracker_step(m->tracker, m->engine, &m->stats, &iv);
-    if (roce_prometheus_file(m->opt->live.prometheus, &iv) != 0) {
-        roce_complain(m->opt->live.prometheus, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return publish(m, &iv);
 }
 
 /* Everything after the capture and the outputs are open. */
 static int monitor(struct monitor *m)
 {
     sigset_t sleep_mask, saved;
+    struct roce_config cfg = m->opt->cfg;
     int status = 0;
 
+    if (m->events.out != NULL) {
+        cfg.on_verdict = roce_events_write;
+        cfg.ctx = &m->events;
+    }
     m->tracker = roce_live_tracker_new(m->opt->top < VIEW_TOP ? m->opt->top : VIEW_TOP);
-    m->engine = roce_engine_new(&m->opt->cfg);
+    m->engine = roce_engine_new(&cfg);
     if (m->tracker == NULL || m->engine == NULL) {
         roce_complain("engine", "out of memory");
         roce_output_abort(&m->out);
         return ROCE_EXIT_INPUT;
     }
-    if (m->opt->live.prometheus != NULL && first_prometheus(m) != 0) {
+    if (first_interval(m) != 0) {
         roce_output_abort(&m->out);
         return ROCE_EXIT_OUTPUT;
     }
@@ -377,6 +464,8 @@ static int monitor(struct monitor *m)
     if (m->reason == STOP_SIGNAL || m->reason == STOP_DURATION)
         drain(m);
     roce_engine_finish(m->engine);
+    if (flush_events(m) != 0)
+        status = ROCE_EXIT_OUTPUT;
     if (emit_interval(m, 1) != 0)
         status = ROCE_EXIT_OUTPUT;
     if (m->reason == STOP_READ_ERROR) {
@@ -400,6 +489,8 @@ int roce_live_run(const struct roce_cli_options *opt)
     m.iface = opt->live.iface;
     m.tty = isatty(STDOUT_FILENO);
     int status = open_capture(&m);
+    if (status == 0)
+        status = open_listener(&m);
     if (status == 0) {
         status = open_outputs(&m);
         if (status == 0)
@@ -413,6 +504,11 @@ int roce_live_run(const struct roce_cli_options *opt)
     }
     if (roce_savefile_close(m.save) != 0 && status == 0)
         status = ROCE_EXIT_OUTPUT;
+    if (roce_rotfile_close(m.events_file) != 0 && status == 0) {
+        roce_complain(opt->output, "write failed");
+        status = ROCE_EXIT_OUTPUT;
+    }
+    roce_http_free(m.http);
     roce_live_tracker_free(m.tracker);
     roce_engine_free(m.engine);
     roce_livecap_close(m.cap);

@@ -1,0 +1,250 @@
+/*
+ * http.c - the live monitor's HTTP server (see http.h), on libmicrohttpd.
+ *
+ * The monitor's thread publishes documents (roce_http_publish) under the
+ * mutex; the server's thread answers each request with a copy made under
+ * the same mutex, so a document is never seen half replaced. Requests are
+ * answered on the first call of the access handler, before any body is
+ * read: a request announcing a body (Content-Length other than 0, or a
+ * Transfer-Encoding) is refused with 413 and its connection closed.
+ */
+#define _DEFAULT_SOURCE
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PORT_MAX       65535ul
+#define LISTEN_BACKLOG 16
+#define DEFAULT_ADDR   "127.0.0.1"
+#define ADDR_BUF       64
+#define ALLOWED        "GET, HEAD"
+
+struct doc {
+    char *path, *type, *body;
+    size_t len;
+};
+
+struct roce_http {
+    int fd; /* the listening socket, until the daemon owns it */
+    struct MHD_Daemon *daemon;
+    pthread_mutex_t mu;
+    struct doc docs[ROCE_HTTP_DOCS];
+};
+
+int roce_http_parse_addr(const char *spec, struct sockaddr_storage *sa, socklen_t *len)
+{
+    char addr[ADDR_BUF];
+    const char *port = strrchr(spec, ':');
+    char *end;
+    memset(sa, 0, sizeof *sa);
+    if (port == NULL) {
+        snprintf(addr, sizeof addr, "%s", DEFAULT_ADDR);
+        port = spec;
+    } else {
+        size_t n = (size_t)(port - spec);
+        if (n >= sizeof addr)
+            return -1;
+        memcpy(addr, spec, n);
+        addr[n] = '\0';
+        port++;
+    }
+    if (*port < '0' || *port > '9')
+        return -1;
+    errno = 0;
+    unsigned long p = strtoul(port, &end, 10);
+    if (errno != 0 || *end != '\0' || p == 0 || p > PORT_MAX)
+        return -1;
+    size_t alen = strlen(addr);
+    if (alen >= 2 && addr[0] == '[' && addr[alen - 1] == ']') {
+        struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)sa;
+        addr[alen - 1] = '\0';
+        if (inet_pton(AF_INET6, addr + 1, &s6->sin6_addr) != 1)
+            return -1;
+        s6->sin6_family = AF_INET6;
+        s6->sin6_port = htons((uint16_t)p);
+        *len = sizeof *s6;
+        return 0;
+    }
+    struct sockaddr_in *s4 = (struct sockaddr_in *)sa;
+    if (inet_pton(AF_INET, addr, &s4->sin_addr) != 1)
+        return -1;
+    s4->sin_family = AF_INET;
+    s4->sin_port = htons((uint16_t)p);
+    *len = sizeof *s4;
+    return 0;
+}
+
+struct roce_http *roce_http_bind(const char *spec, char *err, size_t errlen)
+{
+    struct sockaddr_storage sa;
+    socklen_t len;
+    int one = 1;
+    if (roce_http_parse_addr(spec, &sa, &len) != 0) {
+        snprintf(err, errlen, "not ADDR:PORT or PORT: '%s'", spec);
+        return NULL;
+    }
+    struct roce_http *h = calloc(1, sizeof *h);
+    if (h == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    h->fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (h->fd < 0 || setsockopt(h->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(h->fd, (struct sockaddr *)&sa, len) != 0 || listen(h->fd, LISTEN_BACKLOG) != 0) {
+        snprintf(err, errlen, "cannot listen on %s: %s", spec, strerror(errno));
+        if (h->fd >= 0)
+            close(h->fd);
+        free(h);
+        return NULL;
+    }
+    pthread_mutex_init(&h->mu, NULL);
+    return h;
+}
+
+/* A response of len bytes copied from body (NULL: empty), with the headers
+ * every answer carries, queued with status. */
+static enum MHD_Result respond(struct MHD_Connection *c, unsigned status, const char *type,
+                               const char *body, size_t len)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(len, (void *)(body ? body : ""), MHD_RESPMEM_MUST_COPY);
+    if (r == NULL)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, ALLOWED);
+    enum MHD_Result rc = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+static enum MHD_Result error_page(struct MHD_Connection *c, unsigned status, const char *text)
+{
+    return respond(c, status, "text/plain; charset=utf-8", text, strlen(text));
+}
+
+/* Nonzero when the request announces a body. */
+static int has_body(struct MHD_Connection *c)
+{
+    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    const char *te =
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    return te != NULL || (cl != NULL && strcmp(cl, "0") != 0);
+}
+
+/* The access handler: answered on its first call. */
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version, const char *upload,
+                                  size_t *upload_size, void **state)
+{
+    struct roce_http *h = cls;
+    (void)version;
+    (void)upload;
+    (void)upload_size;
+    (void)state;
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+        return error_page(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
+    if (has_body(c))
+        return error_page(c, MHD_HTTP_CONTENT_TOO_LARGE, "no request body is read\n");
+    pthread_mutex_lock(&h->mu);
+    const struct doc *d = NULL;
+    for (unsigned i = 0; i < ROCE_HTTP_DOCS && d == NULL; i++)
+        if (h->docs[i].path != NULL && strcmp(h->docs[i].path, url) == 0)
+            d = &h->docs[i];
+    enum MHD_Result rc = d == NULL ? error_page(c, MHD_HTTP_NOT_FOUND, "not found\n")
+                         : d->body == NULL
+                             ? error_page(c, MHD_HTTP_SERVICE_UNAVAILABLE, "not ready\n")
+                             : respond(c, MHD_HTTP_OK, d->type, d->body, d->len);
+    pthread_mutex_unlock(&h->mu);
+    return rc;
+}
+
+int roce_http_start(struct roce_http *h, char *err, size_t errlen)
+{
+    sigset_t all, saved;
+    /* the thread inherits the mask: it must take none of the monitor's signals */
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &saved);
+    h->daemon = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, on_request, h,
+        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->fd, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)ROCE_HTTP_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)ROCE_HTTP_PER_IP, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)ROCE_HTTP_REQUEST_BYTES, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)ROCE_HTTP_IDLE_S,
+        MHD_OPTION_END);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    if (h->daemon == NULL) {
+        snprintf(err, errlen, "cannot start the HTTP server");
+        return -1;
+    }
+    h->fd = -1; /* the daemon's now */
+    return 0;
+}
+
+int roce_http_publish(struct roce_http *h, const char *path, const char *content_type,
+                      const char *body, size_t len)
+{
+    struct doc *d = NULL, *free_slot = NULL;
+    char *copy = NULL;
+    if (body != NULL) {
+        if ((copy = malloc(len ? len : 1)) == NULL)
+            return -1;
+        memcpy(copy, body, len);
+    }
+    pthread_mutex_lock(&h->mu);
+    for (unsigned i = 0; i < ROCE_HTTP_DOCS && d == NULL; i++) {
+        if (h->docs[i].path != NULL && strcmp(h->docs[i].path, path) == 0)
+            d = &h->docs[i];
+        else if (h->docs[i].path == NULL && free_slot == NULL)
+            free_slot = &h->docs[i];
+    }
+    if (d == NULL && free_slot != NULL) {
+        free_slot->path = strdup(path);
+        free_slot->type = strdup(content_type);
+        if (free_slot->path == NULL || free_slot->type == NULL) {
+            free(free_slot->path);
+            free(free_slot->type);
+            free_slot->path = free_slot->type = NULL;
+        } else {
+            d = free_slot;
+        }
+    }
+    if (d != NULL) {
+        free(d->body);
+        d->body = copy;
+        d->len = len;
+    }
+    pthread_mutex_unlock(&h->mu);
+    if (d == NULL)
+        free(copy);
+    return d != NULL ? 0 : -1;
+}
+
+void roce_http_free(struct roce_http *h)
+{
+    if (h == NULL)
+        return;
+    if (h->daemon != NULL)
+        MHD_stop_daemon(h->daemon);
+    if (h->fd >= 0)
+        close(h->fd);
+    for (unsigned i = 0; i < ROCE_HTTP_DOCS; i++) {
+        free(h->docs[i].path);
+        free(h->docs[i].type);
+        free(h->docs[i].body);
+    }
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+}

@@ -107,6 +107,16 @@ def main():
                      ("--max-flows", "3"), ("--max-flows", "18446744073709551616"),
                      ("--max-flows", "+10"), ("--top", "0"), ("--top", "ten")]:
         case(f"{opt} {bad!r}", [opt, bad, good], 2, f"rocescope: {opt}: invalid value")
+    for bad in ["0", "65536", "x", "1.2.3.4", "1.2.3.4:", ":80", "[::1]80", "::1:80",
+                "localhost:80", "1.2.3.400:80", "[::1:80", "9100 "]:
+        case(f"--listen {bad!r}", ["-i", "lo", "--listen", bad], 2,
+             "rocescope: --listen: invalid value")
+    case("--listen needs -i", ["--listen", "9100", good], 2, "--listen needs -i")
+    case("-q needs -i", ["-q", good], 2, "-q needs -i")
+    case("--rotate-size needs --events and -o", ["-i", "lo", "--rotate-size", "1"], 2,
+         "--rotate-size needs --events and -o")
+    case("--rotate-count 0", ["-i", "lo", "--rotate-count", "0"], 2,
+         "rocescope: --rotate-count: invalid value")
     case("--help", ["--help"], 0, stdout_check=lambda o: "Usage: rocescope" in o)
     case("--version", ["--version"], 0, stdout_check=lambda o: o.startswith("rocescope "))
 

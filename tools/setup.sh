@@ -2,14 +2,19 @@
 # Set-up for a Debian 12 machine: install the packages that are missing (as
 # root), then configure and build rocescope into build/. clang (with its
 # libFuzzer runtime), valgrind, cppcheck, clang-tidy and GNU time serve the robustness
-# tests and tools/fuzz.sh; tcpreplay and iproute2 the live monitor tests.
+# tests and tools/fuzz.sh; tcpreplay and iproute2 the live monitor tests;
+# libmicrohttpd the monitor's --listen; curl, prometheus (promtool) and
+# prometheus-node-exporter the --listen, rules and end-to-end tests; lintian
+# and bash-completion the package test. Services these packages bring are
+# not started (a policy-rc.d says so while they are installed).
 #   tools/setup.sh            install + build
 # Environment: BUILD_DIR (default build), CMAKE_ARGS (extra configure options).
 set -eu
 cd "$(dirname "$0")/.."
 
 PKGS="build-essential cmake pkg-config python3 debian-archive-keyring libpcap-dev libjson-c-dev libcunit1-dev \
-wireshark-dev tshark clang libclang-rt-14-dev valgrind cppcheck clang-tidy time tcpreplay iproute2"
+wireshark-dev tshark clang libclang-rt-14-dev valgrind cppcheck clang-tidy time tcpreplay iproute2 \
+libmicrohttpd-dev curl prometheus prometheus-node-exporter lintian bash-completion"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -23,8 +28,20 @@ if [ -n "$missing" ]; then
     echo "setup: installing$missing"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
+    policy=/usr/sbin/policy-rc.d made_policy=""
+    if [ ! -e "$policy" ]; then
+        # prometheus and node_exporter are test tools here, not services
+        printf '#!/bin/sh\nexit 101\n' >"$policy"
+        chmod 755 "$policy"
+        made_policy=1
+        trap 'rm -f "$policy"' EXIT
+    fi
     # shellcheck disable=SC2086
     apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    if [ -n "$made_policy" ]; then
+        rm -f "$policy"
+        trap - EXIT
+    fi
 fi
 
 BUILD_DIR=${BUILD_DIR:-build}

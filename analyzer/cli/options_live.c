@@ -23,8 +23,8 @@
 #define IDLE_DEFAULT_NS    (300 * ROCE_NS_PER_SEC)
 #define DURATION_MIN_NS    1000000ull /* 1 ms */
 #define DURATION_MAX_NS    (366ull * 86400 * ROCE_NS_PER_SEC)
-#define ROTATE_COUNT_DEFAULT 5u
-#define ROTATE_COUNT_MAX   1000ull
+#define ROTATE_DEFAULT     5u
+#define ROTATE_MAX         1000ull
 
 static const struct roce_cli_unit long_time_units[] = {
     {"", ROCE_NS_PER_SEC},         {"s", ROCE_NS_PER_SEC},
@@ -72,7 +72,7 @@ void roce_cli_live_defaults(struct roce_live_options *lo)
     lo->buffer_kib = BUFFER_DEFAULT_KIB;
     lo->promisc = 1;
     lo->idle_timeout_ns = IDLE_DEFAULT_NS;
-    lo->rotate_count = ROTATE_COUNT_DEFAULT;
+    lo->rotate_count = ROTATE_DEFAULT;
 }
 
 /* Options that take no number. 1 when c is none of them. */
@@ -170,7 +170,7 @@ static int number_option(int c, const char *arg, struct roce_live_options *lo)
         lo->rotate_bytes = v * FILE_MB_BYTES;
         return 0;
     case ROCE_OPT_ROTATE_COUNT:
-        if (roce_cli_parse_u64(arg, 1, ROTATE_COUNT_MAX, &v))
+        if (roce_cli_parse_u64(arg, 1, ROTATE_MAX, &v))
             return roce_cli_bad_value("--rotate-count", arg, "a number of files 1..1000");
         lo->rotate_count = (unsigned)v;
         return 0;

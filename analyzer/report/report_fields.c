@@ -127,7 +127,7 @@ static const struct roce_field report_fields[] = {
            LIVE_BY("malformed_packets_total", "reason",
                    "RoCE by port or EtherType, but malformed, by reason")),
     COUNTER(T, "capture", "bytes", bytes,
-            LIVE("wire_bytes_total", "Bytes of the frames analysed as on the wire (original lengths)")),
+            LIVE("wire_bytes_total", "Bytes of the frames analysed, as on the wire")),
     COUNTER(T, "capture", "request_packets", request_packets,
             LIVE("request_packets_total", "RoCE request packets")),
     COUNTER(T, "capture", "response_packets", response_packets,

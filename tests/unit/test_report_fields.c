@@ -5,8 +5,8 @@
  * read back and written again to the same bytes; merge adds the counts and
  * keeps the first and last times; the live monitor's interval differences,
  * its order of the interval lines, its Prometheus names and the Prometheus
- * file written from them; the terminal view finds its counters. The IPv4-mapped address helpers (roce_addr.h)
- * serve the round trip.
+ * file written from them; the terminal view finds its counters. The
+ * IPv4-mapped address helpers (roce_addr.h) serve the round trip.
  */
 #define _GNU_SOURCE
 #include <stdio.h>

@@ -138,7 +138,8 @@ static enum MHD_Result error_page(struct MHD_Connection *c, unsigned status, con
 /* Nonzero when the request announces a body. */
 static int has_body(struct MHD_Connection *c)
 {
-    const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    const char *cl =
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     const char *te =
         MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
     return te != NULL || (cl != NULL && strcmp(cl, "0") != 0);
@@ -177,13 +178,13 @@ int roce_http_start(struct roce_http *h, char *err, size_t errlen)
     /* the thread inherits the mask: it must take none of the monitor's signals */
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &saved);
-    h->daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, on_request, h,
-        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->fd, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)ROCE_HTTP_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        (unsigned)ROCE_HTTP_PER_IP, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)ROCE_HTTP_REQUEST_BYTES, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)ROCE_HTTP_IDLE_S,
-        MHD_OPTION_END);
+    h->daemon =
+        MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, on_request,
+                         h, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->fd,
+                         MHD_OPTION_CONNECTION_LIMIT, (unsigned)ROCE_HTTP_CONNECTIONS,
+                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)ROCE_HTTP_PER_IP,
+                         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)ROCE_HTTP_REQUEST_BYTES,
+                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)ROCE_HTTP_IDLE_S, MHD_OPTION_END);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     if (h->daemon == NULL) {
         snprintf(err, errlen, "cannot start the HTTP server");

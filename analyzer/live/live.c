@@ -58,9 +58,9 @@ struct monitor {
     struct roce_engine *engine;
     struct roce_savefile *save;
     struct roce_live_tracker *tracker;
-    struct roce_http *http;            /* --listen */
-    struct roce_events events;         /* --events: out is NULL without */
-    struct roce_rotfile *events_file;  /* --events -o PATH */
+    struct roce_http *http;           /* --listen */
+    struct roce_events events;        /* --events: out is NULL without */
+    struct roce_rotfile *events_file; /* --events -o PATH */
     struct roce_output out; /* the final report */
     struct roce_livecap_stats stats;
     uint64_t frames;
@@ -148,8 +148,8 @@ static int open_outputs(struct monitor *m)
     if (m->opt->mode == ROCE_MODE_EVENTS) {
         m->events.out = stdout;
         if (m->opt->output != NULL) {
-            m->events_file = roce_rotfile_open(m->opt->output, lo->rotate_bytes,
-                                               lo->rotate_count, err, sizeof err);
+            m->events_file = roce_rotfile_open(m->opt->output, lo->rotate_bytes, lo->rotate_count,
+                                               err, sizeof err);
             if (m->events_file == NULL) {
                 roce_complain(m->opt->output, err);
                 return ROCE_EXIT_OUTPUT;

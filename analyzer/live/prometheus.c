@@ -223,8 +223,7 @@ static const struct {
     {"top_flow_psn_gaps", "PSN gaps", offsetof(struct roce_live_flow, gaps)},
     {"top_flow_missing_psns", "PSNs missing in its gaps",
      offsetof(struct roce_live_flow, missing_psns)},
-    {"top_flow_ce_marked_packets", "CE-marked packets",
-     offsetof(struct roce_live_flow, ce_marked)},
+    {"top_flow_ce_marked_packets", "CE-marked packets", offsetof(struct roce_live_flow, ce_marked)},
     {"top_flow_cnps", "CNPs", offsetof(struct roce_live_flow, cnps)},
 };
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define FILE_MODE 0644
+#define FILE_MODE  0644
 #define NAME_EXTRA 16 /* ".<number>" */
 
 struct roce_rotfile {

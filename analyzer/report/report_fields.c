@@ -83,13 +83,13 @@ static const struct roce_field nak_fields[] = {
 };
 static const struct roce_fieldset naks = FIELDSET(nak_fields);
 
-#define PRIO(key, ...) COUNTER(struct roce_pfc_prio, "", key, __VA_ARGS__)
+#define PRIO(key, ...)    COUNTER(struct roce_pfc_prio, "", key, __VA_ARGS__)
 #define HELP_PAUSE_FRAMES "frames that carried a pause time: XOFF (nonzero) or XON (zero)"
-#define HELP_ROCE "Well-formed RoCE frames, by RoCE version"
-#define HELP_ICRC "Well-formed RoCE frames by ICRC check: good, bad, unchecked"
-#define HELP_CNP "Congestion notification packets: matched to a CE mark, or unexplained"
-#define HELP_CE_SETTLED "CE marks settled: answered by a CNP within the window, or unanswered"
-#define HELP_MAC_CONTROL "MAC Control frames by type: 802.1Qbb PFC, 802.3x PAUSE, other"
+#define HELP_ROCE         "Well-formed RoCE frames, by RoCE version"
+#define HELP_ICRC         "Well-formed RoCE frames by ICRC check: good, bad, unchecked"
+#define HELP_CNP          "Congestion notification packets: matched to a CE mark, or unexplained"
+#define HELP_CE_SETTLED   "CE marks settled: answered by a CNP within the window, or unanswered"
+#define HELP_MAC_CONTROL  "MAC Control frames by type: 802.1Qbb PFC, 802.3x PAUSE, other"
 static const struct roce_field pfc_prio_fields[] = {
     PRIO("frames", frames, NOT_LIVE), /* xoff + xon */
     PRIO("xoff", xoff, PART("frames_total", "state", "xoff", HELP_PAUSE_FRAMES)),

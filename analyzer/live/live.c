@@ -160,9 +160,12 @@ static int open_outputs(struct monitor *m)
         roce_complain(m->opt->output, strerror(errno));
         return ROCE_EXIT_OUTPUT;
     }
-    if (m->http != NULL &&
-        (roce_live_pages_declare(m->http) != 0 || roce_http_start(m->http, err, sizeof err) != 0)) {
-        roce_complain("--listen", err[0] ? err : "out of memory");
+    if (m->http != NULL && roce_live_pages_declare(m->http) != 0) {
+        roce_complain("--listen", "out of memory");
+        return ROCE_EXIT_OUTPUT;
+    }
+    if (m->http != NULL && roce_http_start(m->http, err, sizeof err) != 0) {
+        roce_complain("--listen", err);
         return ROCE_EXIT_OUTPUT;
     }
     if (lo->savefile != NULL) {

@@ -9,8 +9,7 @@
 
 #include "live_view.h"
 #include "prometheus.h"
-
-#define NS_PER_SEC 1000000000LL
+#include "roce_time.h"
 
 int roce_live_pages_declare(struct roce_http *h)
 {
@@ -52,7 +51,7 @@ int roce_live_page(FILE *out, const struct roce_live_interval *iv, int64_t inter
         free(lines);
         return -1;
     }
-    long long refresh = (interval_ns + NS_PER_SEC - 1) / NS_PER_SEC;
+    long long refresh = (interval_ns + ROCE_NS_PER_SEC - 1) / ROCE_NS_PER_SEC;
     fprintf(out,
             "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
             "<meta http-equiv=\"refresh\" content=\"%lld\"><title>rocescope live: ",

@@ -31,7 +31,6 @@
 #include "roce_time.h"
 
 #define FILE_MODE             0644
-#define NS_PER_SEC            1e9
 #define BITS_PER_QUANTUM      512.0 /* IEEE 802.3 Annex 31B: a quantum is 512 bit times */
 #define BITS_PER_SEC_PER_MBPS 1e6
 #define NAME_BUF              128

@@ -151,7 +151,7 @@ def listen(tool, captures, tmp):
             (b"GARBAGE\r\n\r\n", ("", "HTTP/1.1 400")),
             (b"GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n", ("HTTP/1.1 505",)),
             (b"GET /" + b"a" * (2 * REQUEST_BYTES) + b" HTTP/1.1\r\nHost: x\r\n\r\n",
-             ("HTTP/1.1 414",)),
+             ("", "HTTP/1.1 414")),  # closed with the rest unread: the answer may be lost
             (b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * (2 * REQUEST_BYTES) +
              b"\r\n\r\n", ("", "HTTP/1.1 431")),
             (b"GET /metrics HTTP/1.1\r\nHo", ("",)),

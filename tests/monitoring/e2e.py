@@ -11,10 +11,12 @@ there at run time):
   prometheus                  scraping node_exporter and --listen every
                               second, evaluating the shipped rules every second
 
-while a PFC pause storm is replayed (captures/pfc.pcap looped at 3000
-frames/s: priority 3 paused about two thirds of every second; its RoCE SEND
-resent each loop) after loss_receiver.pcap and ecn_cnp.pcap (NAKs, CE marks,
-CNPs). Then, through Prometheus's HTTP API:
+while a PFC pause storm is replayed (captures/pfc.pcap looped at 600
+frames/s for 2 s, the monitor at --link-speed 1G: each XOFF pauses 33.5 ms,
+far longer than tcpreplay's pacing may bunch frames, so priority 3 is paused
+about two thirds of every second whatever the load; its RoCE SEND is resent
+each loop) after loss_receiver.pcap and ecn_cnp.pcap (NAKs, CE marks, CNPs).
+Then, through Prometheus's HTTP API:
 
   - the alert RocescopePfcPauseStorm fires for priority 3, from both jobs
   - the counters scraped from --listen equal those of the file at one instant
@@ -47,8 +49,8 @@ import promql
 SKIP = 77
 NS = "rse2e%d" % os.getpid()
 CAPTURE_IF, REPLAY_IF = "vb", "va"
-STORM_PPS, STORM_LOOPS = 3000, 400      # 6000 frames, 2 s of storm
-QUANTUM_S = 512 / 100e9                 # at the default --link-speed 100G
+STORM_PPS, STORM_LOOPS = 600, 80        # 1200 frames, 2 s of storm
+LINK_SPEED = "1G"                       # a pause quantum of 512 ns
 WAIT_S = 40
 
 
@@ -209,6 +211,7 @@ def report_counters(rep):
     """The counter series the final report says the monitor wrote, from
     REPORT.md's table: {(name, frozenset(labels)): value}."""
     c, e, p = rep["capture"], rep["ecn"], rep["pfc"]
+    quantum_s = 512 / (rep["options"]["link_speed_mbps"] * 1e6)
     want = {}
 
     def put(name, value, **labels):
@@ -250,13 +253,13 @@ def report_counters(rep):
         i = str(prio["priority"])
         put("pfc_priority_frames_total", prio["xoff"], priority=i, state="xoff")
         put("pfc_priority_frames_total", prio["xon"], priority=i, state="xon")
-        put("pfc_priority_requested_seconds_total", prio["quanta"] * QUANTUM_S, priority=i)
+        put("pfc_priority_requested_seconds_total", prio["quanta"] * quantum_s, priority=i)
         put("pfc_priority_paused_seconds_total", prio["paused_us"] / 1e6, priority=i)
         put("pfc_priority_storm_windows_total", prio["storm_windows"], priority=i)
     lp = p["pause"]
     put("link_pause_frames_total", lp["xoff"], state="xoff")
     put("link_pause_frames_total", lp["xon"], state="xon")
-    put("link_pause_requested_seconds_total", lp["quanta"] * QUANTUM_S)
+    put("link_pause_requested_seconds_total", lp["quanta"] * quantum_s)
     put("link_pause_paused_seconds_total", lp["paused_us"] / 1e6)
     put("link_pause_storm_windows_total", lp["storm_windows"])
     for enc, n in rep["encapsulation"].items():
@@ -333,6 +336,7 @@ def inside(a):
     try:
         mon = procs.start("rocescope", [
             a.rocescope, "-i", CAPTURE_IF, "-Z", "nobody", "--quiet", "--interval", "1s",
+            "--link-speed", LINK_SPEED,
             "--prometheus-file", prom_file, "--listen", "127.0.0.1:%d" % listen_port,
             "--json", "-o", final, "-s", "0", "--duration", "120s"])
         procs.start("node_exporter", [
@@ -368,7 +372,12 @@ def inside(a):
                       al["labels"].get("interface") == CAPTURE_IF]
             jobs = sorted(al["labels"]["job"] for al in firing)
             return jobs == ["node", "rocescope"] and firing
-        firing = wait_for("RocescopePfcPauseStorm to fire", storm_alerts)
+        try:
+            firing = wait_for("RocescopePfcPauseStorm to fire", storm_alerts)
+        except Fail as e:
+            with open(prom_file) as f:
+                prio3 = [l for l in f if 'priority="3"' in l and "_total" in l]
+            raise Fail("%s; the monitor's file says: %s" % (e, "".join(prio3)))
         other = sorted({al["labels"]["alertname"] for al in prom.api("alerts")["alerts"]
                         if al["state"] == "firing"} - {"RocescopePfcPauseStorm"})
         step("RocescopePfcPauseStorm firing (%d alerts; also %s)" % (len(firing), other), t0)

@@ -197,12 +197,10 @@ static inline struct roce_flow *roce_flow_at(const struct roce_flow_table *t, ui
 /* 32-bit hash of a flow key: its five 64-bit words, multiply-xorshift mixed. */
 static inline uint32_t roce_flow_key_hash(const struct roce_flow_key *k)
 {
-    uint64_t w[sizeof *k / sizeof(uint64_t)], h = 0x9E3779B97F4A7C15ull;
+    uint64_t w[sizeof *k / sizeof(uint64_t)], h = ROCE_HASH_SEED;
     memcpy(w, k, sizeof w);
-    for (unsigned i = 0; i < sizeof w / sizeof w[0]; i++) {
-        h = (h ^ w[i]) * 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 31;
-    }
+    for (unsigned i = 0; i < sizeof w / sizeof w[0]; i++)
+        h = roce_hash_mix(h, w[i]);
     return (uint32_t)(h ^ (h >> 32));
 }
 

@@ -106,20 +106,19 @@ void roce_index_remove(struct roce_index *ix, uint32_t hash, uint32_t val)
 uint32_t roce_hash_bytes(const void *data, unsigned len)
 {
     const uint8_t *p = data;
-    uint64_t h = 0x9E3779B97F4A7C15ull ^ len;
+    uint64_t h = ROCE_HASH_SEED ^ len;
     while (len >= 8) {
         uint64_t w;
         memcpy(&w, p, 8);
-        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 31;
+        h = roce_hash_mix(h, w);
         p += 8;
         len -= 8;
     }
     uint64_t tail = 0;
     memcpy(&tail, p, len);
-    h = (h ^ tail) * 0x94D049BB133111EBull;
+    h = (h ^ tail) * ROCE_HASH_MUL2;
     h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ull;
+    h *= ROCE_HASH_MUL1;
     h ^= h >> 32;
     return (uint32_t)h;
 }

@@ -35,7 +35,19 @@ int roce_index_insert(struct roce_index *ix, uint32_t hash, uint32_t val);
 /* Remove a handle stored under hash (no-op when absent). */
 void roce_index_remove(struct roce_index *ix, uint32_t hash, uint32_t val);
 
-/* 32-bit hash of a byte string (multiply-xorshift over 8-byte words). */
+/* The engine's hashing (splitmix64 constants): a state starts at
+ * ROCE_HASH_SEED and takes 64-bit words through roce_hash_mix(). */
+#define ROCE_HASH_SEED 0x9E3779B97F4A7C15ull
+#define ROCE_HASH_MUL1 0xBF58476D1CE4E5B9ull
+#define ROCE_HASH_MUL2 0x94D049BB133111EBull
+
+static inline uint64_t roce_hash_mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * ROCE_HASH_MUL1;
+    return h ^ (h >> 31);
+}
+
+/* 32-bit hash of a byte string (roce_hash_mix over 8-byte words). */
 uint32_t roce_hash_bytes(const void *data, unsigned len);
 
 #endif

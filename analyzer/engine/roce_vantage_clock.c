@@ -1,6 +1,6 @@
 /*
  * roce_vantage_clock.c - a point's clock offset against point 0 from the two
- * samples (ANALYSIS-DEFINITIONS, "Vantage points").
+ * samples (see roce_vantage_clock.h; ANALYSIS.md, "Vantage points").
  *
  * A transmission kept by both samples, seen once at each point, gives
  * delta = t(point) - t(point 0) = offset + d when point 0 is upstream (d >= 0
@@ -21,10 +21,10 @@
  * point INCONSISTENT: no offset is given (a clock step, points not on one
  * path, or transmissions of a reused QP that only look alike).
  */
+#include "roce_vantage_clock.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "roce_vantage_int.h"
 
 #define MAX_DRIFT 0.0005 /* 500 ppm: clocks drift less (crystals: +/-100 ppm) */
 
@@ -124,9 +124,8 @@ static void middle(const struct vest *e, int64_t *mid, int64_t *bound)
 }
 
 /* Drift: the estimate over each half of the matches' time span. */
-static void drift(struct roce_vantage *v, unsigned point, const struct vmatch *m, size_t n)
+static void drift(struct roce_vantage_clock *c, double *slope, const struct vmatch *m, size_t n)
 {
-    struct roce_vantage_clock *c = &v->clock[point];
     struct vest s, e;
     int64_t tmin = INT64_MAX, tmax = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
@@ -153,26 +152,25 @@ static void drift(struct roce_vantage *v, unsigned point, const struct vmatch *m
      * offset near its centre; drift shows when the two are further apart
      * than the halves are wide */
     if (apart > c->start_bound_ns + c->end_bound_ns && c->end_ts_ns > c->start_ts_ns) {
-        double slope = (double)c->drift_ns / (double)(c->end_ts_ns - c->start_ts_ns);
-        if (slope <= MAX_DRIFT && slope >= -MAX_DRIFT) { /* else not a clock: see below */
+        double k = (double)c->drift_ns / (double)(c->end_ts_ns - c->start_ts_ns);
+        if (k <= MAX_DRIFT && k >= -MAX_DRIFT) { /* else not a clock: see below */
             c->drift_detected = 1;
-            v->slope[point] = slope;
+            *slope = k;
         }
     }
 }
 
 /* Nonzero when the matches agree on one offset once the drift is taken out. */
-static int consistent_with_drift(const struct roce_vantage *v, unsigned point,
+static int consistent_with_drift(const struct roce_vantage_clock *c, double slope,
                                  const struct vmatch *m, size_t n)
 {
-    const struct roce_vantage_clock *c = &v->clock[point];
     struct vmatch *k = malloc((n ? n : 1) * sizeof *k);
     struct vest e;
     if (k == NULL)
         return 0;
     for (size_t i = 0; i < n; i++) {
         k[i] = m[i];
-        k[i].delta -= (int64_t)(v->slope[point] * (double)(m[i].t0 - c->start_ts_ns));
+        k[i].delta -= (int64_t)(slope * (double)(m[i].t0 - c->start_ts_ns));
     }
     qsort(k, n, sizeof *k, cmp_match);
     estimate_range(k, n, INT64_MIN, INT64_MAX, &e);
@@ -217,26 +215,28 @@ static size_t densest(struct vmatch *m, size_t n, int64_t bound)
 }
 
 /* The largest one-way delay between this point and point 0 among the
- * matches, once aligned: how close to the edge of the common span a
- * transmission may be and still have reached every point inside it. */
-static void margin(struct roce_vantage *v, unsigned point, const struct vmatch *m, size_t n)
+ * matches, once aligned (-1 when none): how close to the edge of the common
+ * span a transmission may be and still have reached every point inside it. */
+static int64_t largest_delay(const struct roce_vantage_clock *c, double slope,
+                             int64_t path_delay_ns, const struct vmatch *m, size_t n)
 {
+    int64_t largest = -1;
     for (size_t i = 0; i < n; i++) {
-        int64_t d = roce_vantage_align(v, point, m[i].t0 + m[i].delta) - m[i].t0;
+        int64_t d = roce_vclock_align(c, slope, m[i].t0 + m[i].delta) - m[i].t0;
         if (d < 0)
             d = -d;
-        if (d > v->cfg.path_delay_ns)
+        if (d > path_delay_ns)
             continue; /* not one transmission after all */
-        if (!v->have_margin || d > v->margin)
-            v->margin = d;
-        v->have_margin = 1;
+        if (d > largest)
+            largest = d;
     }
+    return largest;
 }
 
-int roce_vantage_clock_estimate(struct roce_vantage *v, unsigned point,
-                                const struct roce_vsample *ref, const struct roce_vsample *s)
+int roce_vclock_estimate(struct roce_vantage_clock *c, double *slope, int64_t path_delay_ns,
+                         const struct roce_vsample *ref, const struct roce_vsample *s,
+                         int64_t *margin)
 {
-    struct roce_vantage_clock *c = &v->clock[point];
     unsigned level = ref->level > s->level ? ref->level : s->level;
     struct vmatch *m = malloc((s->n ? s->n : 1) * sizeof *m);
     size_t n = 0;
@@ -261,11 +261,12 @@ int roce_vantage_clock_estimate(struct roce_vantage *v, unsigned point,
     }
     if (c->status != ROCE_VCLOCK_GIVEN) {
         c->samples = n;
-        n = densest(m, n, v->cfg.path_delay_ns);
+        n = densest(m, n, path_delay_ns);
         qsort(m, n, sizeof *m, cmp_match);
         estimate_range(m, n, INT64_MIN, INT64_MAX, &all);
         if (n == 0 || all.pairs == 0) {
             c->status = n == 0 ? ROCE_VCLOCK_NO_COMMON : ROCE_VCLOCK_ONE_WAY;
+            *margin = -1;
             free(m);
             return 0;
         }
@@ -275,17 +276,17 @@ int roce_vantage_clock_estimate(struct roce_vantage *v, unsigned point,
         c->consistent = all.hi >= all.lo;
         middle(&all, &c->offset_ns, &c->error_bound_ns);
         if (!c->consistent) { /* a drift, or no one offset at all */
-            drift(v, point, m, n);
-            if (!c->drift_detected || !consistent_with_drift(v, point, m, n)) {
+            drift(c, slope, m, n);
+            if (!c->drift_detected || !consistent_with_drift(c, *slope, m, n)) {
                 c->status = ROCE_VCLOCK_INCONSISTENT;
                 c->drift_detected = 0;
-                v->slope[point] = 0;
+                *slope = 0;
             }
         } else {
-            drift(v, point, m, n); /* for the report: consistent halves cannot drift apart */
+            drift(c, slope, m, n); /* for the report: consistent halves cannot drift apart */
         }
     }
-    margin(v, point, m, n);
+    *margin = largest_delay(c, *slope, path_delay_ns, m, n);
     free(m);
     return 0;
 }

@@ -1,110 +1,16 @@
 /*
- * roce_vantage_result.c - the end of the analysis: each flow's points in
- * order, the loss candidates located, segments summed, results sorted.
- *
- * Order (ANALYSIS-DEFINITIONS, "Vantage points": upstream to downstream by
- * the aligned times of matched packets): every settled transmission seen at
- * two points voted which of them it passed first. A point is placed by the
- * number of points it precedes (its Copeland score). Where a flow has no
- * vote between two points, the votes of the other flows of the same host
- * pair in the same direction count, then those of the opposite direction,
- * reversed; then the caller's tie rank.
- *
- * Location ("Loss location"): after = the last point in the flow's order
- * that saw the original, before = the next point (null after the last).
- * A candidate whose original the last point did see is no loss, unless an
- * episode resent it (it died downstream of every point); the points before
- * that missed it only missed it in their capture (capture_misses).
+ * roce_vantage_result.c - the end of the analysis (see roce_vantage_result.h;
+ * ANALYSIS.md, "Vantage points"): each flow's points in order, with its host
+ * pair's votes where its own are silent (roce_vantage_flow.c), the loss
+ * candidates located on that order, the CE marks and losses as events,
+ * segments per flow and summed over the flows, everything sorted by flow
+ * (source, destination, dest QP), then time.
  */
-#include <stdlib.h>
+#include "roce_vantage_result.h"
+
 #include <string.h>
 
-#include "roce_vantage_int.h"
-
-/* Votes summed over the flows of one host pair in one direction. */
-struct vhost {
-    const uint8_t *src, *dst;
-    int32_t *votes;
-};
-
-/* > 0 when a was upstream of b more often than not. */
-static int32_t vote(const struct roce_vantage *v, const int32_t *votes, unsigned a, unsigned b)
-{
-    if (votes == NULL || a == b)
-        return 0;
-    int32_t x = votes[roce_vote_index(v->n, a < b ? a : b, a < b ? b : a)];
-    return a < b ? x : -x;
-}
-
-static void order_with(struct roce_vantage *v, struct vflow *f, const int32_t *same,
-                       const int32_t *reverse)
-{
-    uint32_t members = f->presence;
-    unsigned wins[ROCE_VANTAGE_MAX_POINTS] = {0};
-    for (unsigned a = 0; a < v->n; a++)
-        for (unsigned b = 0; b < v->n; b++)
-            if (vote(v, f->votes, a, b) != 0)
-                members |= VBIT(a) | VBIT(b);
-    for (unsigned a = 0; a < v->n; a++)
-        for (unsigned b = 0; b < v->n; b++) {
-            if (!(members & VBIT(a)) || !(members & VBIT(b)) || a == b)
-                continue;
-            int32_t x = vote(v, f->votes, a, b);
-            if (x == 0)
-                x = vote(v, same, a, b);
-            if (x == 0)
-                x = -vote(v, reverse, a, b);
-            wins[a] += x > 0;
-        }
-    f->n_order = 0;
-    for (unsigned p = 0; p < v->n; p++) { /* insertion by wins, then tie rank */
-        if (!(members & VBIT(p)))
-            continue;
-        unsigned i = f->n_order++;
-        while (i > 0) {
-            unsigned q = f->order[i - 1];
-            if (wins[q] > wins[p] ||
-                (wins[q] == wins[p] && v->points[q].tie_rank <= v->points[p].tie_rank))
-                break;
-            f->order[i] = f->order[i - 1];
-            i--;
-        }
-        f->order[i] = (uint8_t)p;
-    }
-}
-
-void roce_vflow_order(struct roce_vantage *v, struct vflow *f)
-{
-    order_with(v, f, NULL, NULL);
-}
-
-int roce_vloss_locate(struct roce_vantage *v, const struct vloss *l, int *after, int *before)
-{
-    const struct vflow *f = &v->flows[l->flow - 1];
-    int idx = -1;
-    for (unsigned i = 0; i < f->n_order; i++)
-        if (l->seen & VBIT(f->order[i]))
-            idx = (int)i;
-    if (f->n_order == 0)
-        return 0;
-    if (idx < 0) { /* no point saw it: lost before the first */
-        *after = ROCE_VANTAGE_END;
-        *before = f->order[0];
-        return 1;
-    }
-    for (int i = 0; i < idx; i++)
-        if (!(l->seen & VBIT(f->order[i]))) {
-            v->ps[f->order[i]].capture_misses++;
-            v->t.capture_misses++;
-        }
-    *after = f->order[idx];
-    if ((unsigned)idx + 1 < f->n_order) {
-        *before = f->order[idx + 1];
-        return 1;
-    }
-    *before = ROCE_VANTAGE_END;
-    return l->episode;
-}
+#include "roce_vantage_flow.h"
 
 /* ---- sorting ---- */
 
@@ -117,10 +23,12 @@ static int cmp_key(const struct roce_flow_key *a, const struct roce_flow_key *b)
         c = (a->dqpn > b->dqpn) - (a->dqpn < b->dqpn);
     if (c == 0)
         c = (int)a->version - (int)b->version;
+    if (c == 0)
+        c = (int)a->is_v6 - (int)b->is_v6;
     return c;
 }
 
-/* A flow named by its key, for sorting. */
+/* Flow handles, by their flows' keys. */
 struct vsorted {
     const struct roce_flow_key *key;
     uint32_t handle;
@@ -129,12 +37,6 @@ struct vsorted {
 static int cmp_sorted(const void *a, const void *b)
 {
     return cmp_key(((const struct vsorted *)a)->key, ((const struct vsorted *)b)->key);
-}
-
-static int cmp_flow_out(const void *a, const void *b)
-{
-    return cmp_key(&((const struct roce_vantage_flow *)a)->key,
-                   &((const struct roce_vantage_flow *)b)->key);
 }
 
 static int cmp_event(const void *a, const void *b)
@@ -148,29 +50,56 @@ static int cmp_event(const void *a, const void *b)
     return c;
 }
 
-/* ---- results ---- */
+/* v->sorted: the flow handles ordered by key. 0, or -1. */
+static int sort_flows(struct roce_vantage *v)
+{
+    struct vsorted *s = calloc(v->n_flows ? v->n_flows : 1, sizeof *s);
+    v->sorted = calloc(v->n_flows ? v->n_flows : 1, sizeof *v->sorted);
+    if (s == NULL || v->sorted == NULL) {
+        free(s);
+        return -1;
+    }
+    for (uint32_t i = 0; i < v->n_flows; i++) {
+        s[i].key = &v->flows[i].report.key;
+        s[i].handle = i + 1;
+    }
+    qsort(s, v->n_flows, sizeof *s, cmp_sorted);
+    for (uint32_t i = 0; i < v->n_flows; i++)
+        v->sorted[i] = s[i].handle;
+    v->n_sorted = v->n_flows;
+    free(s);
+    return 0;
+}
+
+/* ---- orders ---- */
+
+/* Votes summed over the flows of one host pair in one direction. */
+struct vhost {
+    const uint8_t *src, *dst;
+    int32_t *votes;
+};
 
 /* Host pairs: consecutive flows (sorted by key) with the same addresses. */
-static struct vhost *host_votes(struct roce_vantage *v, const struct vsorted *sorted,
-                                size_t *n_hosts)
+static struct vhost *host_votes(struct roce_vantage *v, size_t *n_hosts)
 {
-    size_t nv = (size_t)v->n * (v->n - 1) / 2, n = 0;
+    size_t nv = (size_t)v->n_points * (v->n_points - 1) / 2, n = 0;
     struct vhost *h = calloc(v->n_flows ? v->n_flows : 1, sizeof *h);
     if (h == NULL)
         return NULL;
-    for (uint32_t i = 0; i < v->n_flows; i++) {
-        const struct vflow *f = &v->flows[sorted[i].handle - 1];
-        if (n == 0 || memcmp(h[n - 1].src, f->key.src, ROCE_ADDR_LEN) != 0 ||
-            memcmp(h[n - 1].dst, f->key.dst, ROCE_ADDR_LEN) != 0) {
-            h[n].src = f->key.src;
-            h[n].dst = f->key.dst;
+    for (uint32_t i = 0; i < v->n_sorted; i++) {
+        const struct vflow *f = roce_vflow(v, v->sorted[i]);
+        const struct roce_flow_key *k = &f->report.key;
+        if (n == 0 || memcmp(h[n - 1].src, k->src, ROCE_ADDR_LEN) != 0 ||
+            memcmp(h[n - 1].dst, k->dst, ROCE_ADDR_LEN) != 0) {
+            h[n].src = k->src;
+            h[n].dst = k->dst;
             h[n].votes = nv ? calloc(nv, sizeof *h[n].votes) : NULL;
             if (nv && h[n].votes == NULL)
-                v->t.alloc_failures++;
+                v->totals.alloc_failures++;
             n++;
         }
-        for (size_t k = 0; f->votes != NULL && h[n - 1].votes != NULL && k < nv; k++)
-            h[n - 1].votes[k] += f->votes[k];
+        for (size_t j = 0; f->votes != NULL && h[n - 1].votes != NULL && j < nv; j++)
+            h[n - 1].votes[j] += f->votes[j];
     }
     *n_hosts = n;
     return h;
@@ -195,6 +124,82 @@ static const int32_t *host_find(const struct vhost *h, size_t n, const uint8_t *
     return NULL;
 }
 
+/* Each flow's order, with its host pair's votes where its own are silent. */
+static int order_flows(struct roce_vantage *v)
+{
+    size_t n_hosts = 0;
+    struct vhost *hosts = host_votes(v, &n_hosts);
+    if (hosts == NULL)
+        return -1;
+    for (uint32_t i = 0; i < v->n_flows; i++) {
+        struct vflow *f = &v->flows[i];
+        const struct roce_flow_key *k = &f->report.key;
+        roce_vflow_order(v, f, host_find(hosts, n_hosts, k->src, k->dst),
+                         host_find(hosts, n_hosts, k->dst, k->src));
+    }
+    for (size_t i = 0; i < n_hosts; i++)
+        free(hosts[i].votes);
+    free(hosts);
+    return 0;
+}
+
+/* ---- events ---- */
+
+static void event_out(struct roce_vantage *v, const struct vevent *c, int after, int before,
+                      uint8_t evidence, struct roce_vantage_event *e)
+{
+    memset(e, 0, sizeof *e);
+    e->key = roce_vflow(v, c->flow)->report.key;
+    e->psn = c->psn;
+    e->after = after;
+    e->before = before;
+    e->first_point = c->first_point;
+    e->first_frame = c->first_frame;
+    e->time_ns = c->time;
+    e->evidence = evidence;
+}
+
+static int marks_out(struct roce_vantage *v)
+{
+    v->ce_marks = calloc(v->n_marks ? v->n_marks : 1, sizeof *v->ce_marks);
+    if (v->ce_marks == NULL)
+        return -1;
+    for (uint32_t i = 0; i < v->n_marks; i++) {
+        const struct vevent *m = &v->marks[i];
+        event_out(v, m, m->after, m->before, ROCE_VEVIDENCE_MARKED, &v->ce_marks[i]);
+    }
+    v->n_ce_marks = v->n_marks;
+    qsort(v->ce_marks, v->n_ce_marks, sizeof *v->ce_marks, cmp_event);
+    return 0;
+}
+
+/* Locate the listed candidates; keep the losses. */
+static int locate_losses(struct roce_vantage *v)
+{
+    v->losses = calloc(v->n_candidates ? v->n_candidates : 1, sizeof *v->losses);
+    if (v->losses == NULL)
+        return -1;
+    for (uint32_t i = 0; i < v->n_candidates; i++) {
+        const struct vevent *c = &v->candidates[i];
+        int after, before;
+        if (!roce_vflow_locate(v, c, &after, &before))
+            continue;
+        struct vpair *p = roce_vpair_get(v, roce_vflow(v, c->flow), after, before);
+        if (p != NULL)
+            p->lost++;
+        v->totals.losses++;
+        event_out(v, c, after, before,
+                  c->seen == 0  ? ROCE_VEVIDENCE_GAPS
+                  : before >= 0 ? ROCE_VEVIDENCE_MISSING
+                                : ROCE_VEVIDENCE_RESENT,
+                  &v->losses[v->n_losses++]);
+    }
+    qsort(v->losses, v->n_losses, sizeof *v->losses, cmp_event);
+    return 0;
+}
+
+/* ---- segments ---- */
+
 static void fill_segment(struct roce_vantage_segment *s, const struct vpair *p, int after,
                          int before)
 {
@@ -208,34 +213,29 @@ static void fill_segment(struct roce_vantage_segment *s, const struct vpair *p, 
     roce_lat_summarize(&p->lat, &s->latency);
 }
 
-static const struct vpair *pair_find(const struct vflow *f, int after, int before)
-{
-    for (uint32_t k = 0; k < f->n_pairs; k++)
-        if (f->pairs[k].after == after && f->pairs[k].before == before)
-            return &f->pairs[k];
-    return NULL;
-}
-
 /* A flow's segments: its path in order, then the other pairs with something. */
 static int flow_segments(struct vflow *f)
 {
-    f->segs = calloc(f->n_order + 1u + f->n_pairs, sizeof *f->segs);
-    if (f->segs == NULL)
+    struct roce_vantage_flow *r = &f->report;
+    size_t n = 0;
+    f->segments = calloc(r->n_order + 1u + f->n_pairs, sizeof *f->segments);
+    if (f->segments == NULL)
         return -1;
-    f->n_segs = 0;
-    for (unsigned i = 0; f->n_order > 0 && i <= f->n_order; i++) {
-        int a = i == 0 ? ROCE_VANTAGE_END : f->order[i - 1];
-        int b = i == f->n_order ? ROCE_VANTAGE_END : f->order[i];
-        fill_segment(&f->segs[f->n_segs++], pair_find(f, a, b), a, b);
+    for (unsigned i = 0; r->n_order > 0 && i <= r->n_order; i++) {
+        int a = i == 0 ? ROCE_VANTAGE_END : r->order[i - 1];
+        int b = i == r->n_order ? ROCE_VANTAGE_END : r->order[i];
+        fill_segment(&f->segments[n++], roce_vpair_find(f, a, b), a, b);
     }
     for (uint32_t k = 0; k < f->n_pairs; k++) {
         const struct vpair *p = &f->pairs[k];
         int on_path = 0;
-        for (size_t i = 0; i < f->n_segs; i++)
-            on_path |= f->segs[i].after == p->after && f->segs[i].before == p->before;
+        for (size_t i = 0; i < n; i++)
+            on_path |= f->segments[i].after == p->after && f->segments[i].before == p->before;
         if (!on_path && (p->lost || p->ce || p->lat.count))
-            fill_segment(&f->segs[f->n_segs++], p, p->after, p->before);
+            fill_segment(&f->segments[n++], p, p->after, p->before);
     }
+    r->segments = f->segments;
+    r->n_segments = n;
     return 0;
 }
 
@@ -245,188 +245,48 @@ static int add_segments(struct roce_vantage *v, const struct roce_vantage_flow *
     for (size_t i = 0; i < f->n_segments; i++) {
         const struct roce_vantage_segment *s = &f->segments[i];
         size_t k = 0;
-        while (k < v->n_segs && (v->segs[k].after != s->after || v->segs[k].before != s->before))
+        while (k < v->n_segments &&
+               (v->segments[k].after != s->after || v->segments[k].before != s->before))
             k++;
-        if (k == v->n_segs) {
-            struct roce_vantage_segment *ns = realloc(v->segs, (v->n_segs + 1) * sizeof *ns);
+        if (k == v->n_segments) {
+            struct roce_vantage_segment *ns =
+                realloc(v->segments, (v->n_segments + 1) * sizeof *ns);
             if (ns == NULL)
                 return -1;
-            v->segs = ns;
-            memset(&v->segs[k], 0, sizeof v->segs[k]);
-            v->segs[k].after = s->after;
-            v->segs[k].before = s->before;
+            v->segments = ns;
+            memset(&v->segments[k], 0, sizeof v->segments[k]);
+            v->segments[k].after = s->after;
+            v->segments[k].before = s->before;
             if (s->after >= 0 && s->before >= 0)
-                roce_lat_summarize(&v->lat[s->after * v->n + s->before], &v->segs[k].latency);
-            v->n_segs++;
+                roce_lat_summarize(&v->hop_lat[s->after * v->n_points + s->before],
+                                   &v->segments[k].latency);
+            v->n_segments++;
         }
-        v->segs[k].lost += s->lost;
-        v->segs[k].ce_marked += s->ce_marked;
+        v->segments[k].lost += s->lost;
+        v->segments[k].ce_marked += s->ce_marked;
     }
     return 0;
 }
 
-/* Locate the listed candidates; keep the losses. */
-static int locate_losses(struct roce_vantage *v)
-{
-    v->loss_out = calloc(v->n_loss ? v->n_loss : 1, sizeof *v->loss_out);
-    if (v->loss_out == NULL)
-        return -1;
-    for (uint32_t i = 0; i < v->n_loss; i++) {
-        const struct vloss *l = &v->loss[i];
-        struct vflow *f = &v->flows[l->flow - 1];
-        int after, before;
-        if (!roce_vloss_locate(v, l, &after, &before))
-            continue;
-        struct vpair *p = roce_vpair_get(v, f, after, before);
-        if (p != NULL)
-            p->lost++;
-        v->t.losses++;
-        struct roce_vantage_event *e = &v->loss_out[v->n_loss_out++];
-        e->key = f->key;
-        e->psn = l->psn;
-        e->after = after;
-        e->before = before;
-        e->first_point = l->first_point;
-        e->first_frame = l->first_frame;
-        e->time_ns = l->time;
-        e->evidence = l->seen == 0  ? ROCE_VEVIDENCE_GAPS
-                      : before >= 0 ? ROCE_VEVIDENCE_MISSING
-                                    : ROCE_VEVIDENCE_RESENT;
-    }
-    return 0;
-}
+/* ---- results ---- */
 
-const char *roce_vevidence_name(unsigned e)
+int roce_vresults(struct roce_vantage *v)
 {
-    static const char *const names[] = {"gaps", "missing", "resent", "marked"};
-    return e < sizeof names / sizeof names[0] ? names[e] : "unknown";
-}
-
-/* Each flow's order, with its host pair's votes where its own are silent. */
-static int order_flows(struct roce_vantage *v)
-{
-    size_t n_hosts = 0;
-    struct vsorted *sorted = calloc(v->n_flows ? v->n_flows : 1, sizeof *sorted);
-    struct vhost *hosts = NULL;
-    if (sorted == NULL)
+    if (marks_out(v) != 0 || sort_flows(v) != 0 || order_flows(v) != 0 || locate_losses(v) != 0)
         return -1;
-    for (uint32_t i = 0; i < v->n_flows; i++) {
-        sorted[i].key = &v->flows[i].key;
-        sorted[i].handle = i + 1;
-    }
-    qsort(sorted, v->n_flows, sizeof *sorted, cmp_sorted);
-    hosts = host_votes(v, sorted, &n_hosts);
-    free(sorted);
-    if (hosts == NULL)
-        return -1;
-    for (uint32_t i = 0; i < v->n_flows; i++) {
-        struct vflow *f = &v->flows[i];
-        order_with(v, f, host_find(hosts, n_hosts, f->key.src, f->key.dst),
-                   host_find(hosts, n_hosts, f->key.dst, f->key.src));
-    }
-    for (size_t i = 0; i < n_hosts; i++)
-        free(hosts[i].votes);
-    free(hosts);
-    return 0;
-}
-
-int roce_vantage_results(struct roce_vantage *v)
-{
-    if (order_flows(v) != 0 || locate_losses(v) != 0)
-        return -1;
-    qsort(v->loss_out, v->n_loss_out, sizeof *v->loss_out, cmp_event);
-    if (v->n_ce > 0)
-        qsort(v->ce, v->n_ce, sizeof *v->ce, cmp_event);
-    v->flow_out = calloc(v->n_flows ? v->n_flows : 1, sizeof *v->flow_out);
-    if (v->flow_out == NULL)
-        return -1;
-    for (uint32_t i = 0; i < v->n_flows; i++) {
-        struct vflow *f = &v->flows[i];
-        struct roce_vantage_flow *o = &v->flow_out[i];
-        if (flow_segments(f) != 0)
-            return -1;
-        o->key = f->key;
-        o->presence = f->presence;
-        o->locate = f->locate;
-        o->n_order = f->n_order;
-        memcpy(o->order, f->order, sizeof o->order);
-        o->transmissions = f->transmissions;
-        o->matched = f->matched;
-        o->n_segments = f->n_segs;
-        o->segments = f->segs;
-    }
-    qsort(v->flow_out, v->n_flows, sizeof *v->flow_out, cmp_flow_out);
-    v->n_flow_out = v->n_flows;
     for (uint32_t i = 0; i < v->n_flows; i++)
-        if (add_segments(v, &v->flow_out[i]) != 0)
+        if (flow_segments(&v->flows[i]) != 0)
+            return -1;
+    for (uint32_t i = 0; i < v->n_sorted; i++)
+        if (add_segments(v, &roce_vflow(v, v->sorted[i])->report) != 0)
             return -1;
     return 0;
 }
 
-void roce_vantage_results_free(struct roce_vantage *v)
+void roce_vresults_free(struct roce_vantage *v)
 {
-    for (uint32_t i = 0; i < v->n_flows; i++) {
-        free(v->flows[i].segs);
-        v->flows[i].segs = NULL;
-    }
-    free(v->segs);
-    free(v->flow_out);
-    free(v->loss_out);
-    v->segs = NULL;
-    v->flow_out = NULL;
-    v->loss_out = NULL;
-    v->n_flow_out = 0;
-}
-
-/* ---- accessors ---- */
-
-const struct roce_vantage_totals *roce_vantage_totals(const struct roce_vantage *v)
-{
-    return &v->t;
-}
-
-const struct roce_vantage_pstats *roce_vantage_point_stats(const struct roce_vantage *v,
-                                                           unsigned point)
-{
-    return point < v->n ? &v->ps[point] : NULL;
-}
-
-size_t roce_vantage_flow_count(const struct roce_vantage *v)
-{
-    return v->n_flow_out;
-}
-
-const struct roce_vantage_flow *roce_vantage_flow(const struct roce_vantage *v, size_t i)
-{
-    return i < v->n_flow_out ? &v->flow_out[i] : NULL;
-}
-
-size_t roce_vantage_segment_count(const struct roce_vantage *v)
-{
-    return v->n_segs;
-}
-
-const struct roce_vantage_segment *roce_vantage_segment(const struct roce_vantage *v, size_t i)
-{
-    return i < v->n_segs ? &v->segs[i] : NULL;
-}
-
-size_t roce_vantage_loss_count(const struct roce_vantage *v)
-{
-    return v->n_loss_out;
-}
-
-const struct roce_vantage_event *roce_vantage_loss(const struct roce_vantage *v, size_t i)
-{
-    return i < v->n_loss_out ? &v->loss_out[i] : NULL;
-}
-
-size_t roce_vantage_ce_count(const struct roce_vantage *v)
-{
-    return v->finished ? v->n_ce : 0;
-}
-
-const struct roce_vantage_event *roce_vantage_ce(const struct roce_vantage *v, size_t i)
-{
-    return v->finished && i < v->n_ce ? &v->ce[i] : NULL;
+    free(v->segments);
+    free(v->sorted);
+    free(v->losses);
+    free(v->ce_marks);
 }

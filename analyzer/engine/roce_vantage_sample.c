@@ -1,7 +1,7 @@
 /*
  * roce_vantage_sample.c - transmission records from the engine's output,
  * split keys of mirrored frames, and the per-point samples of the first
- * reading (see roce_vantage.h).
+ * reading (see roce_vantage_sample.h).
  *
  * A sample keeps the transmissions whose key hash has its low `level`
  * sample bits zero (consistent hash sampling, as in trajectory sampling):
@@ -10,19 +10,16 @@
  * entries that no longer qualify leave; memory stays at max_keys entries
  * whatever the capture's length.
  */
+#include "roce_vantage_sample.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "roce_vantage_int.h"
-
-#define HASH_SEED     0x9E3779B97F4A7C15ull
-#define HASH_MUL1     0xBF58476D1CE4E5B9ull
-#define HASH_MUL2     0x94D049BB133111EBull
-#define SAMPLE_SHIFT  32 /* sample bits: the high half of the hash; slots: the low half */
-#define MAX_LEVEL     31u
-#define MIN_KEYS      16u
-#define FLOW_IX_START 256u
-#define COUNT_MAX     UINT32_MAX
+#define SAMPLE_SHIFT 32 /* sample bits: the high half of the hash; slots: the low half */
+#define MAX_LEVEL    31u
+#define MIN_KEYS     16u
+#define FLOWS_START  256u
+#define COUNT_MAX    UINT32_MAX
 
 /* ---- records ---- */
 
@@ -80,36 +77,24 @@ void roce_vantage_split_key(const struct roce_pkt *pkt, enum roce_vantage_split 
 
 /* ---- hashing ---- */
 
-static uint64_t mix(uint64_t h, uint64_t w)
+static uint64_t mix_addr(uint64_t h, const uint8_t addr[ROCE_ADDR_LEN])
 {
-    h = (h ^ w) * HASH_MUL1;
-    return h ^ (h >> 31);
-}
-
-static uint64_t mix_bytes(uint64_t h, const uint8_t *p, unsigned len)
-{
-    for (unsigned i = 0; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, sizeof w);
-        h = mix(h, w);
-    }
+    uint64_t w[ROCE_ADDR_LEN / sizeof(uint64_t)];
+    memcpy(w, addr, sizeof w);
+    for (unsigned i = 0; i < sizeof w / sizeof w[0]; i++)
+        h = roce_hash_mix(h, w[i]);
     return h;
-}
-
-static uint64_t finish(uint64_t h)
-{
-    h = (h ^ (h >> 29)) * HASH_MUL2;
-    return h ^ (h >> 32);
 }
 
 uint64_t roce_vtx_hash(const struct roce_vtx *tx)
 {
-    uint64_t h = HASH_SEED;
-    h = mix_bytes(h, tx->key.src, ROCE_ADDR_LEN);
-    h = mix_bytes(h, tx->key.dst, ROCE_ADDR_LEN);
-    h = mix(h, (uint64_t)tx->key.dqpn << 8 | tx->key.version);
-    h = mix(h, (uint64_t)tx->psn << 40 | (uint64_t)tx->opcode << 32 | tx->len);
-    h = finish(h);
+    uint64_t h = ROCE_HASH_SEED;
+    h = mix_addr(h, tx->key.src);
+    h = mix_addr(h, tx->key.dst);
+    h = roce_hash_mix(h, (uint64_t)tx->key.dqpn << 8 | tx->key.version);
+    h = roce_hash_mix(h, (uint64_t)tx->psn << 40 | (uint64_t)tx->opcode << 32 | tx->len);
+    h = (h ^ (h >> 29)) * ROCE_HASH_MUL2;
+    h ^= h >> 32;
     return h != 0 ? h : 1; /* 0 marks an empty slot */
 }
 
@@ -121,23 +106,10 @@ int roce_vsample_keeps(uint64_t h, unsigned level)
 
 /* ---- the sample ---- */
 
-int roce_vflow_key_eq(const struct roce_flow_key *a, const struct roce_flow_key *b)
-{
-    return a->dqpn == b->dqpn && a->version == b->version &&
-           memcmp(a->src, b->src, ROCE_ADDR_LEN) == 0 && memcmp(a->dst, b->dst, ROCE_ADDR_LEN) == 0;
-}
-
 static int flow_eq(uint32_t val, const void *key, const void *ctx)
 {
     const struct roce_vsample *s = ctx;
     return roce_vflow_key_eq(&s->flows[val - 1], key);
-}
-
-uint32_t roce_vflow_hash(const struct roce_flow_key *k)
-{
-    return (uint32_t)finish(
-        mix(mix_bytes(mix_bytes(HASH_SEED, k->src, ROCE_ADDR_LEN), k->dst, ROCE_ADDR_LEN),
-            (uint64_t)k->dqpn << 8 | k->version));
 }
 
 struct roce_vsample *roce_vsample_new(uint32_t max_keys, uint32_t max_flows)
@@ -155,7 +127,7 @@ struct roce_vsample *roce_vsample_new(uint32_t max_keys, uint32_t max_flows)
     s->max_flows = max_flows;
     s->tab = calloc(slots, sizeof *s->tab);
     s->flows = calloc(max_flows ? max_flows : 1, sizeof *s->flows);
-    if (s->tab == NULL || s->flows == NULL || roce_index_init(&s->flow_ix, FLOW_IX_START) != 0) {
+    if (s->tab == NULL || s->flows == NULL || roce_index_init(&s->flow_index, FLOWS_START) != 0) {
         roce_vsample_free(s);
         return NULL;
     }
@@ -168,7 +140,7 @@ void roce_vsample_free(struct roce_vsample *s)
         return;
     free(s->tab);
     free(s->flows);
-    roce_index_free(&s->flow_ix);
+    roce_index_free(&s->flow_index);
     free(s);
 }
 
@@ -215,11 +187,11 @@ static int raise_level(struct roce_vsample *s)
 /* Remember a request flow the point saw. */
 static void note_flow(struct roce_vsample *s, const struct roce_flow_key *k)
 {
-    uint32_t h = roce_vflow_hash(k);
-    if (roce_index_find(&s->flow_ix, h, flow_eq, k, s) != 0 || s->n_flows >= s->max_flows)
+    uint32_t h = roce_vflow_key_hash(k);
+    if (roce_index_find(&s->flow_index, h, flow_eq, k, s) != 0 || s->n_flows >= s->max_flows)
         return;
     s->flows[s->n_flows] = *k;
-    if (roce_index_insert(&s->flow_ix, h, s->n_flows + 1) == 0)
+    if (roce_index_insert(&s->flow_index, h, s->n_flows + 1) == 0)
         s->n_flows++;
 }
 

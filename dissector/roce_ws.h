@@ -51,14 +51,13 @@ enum roce_ws_route {
 };
 
 /* A Wireshark address (pointing into addr) for an engine address: IPv6 or a
- * GID, or IPv4 in the last 4 bytes (is_v6 == 0). */
-#define ROCE_WS_IPV4_LEN 4
+ * GID, or IPv4 (is_v6 == 0: IPv4-mapped, roce_addr.h). */
 static inline void roce_ws_address(address *out, const guint8 *addr, guint8 is_v6)
 {
     if (is_v6)
         set_address(out, AT_IPv6, ROCE_ADDR_LEN, addr);
     else
-        set_address(out, AT_IPv4, ROCE_WS_IPV4_LEN, addr + ROCE_ADDR_LEN - ROCE_WS_IPV4_LEN);
+        set_address(out, AT_IPv4, ROCE_ADDR_V4_LEN, roce_addr_v4(addr));
 }
 
 /* ---- roce_ws_frames.c ---- */

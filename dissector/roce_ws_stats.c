@@ -534,34 +534,37 @@ static gboolean frame_ends(packet_info *pinfo, const struct roce_ws_frame *fr, a
     return TRUE;
 }
 
-static tap_packet_status conv_packet(ROCE_WS_TAP_PACKET_PARAMS)
+/* One frame into the Conversations (endpoints FALSE) or Endpoints table. */
+static tap_packet_status ends_packet(conv_hash_t *hash, packet_info *pinfo, const void *data,
+                                     tap_flags_t flags, gboolean endpoints)
 {
-    conv_hash_t *hash = tapdata;
     address src, dst;
 
-    ROCE_WS_TAP_PACKET_UNUSED;
     hash->flags = flags;
     if (!frame_ends(pinfo, data, &src, &dst))
         return TAP_PACKET_DONT_REDRAW;
-    add_conversation_table_data(hash, &src, &dst, 0, 0, 1, (int)pinfo->fd->pkt_len,
-                                &pinfo->rel_ts, &pinfo->abs_ts, &conv_info, CONVERSATION_IBQP);
-    return TAP_PACKET_REDRAW;
-}
-
-static tap_packet_status endpoint_packet(ROCE_WS_TAP_PACKET_PARAMS)
-{
-    conv_hash_t *hash = tapdata;
-    address src, dst;
-
-    ROCE_WS_TAP_PACKET_UNUSED;
-    hash->flags = flags;
-    if (!frame_ends(pinfo, data, &src, &dst))
-        return TAP_PACKET_DONT_REDRAW;
+    if (!endpoints) {
+        add_conversation_table_data(hash, &src, &dst, 0, 0, 1, (int)pinfo->fd->pkt_len,
+                                    &pinfo->rel_ts, &pinfo->abs_ts, &conv_info, CONVERSATION_IBQP);
+        return TAP_PACKET_REDRAW;
+    }
     add_endpoint_table_data(hash, &src, 0, TRUE, 1, (int)pinfo->fd->pkt_len, &endpoint_info,
                             ENDPOINT_IBQP);
     add_endpoint_table_data(hash, &dst, 0, FALSE, 1, (int)pinfo->fd->pkt_len, &endpoint_info,
                             ENDPOINT_IBQP);
     return TAP_PACKET_REDRAW;
+}
+
+static tap_packet_status conv_packet(ROCE_WS_TAP_PACKET_PARAMS)
+{
+    ROCE_WS_TAP_PACKET_UNUSED;
+    return ends_packet(tapdata, pinfo, data, flags, FALSE);
+}
+
+static tap_packet_status endpoint_packet(ROCE_WS_TAP_PACKET_PARAMS)
+{
+    ROCE_WS_TAP_PACKET_UNUSED;
+    return ends_packet(tapdata, pinfo, data, flags, TRUE);
 }
 
 void roce_ws_stats_register(void)

@@ -34,12 +34,12 @@
 
 static const uint8_t default_mac_src[RG_MAC_LEN] = {0x02, 0, 0, 0, 0, 0x01};
 static const uint8_t default_mac_dst[RG_MAC_LEN] = {0x02, 0, 0, 0, 0, 0x02};
-static const uint8_t v4_mapped_prefix[V4_IN_ADDR_OFF] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
 
 void rg_addr_v4(uint8_t out[RG_ADDR_LEN], uint32_t addr)
 {
-    memcpy(out, v4_mapped_prefix, sizeof v4_mapped_prefix);
-    put_be32(out + V4_IN_ADDR_OFF, addr);
+    uint8_t v4[ROCE_ADDR_V4_LEN];
+    put_be32(v4, addr);
+    roce_addr_set_v4(out, v4);
 }
 
 void rg_addr_v6(uint8_t out[RG_ADDR_LEN], const uint8_t addr[RG_ADDR_LEN])

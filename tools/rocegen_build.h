@@ -41,13 +41,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "roce_addr.h"
+
 /* ---- constants ---- */
 
 #define RG_AUTO (-1) /* "derive this field" for the int32_t override fields */
 
 #define RG_MAX_FRAME    16384 /* largest frame rg_build() produces */
 #define RG_MAX_VLANS    2
-#define RG_ADDR_LEN     16
+#define RG_ADDR_LEN     ROCE_ADDR_LEN /* IPv4 addresses IPv4-mapped (roce_addr.h) */
 #define RG_MAC_LEN      6
 #define RG_IPV4_OPT_MAX 40
 

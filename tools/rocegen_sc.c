@@ -17,7 +17,6 @@
 #define CM_TID_BASE          0x0000000100000000ULL
 #define CM_SERVICE_ID        0x0000000001064801ULL /* RDMA CM port space TCP, port 18515 */
 #define CM_PSN_BASE          0x000100u             /* PSNs of the MADs themselves (UD, unchecked) */
-#define V4_IN_ADDR_OFF       12
 #define MAC_ADDR_TAIL        2 /* MAC bytes 2..5 carry the address tail */
 
 void rg_sc_init(struct rg_sc *c, struct rg_writer *w, int linktype)
@@ -89,7 +88,7 @@ static void mac_of(uint8_t mac[RG_MAC_LEN], const uint8_t addr[RG_ADDR_LEN])
 {
     mac[0] = MAC_OUI_LOCAL;
     mac[1] = 0;
-    memcpy(mac + MAC_ADDR_TAIL, addr + V4_IN_ADDR_OFF, RG_MAC_LEN - MAC_ADDR_TAIL);
+    memcpy(mac + MAC_ADDR_TAIL, roce_addr_v4(addr), RG_MAC_LEN - MAC_ADDR_TAIL);
 }
 
 void rg_conn_init6(struct rg_conn *k, const struct rg_spec *base, const uint8_t a[RG_ADDR_LEN],
@@ -143,15 +142,23 @@ static int ends_message(uint8_t opcode)
     return op != NULL && (op->flags & (ROCE_OPF_LAST | ROCE_OPF_ONLY)) != 0;
 }
 
+/* A packet of k from side `from`: its opcode, PSN and payload (filled with
+ * the PSN's low byte). */
+static void packet_spec(const struct rg_conn *k, enum rg_side from, uint8_t opcode, uint32_t psn,
+                        uint32_t len, struct rg_spec *s)
+{
+    rg_conn_spec(k, from, s);
+    s->opcode = opcode;
+    s->psn = psn & RG_PSN_MASK;
+    s->payload_len = len;
+    s->payload_fill = (uint8_t)psn;
+}
+
 uint64_t rg_sc_req(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, uint8_t opcode,
                    uint32_t psn, uint32_t len)
 {
     struct rg_spec s;
-    rg_conn_spec(k, from, &s);
-    s.opcode = opcode;
-    s.psn = psn & RG_PSN_MASK;
-    s.payload_len = len;
-    s.payload_fill = (uint8_t)psn;
+    packet_spec(k, from, opcode, psn, len, &s);
     s.ackreq = (uint8_t)ends_message(opcode);
     return rg_sc_emit(c, &s);
 }
@@ -160,19 +167,20 @@ uint64_t rg_sc_req(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, 
 #define SC_REMOTE_VA 0x00007F0000100000ULL
 #define SC_RKEY      0x00001234u
 
+static void remote_buffer(struct rg_spec *s, uint32_t dma_len)
+{
+    s->reth_va = SC_REMOTE_VA;
+    s->reth_rkey = SC_RKEY;
+    s->reth_dma_len = dma_len;
+}
+
 uint64_t rg_sc_write(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, uint8_t opcode,
                      uint32_t psn, uint32_t len, uint32_t dma_len)
 {
     struct rg_spec s;
-    rg_conn_spec(k, from, &s);
-    s.opcode = opcode;
-    s.psn = psn & RG_PSN_MASK;
-    s.payload_len = len;
-    s.payload_fill = (uint8_t)psn;
+    packet_spec(k, from, opcode, psn, len, &s);
     s.ackreq = (uint8_t)ends_message(opcode);
-    s.reth_va = SC_REMOTE_VA;
-    s.reth_rkey = SC_RKEY;
-    s.reth_dma_len = dma_len;
+    remote_buffer(&s, dma_len);
     return rg_sc_emit(c, &s);
 }
 
@@ -184,9 +192,7 @@ uint64_t rg_sc_read(struct rg_sc *c, const struct rg_conn *k, enum rg_side from,
     s.opcode = RG_OP_RC_READ_REQ;
     s.psn = psn & RG_PSN_MASK;
     s.ackreq = 1;
-    s.reth_va = SC_REMOTE_VA;
-    s.reth_rkey = SC_RKEY;
-    s.reth_dma_len = dma_len;
+    remote_buffer(&s, dma_len);
     return rg_sc_emit(c, &s);
 }
 
@@ -194,11 +200,7 @@ uint64_t rg_sc_resp(struct rg_sc *c, const struct rg_conn *k, enum rg_side from,
                     uint32_t psn, uint32_t len, uint8_t syndrome, uint32_t msn)
 {
     struct rg_spec s;
-    rg_conn_spec(k, from, &s);
-    s.opcode = opcode;
-    s.psn = psn & RG_PSN_MASK;
-    s.payload_len = len;
-    s.payload_fill = (uint8_t)psn;
+    packet_spec(k, from, opcode, psn, len, &s);
     s.aeth_syndrome = syndrome;
     s.aeth_msn = msn;
     return rg_sc_emit(c, &s);

@@ -98,8 +98,8 @@ void rg_wire_ipv4(const struct rg_spec *s, const struct rg_plan *pl, uint8_t *p)
     p[8] = s->ttl;
     p[9] = rg_wire_l4_proto(s);
     put_be16(p + IPV4_CSUM_OFF, 0);
-    memcpy(p + 12, s->src + V4_IN_ADDR_OFF, IPV4_ADDR_LEN);
-    memcpy(p + 16, s->dst + V4_IN_ADDR_OFF, IPV4_ADDR_LEN);
+    memcpy(p + 12, roce_addr_v4(s->src), IPV4_ADDR_LEN);
+    memcpy(p + 16, roce_addr_v4(s->dst), IPV4_ADDR_LEN);
     memcpy(p + IPV4_HDR_LEN, s->ip_opts, s->ip_opts_len);
 }
 
@@ -126,9 +126,9 @@ void rg_wire_arp(const struct rg_spec *s, uint8_t *p)
     p[5] = IPV4_ADDR_LEN;
     put_be16(p + 6, ARP_OP_REQUEST);
     memcpy(p + 8, s->eth_src, RG_MAC_LEN);
-    memcpy(p + 14, s->src + V4_IN_ADDR_OFF, IPV4_ADDR_LEN);
+    memcpy(p + 14, roce_addr_v4(s->src), IPV4_ADDR_LEN);
     memset(p + 18, 0, RG_MAC_LEN);
-    memcpy(p + 24, s->dst + V4_IN_ADDR_OFF, IPV4_ADDR_LEN);
+    memcpy(p + 24, roce_addr_v4(s->dst), IPV4_ADDR_LEN);
 }
 
 /* One extension header (one roce_hdr bit) at p; returns its length. */
@@ -234,8 +234,8 @@ uint16_t rg_wire_l4_checksum(const struct rg_spec *s, const struct rg_plan *pl, 
         sum = rg_wire_csum_add(sum, s->dst, RG_ADDR_LEN);
         sum += (uint32_t)(l4_len >> 16) + (uint32_t)(l4_len & LEN16_MAX);
     } else {
-        sum = rg_wire_csum_add(sum, s->src + V4_IN_ADDR_OFF, IPV4_ADDR_LEN);
-        sum = rg_wire_csum_add(sum, s->dst + V4_IN_ADDR_OFF, IPV4_ADDR_LEN);
+        sum = rg_wire_csum_add(sum, roce_addr_v4(s->src), IPV4_ADDR_LEN);
+        sum = rg_wire_csum_add(sum, roce_addr_v4(s->dst), IPV4_ADDR_LEN);
         sum += (uint32_t)(l4_len & LEN16_MAX);
     }
     sum += rg_wire_l4_proto(s);

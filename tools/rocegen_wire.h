@@ -46,7 +46,6 @@
 #define IP_ECN_MASK        3u
 #define IPPROTO_TCP_       6u
 #define IPPROTO_UDP_       17u
-#define V4_IN_ADDR_OFF     12 /* IPv4 address inside an IPv4-mapped address */
 #define IPV4_ADDR_LEN      4
 #define UDP_HDR_LEN        8
 #define UDP_LEN_OFF        4

@@ -23,11 +23,6 @@
 #include "options.h"
 #include "output.h"
 
-#define TOP_DEFAULT   20u
-#define TOP_MAX       1000000ull
-#define PORT_MAX      65535ull
-#define MAX_FLOWS_MIN 4ull
-#define MAX_FLOWS_MAX (1ull << 26)
 #define JOBS_MAX      ROCE_VANTAGE_MAX_POINTS
 #define SAMPLE_KEYS   65536u
 #define DELAY_MIN_NS  100ull
@@ -124,21 +119,14 @@ static int option(int c, const char *arg, struct lz_args *a)
         a->vcfg.path_delay_ns = (int64_t)v;
         return 0;
     case OPT_UDP_PORT:
-        if (roce_cli_parse_u64(arg, 1, PORT_MAX, &v))
-            return roce_cli_bad_value("--udp-port", arg, "a port number 1..65535");
-        a->cfg.udp_port = (uint16_t)v;
-        return 0;
+        return roce_cli_udp_port(arg, &a->cfg.udp_port);
     case OPT_MAX_FLOWS:
-        if (roce_cli_parse_u64(arg, MAX_FLOWS_MIN, MAX_FLOWS_MAX, &v))
-            return roce_cli_bad_value("--max-flows", arg, "a number 4..67108864");
-        a->cfg.max_flows = (uint32_t)v;
-        a->vcfg.max_flows = (uint32_t)v;
+        if (roce_cli_max_flows(arg, &a->cfg.max_flows) != 0)
+            return -1;
+        a->vcfg.max_flows = a->cfg.max_flows;
         return 0;
     case OPT_TOP:
-        if (roce_cli_parse_u64(arg, 1, TOP_MAX, &v))
-            return roce_cli_bad_value("--top", arg, "a number 1..1000000");
-        a->top = (unsigned)v;
-        return 0;
+        return roce_cli_top(arg, &a->top);
     case 'j':
         if (roce_cli_parse_u64(arg, 1, JOBS_MAX, &v))
             return roce_cli_bad_value("-j", arg, "a number of files 1..32");
@@ -157,7 +145,7 @@ static int parse_args(int argc, char **argv, struct lz_args *a)
     roce_config_default(&a->cfg);
     roce_vantage_config_default(&a->vcfg);
     a->split_name = "none";
-    a->top = TOP_DEFAULT;
+    a->top = ROCE_CLI_TOP_DEFAULT;
     a->offsets = calloc((size_t)argc, sizeof *a->offsets);
     if (a->offsets == NULL) {
         roce_complain("localize", "out of memory");
@@ -180,10 +168,8 @@ static int parse_args(int argc, char **argv, struct lz_args *a)
             fputs(lz_usage, stdout);
             return -1;
         case ':':
-            fprintf(stderr, "rocescope: localize: option '%s' needs a value\n", argv[optind - 1]);
-            return usage_error();
         case '?':
-            fprintf(stderr, "rocescope: localize: unknown option '%s'\n", argv[optind - 1]);
+            roce_cli_getopt_error("localize", c, argv[optind - 1]);
             return usage_error();
         default:
             if (option(c, optarg, a) != 0)

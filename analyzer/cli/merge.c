@@ -16,9 +16,7 @@
 #include "report.h"
 #include "report_fields.h"
 
-#define TOP_DEFAULT 20u
-#define TOP_MAX     1000000ull
-#define ERR_LEN     512
+#define ERR_LEN 512
 
 enum { OPT_JSON = 256, OPT_TOP };
 
@@ -58,9 +56,8 @@ struct merge_args {
 static int parse_args(int argc, char **argv, struct merge_args *a)
 {
     int c;
-    uint64_t v;
     memset(a, 0, sizeof *a);
-    a->top = TOP_DEFAULT;
+    a->top = ROCE_CLI_TOP_DEFAULT;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":o:h", merge_opts, NULL)) != -1) {
@@ -72,20 +69,14 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
             a->output = optarg;
             break;
         case OPT_TOP:
-            if (roce_cli_parse_u64(optarg, 1, TOP_MAX, &v) != 0) {
-                roce_cli_bad_value("--top", optarg, "a number 1..1000000");
+            if (roce_cli_top(optarg, &a->top) != 0)
                 goto usage;
-            }
-            a->top = (unsigned)v;
             break;
         case 'h':
             fputs(merge_usage, stdout);
             return -1;
-        case ':':
-            fprintf(stderr, "rocescope: merge: option '%s' needs a value\n", argv[optind - 1]);
-            goto usage;
         default:
-            fprintf(stderr, "rocescope: merge: unknown option '%s'\n", argv[optind - 1]);
+            roce_cli_getopt_error("merge", c, argv[optind - 1]);
             goto usage;
         }
     }

@@ -16,8 +16,7 @@
 #define ROCESCOPE_VERSION  "0.1.0"
 #define CNP_WINDOW_MAX_US  10000000ull /* 10 s */
 #define MAX_FLOWS_MIN      4ull
-#define MAX_FLOWS_MAX      (1ull << 26)
-#define TOP_DEFAULT        20u
+#define MAX_FLOWS_MAX       (1ull << 26)
 #define TOP_MAX            1000000ull
 #define PORT_MAX           65535ull
 #define LINK_SPEED_MAX_MBPS 10000000ull /* 10 Tb/s */
@@ -175,16 +174,50 @@ int roce_cli_bad_value(const char *opt, const char *val, const char *expect)
     return -1;
 }
 
+int roce_cli_top(const char *arg, unsigned *top)
+{
+    uint64_t v;
+    if (roce_cli_parse_u64(arg, 1, TOP_MAX, &v))
+        return roce_cli_bad_value("--top", arg, "a number 1..1000000");
+    *top = (unsigned)v;
+    return 0;
+}
+
+int roce_cli_udp_port(const char *arg, uint16_t *port)
+{
+    uint64_t v;
+    if (roce_cli_parse_u64(arg, 1, PORT_MAX, &v))
+        return roce_cli_bad_value("--udp-port", arg, "a port number 1..65535");
+    *port = (uint16_t)v;
+    return 0;
+}
+
+int roce_cli_max_flows(const char *arg, uint32_t *max_flows)
+{
+    uint64_t v;
+    if (roce_cli_parse_u64(arg, MAX_FLOWS_MIN, MAX_FLOWS_MAX, &v))
+        return roce_cli_bad_value("--max-flows", arg, "a number 4..67108864");
+    *max_flows = (uint32_t)v;
+    return 0;
+}
+
+int roce_cli_getopt_error(const char *cmd, int c, const char *opt)
+{
+    const char *sep = cmd[0] != '\0' ? ": " : "";
+    if (c == ':')
+        fprintf(stderr, "rocescope: %s%soption '%s' needs a value\n", cmd, sep, opt);
+    else
+        fprintf(stderr, "rocescope: %s%sunknown option '%s'\n", cmd, sep, opt);
+    return -1;
+}
+
 /* Apply one option with an argument; -1 on a bad value. */
 static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
 {
     uint64_t v;
     switch (c) {
     case OPT_UDP_PORT:
-        if (roce_cli_parse_u64(arg, 1, PORT_MAX, &v))
-            return roce_cli_bad_value("--udp-port", arg, "a port number 1..65535");
-        o->cfg.udp_port = (uint16_t)v;
-        return 0;
+        return roce_cli_udp_port(arg, &o->cfg.udp_port);
     case OPT_CNP_WINDOW:
         if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))
             return roce_cli_bad_value("--cnp-window", arg, "microseconds, 1..10000000");
@@ -196,10 +229,7 @@ static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
         o->cfg.pmtu = (uint32_t)v;
         return 0;
     case OPT_MAX_FLOWS:
-        if (roce_cli_parse_u64(arg, MAX_FLOWS_MIN, MAX_FLOWS_MAX, &v))
-            return roce_cli_bad_value("--max-flows", arg, "a number 4..67108864");
-        o->cfg.max_flows = (uint32_t)v;
-        return 0;
+        return roce_cli_max_flows(arg, &o->cfg.max_flows);
     case OPT_LINK_SPEED:
         if (roce_cli_parse_unit(arg, speed_units, 1, LINK_SPEED_MAX_MBPS, &v))
             return roce_cli_bad_value("--link-speed", arg, "Gb/s like 100, 25G, 400G or 10000M");
@@ -222,10 +252,7 @@ static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
         o->jobs = (unsigned)v;
         return 0;
     case OPT_TOP:
-        if (roce_cli_parse_u64(arg, 1, TOP_MAX, &v))
-            return roce_cli_bad_value("--top", arg, "a number 1..1000000");
-        o->top = (unsigned)v;
-        return 0;
+        return roce_cli_top(arg, &o->top);
     default:
         return -1;
     }
@@ -237,7 +264,7 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
 
     memset(o, 0, sizeof *o);
     roce_config_default(&o->cfg);
-    o->top = TOP_DEFAULT;
+    o->top = ROCE_CLI_TOP_DEFAULT;
     o->interval_ns = INTERVAL_DEFAULT_NS;
     roce_cli_live_defaults(&o->live);
     opterr = 0;
@@ -263,10 +290,8 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
             printf("rocescope %s\n", ROCESCOPE_VERSION);
             return ROCE_CLI_EXIT_OK;
         case ':':
-            fprintf(stderr, "rocescope: option '%s' needs a value\n", argv[optind - 1]);
-            goto usage_error;
         case '?':
-            fprintf(stderr, "rocescope: unknown option '%s'\n", argv[optind - 1]);
+            roce_cli_getopt_error("", c, argv[optind - 1]);
             goto usage_error;
         default:
             rc = roce_cli_live_option(c, optarg, &o->live);

@@ -94,4 +94,15 @@ int roce_cli_bad_value(const char *opt, const char *val, const char *expect);
  * overflow. 0, or -1 (then *out is untouched). */
 int roce_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
+/* The options several commands share, each with its one range and message:
+ * 0, or -1 (message printed; the value untouched). */
+#define ROCE_CLI_TOP_DEFAULT 20u /* --top: flows (episodes, losses...) listed in a summary */
+int roce_cli_top(const char *arg, unsigned *top);
+int roce_cli_udp_port(const char *arg, uint16_t *port);
+int roce_cli_max_flows(const char *arg, uint32_t *max_flows);
+
+/* getopt_long's ':' (an option without its value) or '?' (an unknown
+ * option) of command cmd ("" for rocescope itself): the message; -1. */
+int roce_cli_getopt_error(const char *cmd, int c, const char *opt);
+
 #endif

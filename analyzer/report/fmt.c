@@ -50,3 +50,16 @@ double roce_fmt_us(int64_t ns)
 {
     return (double)ns / (double)ROCE_NS_PER_US;
 }
+
+const char *roce_fmt_us_text(int64_t ns, char buf[ROCE_FMT_US_LEN])
+{
+    uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    snprintf(buf, ROCE_FMT_US_LEN, "%s%llu.%03llu", ns < 0 ? "-" : "",
+             (unsigned long long)(u / ROCE_NS_PER_US), (unsigned long long)(u % ROCE_NS_PER_US));
+    return buf;
+}
+
+const char *roce_fmt_plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}

@@ -14,6 +14,7 @@
 #define ROCE_FMT_TIME_LEN 32
 #define ROCE_FMT_FLOW_LEN 128
 #define ROCE_FMT_OPCODE_LEN 48
+#define ROCE_FMT_US_LEN 32
 
 /* An address: dotted IPv4 (is_v6 == 0: last 4 bytes) or IPv6 / GID text. */
 void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size_t len);
@@ -26,5 +27,10 @@ void roce_fmt_flow(const struct roce_flow_key *k, char *buf, size_t len);
 void roce_fmt_opcode(uint8_t opcode, char *buf, size_t len);
 /* Microseconds as a JSON-friendly double (ns / 1000). */
 double roce_fmt_us(int64_t ns);
+/* Microseconds with three decimals, exact (from integer nanoseconds), e.g.
+ * "4.000" or "-0.250", into buf; returns buf. */
+const char *roce_fmt_us_text(int64_t ns, char buf[ROCE_FMT_US_LEN]);
+/* "s" unless n is 1. */
+const char *roce_fmt_plural(uint64_t n);
 
 #endif

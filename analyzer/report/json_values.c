@@ -10,8 +10,6 @@
 #include "fmt.h"
 #include "roce_time.h"
 
-#define US_DECIMALS_BUF 48
-
 void roce_json_put_u64(json_object *o, const char *k, uint64_t v)
 {
     json_object_object_add(o, k, json_object_new_uint64(v));
@@ -19,11 +17,8 @@ void roce_json_put_u64(json_object *o, const char *k, uint64_t v)
 
 json_object *roce_json_us(int64_t ns)
 {
-    char buf[US_DECIMALS_BUF];
-    uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    snprintf(buf, sizeof buf, "%s%llu.%03llu", ns < 0 ? "-" : "",
-             (unsigned long long)(u / ROCE_NS_PER_US), (unsigned long long)(u % ROCE_NS_PER_US));
-    return json_object_new_double_s(roce_fmt_us(ns), buf);
+    char buf[ROCE_FMT_US_LEN];
+    return json_object_new_double_s(roce_fmt_us(ns), roce_fmt_us_text(ns, buf));
 }
 
 json_object *roce_json_seconds(int64_t ns)

@@ -22,16 +22,6 @@ static json_object *point_name(const struct roce_localize_report *r, int p)
     return p >= 0 && (unsigned)p < r->n_points ? json_object_new_string(r->points[p].name) : NULL;
 }
 
-static void put_flow_key(json_object *o, const struct roce_flow_key *k)
-{
-    char a[ROCE_FMT_ADDR_LEN];
-    roce_fmt_addr(k->src, k->is_v6, a, sizeof a);
-    json_object_object_add(o, "src", json_object_new_string(a));
-    roce_fmt_addr(k->dst, k->is_v6, a, sizeof a);
-    json_object_object_add(o, "dst", json_object_new_string(a));
-    roce_json_put_u64(o, "dest_qp", k->dqpn);
-}
-
 static json_object *latency(const struct roce_lat_summary *s)
 {
     if (s->count == 0)
@@ -123,7 +113,7 @@ static json_object *events(const struct roce_localize_report *r, int ce)
         const struct roce_vantage_event *e =
             ce ? roce_vantage_ce(r->v, i) : roce_vantage_loss(r->v, i);
         json_object *o = json_object_new_object(), *seen = NULL;
-        put_flow_key(o, &e->key);
+        roce_json_endpoint(o, &e->key);
         roce_json_put_u64(o, "psn", e->psn);
         json_object_object_add(o, "after", point_name(r, e->after));
         json_object_object_add(o, "before", point_name(r, e->before));
@@ -149,7 +139,7 @@ static json_object *flows(const struct roce_localize_report *r)
         const struct roce_vantage_flow *f = roce_vantage_flow(r->v, i);
         json_object *o = json_object_new_object(), *order = json_object_new_array(),
                     *segs = json_object_new_array();
-        put_flow_key(o, &f->key);
+        roce_json_endpoint(o, &f->key);
         for (unsigned k = 0; k < f->n_order; k++)
             json_object_array_add(order, point_name(r, f->order[k]));
         json_object_object_add(o, "order", order);

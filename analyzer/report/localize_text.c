@@ -10,22 +10,8 @@
 #include "fmt.h"
 #include "localize_report.h"
 
-#define US_BUF   32
 #define NAME_BUF 96
 #define SEG_COL  34
-
-static const char *plural(uint64_t n)
-{
-    return n == 1 ? "" : "s";
-}
-
-/* Microseconds with three decimals from nanoseconds. */
-static const char *us(int64_t ns, char *buf)
-{
-    uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    snprintf(buf, US_BUF, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", u / 1000, u % 1000);
-    return buf;
-}
 
 /* "tap_a", or "(sender)" / "(receiver)" for the open ends. */
 static const char *end_name(const struct roce_localize_report *r, int p, int is_after)
@@ -43,11 +29,12 @@ static void segment_name(const struct roce_localize_report *r, const struct roce
 
 static void latency_text(FILE *o, const struct roce_lat_summary *l)
 {
-    char a[US_BUF], b[US_BUF], c[US_BUF], d[US_BUF];
+    char a[ROCE_FMT_US_LEN], b[ROCE_FMT_US_LEN], c[ROCE_FMT_US_LEN], d[ROCE_FMT_US_LEN];
     if (l->count == 0)
         return;
-    fprintf(o, "%s / %s / %s / %s us (%" PRIu64 ")", us(l->min, a), us(l->p50, b), us(l->p99, c),
-            us(l->max, d), l->count);
+    fprintf(o, "%s / %s / %s / %s us (%" PRIu64 ")", roce_fmt_us_text(l->min, a),
+            roce_fmt_us_text(l->p50, b), roce_fmt_us_text(l->p99, c), roce_fmt_us_text(l->max, d),
+            l->count);
 }
 
 static void clocks(const struct roce_localize_report *r, FILE *o)
@@ -67,8 +54,8 @@ static void clocks(const struct roce_localize_report *r, FILE *o)
         fprintf(o,
                 "%+" PRId64 " ns +/- %" PRId64 " ns, from %" PRIu64 " transmission%s of %" PRIu32
                 " host pair%s",
-                c->offset_ns, c->error_bound_ns, c->samples, plural(c->samples), c->host_pairs,
-                plural(c->host_pairs));
+                c->offset_ns, c->error_bound_ns, c->samples, roce_fmt_plural(c->samples),
+                c->host_pairs, roce_fmt_plural(c->host_pairs));
         if (!c->consistent)
             fputs("; the host pairs disagree (clock drift or step?)", o);
         if (c->drift_detected)
@@ -82,9 +69,9 @@ static void clocks(const struct roce_localize_report *r, FILE *o)
 static void header(const struct roce_localize_report *r, FILE *o)
 {
     const struct roce_vantage_totals *t = roce_vantage_totals(r->v);
-    char a[ROCE_FMT_TIME_LEN], b[ROCE_FMT_TIME_LEN], d[US_BUF];
+    char a[ROCE_FMT_TIME_LEN], b[ROCE_FMT_TIME_LEN], d[ROCE_FMT_US_LEN];
     fprintf(o, "rocescope localize: %u vantage point%s, path-delay bound %s us%s\n", r->n_points,
-            plural(r->n_points), us(r->path_delay_ns, d),
+            roce_fmt_plural(r->n_points), roce_fmt_us_text(r->path_delay_ns, d),
             r->incomplete != NULL ? " (INCOMPLETE: a capture could not be read to its end)" : "");
     for (unsigned p = 0; p < r->n_points; p++) {
         const struct roce_vantage_pstats *ps = roce_vantage_point_stats(r->v, p);
@@ -101,11 +88,12 @@ static void header(const struct roce_localize_report *r, FILE *o)
     roce_fmt_seconds(t->common_first_ns, a, sizeof a);
     roce_fmt_seconds(t->common_last_ns, b, sizeof b);
     fprintf(o, "\nCommon span: %s .. %s (%s us, %s's clock)\n", a, b,
-            us(t->common_last_ns - t->common_first_ns, d), r->points[0].name);
+            roce_fmt_us_text(t->common_last_ns - t->common_first_ns, d), r->points[0].name);
     fprintf(o,
             "  outside it (not evidence): %" PRIu64
             " transmission%s not seen at every point, %" PRIu64 " CE mark%s\n",
-            t->outside_span, plural(t->outside_span), t->outside_ce, plural(t->outside_ce));
+            t->outside_span, roce_fmt_plural(t->outside_span), t->outside_ce,
+            roce_fmt_plural(t->outside_ce));
     fprintf(o,
             "Transmissions: %" PRIu64 " distinct, %" PRIu64 " seen at two or more points; %" PRIu64
             " lost, %" PRIu64 " CE-marked\n",
@@ -147,7 +135,7 @@ static void flows(const struct roce_localize_report *r, FILE *o)
         for (unsigned k = 0; k < f->n_order; k++)
             fprintf(o, "%s%s", k ? " -> " : "", r->points[f->order[k]].name);
         fprintf(o, "; %" PRIu64 " transmission%s, %" PRIu64 " matched%s\n", f->transmissions,
-                plural(f->transmissions), f->matched,
+                roce_fmt_plural(f->transmissions), f->matched,
                 f->locate ? "" : " (responses / UD: losses not located)");
         for (size_t k = 0; k < f->n_segments; k++) {
             const struct roce_vantage_segment *s = &f->segments[k];

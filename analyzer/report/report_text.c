@@ -12,29 +12,14 @@
 #include "fmt.h"
 #include "report.h"
 
-#define US_BUF 32
-
-/* "s" unless n is 1. */
-static const char *plural(uint64_t n)
-{
-    return n == 1 ? "" : "s";
-}
-
-/* Microseconds with three decimals from nanoseconds. */
-static const char *us(int64_t ns, char *buf)
-{
-    uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    snprintf(buf, US_BUF, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", u / 1000, u % 1000);
-    return buf;
-}
-
 static void latency_line(FILE *o, const char *label, const struct roce_lat_summary *s)
 {
-    char a[US_BUF], b[US_BUF], c[US_BUF], d[US_BUF];
+    char a[ROCE_FMT_US_LEN], b[ROCE_FMT_US_LEN], c[ROCE_FMT_US_LEN], d[ROCE_FMT_US_LEN];
     if (s->count == 0)
         return;
     fprintf(o, "  %-14s min %s us, p50 %s, p99 %s, max %s (%" PRIu64 " samples)\n", label,
-            us(s->min, a), us(s->p50, b), us(s->p99, c), us(s->max, d), s->count);
+            roce_fmt_us_text(s->min, a), roce_fmt_us_text(s->p50, b), roce_fmt_us_text(s->p99, c),
+            roce_fmt_us_text(s->max, d), s->count);
 }
 
 static void naks_text(FILE *o, const struct roce_nak_counts *n)
@@ -67,14 +52,14 @@ static void triggers_text(FILE *o, const uint64_t by[ROCE_TRIGGER_COUNT])
 
 static void pfc_line(FILE *o, const char *name, const struct roce_pfc_prio *p)
 {
-    char a[US_BUF];
+    char a[ROCE_FMT_US_LEN];
     if (!p->frames)
         return;
     fprintf(o, "    %-12s %" PRIu64 " XOFF, %" PRIu64 " XON, paused %s us", name, p->xoff, p->xon,
-            us(p->paused_ns, a));
+            roce_fmt_us_text(p->paused_ns, a));
     if (p->storm_windows)
         fprintf(o, ", PAUSE STORM in %" PRIu64 " window%s", p->storm_windows,
-                plural(p->storm_windows));
+                roce_fmt_plural(p->storm_windows));
     fputc('\n', o);
 }
 
@@ -132,9 +117,10 @@ static void totals(FILE *o, const struct roce_report *r)
             t->request_packets, t->response_packets, t->cnp_packets);
     fprintf(o, "  ICRC           %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked\n",
             t->icrc_good, t->icrc_bad, t->icrc_unchecked);
-    fprintf(o, "  flows          %" PRIu64 " tracked, %" PRIu64 " connection%s (%" PRIu64
-               " set up by CM), %" PRIu64 " evicted\n",
-            t->flows_active, t->connections, plural(t->connections), t->cm_connections,
+    fprintf(o,
+            "  flows          %" PRIu64 " tracked, %" PRIu64 " connection%s (%" PRIu64
+            " set up by CM), %" PRIu64 " evicted\n",
+            t->flows_active, t->connections, roce_fmt_plural(t->connections), t->cm_connections,
             t->flows_evicted);
     fprintf(o, "  PSN gaps       %" PRIu64 " (%" PRIu64 " PSNs missing)\n", t->gap_events,
             t->missing_psns);
@@ -215,9 +201,9 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
         }                                                                                          \
     } while (0)
     ITEM(f->retransmitted_packets, "%" PRIu64 " retransmitted in %" PRIu64 " episode%s",
-         f->retransmitted_packets, f->episodes, plural(f->episodes));
+         f->retransmitted_packets, f->episodes, roce_fmt_plural(f->episodes));
     ITEM(f->gap_events, "%" PRIu64 " PSN gap%s (%" PRIu64 " missing)", f->gap_events,
-         plural(f->gap_events), f->missing_psns);
+         roce_fmt_plural(f->gap_events), f->missing_psns);
     ITEM(f->psn_reuse, "%" PRIu64 " PSN reuse", f->psn_reuse);
     ITEM(f->read_response_gaps, "%" PRIu64 " READ response gaps", f->read_response_gaps);
     ITEM(f->ce_marked, "%" PRIu64 " CE marks (%" PRIu64 " unanswered)", f->ce_marked,
@@ -237,7 +223,7 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
 static void episodes_text(FILE *o, const struct roce_report *r, unsigned top)
 {
     size_t n = r->n_episodes;
-    char name[ROCE_FMT_FLOW_LEN], a[US_BUF], b[US_BUF];
+    char name[ROCE_FMT_FLOW_LEN], a[ROCE_FMT_US_LEN], b[ROCE_FMT_US_LEN];
     if (n == 0)
         return;
     fprintf(o, "\nGo-back-N episodes (%zu listed%s):\n", n, n > top ? ", first shown" : "");
@@ -253,8 +239,8 @@ static void episodes_text(FILE *o, const struct roce_report *r, unsigned top)
                 ep->packets, roce_trigger_name(ep->trigger));
         if (ep->nak_frame)
             fprintf(o, " (NAK frame %" PRIu64 ", resent after %s us)", ep->nak_frame,
-                    us(ep->nak_to_resend_ns, a));
-        fprintf(o, ", lasted %s us\n", us(ep->last_ts_ns - ep->first_ts_ns, b));
+                    roce_fmt_us_text(ep->nak_to_resend_ns, a));
+        fprintf(o, ", lasted %s us\n", roce_fmt_us_text(ep->last_ts_ns - ep->first_ts_ns, b));
     }
 }
 

@@ -1,10 +1,11 @@
 /*
  * roce_ws_fields.c - the plugin's header fields, subtrees and expert infos.
  *
- * Names and meanings are the ones the README promises (issue 3); reference
- * fields are FT_FRAMENUM so a click jumps to the related frame. Verdict names
- * and their details mean what ANALYSIS-DEFINITIONS.md says; roce.analysis.*
- * shows a detail only where rocescope --events writes it.
+ * Names and meanings are the ones dissector/README.md ("Fields", "Expert
+ * info, Info column") promises; reference fields are FT_FRAMENUM so a click
+ * jumps to the related frame. Verdict names and their details mean what
+ * analyzer/engine/ANALYSIS.md says; roce.analysis.* shows a detail only where
+ * rocescope --events writes it (analyzer/report/REPORT.md, "Events").
  */
 #include "roce_ws_fields.h"
 

@@ -1,7 +1,7 @@
 /*
  * roce_ws_handoff.c - how frames reach the plugin.
  *
- * Two routes (BUILD-NOTES.md, "Wireshark 4.0 plugin"):
+ * Two routes (dissector/README.md, "Why it attaches this way"):
  *
  * 1. The headers: the plugin takes UDP port 4791 and EtherType 0x8915 from
  *    the built-in InfiniBand dissector (plugin handoffs run after the

@@ -61,7 +61,8 @@ static void prefs_changed(void)
 }
 
 /* Init routine (each capture file): a fresh engine, and the port back from
- * the built-in dissector if its handoff took it (trap 1 in BUILD-NOTES). */
+ * the built-in dissector if its handoff took it (trap 1 of dissector/README.md,
+ * "Why it attaches this way"). */
 static void file_init(void)
 {
     roce_ws_assert_ports();

@@ -1,8 +1,8 @@
 /*
  * localize.h - `rocescope localize [OPTIONS] [NAME=]FILE...`: several
  * captures of the same traffic (vantage points), clock-aligned, every lost
- * request PSN and every CE mark located between two points
- * (analyzer/cli/LOCALIZE.md).
+ * request PSN and every CE mark located between two points (rocescope.1,
+ * LOCALIZE).
  */
 #ifndef ROCE_LOCALIZE_H
 #define ROCE_LOCALIZE_H

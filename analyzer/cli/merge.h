@@ -1,7 +1,7 @@
 /*
  * merge.h - `rocescope merge [--json] [-o PATH] [--top N] REPORT.json...`:
  * one report from JSON reports made by `rocescope --json` of captures read
- * one after the other (README "Many files").
+ * one after the other (rocescope(1), MANY FILES).
  */
 #ifndef ROCE_MERGE_H
 #define ROCE_MERGE_H

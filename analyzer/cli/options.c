@@ -1,6 +1,6 @@
 /*
- * options.c - rocescope's command line (see options.h, README "Usage",
- * rocescope.1).
+ * options.c - rocescope's command line (see options.h; every option in
+ * rocescope.1, OPTIONS).
  */
 #define _DEFAULT_SOURCE
 #include "options.h"

@@ -1,6 +1,6 @@
 /*
  * options_live.c - the live monitor's options (`rocescope -i IFACE`; see
- * options.h, README "Live monitoring", rocescope.1). They follow tcpdump
+ * options.h; rocescope.1, LIVE MONITORING). They follow tcpdump
  * where tcpdump has the same option: -i -f -s -B -w -C -W -c -Z -p.
  */
 #define _DEFAULT_SOURCE

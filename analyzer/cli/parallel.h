@@ -1,7 +1,7 @@
 /*
  * parallel.h - `rocescope -j N FILE...`: each file analysed by its own
  * engine, N files at a time in worker threads, and the per-file reports
- * merged in file order into one (README "Many files").
+ * merged in file order into one (rocescope(1), MANY FILES).
  */
 #ifndef ROCE_PARALLEL_H
 #define ROCE_PARALLEL_H

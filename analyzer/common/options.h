@@ -8,7 +8,7 @@
 
 #include "roce_engine.h"
 
-/* The live monitor's options (`-i IFACE`; README "Live monitoring"). */
+/* The live monitor's options (`-i IFACE`; rocescope(1), LIVE MONITORING). */
 struct roce_live_options {
     const char *iface;      /* -i: capture live from this interface (NULL: read files) */
     const char *filter;     /* -f: BPF filter (NULL: the default RoCE/PFC/mirror filter) */

@@ -2,14 +2,14 @@
  * output.h - where rocescope writes: stdout, or a file written under a
  * temporary name in the same directory and renamed into place only when
  * complete, so nothing is ever left written half-way; its exit statuses and
- * its one-line error messages (README "Usage": `rocescope: WHAT: WHY`).
+ * its one-line error messages (rocescope(1), EXIT STATUS: `rocescope: WHAT: WHY`).
  */
 #ifndef ROCE_OUTPUT_H
 #define ROCE_OUTPUT_H
 
 #include <stdio.h>
 
-/* Exit statuses of every rocescope command (README "Usage"). */
+/* Exit statuses of every rocescope command (rocescope(1), EXIT STATUS). */
 enum roce_exit {
     ROCE_EXIT_OK = 0,
     ROCE_EXIT_INPUT = 1,  /* an input could not be read (the report so far is written) */

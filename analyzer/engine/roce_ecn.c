@@ -1,7 +1,7 @@
 /*
  * roce_ecn.c - ECN CE marks and their CNPs.
  *
- * ANALYSIS-DEFINITIONS "CE mark", "CNP match"; PROTOCOL-FACTS "CNP". A CNP
+ * ANALYSIS.md, "ECN and CNPs" (CE mark, CNP match); PROTOCOL.md, "CNP". A CNP
  * travels B->A with the dest QP of the data sender (qa): it belongs to the
  * connection whose request flow A->B (dest QP qb) carried the CE marks. It
  * is matched to the earliest CE mark of that flow that arrived after the

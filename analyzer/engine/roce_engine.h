@@ -12,7 +12,8 @@
  * on_verdict callback, in frame order. roce_engine_finish() settles all that
  * is still open at the end of the capture.
  *
- * Definitions: ../shared/docs/ANALYSIS-DEFINITIONS.md, and README "Analysis".
+ * What every count and verdict means: ANALYSIS.md; the protocol facts it
+ * relies on: PROTOCOL.md (both beside this header).
  * The engine is C11 + libc only, allocates per flow (never per packet), and
  * never aborts on packet content. Memory is bounded by max_flows; an
  * allocation that fails is counted (alloc_failures), never silent.

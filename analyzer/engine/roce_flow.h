@@ -3,7 +3,8 @@
  * ends).
  *
  * A flow is one direction of a queue pair, keyed by (source address,
- * destination address, BTH destination QP) (ANALYSIS-DEFINITIONS "Flow").
+ * destination address, BTH destination QP) (ANALYSIS.md, "Flows and
+ * connections").
  * The record (struct roce_flow) holds the container's fields and, after
  * them, every analysis module's state of that flow. The table (roce_flow.c)
  * is a plain container: it finds, creates, evicts and pairs flows and keeps

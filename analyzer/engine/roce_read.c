@@ -1,7 +1,7 @@
 /*
  * roce_read.c - RDMA READ spans, READ responses and the PMTU.
  *
- * ANALYSIS-DEFINITIONS "PSN span of a request"; IBTA Vol. 1 9.7.5.1.5: an
+ * ANALYSIS.md, "RDMA READ" (span); IBTA Vol. 1 9.7.5.1.5: an
  * RDMA READ request with PSN n is answered by response packets n, n+1, ...,
  * one per PMTU of data, so it occupies max(1, ceil(DMA length / PMTU)) PSNs.
  *

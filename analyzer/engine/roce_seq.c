@@ -3,8 +3,9 @@
  * their triggers, NAKs, PSN reuse, ACK latency and PSN-based pairing (the
  * spans of RDMA READs, their responses and the PMTU: roce_read.c).
  *
- * Definitions: ANALYSIS-DEFINITIONS.md ("PSN analysis", "PSN span",
- * "Retransmitted packet", "Go-back-N episode", "PSN gap", "NAK"). PSN rules:
+ * Definitions: ANALYSIS.md ("PSN analysis": expected PSN, gap,
+ * retransmission, go-back-N episode; "RDMA READ": span; "NAKs and ACKs").
+ * PSN rules:
  * IBTA Vol. 1 9.7.1 (PSN), 9.7.5.1.5 (READ responses use one PSN each),
  * 9.7.5.2 (coalesced ACKs, NAK carries the expected PSN).
  *
@@ -297,7 +298,7 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
 /* ---- responses ---- */
 
 /* Pair response flow y with the only unpaired request flow in the reverse
- * direction whose PSN range holds psn (ANALYSIS-DEFINITIONS "Connection").
+ * direction whose PSN range holds psn (ANALYSIS.md, "Flows and connections").
  * Unpaired request flows lead their address-pair list, so the scan stops at
  * the first paired one; at most PAIR_MAX_CANDIDATES are examined. */
 static struct roce_flow *pair_by_psn(struct roce_engine *e, struct roce_flow *y, uint32_t psn)

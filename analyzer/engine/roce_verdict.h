@@ -14,7 +14,7 @@
 
 #include "roce_pkt.h"
 
-/* Go-back-N episode triggers (ANALYSIS-DEFINITIONS, "Go-back-N episode"). */
+/* Go-back-N episode triggers (ANALYSIS.md, "PSN analysis"). */
 enum roce_trigger {
     ROCE_TRIGGER_NAK = 0,
     ROCE_TRIGGER_RNR = 1,

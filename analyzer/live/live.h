@@ -1,6 +1,6 @@
 /*
- * live.h - `rocescope -i IFACE`: the live monitor (README "Live
- * monitoring"). Captures from the interface into the engine, reports every
+ * live.h - `rocescope -i IFACE`: the live monitor (rocescope(1), LIVE
+ * MONITORING). Captures from the interface into the engine, reports every
  * interval (terminal view, plain lines or JSON Lines, Prometheus file),
  * saves the frames with -w, and on SIGINT/SIGTERM, -c or --duration
  * writes the final report in the offline format.

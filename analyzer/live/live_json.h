@@ -1,6 +1,6 @@
 /*
  * live_json.h - `rocescope -i IFACE --json`: one JSON object per interval
- * (JSON Lines, README "Live monitoring"), and the final report on one line.
+ * (JSON Lines: analyzer/report/REPORT.md, "JSON Lines"), and the final report on one line.
  */
 #ifndef ROCE_LIVE_JSON_H
 #define ROCE_LIVE_JSON_H

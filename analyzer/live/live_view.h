@@ -2,7 +2,8 @@
  * live_view.h - the live monitor's human output each interval: on a
  * terminal a view redrawn in place (totals and rates, the flows with
  * trouble in the interval, PFC per priority, capture drops); otherwise a
- * few plain lines appended per interval (README "Live monitoring").
+ * few plain lines appended per interval (analyzer/report/REPORT.md, "The
+ * terminal view", "Interval lines").
  */
 #ifndef ROCE_LIVE_VIEW_H
 #define ROCE_LIVE_VIEW_H

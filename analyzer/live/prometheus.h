@@ -1,7 +1,7 @@
 /*
  * prometheus.h - `--prometheus-file PATH`: the live monitor's counters in
  * the Prometheus text exposition format, for node_exporter's textfile
- * collector (README "Live monitoring" lists the metrics).
+ * collector (analyzer/report/REPORT.md, "Prometheus", lists the metrics).
  */
 #ifndef ROCE_PROMETHEUS_H
 #define ROCE_PROMETHEUS_H

@@ -1,6 +1,6 @@
 /*
  * events.h - `rocescope --events`: JSON Lines, one object per frame that
- * carries a verdict, in frame order (README "Events").
+ * carries a verdict, in frame order (analyzer/report/REPORT.md, "Events").
  */
 #ifndef ROCE_EVENTS_H
 #define ROCE_EVENTS_H

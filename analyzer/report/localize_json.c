@@ -1,5 +1,5 @@
 /*
- * localize_json.c - `rocescope localize --json` (analyzer/cli/LOCALIZE.md
+ * localize_json.c - `rocescope localize --json` (REPORT.md, "Localize",
  * lists the keys). Vantage points are named by their names; an open end of
  * a segment (before the first point, after the last) is null. Ownership:
  * every json-c value is added to its parent as it is made; the root is put

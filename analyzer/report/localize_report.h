@@ -1,7 +1,7 @@
 /*
  * localize_report.h - the output of `rocescope localize`: the vantage-point
  * analysis (roce_vantage.h) with the names and files of its points, written
- * as the human summary or as one JSON document (analyzer/cli/LOCALIZE.md).
+ * as the human summary or as one JSON document (REPORT.md, "Localize").
  */
 #ifndef ROCE_LOCALIZE_REPORT_H
 #define ROCE_LOCALIZE_REPORT_H

@@ -119,7 +119,7 @@ int roce_report_set_error(struct roce_report *r, const char *error);
  * (report_merge.c; dst from roce_report_init, then merges only): frame
  * numbers and flow ids of src continue dst's, counts add up, distributions
  * merge; the first report merged gives the options. Everything is copied,
- * src is not changed. 0, or -1 when out of memory. README "Many files"
+ * src is not changed. 0, or -1 when out of memory. rocescope(1), MANY FILES
  * says what is exact. */
 int roce_report_merge(struct roce_report *dst, const struct roce_report *src);
 

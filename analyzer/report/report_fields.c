@@ -1,7 +1,7 @@
 /*
  * report_fields.c - the fields of the report, each declared once (see
  * report_fields.h), in the order the JSON report writes them. The key names
- * are part of the interface (README "JSON report"); Prometheus names follow
+ * are part of the interface (REPORT.md, "JSON report"); Prometheus names follow
  * its conventions: rocescope_ prefix, _total on counts, base units (seconds,
  * bytes), and the parts of one whole (RoCE frames by version, by ICRC
  * result...) as one family with a label, without the whole beside them

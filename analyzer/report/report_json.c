@@ -6,7 +6,7 @@
  *
  * Ownership: json_object_object_add / json_object_array_add take ownership
  * of the value; each tree is put once written. Key names are part of the
- * interface (README "JSON report").
+ * interface (REPORT.md, "JSON report").
  */
 #include <json-c/json.h>
 #include <stdio.h>

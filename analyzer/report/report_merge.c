@@ -1,6 +1,6 @@
 /*
  * report_merge.c - one report from the reports of captures read one after
- * the other (see report.h, README "Many files").
+ * the other (see report.h; rocescope(1), MANY FILES).
  *
  * The merged report is what one engine reading all the captures in order
  * gives when no flow spans two captures: the frames of a capture are
@@ -12,7 +12,7 @@
  * last time. How each field merges is said in its declaration
  * (report_fields.c); what cannot be exact (a flow table or verdict queue that
  * would have filled up jointly, PFC storm windows, which are counted per
- * capture) is listed in the README.
+ * capture) is listed in rocescope(1), MANY FILES.
  */
 #include "report.h"
 

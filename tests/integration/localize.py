@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""`rocescope localize` (analyzer/cli/LOCALIZE.md) against what the generator
-knows, and its errors.
+"""`rocescope localize` (rocescope(1) LOCALIZE, analyzer/engine/ANALYSIS.md
+"Vantage points") against what the generator knows, and its errors.
 
 - The expected reports of captures/localize (captures/expected/localize),
   written from captures/README.md, are reproduced byte for byte.

@@ -1,6 +1,6 @@
 /*
  * test_vantage.c - several vantage points (analyzer/engine/roce_vantage*.c;
- * ANALYSIS-DEFINITIONS Revision 2 "Vantage points", "Loss location").
+ * analyzer/engine/ANALYSIS.md, "Vantage points").
  *
  * Most tests build transmission records directly: host A (10.0.0.1, QP
  * 0x101) sends requests to B (10.0.0.2, QP 0x202) and B answers, tap P0 on

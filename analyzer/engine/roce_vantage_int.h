@@ -83,7 +83,7 @@ struct vevent {
     uint32_t seen; /* points that saw the original (losses) */
     int64_t time;  /* aligned: the first sighting, or the first missing report */
     uint64_t first_frame;
-    int8_t first_point;   /* -1 when no point saw it */
+    int32_t first_point;  /* -1 when no point saw it */
     int8_t after, before; /* CE marks: where */
     uint8_t episode;      /* losses: an episode resent it */
 };

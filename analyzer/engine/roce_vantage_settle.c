@@ -180,7 +180,7 @@ static struct vevent event_of(const struct vgroup *g)
     e.flow = g->flow;
     e.psn = g->psn;
     e.time = g->first_t;
-    e.first_point = g->seen ? (int8_t)g->first_point : -1;
+    e.first_point = g->seen ? g->first_point : -1;
     e.first_frame = g->seen ? g->first_frame : 0;
     return e;
 }

@@ -15,10 +15,6 @@
 
 #define ROCESCOPE_VERSION  "0.1.0"
 #define CNP_WINDOW_MAX_US  10000000ull /* 10 s */
-#define MAX_FLOWS_MIN      4ull
-#define MAX_FLOWS_MAX       (1ull << 26)
-#define TOP_MAX            1000000ull
-#define PORT_MAX           65535ull
 #define LINK_SPEED_MAX_MBPS 10000000ull /* 10 Tb/s */
 #define INTERVAL_MIN_NS    1000ull
 #define INTERVAL_MAX_NS    86400000000000ull /* one day */
@@ -125,28 +121,6 @@ static void usage(FILE *f)
           f);
 }
 
-int roce_cli_parse_unit(const char *s, const struct roce_cli_unit *units, uint64_t min,
-                        uint64_t max, uint64_t *out)
-{
-    char num[32];
-    size_t n = strspn(s, "0123456789");
-    if (n == 0 || n >= sizeof num)
-        return -1;
-    memcpy(num, s, n);
-    num[n] = '\0';
-    for (const struct roce_cli_unit *u = units; u->suffix != NULL; u++) {
-        uint64_t v;
-        if (strcmp(s + n, u->suffix) != 0 || roce_cli_parse_u64(num, 0, UINT64_MAX / u->factor, &v))
-            continue;
-        v *= u->factor;
-        if (v < min || v > max)
-            return -1;
-        *out = v;
-        return 0;
-    }
-    return -1;
-}
-
 static const struct roce_cli_unit speed_units[] = {
     {"", 1000}, {"G", 1000}, {"g", 1000}, {"M", 1}, {"m", 1}, {NULL, 0},
 };
@@ -154,62 +128,6 @@ static const struct roce_cli_unit time_units[] = {
     {"", ROCE_NS_PER_SEC}, {"s", ROCE_NS_PER_SEC}, {"ms", ROCE_NS_PER_MS},
     {"us", ROCE_NS_PER_US}, {NULL, 0},
 };
-
-int roce_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-    char *end;
-    if (s == NULL || *s < '0' || *s > '9')
-        return -1; /* empty, sign or blank */
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-int roce_cli_bad_value(const char *opt, const char *val, const char *expect)
-{
-    fprintf(stderr, "rocescope: %s: invalid value '%s' (expected %s)\n", opt, val, expect);
-    return -1;
-}
-
-int roce_cli_top(const char *arg, unsigned *top)
-{
-    uint64_t v;
-    if (roce_cli_parse_u64(arg, 1, TOP_MAX, &v))
-        return roce_cli_bad_value("--top", arg, "a number 1..1000000");
-    *top = (unsigned)v;
-    return 0;
-}
-
-int roce_cli_udp_port(const char *arg, uint16_t *port)
-{
-    uint64_t v;
-    if (roce_cli_parse_u64(arg, 1, PORT_MAX, &v))
-        return roce_cli_bad_value("--udp-port", arg, "a port number 1..65535");
-    *port = (uint16_t)v;
-    return 0;
-}
-
-int roce_cli_max_flows(const char *arg, uint32_t *max_flows)
-{
-    uint64_t v;
-    if (roce_cli_parse_u64(arg, MAX_FLOWS_MIN, MAX_FLOWS_MAX, &v))
-        return roce_cli_bad_value("--max-flows", arg, "a number 4..67108864");
-    *max_flows = (uint32_t)v;
-    return 0;
-}
-
-int roce_cli_getopt_error(const char *cmd, int c, const char *opt)
-{
-    const char *sep = cmd[0] != '\0' ? ": " : "";
-    if (c == ':')
-        fprintf(stderr, "rocescope: %s%soption '%s' needs a value\n", cmd, sep, opt);
-    else
-        fprintf(stderr, "rocescope: %s%sunknown option '%s'\n", cmd, sep, opt);
-    return -1;
-}
 
 /* Apply one option with an argument; -1 on a bad value. */
 static int numeric_option(int c, const char *arg, struct roce_cli_options *o)

@@ -222,7 +222,10 @@ static void add_sequence(tvbuff_t *tvb, packet_info *pinfo, proto_tree *at,
     if (f & ROCE_V_RETRANSMISSION) {
         ti = generated(proto_tree_add_item(at, roce_ws_hf.retransmission, tvb, 0, 0, ENC_NA));
         expert_add_info(pinfo, ti, &roce_ws_ei.retransmission);
-        generated(proto_tree_add_uint(at, roce_ws_hf.episode_frame, tvb, 0, 0, d->episode_frame));
+        /* the episode's first frame names no other frame: no self-reference */
+        if (d->episode_frame != pinfo->num)
+            generated(
+                proto_tree_add_uint(at, roce_ws_hf.episode_frame, tvb, 0, 0, d->episode_frame));
     }
     if (f & ROCE_V_EPISODE_START) {
         ti = generated(proto_tree_add_item(at, roce_ws_hf.gbn_episode, tvb, 0, 0, ENC_NA));

@@ -107,6 +107,7 @@ static int count_class(struct roce_engine *e, const struct roce_pkt *pkt, struct
         t->malformed_packets++;
         t->malformed_by_reason[pkt->malformed]++;
         v->flags |= ROCE_V_MALFORMED;
+        v->malformed = pkt->malformed;
         return 0;
     }
     t->roce_packets++;

@@ -13,8 +13,12 @@
 #ifndef ROCE_ICRC_H
 #define ROCE_ICRC_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "roce_extract.h"
+#include "roce_opcode.h"
 
 /* Continue a CRC-32: crc is the running (pre-complemented) register. */
 uint32_t roce_crc32_update(uint32_t crc, const uint8_t *p, size_t n);
@@ -36,5 +40,16 @@ uint32_t roce_crc32(const uint8_t *p, size_t n);
  */
 uint32_t roce_icrc_compute(const uint8_t *l3, size_t l3_hdr_len, int is_v6, int has_udp,
                            const uint8_t *rest, size_t rest_len);
+
+/* An ICRC as roce_icrc_compute() returns it, turned into the number its four
+ * bytes make in wire order read big-endian: what Wireshark shows as the
+ * Invariant CRC (infiniband.invariant.crc), and what the engine reports. */
+static inline uint32_t roce_icrc_wire_value(uint32_t icrc)
+{
+    uint8_t wire[ROCE_ICRC_LEN];
+    for (unsigned i = 0; i < ROCE_ICRC_LEN; i++)
+        wire[i] = (uint8_t)(icrc >> (CHAR_BIT * i)); /* least significant byte first */
+    return roce_get_be32(wire, 0);
+}
 
 #endif

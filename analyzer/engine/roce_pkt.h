@@ -131,6 +131,8 @@ struct roce_pkt {
     const struct roce_opcode_info *op; /* NULL unless the opcode is defined */
     uint16_t hdrs;                     /* extension headers the opcode implies */
     uint16_t hdrs_captured;            /* those entirely captured */
+    /* the captured and the computed ICRC, each as its four bytes in wire
+     * order read big-endian (as Wireshark's infiniband.invariant.crc) */
     uint32_t icrc_wire, icrc_calc;
 
     /* Extension header fields: set only for the headers in hdrs_captured
@@ -189,7 +191,7 @@ static inline unsigned roce_aeth_value(uint8_t syndrome)
     return syndrome & ROCE_AETH_VALUE_MASK;
 }
 
-/* "psn_sequence_error", ... or "reserved". */
+/* "psn_sequence_error", ... or "reserved_code" (codes 5..31, as the counts name them). */
 const char *roce_nak_code_name(unsigned code);
 /* "PSN sequence error", ... for display. */
 const char *roce_nak_code_text(unsigned code);

@@ -117,6 +117,7 @@ struct roce_verdict {
     uint8_t rnr_timer;      /* on RNR: the 5-bit timer code */
     uint32_t expected_psn;
     uint32_t missing_psns;  /* on GAP and RESP_GAP */
+    uint8_t malformed;      /* on MALFORMED: enum roce_malformed, the reason */
     uint64_t episode_frame; /* on RETRANSMISSION: the first frame of its episode */
     uint64_t nak_frame;     /* on EPISODE_START with trigger nak/rnr */
     int64_t nak_to_resend_ns;

@@ -32,6 +32,10 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
         if (v->flags & (1u << b))
             json_object_array_add(names, json_object_new_string(roce_verdict_name(b)));
     json_object_object_add(o, "verdicts", names);
+    if (v->flags & ROCE_V_MALFORMED)
+        json_object_object_add(
+            o, "malformed",
+            json_object_new_string(roce_malformed_name((enum roce_malformed)v->malformed)));
     if (roce_verdict_shows_expected(v))
         roce_json_put_u64(o, "expected_psn", v->expected_psn);
     if (v->flags & (ROCE_V_GAP | ROCE_V_RESP_GAP))

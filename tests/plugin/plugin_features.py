@@ -234,6 +234,39 @@ def test_sequence(c, t):
             "loss_receiver: one-pass tshark shows other retransmissions than -2")
 
 
+def test_details(c, t):
+    """Details shown as Wireshark users read them: the first retransmission of
+    an episode names no episode frame (it would be itself), the others name
+    the CLI's; a bad ICRC's values read as Wireshark's own Invariant CRC."""
+    path = t.scenario("loss_receiver")
+    ev = {e["frame"]: e for e in t.events(path)}
+    out = t.tshark(path, "-2", "-Y", "roce.analysis.retransmission", "-T", "fields",
+                   "-e", "frame.number", "-e", "roce.analysis.gbn_episode",
+                   "-e", "roce.analysis.episode_frame")
+    rows = field_rows(out)
+    starts = [int(r[0]) for r in rows if "episode_start" in ev[int(r[0])]["verdicts"]]
+    c.check(starts, "loss_receiver: no episode start (scenario changed?)")
+    for r in rows:
+        n, e = int(r[0]), ev[int(r[0])]
+        want = "" if n in starts else str(e["episode_frame"])
+        c.check(r[2] == want, f"loss_receiver: frame {n} episode_frame {r[2]!r}, want {want!r} "
+                f"(CLI: {e['episode_frame']})")
+
+    path = t.scenario("bad_icrc")
+    out = t.tshark(path, "-2", "-Y", "roce.icrc.status == \"bad\"", "-T", "fields",
+                   "-e", "frame.number", "-e", "roce.icrc.wire", "-e", "infiniband.invariant.crc",
+                   "-e", "roce.icrc.computed")
+    rows = field_rows(out)
+    bad = [e for e in t.events(path) if "bad_icrc" in e["verdicts"]]
+    c.check(len(rows) == len(bad) > 0, f"bad_icrc: {len(rows)} bad frames, CLI {len(bad)}")
+    for r, e in zip(rows, bad):
+        c.check(r[1] and r[2] and int(r[1], 0) == int(r[2], 0),
+                f"bad_icrc: frame {r[0]}: roce.icrc.wire {r[1]}, Wireshark's Invariant CRC {r[2]}")
+        c.check(int(r[1], 0) == e["icrc_wire"] and int(r[3], 0) == e["icrc_computed"],
+                f"bad_icrc: frame {r[0]}: plugin {r[1]}/{r[3]}, CLI {e['icrc_wire']}/"
+                f"{e['icrc_computed']}")
+
+
 def test_ecn(c, t):
     """ecn_cnp: CE marks and CNPs: filter, Info, expert, latency table."""
     path = t.scenario("ecn_cnp")
@@ -562,7 +595,9 @@ def test_random_access(c, t):
         return
     for name in ("ecn_cnp", "loss_receiver", "read_loss"):
         path = t.scenario(name)
-        want = {e["frame"]: {k: e[k] for k in ["verdicts", *SHARKD_FIELDS.values()] if k in e}
+        # (the plugin names no episode frame on the episode's own first frame)
+        want = {e["frame"]: {k: e[k] for k in ["verdicts", *SHARKD_FIELDS.values()]
+                             if k in e and not (k == "episode_frame" and e[k] == e["frame"])}
                 for e in t.events(path)}
         frames = sorted(want, reverse=True)
         frames = frames[::2] + frames[1::2]  # descending, then interleaved
@@ -627,7 +662,7 @@ def main():
         if c.failures:
             print("the plugin does not load: nothing else checked")
             return 1
-        for test in (test_sequence, test_ecn, test_nak_kinds, test_header_only, test_flowtable,
+        for test in (test_sequence, test_details, test_ecn, test_nak_kinds, test_header_only, test_flowtable,
                      test_conversations, test_colorfilters, test_random_access,
                      test_preferences):
             try:

@@ -6,10 +6,12 @@ For every *.pcap / *.pcapng / *.cap in the given folders, runs
 -e frame.number -e roce.analysis.verdicts -e ...` (the plugin loaded from the
 build tree, see tshark_env.py) and compares, frame by frame: the set of
 frames with verdicts, the verdict names, and every detail the event carries
-(expected PSN, missing PSNs, episode frame, trigger, NAK frame and delay,
+(malformed reason, expected PSN, missing PSNs, episode frame, trigger, NAK frame and delay,
 NAK code, RNR timer, resend frame, CNP frames and latency, reused READ
 frame, ICRC values), plus time, addresses, destination QP and PSN. This is
-the proof that both front ends show one engine's analysis.
+the proof that both front ends show one engine's analysis. (The first frame
+of a go-back-N episode shows no episode frame in the plugin, where the event
+names the frame itself: that is taken as equal.)
 
 With --snaplens 64,96,128 every capture is also cut at those snaplens
 (editcap -s) and compared again: header-only frames must be analysed alike.
@@ -41,6 +43,7 @@ FIELDS = [
     ("roce.flow.dest_qp", "dest_qp", "int"),
     ("roce.psn", "psn", "int"),
     ("roce.analysis.verdicts", "verdicts", "list"),
+    ("roce.analysis.malformed", "malformed", "str"),
     ("roce.analysis.expected_psn", "expected_psn", "int"),
     ("roce.analysis.psn_gap", "missing_psns", "int"),
     ("roce.analysis.read_response_gap", "missing_psns", "int"),
@@ -118,6 +121,8 @@ def plugin_events(env, path, *options):
         for (field, key, kind), text in zip(FIELDS, cells[1:]):
             if text != "":
                 ev[key] = convert(kind, text)
+        if "episode_start" in ev.get("verdicts", ()) and "episode_frame" not in ev:
+            ev["episode_frame"] = frame  # the plugin leaves out this self-reference
         events[frame] = ev
     return events
 

@@ -345,8 +345,8 @@ static void test_aeth_classes(void)
     CU_ASSERT_STRING_EQUAL(roce_nak_code_name(2), "remote_access_error");
     CU_ASSERT_STRING_EQUAL(roce_nak_code_name(3), "remote_operational_error");
     CU_ASSERT_STRING_EQUAL(roce_nak_code_name(4), "invalid_rd_request");
-    CU_ASSERT_STRING_EQUAL(roce_nak_code_name(5), "reserved");
-    CU_ASSERT_STRING_EQUAL(roce_nak_code_name(0x14), "reserved");
+    CU_ASSERT_STRING_EQUAL(roce_nak_code_name(5), "reserved_code");
+    CU_ASSERT_STRING_EQUAL(roce_nak_code_name(0x14), "reserved_code");
 }
 
 /* RNR timer codes in ms, as PROTOCOL.md "AETH" lists them, times 100. */

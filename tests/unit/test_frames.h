@@ -11,7 +11,8 @@
 
 /* RC ACKNOWLEDGE over IPv4 (Soft-RoCE), pingpong_rc.pcap frame 13. */
 #define TU_REAL_ACK_LEN  62
-#define TU_REAL_ACK_ICRC 0x92881DE6u
+#define TU_REAL_ACK_ICRC 0x92881DE6u /* as roce_icrc_compute() gives it */
+#define TU_REAL_ACK_ICRC_SHOWN 0xE61D8892u /* as Wireshark shows it (infiniband.invariant.crc) */
 extern const uint8_t tu_real_ack[TU_REAL_ACK_LEN];
 
 /* CNP over IPv4 (ConnectX-4 Lx), secdev__scapy__roce_uts_cnp_cx4lx.pcap frame 1. */
@@ -24,6 +25,7 @@ extern const uint8_t tu_real_cnp[TU_REAL_CNP_LEN];
 #define TU_REAL_V6_HEAD    82 /* Ethernet, IPv6, UDP, BTH, DETH */
 #define TU_REAL_V6_LEN     (TU_REAL_V6_HEAD + TU_REAL_V6_PAYLOAD + 4)
 #define TU_REAL_V6_ICRC    0x8E97DDF0u
+#define TU_REAL_V6_ICRC_SHOWN 0xF0DD978Eu /* infiniband.invariant.crc */
 void tu_real_v6_frame(uint8_t f[TU_REAL_V6_LEN]);
 
 #endif

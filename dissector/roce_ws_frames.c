@@ -11,7 +11,8 @@
  * their frame. Once the first pass is over (Wireshark's post-sequential
  * cleanup, registered in roce_ws_proto.c) or, at the latest, when a frame is
  * revisited, the engine is finished (roce_engine_finish): every later
- * rendering shows final verdicts.
+ * rendering shows final verdicts, and each frame's flow as it is at the end
+ * (its pairing and transport, also on the frames before it was paired).
  *
  * A read filter (tshark -2 -R, or the GUI's) drops frames after the first
  * pass has dissected them, and the next frame then gets the same number.
@@ -216,14 +217,32 @@ static void feed(tvbuff_t *tvb, packet_info *pinfo)
     store_decode(fr, &out.pkt);
 }
 
+/* A revisited frame shows its flow as the flow is at the end (the engine
+ * is settled by then): pairing found after the frame, a transport known
+ * only from a later packet. A flow no longer tracked keeps what the frame
+ * had. */
+static void show_final_flow(struct roce_ws_frame *fr)
+{
+    struct roce_flow_state st;
+
+    if (fr == NULL || !fr->has_flow ||
+        roce_engine_flow_state(state.engine, &fr->key, fr->flow_id, &st) != 0)
+        return;
+    fr->transport = st.transport;
+    fr->paired_by = st.paired_by;
+    fr->peer_dqpn = st.peer_dqpn;
+}
+
 const struct roce_ws_frame *roce_ws_frame_analyse(tvbuff_t *tvb, packet_info *pinfo)
 {
     if (state.engine == NULL)
         return NULL;
-    if (!PINFO_FD_VISITED(pinfo) && pinfo->num >= state.last_fed)
+    if (!PINFO_FD_VISITED(pinfo) && pinfo->num >= state.last_fed) {
         feed(tvb, pinfo);
-    else if (PINFO_FD_VISITED(pinfo))
+    } else if (PINFO_FD_VISITED(pinfo)) {
         roce_ws_settle();
+        show_final_flow(lookup(pinfo->num));
+    }
     return lookup(pinfo->num);
 }
 

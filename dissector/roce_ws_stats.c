@@ -119,12 +119,13 @@ static void flow_row(const struct roce_flow_report *r, struct flow_row *row)
     row->lat_max_us = (double)r->cnp_latency.max / (double)ROCE_NS_PER_US;
 }
 
-/* The engine's flow reports, ordered by id (g_free them); NULL, n = 0 when
- * no file is open. */
+/* The engine's reports of the flows that carried packets (as rocescope
+ * --json lists them: not those a CM exchange announced that carried none),
+ * ordered by id (g_free them); NULL, n = 0 when no file is open. */
 static struct roce_flow_report *flow_reports(size_t *n)
 {
     struct roce_engine *e = roce_ws_engine();
-    size_t cap;
+    size_t cap, all, kept = 0;
     struct roce_flow_report *r;
 
     *n = 0;
@@ -132,7 +133,11 @@ static struct roce_flow_report *flow_reports(size_t *n)
         return NULL;
     cap = roce_engine_flow_count(e);
     r = g_new(struct roce_flow_report, cap > 0 ? cap : 1);
-    *n = roce_engine_flows(e, r, cap);
+    all = roce_engine_flows(e, r, cap);
+    for (size_t i = 0; i < all; i++)
+        if (r[i].packets > 0)
+            r[kept++] = r[i];
+    *n = kept;
     return r;
 }
 
@@ -415,8 +420,8 @@ static gboolean table_update(stat_tap_table *table, const struct roce_ws_frame *
     row = g_array_index(row_of_flow, guint, fr->flow_id);
     if (row != 0 && g_array_index(row_generation, guint64, row - 1) == gen)
         return FALSE; /* filled since the engine last moved */
-    if (roce_engine_flow_report(e, &fr->key, &r) != 0 || r.id != fr->flow_id)
-        return FALSE; /* evicted, or the key now names a newer flow */
+    if (roce_engine_flow_report(e, &fr->key, fr->flow_id, &r) != 0)
+        return FALSE; /* evicted or retired */
     row_items(&r, items);
     if (row == 0) {
         row = table->num_elements + 1;

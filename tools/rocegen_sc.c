@@ -71,6 +71,12 @@ void rg_sc_wait(struct rg_sc *c, int64_t ns)
     c->ts += ns;
 }
 
+void rg_sc_again(struct rg_sc *c)
+{
+    if (c->frames > 0)
+        c->ts -= RG_SC_STEP_NS;
+}
+
 void rg_sc_at(struct rg_sc *c, int64_t ns)
 {
     if (RG_SC_BASE_NS + ns > c->ts)

@@ -64,6 +64,10 @@ void rg_sc_gap_exchange(struct rg_sc *c, const struct rg_conn *k);
 /* Advance the clock by ns (in addition to the per-frame step). */
 void rg_sc_wait(struct rg_sc *c, int64_t ns);
 
+/* The next frame gets the time of the previous one (two frames at the same
+ * moment, as a capture of two ports may show them in either order). */
+void rg_sc_again(struct rg_sc *c);
+
 /* Set the clock to RG_SC_BASE_NS + ns (only forward; earlier values are ignored). */
 void rg_sc_at(struct rg_sc *c, int64_t ns);
 
@@ -154,6 +158,8 @@ void rg_scen_psn_wrap(struct rg_sc *c);
 void rg_scen_nak_unpaired(struct rg_sc *c);
 void rg_scen_cm_reuse(struct rg_sc *c);
 void rg_scen_ecn_cnp(struct rg_sc *c);
+void rg_scen_cnp_before_pairing(struct rg_sc *c);
+void rg_scen_cnp_after_pairing(struct rg_sc *c);
 void rg_scen_uc(struct rg_sc *c);
 void rg_scen_xrc(struct rg_sc *c);
 void rg_scen_ud_atomic(struct rg_sc *c);

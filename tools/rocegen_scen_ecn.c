@@ -111,6 +111,69 @@ void rg_scen_ecn_cnp(struct rg_sc *c)
     rg_sc_cnp(c, &k4, RG_B); /* 29 @4300.001 */
 }
 
+/* A CNP and the ACK that pairs its connection, at the same moment, in the
+ * order asked (CNP first when cnp_first). */
+static void cnp_and_ack(struct rg_sc *c, const struct rg_conn *k, uint32_t psn, uint32_t msn,
+                        int cnp_first)
+{
+    if (cnp_first)
+        rg_sc_cnp(c, k, RG_B);
+    else
+        rg_sc_ack(c, k, RG_B, psn, msn);
+    rg_sc_again(c);
+    if (cnp_first)
+        rg_sc_ack(c, k, RG_B, psn, msn);
+    else
+        rg_sc_cnp(c, k, RG_B);
+}
+
+/* CNPs sent before (or after) the first ACK of their connection, no CM; see
+ * captures/README.md, cnp_before_pairing.pcap. */
+static void cnp_pairing(struct rg_sc *c, int cnp_first)
+{
+    struct rg_spec base;
+    struct rg_conn k1, k2, k3;
+    const uint32_t p1 = 0x001000, p2 = 0x002000, p3 = 0x003000;
+
+    rg_sc_base(c, &base);
+    /* two connections between the same hosts: the CNP fallback cannot choose */
+    rg_conn_init4(&k1, &base, HOST(0x101), HOST(0x102), QP_A, QP_B);
+    rg_conn_init4(&k2, &base, HOST(0x101), HOST(0x102), QP_A + 1, QP_B + 1);
+    req_ecn(c, &k1, RG_OP_RC_WRITE_ONLY, p1, LEN_1024, LEN_1024, RG_ECN_ECT0); /* 1 @0 */
+    req_ecn(c, &k2, RG_OP_RC_WRITE_ONLY, p2, LEN_1024, LEN_1024, RG_ECN_ECT0); /* 2 @1 */
+    rg_sc_at(c, US(10));
+    req_ecn(c, &k1, RG_OP_RC_WRITE_ONLY, p1 + 1, LEN_1024, LEN_1024, RG_ECN_CE); /* 3 @10 */
+    req_ecn(c, &k1, RG_OP_RC_WRITE_ONLY, p1 + 2, LEN_1024, LEN_1024, RG_ECN_CE); /* 4 @11 */
+    rg_sc_at(c, US(16));
+    cnp_and_ack(c, &k1, p1 + 2, 3, cnp_first); /* 5, 6 @16 */
+    rg_sc_at(c, US(20));
+    req_ecn(c, &k1, RG_OP_RC_WRITE_ONLY, p1 + 3, LEN_1024, LEN_1024, RG_ECN_CE); /* 7 @20 */
+    rg_sc_ack(c, &k1, RG_B, p1 + 3, 4);                                          /* 8 @21 */
+    rg_sc_at(c, US(30));
+    req_ecn(c, &k2, RG_OP_RC_WRITE_ONLY, p2 + 1, LEN_1024, LEN_1024, RG_ECN_CE); /* 9 @30 */
+    rg_sc_at(c, US(40));
+    rg_sc_cnp(c, &k2, RG_B); /* 10 @40: its connection is paired too late */
+    rg_sc_at(c, US(160));
+    rg_sc_ack(c, &k2, RG_B, p2 + 1, 2); /* 11 @160 */
+
+    /* one connection: the CNP fallback could choose, the ACK pairs first */
+    rg_conn_init4(&k3, &base, HOST(0x103), HOST(0x104), QP_A + 2, QP_B + 2);
+    rg_sc_at(c, US(300));
+    req_ecn(c, &k3, RG_OP_RC_WRITE_ONLY, p3, LEN_1024, LEN_1024, RG_ECN_CE); /* 12 @300 */
+    rg_sc_at(c, US(305));
+    cnp_and_ack(c, &k3, p3, 1, cnp_first); /* 13, 14 @305 */
+}
+
+void rg_scen_cnp_before_pairing(struct rg_sc *c)
+{
+    cnp_pairing(c, 1);
+}
+
+void rg_scen_cnp_after_pairing(struct rg_sc *c)
+{
+    cnp_pairing(c, 0);
+}
+
 /* UC: gaps only; a late (reordered) old PSN is no verdict. */
 void rg_scen_uc(struct rg_sc *c)
 {

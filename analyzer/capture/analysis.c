@@ -15,6 +15,20 @@ static void note_error(struct roce_analysis *a, const char *path, const char *wh
     a->have_error = 1;
 }
 
+/* The times of a file just read (when it had frames): it overlaps the files
+ * before it when it begins before the latest time they reached. The report
+ * merge (report_merge.c) applies the same rule to reports. */
+static void note_times(struct roce_analysis *a, int had_frames, int64_t earliest, int64_t latest)
+{
+    if (!had_frames)
+        return;
+    if (a->have_latest && earliest < a->latest_ns)
+        a->files_overlap = 1;
+    if (!a->have_latest || latest > a->latest_ns)
+        a->latest_ns = latest;
+    a->have_latest = 1;
+}
+
 int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, size_t msglen)
 {
     struct roce_capture *c = roce_capture_open(path, msg, msglen);
@@ -34,10 +48,17 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
     }
     if (!a->opened++)
         a->link_type = roce_capture_linktype_name(c);
+    int64_t earliest = 0, latest = 0;
+    uint64_t first = a->frame + 1;
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
         struct roce_frame_in in = {++a->frame, fr.ts_ns, lt, fr.data, fr.caplen, fr.wirelen};
+        if (in.frame == first || fr.ts_ns < earliest)
+            earliest = fr.ts_ns;
+        if (in.frame == first || fr.ts_ns > latest)
+            latest = fr.ts_ns;
         roce_engine_frame(a->engine, &in, NULL);
     }
+    note_times(a, a->frame >= first, earliest, latest);
     if (st == ROCE_CAPTURE_ERROR) {
         snprintf(msg, msglen, "%s", roce_capture_error(c));
         note_error(a, path, msg);

@@ -21,6 +21,10 @@ struct roce_analysis {
     char error[ROCE_ANALYSIS_ERR_LEN]; /* the first read error, "PATH: WHY" */
     int have_error;
     int opened; /* files opened */
+    /* a file began before the latest time of the files read before it */
+    int files_overlap;
+    int64_t latest_ns; /* latest frame time so far (when have_latest) */
+    int have_latest;
 };
 
 /* Read one capture file into a->engine. Returns 0, or -1 on a problem (file

@@ -62,6 +62,7 @@ static int run_joint(const struct roce_cli_options *opt, struct roce_events *eve
     rep->n_files = (size_t)opt->n_files;
     rep->cfg = &opt->cfg;
     rep->error = run->have_error ? run->error : NULL;
+    rep->files_overlap = (uint8_t)run->files_overlap;
     if (roce_report_build(rep, run->engine) != 0) {
         roce_complain("report", "out of memory");
         return -1;

@@ -16,7 +16,9 @@
  * passive side's first request PSN), the REP's what the passive side expects
  * (the active side's first request PSN): checked on the real Linux captures
  * (linlinw5 rping, montybeatnik). A REP that answers a captured REQ pairs the
- * two flows of the connection and starts their PSN history afresh.
+ * two flows of the connection and starts their PSN history afresh; when a
+ * key of the connection belongs to an earlier one (a QP number reused), the
+ * connection gets new flow records and the earlier ones stay as they were.
  */
 #include "roce_cm.h"
 
@@ -47,6 +49,29 @@
 #define IB_MTU_256_CODE    1u
 #define IB_MTU_4096_CODE   5u
 #define IB_MTU_256         256u
+
+/* Nonzero when the flow of a key belongs to an earlier connection: it
+ * carried packets, or it is paired with another flow than other (the
+ * flow of the connection's other key, NULL when there is none yet). */
+static int cm_earlier(const struct roce_engine *e, const struct roce_flow *f,
+                      const struct roce_flow *other)
+{
+    return f != NULL && (f->packets || (f->peer && roce_flow_peer(&e->flows, f) != other));
+}
+
+/* The flow CM sets up for key: a new record when the connection reuses a
+ * key of an earlier one (reuse), which closes the earlier record (what
+ * waits on its requests' NAKs is settled: no resend can come on it now). */
+static struct roce_flow *cm_flow(struct roce_engine *e, const struct roce_flow_key *key,
+                                 int reuse, uint64_t frame, int64_t ts)
+{
+    struct roce_flow *f = roce_flow_find(&e->flows, key, 0);
+    if (f == NULL || !reuse)
+        return roce_flow_get(&e->flows, key, frame, ts);
+    roce_seq_drop_naks(e, &f->req.naks);
+    roce_seq_drop_naks(e, &f->orphan_naks);
+    return roce_flow_renew(&e->flows, f, frame, ts);
+}
 
 static void cm_flow_start(struct roce_engine *e, struct roce_flow *f, uint32_t start_psn,
                           uint32_t pmtu)
@@ -92,11 +117,14 @@ static void cm_rep(struct roce_engine *e, const struct roce_pkt *pkt, const uint
     memcpy(ky.dst, q->src, ROCE_ADDR_LEN);
     ky.dqpn = q->qpn;
 
-    struct roce_flow *x = roce_flow_get(&e->flows, &kx, frame, ts);
+    /* a new connection on keys an earlier one used gets flows of its own */
+    struct roce_flow *x = roce_flow_find(&e->flows, &kx, 0), *y = roce_flow_find(&e->flows, &ky, 0);
+    int reuse = cm_earlier(e, x, y) || cm_earlier(e, y, x);
+    x = cm_flow(e, &kx, reuse, frame, ts);
     if (x == NULL)
         return;
     cm_flow_start(e, x, roce_get_be24(d, REP_START_PSN_OFF), q->pmtu);
-    struct roce_flow *y = roce_flow_get(&e->flows, &ky, frame, ts);
+    y = cm_flow(e, &ky, reuse, frame, ts);
     if (y == NULL)
         return;
     cm_flow_start(e, y, q->start_psn, q->pmtu);

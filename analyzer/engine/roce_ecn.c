@@ -9,10 +9,19 @@
  * with no CNP of its connection within the window before or after it is
  * unanswered; that is settled when the window after it has passed.
  *
+ * A CNP whose flow is not paired yet waits: NICs send the CNP a few
+ * microseconds after the marked packet, often before the first response
+ * that pairs the connection. It is decided when its flow is paired (as if
+ * the pair had been known when it arrived), or when the window after it has
+ * passed (then the fallback: the only request flow the other way); so the
+ * verdicts do not depend on which of the two came first. CE marks that such
+ * a CNP could still answer wait for it.
+ *
  * CE marks wait in one ring in arrival order (settled from the oldest as
- * time passes) and are linked per request flow (settled together by a CNP).
- * The ring is bounded; marks pushed out early are counted in
- * ce_tracking_overflow.
+ * time passes) and are linked per request flow (settled together by a CNP);
+ * waiting CNPs likewise, linked per CNP flow. The rings are bounded; marks
+ * pushed out early are counted in ce_tracking_overflow, CNPs decided early
+ * in cnp_tracking_overflow.
  */
 #include "roce_ecn.h"
 
@@ -21,8 +30,10 @@
 #include "roce_internal.h"
 #include "roce_verdq.h"
 
-#define CE_RING_INITIAL 1024u
-#define CE_RING_MAX     65536u
+#define CE_RING_INITIAL  1024u
+#define CE_RING_MAX      65536u
+#define CNP_RING_INITIAL 64u
+#define CNP_RING_MAX     65536u
 
 /* A CE mark waiting to be settled by a CNP or by the window running out. */
 struct ce_entry {
@@ -36,14 +47,40 @@ struct ce_entry {
     uint8_t live;
 };
 
+/* A CNP waiting for its connection: its flow to be paired, or the window
+ * after it to pass. */
+struct cnp_entry {
+    uint64_t frame;
+    uint64_t vq_seq;
+    uint64_t flow_id;
+    uint64_t next;    /* next waiting CNP of the same flow: sequence + 1, 0 = none */
+    uint64_t ce_tail; /* CE marks with a lower sequence arrived before it */
+    uint64_t last_id; /* flows with a higher id were created after it */
+    int64_t ts;
+    uint32_t flow; /* handle of the CNP's flow */
+    uint8_t live;
+};
+
 static struct ce_entry *ce_at(struct roce_engine *e, uint64_t seq)
 {
     return roce_ring_at(&e->ce, sizeof(struct ce_entry), seq);
 }
 
+static struct cnp_entry *cnp_at(struct roce_engine *e, uint64_t seq)
+{
+    return roce_ring_at(&e->cnp_wait, sizeof(struct cnp_entry), seq);
+}
+
 int roce_ecn_init(struct roce_engine *e)
 {
-    return roce_ring_init(&e->ce, CE_RING_INITIAL, sizeof(struct ce_entry));
+    if (roce_ring_init(&e->ce, CE_RING_INITIAL, sizeof(struct ce_entry)) != 0)
+        return -1;
+    return roce_ring_init(&e->cnp_wait, CNP_RING_INITIAL, sizeof(struct cnp_entry));
+}
+
+int roce_ecn_busy(const struct roce_engine *e)
+{
+    return e->ce.head != e->ce.tail || e->cnp_wait.head != e->cnp_wait.tail;
 }
 
 /* The flow a CE entry belongs to, or NULL when it went away. */
@@ -93,15 +130,6 @@ static void ce_pop(struct roce_engine *e, enum settle how)
     ce_settle(e, c, f, how);
 }
 
-void roce_ecn_expire(struct roce_engine *e, int64_t now, int flush)
-{
-    while (e->ce.head < e->ce.tail) {
-        const struct ce_entry *c = ce_at(e, e->ce.head);
-        if (c->live && !flush && now - c->ts <= e->cfg.cnp_window_ns)
-            break;
-        ce_pop(e, SETTLE_WINDOW);
-    }
-}
 
 void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v)
 {
@@ -137,82 +165,219 @@ void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict
     else
         f->ce_first = seq + 1;
     f->ce_last = seq + 1;
-    roce_cur_expect(e, v->ts_ns + e->cfg.cnp_window_ns);
+    /* settled by a CNP, by the window passing, or at the latest when a CNP
+     * of the window after it that waited for its connection is decided */
+    roce_cur_expect(e, v->ts_ns + e->cfg.cnp_window_ns + e->cfg.cnp_window_ns);
 }
 
-/* The request flow whose CE marks a CNP on cnp_flow answers, or NULL. */
-static struct roce_flow *cnp_target(struct roce_engine *e, struct roce_flow *k)
+/* The only request flow with k's addresses reversed (the CNP fallback), if
+ * it existed when the CNP arrived (its id at most last_id), or NULL. */
+static struct roce_flow *cnp_fallback(struct roce_engine *e, const struct roce_flow *k,
+                                      uint64_t last_id)
 {
-    struct roce_flow *x = roce_flow_peer(&e->flows, k);
-    if (x != NULL)
-        return x;
-    /* fallback: the only request flow with the CNP's addresses reversed */
-    x = roce_flow_only_request(&e->flows, k->key.dst, k->key.src, k->key.version);
-    if (x == NULL || x == k)
-        return NULL;
-    if (!x->peer)
-        roce_flow_pair(&e->flows, x, k, ROCE_PAIRED_CNP);
-    return x;
+    struct roce_flow *x =
+        roce_flow_only_request(&e->flows, k->key.dst, k->key.src, k->key.version);
+    return x == k || (x != NULL && x->id > last_id) ? NULL : x;
 }
 
-void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *k, struct roce_verdict *v)
+/*
+ * Decide a CNP (frame, time t) of flow k (NULL when it went away) for the
+ * request flow x (NULL: none): match it, answer and settle x's CE marks
+ * that arrived before it (CE sequence below ce_tail), answer at once the
+ * later ones no more than the window after it (a CNP decided late), and
+ * count. v is the CNP's verdict, NULL when it was delivered already.
+ */
+static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_flow *x,
+                       struct roce_verdict *v, uint64_t frame, int64_t t, uint64_t ce_tail)
 {
-    struct roce_flow *x = cnp_target(e, k);
     struct ce_entry *matched = NULL;
-    int64_t t = v->ts_ns, w = e->cfg.cnp_window_ns;
+    const int64_t w = e->cfg.cnp_window_ns;
+    uint64_t s;
 
-    v->flags |= ROCE_V_CNP;
     if (x == NULL) {
-        v->flags |= ROCE_V_CNP_UNEXPLAINED;
+        if (v != NULL)
+            v->flags |= ROCE_V_CNP_UNEXPLAINED;
+        if (k != NULL)
+            k->report.cnps_carried_unexplained++;
         e->totals.cnps_unexplained++;
         return;
     }
     x->report.cnps_for_flow++;
-    for (uint64_t s = x->ce_first; s != 0;) {
+    for (s = x->ce_first; s != 0 && s - 1 < ce_tail;) {
         struct ce_entry *c = ce_at(e, s - 1);
         struct roce_verdict *rv = roce_vq_get(e, c->vq_seq, c->frame);
         int64_t age = t - c->ts;
         s = c->next;
-        if (matched == NULL && age <= w) {
-            matched = c;
+        if (age <= w && (matched == NULL || !c->answered)) {
+            if (matched == NULL)
+                matched = c;
             c->answered = 1;
             if (rv != NULL) {
                 rv->flags |= ROCE_V_CE_ANSWERED;
-                rv->cnp_frame = v->frame;
-            }
-        } else if (age <= w && !c->answered) {
-            c->answered = 1;
-            if (rv != NULL) {
-                rv->flags |= ROCE_V_CE_ANSWERED;
-                rv->cnp_frame = v->frame;
+                rv->cnp_frame = frame;
             }
         }
         ce_settle(e, c, x, SETTLE_WINDOW);
     }
-    x->ce_first = x->ce_last = 0;
+    x->ce_first = s;
+    if (s == 0)
+        x->ce_last = 0;
+    for (; s != 0; s = ce_at(e, s - 1)->next) { /* marks after a CNP decided late */
+        struct ce_entry *c = ce_at(e, s - 1);
+        struct roce_verdict *rv = roce_vq_get(e, c->vq_seq, c->frame);
+        if (c->ts - t > w || c->answered)
+            continue;
+        c->answered = 1;
+        if (rv != NULL) {
+            rv->flags |= ROCE_V_CE_ANSWERED;
+            rv->cnp_frame = frame;
+        }
+    }
     x->have_cnp = 1;
     x->last_cnp_ts = t;
-    x->last_cnp_frame = v->frame;
+    x->last_cnp_frame = frame;
 
     if (matched == NULL) {
-        v->flags |= ROCE_V_CNP_UNEXPLAINED;
+        if (v != NULL)
+            v->flags |= ROCE_V_CNP_UNEXPLAINED;
+        if (k != NULL)
+            k->report.cnps_carried_unexplained++;
         x->report.cnps_unexplained++;
         e->totals.cnps_unexplained++;
         return;
     }
-    v->flags |= ROCE_V_CNP_MATCHED;
-    v->cnp_for_frame = matched->frame;
-    v->cnp_latency_ns = t - matched->ts;
+    int64_t latency = t - matched->ts;
+    if (v != NULL) {
+        v->flags |= ROCE_V_CNP_MATCHED;
+        v->cnp_for_frame = matched->frame;
+        v->cnp_latency_ns = latency;
+    }
     x->report.cnps_matched++;
     e->totals.cnps_matched++;
-    if (roce_lat_add(&x->cnp_lat, v->cnp_latency_ns) != 0)
+    if (roce_lat_add(&x->cnp_lat, latency) != 0)
         e->alloc_failures++;
-    if (roce_lat_add(&e->cnp_lat, v->cnp_latency_ns) != 0)
+    if (roce_lat_add(&e->cnp_lat, latency) != 0)
         e->alloc_failures++;
+}
+
+/* How a waiting CNP is decided. */
+enum cnp_when {
+    CNP_PAIRED,   /* its flow was just paired: the request flow is the peer */
+    CNP_DEADLINE, /* the window after it passed: the fallback, which pairs */
+    CNP_LEAVING   /* its flow goes away, or the ring is full: the fallback alone */
+};
+
+/* Decide the oldest waiting CNP of its flow (it is the head of the flow's
+ * list), and take it off the list. */
+static void cnp_wait_decide(struct roce_engine *e, struct cnp_entry *n, enum cnp_when when)
+{
+    struct roce_flow *k = roce_flow_at(&e->flows, n->flow), *x;
+
+    if (k->id != n->flow_id)
+        k = NULL;
+    else
+        k->cnp_wait_first = n->next;
+    if (k != NULL && k->cnp_wait_first == 0)
+        k->cnp_wait_last = 0;
+    n->live = 0;
+    if (k == NULL)
+        x = NULL;
+    else if (when == CNP_PAIRED)
+        x = roce_flow_peer(&e->flows, k);
+    else
+        x = cnp_fallback(e, k, n->last_id);
+    cnp_decide(e, k, x, roce_vq_get(e, n->vq_seq, n->frame), n->frame, n->ts, n->ce_tail);
+    roce_vq_done(e, n->vq_seq, n->frame);
+    /* last: pairing decides k's next waiting CNPs (the hook) */
+    if (when == CNP_DEADLINE && x != NULL && !x->peer)
+        roce_flow_pair(&e->flows, x, k, ROCE_PAIRED_CNP);
+}
+
+/* Decide the oldest waiting CNP of the ring, as its window passed. */
+static void cnp_pop(struct roce_engine *e, enum cnp_when when)
+{
+    struct cnp_entry *n = cnp_at(e, e->cnp_wait.head);
+    if (n->live)
+        cnp_wait_decide(e, n, when);
+    e->cnp_wait.head++;
+}
+
+/* The CNP of verdict v on k waits for its connection. */
+static void cnp_wait(struct roce_engine *e, struct roce_flow *k, struct roce_verdict *v)
+{
+    if (roce_ring_count(&e->cnp_wait) == e->cnp_wait.cap) {
+        if (e->cnp_wait.cap >= CNP_RING_MAX ||
+            roce_ring_grow(&e->cnp_wait, sizeof(struct cnp_entry)) != 0) {
+            if (e->cnp_wait.cap < CNP_RING_MAX)
+                e->alloc_failures++;
+            e->totals.cnp_tracking_overflow++;
+            cnp_pop(e, CNP_LEAVING);
+        }
+    }
+    uint64_t seq = e->cnp_wait.tail++;
+    struct cnp_entry *n = cnp_at(e, seq);
+    memset(n, 0, sizeof *n);
+    n->frame = v->frame;
+    n->vq_seq = e->cur_seq;
+    n->flow_id = k->id;
+    n->flow = k->self;
+    n->ce_tail = e->ce.tail;
+    n->last_id = e->flows.next_id;
+    n->ts = v->ts_ns;
+    n->live = 1;
+    if (k->cnp_wait_last)
+        cnp_at(e, k->cnp_wait_last - 1)->next = seq + 1;
+    else
+        k->cnp_wait_first = seq + 1;
+    k->cnp_wait_last = seq + 1;
+    roce_cur_expect(e, v->ts_ns + e->cfg.cnp_window_ns);
+}
+
+void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *k, struct roce_verdict *v)
+{
+    struct roce_flow *x = roce_flow_peer(&e->flows, k);
+
+    v->flags |= ROCE_V_CNP;
+    if (x == NULL || k->cnp_wait_first != 0)
+        cnp_wait(e, k, v);
+    else
+        cnp_decide(e, k, x, v, v->frame, v->ts_ns, e->ce.tail);
+}
+
+void roce_ecn_paired(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b)
+{
+    while (a->cnp_wait_first)
+        cnp_wait_decide(e, cnp_at(e, a->cnp_wait_first - 1), CNP_PAIRED);
+    while (b->cnp_wait_first)
+        cnp_wait_decide(e, cnp_at(e, b->cnp_wait_first - 1), CNP_PAIRED);
+}
+
+void roce_ecn_expire(struct roce_engine *e, int64_t now, int flush)
+{
+    const int64_t w = e->cfg.cnp_window_ns;
+    for (;;) {
+        while (e->cnp_wait.head < e->cnp_wait.tail && !cnp_at(e, e->cnp_wait.head)->live)
+            e->cnp_wait.head++;
+        const struct cnp_entry *n =
+            e->cnp_wait.head < e->cnp_wait.tail ? cnp_at(e, e->cnp_wait.head) : NULL;
+        if (n != NULL && (flush || now - n->ts > w)) {
+            cnp_pop(e, CNP_DEADLINE);
+            continue;
+        }
+        if (e->ce.head == e->ce.tail)
+            break;
+        const struct ce_entry *c = ce_at(e, e->ce.head);
+        /* a waiting CNP may still answer the mark: it waits for its decision */
+        if (c->live && !flush && (now - c->ts <= w || (n != NULL && n->ts - c->ts <= w)))
+            break;
+        ce_pop(e, SETTLE_WINDOW);
+    }
 }
 
 void roce_ecn_forget_flow(struct roce_engine *e, struct roce_flow *f)
 {
+    while (f->cnp_wait_first)
+        cnp_wait_decide(e, cnp_at(e, f->cnp_wait_first - 1), CNP_LEAVING);
     for (uint64_t s = f->ce_first; s != 0;) {
         struct ce_entry *c = ce_at(e, s - 1);
         s = c->next;

@@ -10,15 +10,21 @@ struct roce_engine;
 struct roce_flow;
 struct roce_verdict;
 
-/* 0, or -1 when out of memory (the ring is struct roce_engine's: it frees it). */
+/* 0, or -1 when out of memory (the rings are struct roce_engine's: it frees them). */
 int roce_ecn_init(struct roce_engine *e);
 /* A CE-marked request on f. */
 void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v);
-/* A CNP on cnp_flow. */
+/* A CNP on cnp_flow: decided now when the flow is paired, else it waits. */
 void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *cnp_flow, struct roce_verdict *v);
-/* Settle CE marks older than the window at time now (all when flush). */
+/* a and b were just paired: decide the CNPs that waited on either. */
+void roce_ecn_paired(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b);
+/* Decide the waiting CNPs whose window passed at time now, then settle the
+ * CE marks older than the window that no waiting CNP can still answer (all
+ * of both when flush). */
 void roce_ecn_expire(struct roce_engine *e, int64_t now, int flush);
-/* Drop the CE marks of a flow that goes away. */
+/* Nonzero while CE marks or CNPs wait (roce_ecn_expire has work). */
+int roce_ecn_busy(const struct roce_engine *e);
+/* Decide the waiting CNPs of a flow that goes away, drop its CE marks. */
 void roce_ecn_forget_flow(struct roce_engine *e, struct roce_flow *f);
 
 #endif

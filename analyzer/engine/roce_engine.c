@@ -20,13 +20,15 @@
 
 /* ---- the flow table's hooks ---- */
 
+/* f was created, by its first packet or by a CM exchange (frame): its first
+ * frame and time are those of its first packet (analyse), its last time
+ * starts at its creation so that a flow without packets also grows idle. */
 static void flow_created(void *ctx, struct roce_flow *f, uint64_t frame, int64_t ts)
 {
     const struct roce_engine *e = ctx;
+    (void)frame;
     f->transport = ROCE_TRANSPORT_NONE;
     f->pmtu = e->cfg.pmtu;
-    f->report.first_frame = frame;
-    f->report.first_ts_ns = ts;
     f->last_ts_ns = ts;
     roce_lat_init(&f->ack_lat);
     roce_lat_init(&f->cnp_lat);
@@ -36,6 +38,7 @@ static void flow_paired(void *ctx, struct roce_flow *a, struct roce_flow *b)
 {
     roce_seq_adopt_naks(ctx, a, b);
     roce_read_share_pmtu(a, b);
+    roce_ecn_paired(ctx, a, b);
 }
 
 /* The flow goes away: what waits on it (CE marks, NAKs) is settled now. */
@@ -89,6 +92,7 @@ void roce_engine_free(struct roce_engine *e)
     roce_lat_free(&e->ack_lat);
     free(e->episodes);
     roce_ring_free(&e->ce);
+    roce_ring_free(&e->cnp_wait);
     roce_ring_free(&e->vq);
     free(e);
 }
@@ -162,7 +166,10 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     v->has_flow = 1;
     v->flow_id = f->id;
     v->key = key;
-    f->packets++;
+    if (f->packets++ == 0) {
+        f->report.first_frame = in->frame;
+        f->report.first_ts_ns = in->ts_ns;
+    }
     f->bytes += in->wirelen;
     f->payload_bytes += pkt->payload_len;
     f->last_frame = in->frame;
@@ -232,13 +239,15 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
         e->now = in->ts_ns;
         e->have_now = 1;
     }
-    if (e->ce.head != e->ce.tail)
+    if (roce_ecn_busy(e))
         roce_ecn_expire(e, e->now, 0);
 
     struct roce_totals *t = &e->totals;
-    if (t->packets == 0)
+    /* the earliest and the latest time: frames may come out of time order */
+    if (t->packets == 0 || in->ts_ns < t->first_ts_ns)
         t->first_ts_ns = in->ts_ns;
-    t->last_ts_ns = in->ts_ns;
+    if (t->packets == 0 || in->ts_ns > t->last_ts_ns)
+        t->last_ts_ns = in->ts_ns;
     t->packets++;
     t->bytes += in->wirelen;
 
@@ -323,10 +332,10 @@ const struct roce_lat *roce_engine_latency(const struct roce_engine *e,
 }
 
 const struct roce_lat *roce_engine_flow_latency(const struct roce_engine *e,
-                                                const struct roce_flow_key *key,
+                                                const struct roce_flow_key *key, uint64_t id,
                                                 enum roce_latency_kind which)
 {
-    const struct roce_flow *f = roce_flow_find(&e->flows, key);
+    const struct roce_flow *f = roce_flow_find(&e->flows, key, id);
     if (f == NULL)
         return NULL;
     return which == ROCE_LATENCY_CNP ? &f->cnp_lat : &f->ack_lat;
@@ -371,13 +380,25 @@ size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, si
     return n;
 }
 
-int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key,
+int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key, uint64_t id,
                             struct roce_flow_report *out)
 {
-    const struct roce_flow *f = roce_flow_find(&e->flows, key);
+    const struct roce_flow *f = roce_flow_find(&e->flows, key, id);
     if (f == NULL)
         return -1;
     fill_report(f, out);
+    return 0;
+}
+
+int roce_engine_flow_state(const struct roce_engine *e, const struct roce_flow_key *key,
+                           uint64_t id, struct roce_flow_state *out)
+{
+    const struct roce_flow *f = roce_flow_find(&e->flows, key, id);
+    if (f == NULL)
+        return -1;
+    out->transport = f->transport;
+    out->paired_by = f->paired_by;
+    out->peer_dqpn = f->peer_dqpn;
     return 0;
 }
 

@@ -104,20 +104,36 @@ enum roce_latency_kind {
 /* Over all flows. Valid until the next engine call that takes a frame. */
 const struct roce_lat *roce_engine_latency(const struct roce_engine *e,
                                            enum roce_latency_kind which);
-/* Of the tracked flow with this key (roce_flow_report.key), or NULL when no
- * such flow is tracked. Looked up by key (hashed, O(1)) rather than by id
- * (flows are not indexed by id). Valid until the next engine call that
- * takes a frame or retires flows. */
+/* Of the tracked flow with this key (roce_flow_report.key) and id (0: the
+ * flow the key names now; a key reused by a new connection names a new
+ * flow, the old one stays tracked), or NULL when no such flow is tracked.
+ * Looked up by key (hashed, O(1)), then back along the key's earlier
+ * records. Valid until the next engine call that takes a frame or retires
+ * flows. */
 const struct roce_lat *roce_engine_flow_latency(const struct roce_engine *e,
-                                                const struct roce_flow_key *key,
+                                                const struct roce_flow_key *key, uint64_t id,
                                                 enum roce_latency_kind which);
 /* Flow reports for all tracked flows, ordered by id; returns how many were
  * written (at most cap). */
 size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, size_t cap);
 
-/* The report of the flow with this key; 0, or -1 when it is not tracked. */
-int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key,
+/* The report of the flow with this key and id (0: the flow the key names
+ * now); 0, or -1 when it is not tracked. */
+int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key, uint64_t id,
                             struct roce_flow_report *out);
+
+/* What a flow is now, for a front end that shows it on every frame of the
+ * flow (the plugin's second pass): its transport and pairing as they are
+ * at the end, not as they were when the frame was analysed. */
+struct roce_flow_state {
+    uint8_t transport;  /* enum roce_transport */
+    uint8_t paired_by;  /* enum roce_paired_by */
+    uint32_t peer_dqpn; /* dest QP of the paired flow (the flow's source QP), when paired */
+};
+/* The state of the flow with this key and id (0: the flow the key names
+ * now); 0, or -1 when it is not tracked. */
+int roce_engine_flow_state(const struct roce_engine *e, const struct roce_flow_key *key,
+                           uint64_t id, struct roce_flow_state *out);
 
 /* Episodes kept for the report, in the order they started. */
 size_t roce_engine_episode_count(const struct roce_engine *e);

@@ -268,7 +268,8 @@ static void release(struct roce_flow_table *t, struct roce_flow *f, uint32_t h)
     t->hooks.released(t->hooks.ctx, f);
     unpair(t, f);
     pair_unlink(t, f);
-    roce_index_remove(&t->index, f->hash, h);
+    if (!f->closed)
+        roce_index_remove(&t->index, f->hash, h);
     lru_unlink(t, h);
     t->hooks.freed(t->hooks.ctx, f);
     if (t->last == h)
@@ -303,10 +304,37 @@ static uint32_t slot_alloc(struct roce_flow_table *t)
     return ++t->n_slots;
 }
 
-struct roce_flow *roce_flow_find(const struct roce_flow_table *t, const struct roce_flow_key *key)
+struct roce_flow *roce_flow_find(const struct roce_flow_table *t, const struct roce_flow_key *key,
+                                 uint64_t id)
 {
     uint32_t h = roce_index_find(&t->index, roce_flow_key_hash(key), key_eq, key, t);
-    return h ? roce_flow_at(t, h) : NULL;
+    struct roce_flow *f = h ? roce_flow_at(t, h) : NULL;
+    /* back along the records the key had, as long as they are still tracked */
+    while (f != NULL && id != 0 && f->id != id) {
+        struct roce_flow *older = f->older ? roce_flow_at(t, f->older) : NULL;
+        f = older != NULL && older->id == f->older_id ? older : NULL;
+    }
+    return f;
+}
+
+struct roce_flow *roce_flow_renew(struct roce_flow_table *t, struct roce_flow *f, uint64_t frame,
+                                  int64_t ts)
+{
+    const struct roce_flow_key key = f->key; /* f may be evicted to make room */
+    const uint32_t old = f->self;
+    const uint64_t old_id = f->id;
+
+    roce_index_remove(&t->index, f->hash, old);
+    pair_unlink(t, f);
+    f->closed = 1;
+    if (t->last == old)
+        t->last = 0;
+    struct roce_flow *n = roce_flow_get(t, &key, frame, ts);
+    if (n != NULL) {
+        n->older = old;
+        n->older_id = old_id;
+    }
+    return n;
 }
 
 struct roce_flow *roce_flow_oldest(const struct roce_flow_table *t)

@@ -17,7 +17,8 @@
  * their addresses never change; handles (slot + 1) name them in the
  * indexes, the LRU list and the pair lists. A flow that is evicted or
  * reused gets a new id, so a stale reference (a CE mark, a verdict) is
- * recognised by comparing ids.
+ * recognised by comparing ids. A key reused by a new connection gets a new
+ * record (roce_flow_renew); the old one is closed but stays in the table.
  */
 #ifndef ROCE_FLOW_H
 #define ROCE_FLOW_H
@@ -92,6 +93,7 @@ struct roce_flow {
     uint8_t transport;
     uint8_t paired_by;       /* [table] enum roce_paired_by */
     uint8_t is_request_flow; /* [table] listed with its address pair */
+    uint8_t closed;          /* [table] renewed: no longer found by its key */
     uint8_t have_cnp;
     uint8_t pmtu_learned;
     /* every packet (cache line 1) */
@@ -106,6 +108,8 @@ struct roce_flow {
     struct req_state req;
     /* the rest */
     uint64_t peer_id;    /* [table] */
+    uint64_t older_id;   /* [table] the flow this one renewed (its key's previous record) */
+    uint32_t older;      /*         and its handle, 0 = none (stale when its id differs) */
     uint32_t pair_entry; /* [table] handle of its address-pair entry when a request flow */
     uint32_t pair_prev, pair_next;  /* [table] */
     struct roce_flow_report report; /* the other counters (those above: copied in to report) */
@@ -114,6 +118,8 @@ struct roce_flow {
     struct nak_ring orphan_naks;
     /* ECN: CE marks since the last CNP of this request flow's connection */
     uint64_t ce_first, ce_last; /* CE sequence numbers + 1, 0 = none */
+    /* ECN: CNPs this flow carried that wait for its connection */
+    uint64_t cnp_wait_first, cnp_wait_last; /* waiting-CNP sequence numbers + 1, 0 = none */
     int64_t last_cnp_ts;
     uint64_t last_cnp_frame;
     struct roce_lat ack_lat;
@@ -210,8 +216,18 @@ static inline uint32_t roce_flow_key_hash(const struct roce_flow_key *k)
  * of memory (counted in stats.alloc_failures). */
 struct roce_flow *roce_flow_get(struct roce_flow_table *t, const struct roce_flow_key *key,
                                 uint64_t frame, int64_t ts);
-/* The flow of key, or NULL; does not touch the LRU order. */
-struct roce_flow *roce_flow_find(const struct roce_flow_table *t, const struct roce_flow_key *key);
+/* The flow of key, or NULL; does not touch the LRU order. With id != 0,
+ * the flow of that id among the records of key (the current one and those
+ * it renewed), or NULL when it is no longer tracked. */
+struct roce_flow *roce_flow_find(const struct roce_flow_table *t, const struct roce_flow_key *key,
+                                 uint64_t id);
+/* Start a new record for f's key (a new connection reuses the key): f is
+ * closed, no longer found by its key nor offered for pairing, but stays
+ * tracked, listed and paired until it is evicted or retired; the new flow,
+ * created as by roce_flow_get(), is found by the key from now on. NULL
+ * only when out of memory (f is then closed all the same). */
+struct roce_flow *roce_flow_renew(struct roce_flow_table *t, struct roce_flow *f, uint64_t frame,
+                                  int64_t ts);
 /* The least recently used flow, or NULL when the table is empty. */
 struct roce_flow *roce_flow_oldest(const struct roce_flow_table *t);
 /* Take f out of the table (hooks released, then freed). */

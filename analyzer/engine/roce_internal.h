@@ -55,6 +55,8 @@ struct roce_engine {
 
     /* CE marks in arrival order (struct ce_entry, roce_ecn.c) */
     struct roce_ring ce;
+    /* CNPs waiting for their connection, in arrival order (struct cnp_entry, roce_ecn.c) */
+    struct roce_ring cnp_wait;
 
     /* open verdicts (struct vq_entry, roce_verdq.c), at most cfg.max_open_verdicts */
     struct roce_ring vq;

@@ -62,11 +62,12 @@ struct roce_totals {
     uint64_t episodes_unlisted;   /* episodes beyond max_episodes (counted, not listed) */
     uint64_t verdicts_forced;     /* verdicts settled early because max_open_verdicts was hit */
     uint64_t ce_tracking_overflow;/* CE marks settled early (tracking bound) */
+    uint64_t cnp_tracking_overflow; /* CNPs decided before their connection was known (bound) */
     uint64_t alloc_failures;      /* allocations that failed: state not kept (reported, never silent) */
     uint64_t unsupported_linktype;
     uint64_t encap[ROCE_ENCAP_COUNT]; /* frames unwrapped, by outermost encapsulation */
     struct roce_pfc_report pfc;
-    int64_t first_ts_ns, last_ts_ns;
+    int64_t first_ts_ns, last_ts_ns; /* the earliest and the latest frame time */
 };
 
 struct roce_flow_report {
@@ -91,6 +92,7 @@ struct roce_flow_report {
     uint64_t cnps_matched;    /* CNPs matched to this flow's CE marks */
     uint64_t cnps_for_flow;   /* CNPs of this (request) flow's connection */
     uint64_t cnps_unexplained;/* of those, not matched to a CE mark */
+    uint64_t cnps_carried_unexplained; /* CNPs this flow carried that were unexplained */
     uint64_t bad_icrc;
     uint64_t cm_connections; /* times CM (re)started this flow's PSN history */
     struct roce_lat_summary ack_latency; /* requests on this flow to their first ACK */

@@ -44,7 +44,8 @@ struct roce_report_flow {
  * (or, without requests, the flow with the lower id). */
 struct roce_report_conn {
     struct roce_flow_key req, resp;
-    uint8_t paired_by; /* enum roce_paired_by */
+    uint64_t req_id, resp_id; /* the two flows' ids (a reused key names several flows) */
+    uint8_t paired_by;        /* enum roce_paired_by */
 };
 
 /* The strings and options of a parsed or merged report (the fields of
@@ -65,7 +66,8 @@ struct roce_report {
     size_t n_files;
     const char *link_type; /* of the first file (NULL: no file could be opened) */
     const struct roce_config *cfg;
-    const char *error;                   /* set when reading stopped early: the report is partial */
+    const char *error;                   /* the first problem reading the input: the report is partial */
+    uint8_t files_overlap; /* a file began before the latest time of the files read before it */
     const struct roce_report_live *live; /* live capture statistics (NULL: files) */
 
     /* What the analysis found. */

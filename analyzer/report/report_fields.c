@@ -133,10 +133,11 @@ static const struct roce_field report_fields[] = {
     COUNTER(T, "capture", "response_packets", response_packets,
             LIVE("response_packets_total", "RoCE response packets")),
     COUNTER(T, "capture", "cnp_packets", cnp_packets, LIVE_SUM),
-    FIELD(T, "capture", "first_time", ROCE_FT_SECONDS, first_ts_ns, .merge = ROCE_MERGE_FIRST,
+    FIELD(T, "capture", "first_time", ROCE_FT_SECONDS, first_ts_ns, .merge = ROCE_MERGE_EARLIEST,
           .flags = ROCE_FF_NULL0, .when = offsetof(T, packets)),
     CALL("capture", "duration_s", roce_fcall_duration_s, MEMBER(T, last_ts_ns),
-         .merge = ROCE_MERGE_LAST),
+         .merge = ROCE_MERGE_LATEST),
+    CALL("capture", "files_overlap", roce_fcall_files_overlap, .merge = ROCE_MERGE_NONE),
     COUNTER(T, "capture.icrc", "good", icrc_good,
             LIVE_PART("icrc_packets_total", "result", "good", HELP_ICRC)),
     COUNTER(T, "capture.icrc", "bad", icrc_bad,
@@ -210,6 +211,9 @@ static const struct roce_field report_fields[] = {
             LIVE("verdicts_forced_total", "Verdicts settled early because too many were open")),
     COUNTER(T, "limits", "ce_tracking_overflow", ce_tracking_overflow,
             LIVE("ce_tracking_overflow_total", "CE marks settled early (tracking bound)")),
+    COUNTER(T, "limits", "cnp_tracking_overflow", cnp_tracking_overflow,
+            LIVE("cnp_tracking_overflow_total",
+                 "CNPs decided before their connection was known (tracking bound)")),
     COUNTER(T, "limits", "alloc_failures", alloc_failures,
             LIVE("alloc_failures_total", "Allocations that failed: state not kept")),
     COUNTER(T, "", "connections", connections,
@@ -262,6 +266,8 @@ static const struct roce_field flow_fields[] = {
     FIELD(F, "", "version", ROCE_FT_UINT, key.version, .min = 1, .max = 2, .why = "not 1 or 2"),
     FIELD(F, "", "transport", ROCE_FT_NAME, transport, .names = &transports),
     CALL("", "paired_with", roce_fcall_paired_with, .merge = ROCE_MERGE_NONE),
+    FIELD(F, "", "paired_with_id", ROCE_FT_UINT, peer_id, .merge = ROCE_MERGE_FLOW_REF,
+          .flags = ROCE_FF_NULL0, .when = offsetof(F, peer_id)),
     FIELD(F, "", "paired_by", ROCE_FT_NAME, paired_by, .names = &paired_by),
     FLOW_COUNT("packets", packets),
     FLOW_COUNT("bytes", bytes),
@@ -290,13 +296,13 @@ static const struct roce_field flow_fields[] = {
     FLOW_COUNT("cnps_for_flow", cnps_for_flow),
     FLOW_COUNT("cnps_matched", cnps_matched),
     FLOW_COUNT("cnps_unexplained", cnps_unexplained),
+    FLOW_COUNT("cnps_carried_unexplained", cnps_carried_unexplained),
     FLOW_COUNT("bad_icrc", bad_icrc),
     FLOW_COUNT("cm_connections", cm_connections),
     FIELD(F, "", "naks", ROCE_FT_OBJECT, naks, .sub = &naks),
     CALL("", "ack_latency_us", roce_fcall_latency, MEMBER(F, ack_latency), .arg = ROCE_LATENCY_ACK),
     CALL("", "cnp_latency_us", roce_fcall_latency, MEMBER(F, cnp_latency), .arg = ROCE_LATENCY_CNP),
     CALL("", "episodes", roce_fcall_episodes, .merge = ROCE_MERGE_NONE),
-    FIELD(F, "", NULL, ROCE_FT_UINT, peer_id, .merge = ROCE_MERGE_FLOW_REF),
 };
 #undef F
 const struct roce_fieldset roce_flow_fields = FIELDSET(flow_fields);
@@ -304,7 +310,9 @@ const struct roce_fieldset roce_flow_fields = FIELDSET(flow_fields);
 #define C struct roce_report_conn
 static const struct roce_field conn_fields[] = {
     CALL("", "requester", roce_fcall_endpoint_object, MEMBER(C, req)),
+    FIELD(C, "", "requester_id", ROCE_FT_UINT, req_id, .merge = ROCE_MERGE_FLOW_ID),
     CALL("", "responder", roce_fcall_endpoint_object, MEMBER(C, resp)),
+    FIELD(C, "", "responder_id", ROCE_FT_UINT, resp_id, .merge = ROCE_MERGE_FLOW_ID),
     FIELD(C, "", "paired_by", ROCE_FT_NAME, paired_by, .names = &paired_by),
 };
 #undef C

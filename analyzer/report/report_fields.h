@@ -51,8 +51,8 @@ enum roce_ftype {
 enum roce_fmerge {
     ROCE_MERGE_NONE,    /* not field by field: an alias, or what report_merge.c merges itself */
     ROCE_MERGE_SUM,     /* 64-bit counters: they add up */
-    ROCE_MERGE_FIRST,   /* the first report's, until a report has packets */
-    ROCE_MERGE_LAST,    /* the last report's that has packets */
+    ROCE_MERGE_EARLIEST, /* a time (int64_t): the earliest of the reports that have packets */
+    ROCE_MERGE_LATEST,   /* a time (int64_t): the latest of the reports that have packets */
     ROCE_MERGE_SUMMARY, /* a latency summary: of the merged distribution */
     ROCE_MERGE_FRAME,   /* a frame number (0: none), numbered on after the reports before */
     ROCE_MERGE_FLOW_ID, /* a flow id, numbered on after the flows the reports before created */
@@ -204,6 +204,6 @@ extern const struct roce_fcall roce_fcall_file, roce_fcall_files, roce_fcall_lin
     roce_fcall_complete, roce_fcall_error, roce_fcall_live, roce_fcall_options,
     roce_fcall_duration_s, roce_fcall_latency, roce_fcall_priorities, roce_fcall_endpoint,
     roce_fcall_endpoint_object, roce_fcall_paired_with, roce_fcall_opcodes, roce_fcall_psn_range,
-    roce_fcall_episodes, roce_fcall_duration_us;
+    roce_fcall_episodes, roce_fcall_duration_us, roce_fcall_files_overlap;
 
 #endif

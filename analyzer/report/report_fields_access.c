@@ -70,14 +70,15 @@ void roce_fields_merge_totals(struct roce_totals *dst, const struct roce_totals 
         case ROCE_MERGE_SUM:
             roce_field_add(f, dst, src, 0);
             break;
-        case ROCE_MERGE_FIRST:
-            if (dst_empty)
-                memcpy((char *)dst + f->off, (const char *)src + f->off, f->size);
+        case ROCE_MERGE_EARLIEST:
+        case ROCE_MERGE_LATEST: {
+            int64_t a, b;
+            memcpy(&a, (const char *)dst + f->off, sizeof a);
+            memcpy(&b, (const char *)src + f->off, sizeof b);
+            if (src_has && (dst_empty || (f->merge == ROCE_MERGE_EARLIEST ? b < a : b > a)))
+                memcpy((char *)dst + f->off, &b, sizeof b);
             break;
-        case ROCE_MERGE_LAST:
-            if (src_has)
-                memcpy((char *)dst + f->off, (const char *)src + f->off, f->size);
-            break;
+        }
         default:
             break;
         }

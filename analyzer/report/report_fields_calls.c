@@ -106,6 +106,25 @@ static void error_write(json_object *o, const struct roce_field *f, const void *
 }
 const struct roce_fcall roce_fcall_error = {error_write, NULL};
 
+/* "files_overlap": a file began before the latest time of the files read
+ * before it (given out of time order, or overlapping): the report says so. */
+static void files_overlap_write(json_object *o, const struct roce_field *f, const void *base,
+                                const struct roce_fout *c)
+{
+    (void)base;
+    json_object_object_add(o, f->key, json_object_new_boolean(c->r->files_overlap));
+}
+
+static int files_overlap_parse(struct roce_jget *g, json_object *o, const char *where,
+                               const struct roce_field *f, void *base, const struct roce_fin *c)
+{
+    json_object *b = roce_jget_member(g, o, where, f->key, json_type_boolean, 0);
+    (void)base;
+    c->r->files_overlap = b != NULL && json_object_get_boolean(b);
+    return 0;
+}
+const struct roce_fcall roce_fcall_files_overlap = {files_overlap_write, files_overlap_parse};
+
 /* "live": the interface and capture statistics of a live capture. Not read back. */
 static void live_write(json_object *o, const struct roce_field *f, const void *base,
                        const struct roce_fout *c)

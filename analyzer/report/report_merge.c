@@ -8,8 +8,9 @@
  * their flows_created (every flow created counts, also those CM created
  * without packets), counts add up, and the latency distributions merge
  * (roce_lat_merge), so merged percentiles are those of the joint
- * distribution. The first capture gives the first time, the last one the
- * last time. How each field merges is said in its declaration
+ * distribution. The first time is the earliest of the captures, the last
+ * time the latest; a capture that begins before the latest time of those
+ * before it makes the merged report say that the files overlap. How each field merges is said in its declaration
  * (report_fields.c); what cannot be exact (a flow table or verdict queue that
  * would have filled up jointly, PFC storm windows, which are counted per
  * capture) is listed in rocescope(1), MANY FILES.
@@ -86,6 +87,10 @@ int roce_report_merge(struct roce_report *dst, const struct roce_report *src)
     if ((dst->link_type == NULL && roce_report_set_link_type(dst, src->link_type) != 0) ||
         (dst->error == NULL && roce_report_set_error(dst, src->error) != 0))
         return -1;
+    /* the rule of the joint run (analysis.c): src begins before dst's latest time */
+    if (src->files_overlap ||
+        (dst->t.packets && src->t.packets && src->t.first_ts_ns < dst->t.last_ts_ns))
+        dst->files_overlap = 1;
     roce_fields_merge_totals(&dst->t, &src->t);
     for (const struct roce_field *f = roce_report_fields.f;
          f < roce_report_fields.f + roce_report_fields.n; f++)
@@ -101,6 +106,7 @@ int roce_report_merge(struct roce_report *dst, const struct roce_report *src)
         if (c == NULL)
             return -1;
         *c = src->conns[i];
+        roce_fields_renumber(&roce_conn_fields, c, frame_off, id_off);
     }
     return 0;
 }

@@ -162,6 +162,8 @@ static int build_conns(struct roce_report *r, const struct roce_flow_report *all
             return -1;
         c->req = req->key;
         c->resp = resp->key;
+        c->req_id = req->id;
+        c->resp_id = resp->id;
         c->paired_by = f->paired_by;
     }
     return 0;
@@ -182,7 +184,8 @@ static void build_flows(struct roce_report *r, struct roce_engine *e, struct roc
             x[i].has_peer = 1;
         }
         for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
-            x[i].lat[k].ext = roce_engine_flow_latency(e, &all[i].key, (enum roce_latency_kind)k);
+            x[i].lat[k].ext =
+                roce_engine_flow_latency(e, &all[i].key, all[i].id, (enum roce_latency_kind)k);
     }
     for (size_t i = 0; i < n; i++)
         if (all[i].packets) {

@@ -12,14 +12,28 @@
 #include "fmt.h"
 #include "report.h"
 
+#define COUNT_BUF 64
+
+/* "N noun": one or many, as n asks. The text lives until the end of the
+ * statement that called count() (C11 temporary lifetime). */
+struct count_text {
+    char s[COUNT_BUF];
+};
+
+static struct count_text count(uint64_t n, const char *one, const char *many)
+{
+    struct count_text c;
+    snprintf(c.s, sizeof c.s, "%" PRIu64 " %s", n, n == 1 ? one : many);
+    return c;
+}
+
 static void latency_line(FILE *o, const char *label, const struct roce_lat_summary *s)
 {
     char a[ROCE_FMT_US_LEN], b[ROCE_FMT_US_LEN], c[ROCE_FMT_US_LEN], d[ROCE_FMT_US_LEN];
     if (s->count == 0)
         return;
-    fprintf(o, "  %-14s min %s us, p50 %s, p99 %s, max %s (%" PRIu64 " samples)\n", label,
-            roce_fmt_us_text(s->min, a), roce_fmt_us_text(s->p50, b), roce_fmt_us_text(s->p99, c),
-            roce_fmt_us_text(s->max, d), s->count);
+    fprintf(o, "  %-14s min %s us, p50 %s, p99 %s, max %s (%s)\n", label, roce_fmt_us_text(s->min, a),
+            roce_fmt_us_text(s->p50, b), roce_fmt_us_text(s->p99, c), roce_fmt_us_text(s->max, d), count(s->count, "sample", "samples").s);
 }
 
 static void naks_text(FILE *o, const struct roce_nak_counts *n)
@@ -71,7 +85,7 @@ static void pfc_text(FILE *o, const struct roce_totals *t)
         unwrapped += t->encap[i];
     if (unwrapped) {
         const char *sep = " (";
-        fprintf(o, "  mirrored       %" PRIu64 " frames unwrapped", unwrapped);
+        fprintf(o, "  mirrored       %s unwrapped", count(unwrapped, "frame", "frames").s);
         for (unsigned i = 1; i < ROCE_ENCAP_COUNT; i++)
             if (t->encap[i]) {
                 fprintf(o, "%s%s %" PRIu64, sep, roce_encap_name((enum roce_encap)i), t->encap[i]);
@@ -81,8 +95,8 @@ static void pfc_text(FILE *o, const struct roce_totals *t)
     }
     if (!p->pfc_frames && !p->pause_frames)
         return;
-    fprintf(o, "  PFC/PAUSE      %" PRIu64 " PFC frames, %" PRIu64 " PAUSE frames\n", p->pfc_frames,
-            p->pause_frames);
+    fprintf(o, "  PFC/PAUSE      %s, %s\n", count(p->pfc_frames, "PFC frame", "PFC frames").s,
+            count(p->pause_frames, "PAUSE frame", "PAUSE frames").s);
     for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++) {
         char name[16];
         snprintf(name, sizeof name, "priority %u", i);
@@ -102,8 +116,14 @@ static void totals(FILE *o, const struct roce_report *r)
         fprintf(o, " and %zu more file%s", r->n_files - 1, r->n_files > 2 ? "s" : "");
     fprintf(o, " (%s)\n", r->link_type ? r->link_type : "unknown link type");
     if (r->error != NULL)
-        fprintf(o, "  INCOMPLETE     %s: %s\n", r->live ? "live capture" : "reading stopped early",
+        fprintf(o, "  INCOMPLETE     %s: %s\n",
+                r->live ? "the live capture stopped early" : "not all of the input could be read",
                 r->error);
+    if (r->files_overlap)
+        fputs("  time order     the files overlap in time or are not in time order: a flow that "
+              "goes on from one file into another is analysed out of order (give the files in "
+              "time order, or analyse each apart with -j)\n",
+              o);
     if (r->live != NULL)
         fprintf(o,
                 "  capture        %" PRIu64 " received, %" PRIu64 " dropped by the kernel, %" PRIu64
@@ -113,19 +133,19 @@ static void totals(FILE *o, const struct roce_report *r)
                "), non-RoCE %" PRIu64 ", malformed %" PRIu64 ", truncated %" PRIu64 "\n",
             t->packets, dur, t->roce_packets, t->rocev2_packets, t->rocev1_packets,
             t->non_roce_packets, t->malformed_packets, t->truncated_packets);
-    fprintf(o, "  RoCE traffic   %" PRIu64 " requests, %" PRIu64 " responses, %" PRIu64 " CNPs\n",
-            t->request_packets, t->response_packets, t->cnp_packets);
+    fprintf(o, "  RoCE traffic   %s, %s, %s\n", count(t->request_packets, "request", "requests").s,
+            count(t->response_packets, "response", "responses").s,
+            count(t->cnp_packets, "CNP", "CNPs").s);
     fprintf(o, "  ICRC           %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked\n",
             t->icrc_good, t->icrc_bad, t->icrc_unchecked);
-    fprintf(o,
-            "  flows          %" PRIu64 " tracked, %" PRIu64 " connection%s (%" PRIu64
-            " set up by CM), %" PRIu64 " evicted\n",
+    fprintf(o, "  flows          %" PRIu64 " tracked, %" PRIu64 " connection%s (%" PRIu64
+               " set up by CM), %" PRIu64 " evicted\n",
             t->flows_active, t->connections, roce_fmt_plural(t->connections), t->cm_connections,
             t->flows_evicted);
-    fprintf(o, "  PSN gaps       %" PRIu64 " (%" PRIu64 " PSNs missing)\n", t->gap_events,
-            t->missing_psns);
-    fprintf(o, "  retransmitted  %" PRIu64 " packets in %" PRIu64 " go-back-N episodes",
-            t->retransmitted_packets, t->episodes);
+    fprintf(o, "  PSN gaps       %" PRIu64 " (%s missing)\n", t->gap_events,
+            count(t->missing_psns, "PSN", "PSNs").s);
+    fprintf(o, "  retransmitted  %s in %s", count(t->retransmitted_packets, "packet", "packets").s,
+            count(t->episodes, "go-back-N episode", "go-back-N episodes").s);
     if (t->episodes) {
         fputs(" (", o);
         triggers_text(o, t->by_trigger);
@@ -138,30 +158,35 @@ static void totals(FILE *o, const struct roce_report *r)
     }
     fputc('\n', o);
     if (t->read_response_gaps)
-        fprintf(o, "  READ resp gaps %" PRIu64 " (%" PRIu64 " PSNs missing)\n",
-                t->read_response_gaps, t->read_response_missing);
+        fprintf(o, "  READ resp gaps %" PRIu64 " (%s missing)\n", t->read_response_gaps,
+                count(t->read_response_missing, "PSN", "PSNs").s);
     if (t->psn_reuse)
-        fprintf(o, "  PSN reuse      %" PRIu64 " requests reuse a PSN of an earlier READ\n",
-                t->psn_reuse);
-    fprintf(o, "  ECN            %" PRIu64 " CE marks (%" PRIu64 " answered, %" PRIu64
-               " unanswered), %" PRIu64 " CNPs (%" PRIu64 " matched, %" PRIu64 " unexplained)\n",
-            t->ce_marked, t->ce_answered, t->ce_unanswered, t->cnp_packets, t->cnps_matched,
-            t->cnps_unexplained);
+        fprintf(o, "  PSN reuse      %s a PSN of an earlier READ\n",
+                count(t->psn_reuse, "request reuses", "requests reuse").s);
+    fprintf(o, "  ECN            %s (%" PRIu64 " answered, %" PRIu64 " unanswered), %s (%" PRIu64
+               " matched, %" PRIu64 " unexplained)\n",
+            count(t->ce_marked, "CE mark", "CE marks").s, t->ce_answered, t->ce_unanswered,
+            count(t->cnp_packets, "CNP", "CNPs").s, t->cnps_matched, t->cnps_unexplained);
     latency_line(o, "CNP latency", &t->cnp_latency);
     pfc_text(o, t);
     latency_line(o, "ACK latency", &t->ack_latency);
-    if (t->flows_evicted || t->episodes_unlisted || t->verdicts_forced || t->ce_tracking_overflow)
-        fprintf(o, "  limits hit     %" PRIu64 " flows evicted, %" PRIu64
-                   " episodes not listed, %" PRIu64 " verdicts settled early, %" PRIu64
-                   " CE marks untracked\n",
-                t->flows_evicted, t->episodes_unlisted, t->verdicts_forced,
-                t->ce_tracking_overflow);
+    if (t->flows_evicted || t->episodes_unlisted || t->verdicts_forced ||
+        t->ce_tracking_overflow || t->cnp_tracking_overflow)
+        fprintf(o,
+                "  limits hit     %s evicted, %s not listed, %s settled early, %s untracked, "
+                "%s decided early\n",
+                count(t->flows_evicted, "flow", "flows").s,
+                count(t->episodes_unlisted, "episode", "episodes").s,
+                count(t->verdicts_forced, "verdict", "verdicts").s,
+                count(t->ce_tracking_overflow, "CE mark", "CE marks").s,
+                count(t->cnp_tracking_overflow, "CNP", "CNPs").s);
 }
 
 static uint64_t trouble(const struct roce_flow_report *f)
 {
     return f->retransmitted_packets + f->missing_psns + f->naks.total + f->psn_reuse +
-           f->ce_unanswered + f->cnps_unexplained + f->bad_icrc + f->read_response_gaps;
+           f->ce_unanswered + f->cnps_unexplained + f->cnps_carried_unexplained + f->bad_icrc +
+           f->read_response_gaps;
 }
 
 static int is_troubled(const struct roce_flow_report *f)
@@ -181,18 +206,31 @@ static int cmp_worst(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
+/* What of the CNPs f carried was unexplained: "" (none), ", unexplained"
+ * (all), or " (M unexplained)". */
+static const char *carried_unexplained(const struct roce_flow_report *f, char *buf, size_t len)
+{
+    uint64_t n = f->cnps_carried_unexplained;
+    if (n == 0)
+        return "";
+    if (n == f->cnp_packets)
+        return f->cnp_packets == 1 ? ", unexplained" : ", all unexplained";
+    snprintf(buf, len, " (%" PRIu64 " unexplained)", n);
+    return buf;
+}
+
 static void flow_text(FILE *o, const struct roce_report *r, const struct roce_flow_report *f,
                       unsigned rank)
 {
     const struct roce_report_flow *rf = roce_report_flow_x(r, f);
-    char name[ROCE_FMT_FLOW_LEN];
+    char name[ROCE_FMT_FLOW_LEN], why[COUNT_BUF];
     roce_fmt_flow(&f->key, name, sizeof name);
     fprintf(o, "  #%u %s  %s", rank, name,
             roce_transport_name((enum roce_transport)f->transport));
     if (rf->has_peer)
         fprintf(o, ", paired with QP 0x%06x (%s)", (unsigned)rf->peer.dqpn,
                 roce_paired_by_name(f->paired_by));
-    fprintf(o, "\n     %" PRIu64 " packets", f->packets);
+    fprintf(o, "\n     %s", count(f->packets, "packet", "packets").s);
 #define ITEM(cond, ...)                                                                            \
     do {                                                                                           \
         if (cond) {                                                                                \
@@ -204,14 +242,17 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
          f->retransmitted_packets, f->episodes, roce_fmt_plural(f->episodes));
     ITEM(f->gap_events, "%" PRIu64 " PSN gap%s (%" PRIu64 " missing)", f->gap_events,
          roce_fmt_plural(f->gap_events), f->missing_psns);
-    ITEM(f->psn_reuse, "%" PRIu64 " PSN reuse", f->psn_reuse);
-    ITEM(f->read_response_gaps, "%" PRIu64 " READ response gaps", f->read_response_gaps);
-    ITEM(f->ce_marked, "%" PRIu64 " CE marks (%" PRIu64 " unanswered)", f->ce_marked,
+    ITEM(f->psn_reuse, "%s a PSN of an earlier READ",
+         count(f->psn_reuse, "request reuses", "requests reuse").s);
+    ITEM(f->read_response_gaps, "%s",
+         count(f->read_response_gaps, "READ response gap", "READ response gaps").s);
+    ITEM(f->ce_marked, "%s (%" PRIu64 " unanswered)", count(f->ce_marked, "CE mark", "CE marks").s,
          f->ce_unanswered);
-    ITEM(f->cnps_for_flow, "%" PRIu64 " CNPs for it (%" PRIu64 " matched)", f->cnps_for_flow,
-         f->cnps_matched);
-    ITEM(f->cnp_packets, "%" PRIu64 " CNPs carried", f->cnp_packets);
-    ITEM(f->bad_icrc, "%" PRIu64 " bad ICRC", f->bad_icrc);
+    ITEM(f->cnps_for_flow, "%s for it (%" PRIu64 " matched, %" PRIu64 " unexplained)",
+         count(f->cnps_for_flow, "CNP", "CNPs").s, f->cnps_matched, f->cnps_unexplained);
+    ITEM(f->cnp_packets, "%s carried%s", count(f->cnp_packets, "CNP", "CNPs").s,
+         carried_unexplained(f, why, sizeof why));
+    ITEM(f->bad_icrc, "%s", count(f->bad_icrc, "bad ICRC", "bad ICRCs").s);
 #undef ITEM
     if (f->naks.total) {
         fputs(", NAKs sent: ", o);
@@ -234,9 +275,9 @@ static void episodes_text(FILE *o, const struct roce_report *r, unsigned top)
             roce_fmt_flow(&f->key, name, sizeof name);
         else
             snprintf(name, sizeof name, "(evicted flow %" PRIu64 ")", ep->flow_id);
-        fprintf(o, "  frame %" PRIu64 "  %s  PSN 0x%06x..0x%06x, %" PRIu64 " packets, trigger %s",
-                ep->first_frame, name, (unsigned)ep->first_psn, (unsigned)ep->last_psn,
-                ep->packets, roce_trigger_name(ep->trigger));
+        fprintf(o, "  frame %" PRIu64 "  %s  PSN 0x%06x..0x%06x, %s, trigger %s", ep->first_frame,
+                name, (unsigned)ep->first_psn, (unsigned)ep->last_psn,
+                count(ep->packets, "packet", "packets").s, roce_trigger_name(ep->trigger));
         if (ep->nak_frame)
             fprintf(o, " (NAK frame %" PRIu64 ", resent after %s us)", ep->nak_frame,
                     roce_fmt_us_text(ep->nak_to_resend_ns, a));
@@ -273,7 +314,7 @@ int roce_report_text(const struct roce_report *r, FILE *o, unsigned top)
             flow_text(o, r, bad[i], (unsigned)i + 1);
     }
     episodes_text(o, r, top);
-    fprintf(o, "\nClean flows: %zu (%" PRIu64 " packets", n_clean, clean_packets);
+    fprintf(o, "\nClean flows: %zu (%s", n_clean, count(clean_packets, "packet", "packets").s);
     for (unsigned t = 0; t < 8; t++)
         if (by_transport[t])
             fprintf(o, ", %s %" PRIu64, roce_transport_name((enum roce_transport)t),

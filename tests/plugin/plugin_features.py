@@ -109,14 +109,15 @@ def field_rows(out):
 
 
 def flows_table(out):
-    """Rows of the -z roce,flows table: {(src, dst, qp): {column: int}}."""
+    """Rows of the -z roce,flows table: {(id, src, dst, qp): {column: int}} (the id:
+    a QP reused by a new connection gives two flows of one address triple)."""
     rows = {}
     for line in out.splitlines():
         m = FLOW_ROW.match(line)
         if not m:
             continue
         values = m.group(7).split()
-        key = (ipaddress.ip_address(m.group(2)), ipaddress.ip_address(m.group(3)),
+        key = (int(m.group(1)), ipaddress.ip_address(m.group(2)), ipaddress.ip_address(m.group(3)),
                int(m.group(4), 16))
         rows[key] = {name: int(v) for (name, _), v in zip(FLOW_COLUMNS, values)}
         rows[key]["_latency"] = values[len(FLOW_COLUMNS):]
@@ -129,7 +130,8 @@ def check_flows_table(c, name, out, report):
     c.check(len(rows) == len(report["flows"]),
             f"{name}: -z roce,flows lists {len(rows)} flows, the CLI {len(report['flows'])}")
     for f in report["flows"]:
-        key = (ipaddress.ip_address(f["src"]), ipaddress.ip_address(f["dst"]), f["dest_qp"])
+        key = (f["id"], ipaddress.ip_address(f["src"]), ipaddress.ip_address(f["dst"]),
+               f["dest_qp"])
         row = rows.get(key)
         if not c.check(row is not None, f"{name}: no -z roce,flows row for {key}"):
             continue

@@ -141,22 +141,26 @@ static void test_rep_must_answer_the_req(void)
     tu_eng_done(&t);
 }
 
-/* QP numbers reused by a new connection: the old PSN history is forgotten. */
+/* QP numbers reused by a new connection: the new connection gets flow
+ * records of its own (fresh PSN history), the earlier ones stay listed and
+ * paired with each other, each with its own frames, PSNs and counts. */
 static void test_qp_reuse_fresh_history(void)
 {
     struct tu_eng t;
     struct tu_conn c;
-    struct roce_flow_report x;
+    struct roce_flow_report x[3], y[3], r;
     tu_setup(&t, &c, NULL);
     cm_connect(&t, &c, 1000, B_START, COMM_A);
-    tu_sends(&t, &c, 1000, 10); /* 1000..1009 */
-    tu_ack(&t, &c, 1009, 0x1F);
+    uint64_t last = tu_sends(&t, &c, 1000, 10); /* 1000..1009 */
+    uint64_t old_id = t.out.verdict.flow_id;
+    uint64_t ack = tu_ack(&t, &c, 1009, 0x1F);
     /* disconnected (not captured), then the same QPs connect again, starting lower */
     cm_connect(&t, &c, 10, B_START + 50, COMM_A + 1);
     uint64_t f1 = tu_send(&t, &c, 10);
     CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     CU_ASSERT_EQUAL(t.out.verdict.expected_psn, 10);
-    tu_send(&t, &c, 11);
+    CU_ASSERT_NOT_EQUAL(t.out.verdict.flow_id, old_id); /* the frame names the new flow */
+    uint64_t f2 = tu_send(&t, &c, 11);
     CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_sflags(&t, f1), 0);
@@ -165,10 +169,58 @@ static void test_qp_reuse_fresh_history(void)
     CU_ASSERT_EQUAL(tt->episodes, 0);
     CU_ASSERT_EQUAL(tt->psn_reuse, 0);
     CU_ASSERT_EQUAL(tt->cm_connections, 2);
-    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &x));
-    CU_ASSERT_EQUAL(x.cm_connections, 2);
-    CU_ASSERT_EQUAL(x.first_psn, 10);
-    CU_ASSERT_EQUAL(x.last_psn, 11);
+    CU_ASSERT_EQUAL(tt->connections, 2);
+    CU_ASSERT_EQUAL_FATAL(tu_flows(&t, TU_IP_A, TU_IP_B, TU_QB, x, 3), 2);
+    CU_ASSERT_EQUAL_FATAL(tu_flows(&t, TU_IP_B, TU_IP_A, TU_QA, y, 3), 2);
+    /* the first connection's flows */
+    CU_ASSERT_EQUAL(x[0].id, old_id);
+    CU_ASSERT_EQUAL(x[0].cm_connections, 1);
+    CU_ASSERT_EQUAL(x[0].packets, 10);
+    CU_ASSERT_EQUAL(x[0].first_frame, last - 9); /* its own first packet, not the CM REP */
+    CU_ASSERT_EQUAL(x[0].last_frame, last);
+    CU_ASSERT_EQUAL(x[0].first_psn, 1000);
+    CU_ASSERT_EQUAL(x[0].last_psn, 1009);
+    CU_ASSERT_EQUAL(x[0].peer_id, y[0].id);
+    CU_ASSERT_EQUAL(y[0].peer_id, x[0].id);
+    CU_ASSERT_EQUAL(y[0].paired_by, ROCE_PAIRED_CM);
+    CU_ASSERT_EQUAL(y[0].first_frame, ack);
+    CU_ASSERT_EQUAL(y[0].packets, 1);
+    /* the second's */
+    CU_ASSERT_EQUAL(x[1].cm_connections, 1);
+    CU_ASSERT_EQUAL(x[1].packets, 2);
+    CU_ASSERT_EQUAL(x[1].first_frame, f1);
+    CU_ASSERT_EQUAL(x[1].last_frame, f2);
+    CU_ASSERT_EQUAL(x[1].first_psn, 10);
+    CU_ASSERT_EQUAL(x[1].last_psn, 11);
+    CU_ASSERT_EQUAL(x[1].peer_id, y[1].id);
+    CU_ASSERT_EQUAL(y[1].peer_id, x[1].id);
+    CU_ASSERT_EQUAL(y[1].packets, 0); /* announced by CM, no packet yet */
+    CU_ASSERT_EQUAL(y[1].first_frame, 0);
+    /* by key: the current record; by key and id: either */
+    CU_ASSERT_EQUAL_FATAL(roce_engine_flow_report(t.e, &x[0].key, 0, &r), 0);
+    CU_ASSERT_EQUAL(r.id, x[1].id);
+    CU_ASSERT_EQUAL_FATAL(roce_engine_flow_report(t.e, &x[0].key, x[0].id, &r), 0);
+    CU_ASSERT_EQUAL(r.last_psn, 1009);
+    CU_ASSERT_EQUAL(roce_engine_flow_report(t.e, &x[0].key, x[1].id + 100, &r), -1);
+    tu_check_flow_table(&t);
+    tu_eng_done(&t);
+}
+
+/* The same CM exchange seen twice with nothing between (a REQ and its REP
+ * resent): one connection, no new records. */
+static void test_cm_exchange_repeated(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    struct roce_flow_report x[2];
+    tu_setup(&t, &c, NULL);
+    cm_connect(&t, &c, A_START, B_START, COMM_A);
+    cm_connect(&t, &c, A_START, B_START, COMM_A);
+    CU_ASSERT_EQUAL(tu_flows(&t, TU_IP_A, TU_IP_B, TU_QB, x, 2), 1);
+    CU_ASSERT_EQUAL(tu_totals(&t)->connections, 1);
+    tu_send(&t, &c, A_START);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, A_START);
     tu_eng_done(&t);
 }
 
@@ -208,6 +260,7 @@ static const struct tu_test tests[] = {
     {"rep_without_req", test_rep_without_req},
     {"rep_must_answer_the_req", test_rep_must_answer_the_req},
     {"qp_reuse_fresh_history", test_qp_reuse_fresh_history},
+    {"cm_exchange_repeated", test_cm_exchange_repeated},
     {"qp_reuse_without_cm", test_qp_reuse_without_cm},
     {"reset_settles_pending_nak", test_reset_settles_pending_nak},
     TU_END,

@@ -94,17 +94,17 @@ static void test_latency_distributions(void)
     CU_ASSERT_EQUAL(samples[0], 30 * US);
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &x));
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_B, TU_IP_A, TU_QA, &y));
-    const struct roce_lat *fl = roce_engine_flow_latency(t.e, &x.key, ROCE_LATENCY_CNP);
+    const struct roce_lat *fl = roce_engine_flow_latency(t.e, &x.key, 0, ROCE_LATENCY_CNP);
     CU_ASSERT_PTR_NOT_NULL_FATAL(fl);
     CU_ASSERT_EQUAL(roce_lat_exact(fl, &samples), 1);
     CU_ASSERT_EQUAL(samples[0], 30 * US);
-    CU_ASSERT_EQUAL(roce_engine_flow_latency(t.e, &y.key, ROCE_LATENCY_CNP)->count, 0);
-    CU_ASSERT_EQUAL(roce_engine_flow_latency(t.e, &x.key, ROCE_LATENCY_ACK)->count,
+    CU_ASSERT_EQUAL(roce_engine_flow_latency(t.e, &y.key, 0, ROCE_LATENCY_CNP)->count, 0);
+    CU_ASSERT_EQUAL(roce_engine_flow_latency(t.e, &x.key, 0, ROCE_LATENCY_ACK)->count,
                     x.ack_latency.count);
     CU_ASSERT_EQUAL(roce_engine_latency(t.e, ROCE_LATENCY_ACK)->count,
                     tu_totals(&t)->ack_latency.count);
     x.key.dqpn ^= 1; /* no such flow */
-    CU_ASSERT_PTR_NULL(roce_engine_flow_latency(t.e, &x.key, ROCE_LATENCY_ACK));
+    CU_ASSERT_PTR_NULL(roce_engine_flow_latency(t.e, &x.key, 0, ROCE_LATENCY_ACK));
     tu_eng_done(&t);
 }
 
@@ -240,21 +240,28 @@ static void test_unexplained_cnp(void)
     setup_paired(&t, &c, NULL);
     uint64_t cnp = tu_cnp(&t, &c);
     CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
-    /* a CNP between hosts that exchanged nothing else */
+    /* a CNP between hosts that exchanged nothing else: it waits for its
+     * connection, which never comes */
     tu_conn_init(&lone, 0x0A000009u, 0x0A00000Au, 0x999, 0x888);
-    tu_cnp(&t, &lone);
-    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    uint64_t lone_cnp = tu_cnp(&t, &lone);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP);
     roce_engine_finish(t.e);
     CU_ASSERT_EQUAL(tu_sflags(&t, cnp), ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(tu_sflags(&t, lone_cnp), ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
     CU_ASSERT_EQUAL(tu_totals(&t)->cnps_unexplained, 2);
     CU_ASSERT_EQUAL(tu_totals(&t)->cnps_matched, 0);
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &x));
     CU_ASSERT_EQUAL(x.cnps_for_flow, 1);
     CU_ASSERT_EQUAL(x.cnps_unexplained, 1);
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_B, TU_IP_A, TU_QA, &x)); /* the flow that carried it */
+    CU_ASSERT_EQUAL(x.cnps_carried_unexplained, 1);
+    CU_ASSERT_TRUE(tu_flow(&t, 0x0A00000Au, 0x0A000009u, 0x999, &x));
+    CU_ASSERT_EQUAL(x.cnps_carried_unexplained, 1);
     tu_eng_done(&t);
 }
 
-/* No ACK ever: the CNP goes to the only request flow A->B. */
+/* No ACK ever: when the window after it has passed, the CNP goes to the
+ * only request flow A->B, which it pairs with. */
 static void test_cnp_fallback_only_request_flow(void)
 {
     struct tu_eng t;
@@ -264,10 +271,15 @@ static void test_cnp_fallback_only_request_flow(void)
     int64_t T = t.now;
     uint64_t ce = tu_send_ce(&t, &c, 1);
     at(&t, T, 5 * US);
-    tu_cnp(&t, &c);
-    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
-    CU_ASSERT_EQUAL(t.out.verdict.cnp_for_frame, ce);
-    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_CNP);
+    uint64_t cnp = tu_cnp(&t, &c);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP); /* waits for its connection */
+    CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_NONE);
+    CU_ASSERT_PTR_NULL(tu_settled(&t, ce));
+    roce_engine_advance(t.e, T + 5 * US + WINDOW); /* not yet: the window is inclusive */
+    CU_ASSERT_PTR_NULL(tu_settled(&t, cnp));
+    roce_engine_advance(t.e, T + 5 * US + WINDOW + 1);
+    CU_ASSERT_EQUAL(tu_sflags(&t, cnp), ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(tu_v(&t, cnp)->cnp_for_frame, ce);
     CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_ANSWERED);
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &x));
     CU_ASSERT_EQUAL(x.paired_by, ROCE_PAIRED_CNP);
@@ -288,13 +300,135 @@ static void test_no_fallback_with_two_request_flows(void)
     uint64_t ce1 = tu_send_ce(&t, &c1, 1);
     uint64_t ce2 = tu_send_ce(&t, &c2, 1);
     at(&t, T, 5 * US);
-    tu_cnp(&t, &c1);
-    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    uint64_t cnp = tu_cnp(&t, &c1);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_CNP);
     CU_ASSERT_EQUAL(t.out.verdict.paired_by, ROCE_PAIRED_NONE);
     roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_sflags(&t, cnp), ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
     CU_ASSERT_EQUAL(tu_sflags(&t, ce1), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
     CU_ASSERT_EQUAL(tu_sflags(&t, ce2), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
     CU_ASSERT_EQUAL(tu_totals(&t)->connections, 0);
+    tu_eng_done(&t);
+}
+
+/* The CNP comes before the response that pairs its connection, with two
+ * request flows between the hosts (no fallback): decided when the pair
+ * forms, as if it had been known, whichever came first. run(ack_first)
+ * returns the settled verdicts of the CE marks and the CNP. */
+struct order_run {
+    uint32_t ce1, ce2, ce_after, cnp;
+    uint64_t cnp_for, ce_after_cnp;
+    int64_t latency;
+    uint8_t paired_by;
+};
+
+static void run_order(int ack_first, struct order_run *o)
+{
+    struct tu_eng t;
+    struct tu_conn c1, c2;
+    struct roce_flow_report x;
+    tu_eng_init(&t, NULL);
+    tu_conn_init(&c1, TU_IP_A, TU_IP_B, 0x101, 0x201);
+    tu_conn_init(&c2, TU_IP_A, TU_IP_B, 0x102, 0x202);
+    int64_t T = t.now;
+    tu_send(&t, &c2, 500); /* a second request flow A->B */
+    at(&t, T, 1 * US);
+    uint64_t ce1 = tu_send_ce(&t, &c1, 10);
+    at(&t, T, 2 * US);
+    uint64_t ce2 = tu_send_ce(&t, &c1, 11);
+    uint64_t cnp = 0; /* the CNP and the first ACK at the same time */
+    if (ack_first) {
+        at(&t, T, 8 * US);
+        tu_ack(&t, &c1, 11, 0x1F);
+    }
+    at(&t, T, 8 * US);
+    cnp = tu_cnp(&t, &c1);
+    if (!ack_first) {
+        at(&t, T, 8 * US);
+        tu_ack(&t, &c1, 11, 0x1F);
+    }
+    at(&t, T, 20 * US); /* 12 us after the CNP: it answers this mark at once */
+    uint64_t ce3 = tu_send_ce(&t, &c1, 12);
+    roce_engine_finish(t.e);
+    o->ce1 = tu_sflags(&t, ce1);
+    o->ce2 = tu_sflags(&t, ce2);
+    o->ce_after = tu_sflags(&t, ce3);
+    o->cnp = tu_sflags(&t, cnp);
+    o->cnp_for = tu_v(&t, cnp)->cnp_for_frame;
+    o->ce_after_cnp = tu_v(&t, ce3)->cnp_frame == cnp;
+    o->latency = tu_v(&t, cnp)->cnp_latency_ns;
+    CU_ASSERT_EQUAL(tu_v(&t, ce1)->cnp_frame, cnp);
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, 0x201, &x));
+    o->paired_by = x.paired_by;
+    CU_ASSERT_EQUAL(x.cnps_matched, 1);
+    CU_ASSERT_EQUAL(x.ce_answered, 3);
+    CU_ASSERT_EQUAL(x.cnp_latency.count, 1);
+    o->cnp_for = o->cnp_for == ce1; /* frame numbers differ by the order: compare roles */
+    tu_check_flow_table(&t);
+    tu_eng_done(&t);
+}
+
+static void test_cnp_before_pairing_response(void)
+{
+    struct order_run before, after;
+    run_order(1, &before);
+    run_order(0, &after);
+    CU_ASSERT_EQUAL(before.cnp, ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(before.ce1, ROCE_V_CE | ROCE_V_CE_ANSWERED);
+    CU_ASSERT_EQUAL(before.ce_after, ROCE_V_CE | ROCE_V_CE_ANSWERED);
+    CU_ASSERT_EQUAL(before.paired_by, ROCE_PAIRED_PSN);
+    CU_ASSERT_TRUE(before.cnp_for);
+    CU_ASSERT_TRUE(before.ce_after_cnp);
+    CU_ASSERT_EQUAL(before.latency, 7 * US);
+    CU_ASSERT_EQUAL(after.cnp, before.cnp);
+    CU_ASSERT_EQUAL(after.ce1, before.ce1);
+    CU_ASSERT_EQUAL(after.ce2, before.ce2);
+    CU_ASSERT_EQUAL(after.ce_after, before.ce_after);
+    CU_ASSERT_EQUAL(after.cnp_for, before.cnp_for);
+    CU_ASSERT_EQUAL(after.ce_after_cnp, before.ce_after_cnp);
+    CU_ASSERT_EQUAL(after.latency, before.latency);
+    CU_ASSERT_EQUAL(after.paired_by, before.paired_by);
+}
+
+/* A waiting CNP holds the CE marks it may answer past their own window, and
+ * is decided (unexplained: two request flows) when its window passes. */
+static void test_waiting_cnp_holds_marks(void)
+{
+    struct tu_eng t;
+    struct tu_conn c1, c2;
+    tu_eng_init(&t, NULL);
+    tu_conn_init(&c1, TU_IP_A, TU_IP_B, 0x101, 0x201);
+    tu_conn_init(&c2, TU_IP_A, TU_IP_B, 0x102, 0x202);
+    int64_t T = t.now;
+    tu_send(&t, &c2, 500);
+    at(&t, T, 0);
+    uint64_t ce = tu_send_ce(&t, &c1, 10);
+    at(&t, T, 90 * US);
+    uint64_t cnp = tu_cnp(&t, &c1);
+    roce_engine_advance(t.e, T + 150 * US); /* the mark's window passed, not the CNP's */
+    CU_ASSERT_PTR_NULL(tu_settled(&t, ce));
+    at(&t, T, 180 * US); /* the pair forms: the CNP answers the mark */
+    tu_ack(&t, &c1, 10, 0x1F);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_ANSWERED);
+    CU_ASSERT_EQUAL(tu_sflags(&t, cnp), ROCE_V_CNP | ROCE_V_CNP_MATCHED);
+    CU_ASSERT_EQUAL(tu_v(&t, cnp)->cnp_latency_ns, 90 * US);
+    tu_eng_done(&t);
+
+    tu_eng_init(&t, NULL);
+    T = t.now;
+    tu_send(&t, &c2, 500);
+    at(&t, T, 0);
+    ce = tu_send_ce(&t, &c1, 10);
+    at(&t, T, 90 * US);
+    cnp = tu_cnp(&t, &c1);
+    at(&t, T, 191 * US); /* 101 us after the CNP: no pair, no fallback */
+    tu_send(&t, &c2, 501);
+    CU_ASSERT_EQUAL(tu_sflags(&t, cnp), ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+    at(&t, T, 200 * US);
+    tu_ack(&t, &c1, 10, 0x1F); /* too late for the CNP */
+    CU_ASSERT_EQUAL(tu_totals(&t)->cnps_unexplained, 1);
+    CU_ASSERT_EQUAL(tu_totals(&t)->ce_unanswered, 1);
     tu_eng_done(&t);
 }
 
@@ -378,6 +512,8 @@ static const struct tu_test tests[] = {
     {"cnp_fallback_only_request_flow", test_cnp_fallback_only_request_flow},
     {"no_fallback_with_two_request_flows", test_no_fallback_with_two_request_flows},
     {"cnp_of_other_connection", test_cnp_of_other_connection},
+    {"cnp_before_pairing_response", test_cnp_before_pairing_response},
+    {"waiting_cnp_holds_marks", test_waiting_cnp_holds_marks},
     {"window_configurable", test_window_configurable},
     {"ce_only_on_v2_requests", test_ce_only_on_v2_requests},
     TU_END,

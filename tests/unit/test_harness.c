@@ -144,21 +144,30 @@ const struct roce_totals *tu_totals(struct tu_eng *t)
     return roce_engine_totals(t->e);
 }
 
-int tu_flow(struct tu_eng *t, uint32_t src, uint32_t dst, uint32_t dqpn, struct roce_flow_report *r)
+size_t tu_flows(struct tu_eng *t, uint32_t src, uint32_t dst, uint32_t dqpn,
+                struct roce_flow_report *r, size_t cap)
 {
     static struct roce_flow_report all[TU_MAX_REPORTS];
     uint8_t s[RG_ADDR_LEN], d[RG_ADDR_LEN];
-    size_t n = roce_engine_flows(t->e, all, TU_MAX_REPORTS);
+    size_t n = roce_engine_flows(t->e, all, TU_MAX_REPORTS), found = 0;
 
     rg_addr_v4(s, src);
     rg_addr_v4(d, dst);
     for (size_t i = 0; i < n; i++) {
         if (all[i].key.dqpn == dqpn && memcmp(all[i].key.src, s, sizeof s) == 0 &&
             memcmp(all[i].key.dst, d, sizeof d) == 0) {
-            *r = all[i];
-            return 1;
+            if (found < cap)
+                r[found] = all[i];
+            found++;
         }
     }
+    return found;
+}
+
+int tu_flow(struct tu_eng *t, uint32_t src, uint32_t dst, uint32_t dqpn, struct roce_flow_report *r)
+{
+    if (tu_flows(t, src, dst, dqpn, r, 1) > 0)
+        return 1;
     memset(r, 0, sizeof *r);
     return 0;
 }

@@ -78,10 +78,15 @@ uint64_t tu_settled_count(const struct tu_eng *t);
 /* Totals now. */
 const struct roce_totals *tu_totals(struct tu_eng *t);
 
-/* The report of the tracked flow src -> dst (IPv4) with dest QP dqpn; 0 when
- * no such flow is tracked. */
+/* The report of the tracked flow src -> dst (IPv4) with dest QP dqpn (the
+ * first, by id, when a reused key has several); 0 when no such flow is
+ * tracked. */
 int tu_flow(struct tu_eng *t, uint32_t src, uint32_t dst, uint32_t dqpn,
             struct roce_flow_report *r);
+/* The reports of all tracked flows of that key, in id order (at most cap);
+ * returns how many there are. */
+size_t tu_flows(struct tu_eng *t, uint32_t src, uint32_t dst, uint32_t dqpn,
+                struct roce_flow_report *r, size_t cap);
 
 /* Check what must hold of the flow table at any time: ids increase, a
  * paired flow's peer exists and points back, totals.connections counts the

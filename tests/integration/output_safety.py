@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Files rocescope writes never replace what is not a regular file.
 
-`-o PATH` (and `rocescope merge -o`) write a temporary file and rename it over
-PATH. That is only right for a regular file or a missing path: renamed over a
+`-o PATH` (and `rocescope merge -o`, `rocescope localize -o`) write a
+temporary file and rename it over PATH. That is only right for a regular file or a missing path: renamed over a
 device or a FIFO it destroys it (`rocescope --json -o /dev/null x.pcap` once
 replaced a machine's /dev/null). Checked here, as root and as an unprivileged
-user (setpriv, uid 65534), for both commands:
+user (setpriv, uid 65534), for the three commands:
   - a character device (made with mknod in a scratch folder, never /dev/null
     itself) stays that device, and the output goes into it;
   - a FIFO stays a FIFO, and a reader gets the whole report through it;
@@ -45,6 +45,11 @@ def main():
     cap = os.path.join(base, "loss_receiver.pcap")
     shutil.copy(os.path.join(a.captures, "loss_receiver.pcap"), cap)
     os.chmod(cap, 0o644)
+    taps = []
+    for name in ("tap_a.pcap", "tap_b.pcap"):
+        taps.append(os.path.join(base, name))
+        shutil.copy(os.path.join(a.captures, "localize", name), taps[-1])
+        os.chmod(taps[-1], 0o644)
     report = os.path.join(base, "report.json")
     subprocess.run([tool, "--json", "-o", report, cap], check=True, timeout=TIMEOUT_S)
     os.chmod(report, 0o644)
@@ -61,6 +66,7 @@ def main():
     commands = {
         "-o": lambda out: [tool, "--json", "-o", out, cap],
         "merge -o": lambda out: [tool, "merge", "--json", "-o", out, report],
+        "localize -o": lambda out: [tool, "localize", "--json", "-o", out, *taps],
     }
 
     def run(prefix, argv, stdin=None):

@@ -9,6 +9,7 @@ each must show, so nothing here restates the analysis. One tshark run per
 scenario checks several things at once (tshark takes ~0.8 s to start).
 """
 import argparse
+import collections
 import ipaddress
 import json
 import os
@@ -267,6 +268,59 @@ def test_details(c, t):
         c.check(int(r[1], 0) == e["icrc_wire"] and int(r[3], 0) == e["icrc_computed"],
                 f"bad_icrc: frame {r[0]}: plugin {r[1]}/{r[3]}, CLI {e['icrc_wire']}/"
                 f"{e['icrc_computed']}")
+
+
+# scenarios (and real captures, when present) whose flows are paired after
+# their first frames, or whose QPs serve two connections
+FLOW_SCENARIOS = ["loss_sender", "cm_reuse", "ecn_cnp", "cnp_before_pairing", "read_span"]
+FLOW_REAL = ["sanderw71__SoftRoce__Frame_req_and_response_htons_bytes.pcapng",
+             "linlinw5__rdma_ib_tutorial__rping.pcap"]
+
+
+def check_frames_of_flows(c, t, name, path):
+    """tshark -2: every frame names its flow (roce.flow.id) as the CLI counts
+    it (first and last frame, packets), and shows the flow's final pairing
+    and transport, also before the frame where it was paired."""
+    report = t.report(path)
+    out = t.tshark(path, "-2", "-Y", "roce.flow.id", "-T", "fields", "-e", "frame.number",
+                   "-e", "roce.flow.id", "-e", "roce.paired_qp", "-e", "roce.paired_by",
+                   "-e", "roce.transport")
+    frames = collections.defaultdict(list)
+    for r in field_rows(out):
+        frames[int(r[1])].append((int(r[0]), r[2], r[3], r[4]))
+    listed = {f["id"] for f in report["flows"]}
+    c.check(set(frames) == listed, f"{name}: flow ids on frames {sorted(frames)}, CLI flows "
+            f"{sorted(listed)}")
+    for f in report["flows"]:
+        mine = frames.get(f["id"], [])
+        nums = [n for n, _, _, _ in mine]
+        c.check(nums and (min(nums), max(nums), len(nums)) ==
+                (f["first_frame"], f["last_frame"], f["packets"]),
+                f"{name}: flow {f['id']}: frames {nums[:5]}..., CLI first {f['first_frame']}, last "
+                f"{f['last_frame']}, packets {f['packets']}")
+        peer = f["paired_with"]
+        want = (str(peer["dest_qp"]) if peer else "", f["paired_by"] if peer else "",
+                f["transport"])
+        wrong = [(n, q, b, tr) for n, q, b, tr in mine
+                 if (str(int(q, 0)) if q else "", b, tr) != want]
+        c.check(not wrong, f"{name}: flow {f['id']} is paired with {want} at the end; frames "
+                f"show otherwise: {wrong[:3]}")
+
+
+def test_flows_on_frames(c, t, real):
+    """Flows frame by frame (QP reuse, first frames, final pairing), and the
+    -z roce,flows table of a reused QP."""
+    for name in FLOW_SCENARIOS:
+        check_frames_of_flows(c, t, name, t.scenario(name))
+    path = t.scenario("cm_reuse")
+    check_flows_table(c, "cm_reuse", t.tshark(path, "-2", "-q", "-z", "roce,flows"),
+                      t.report(path))
+    for name in FLOW_REAL:
+        path = os.path.join(real, name)
+        if os.path.isfile(path):
+            check_frames_of_flows(c, t, name, path)
+        else:
+            print(f"SKIP {name}: absent")
 
 
 def test_ecn(c, t):
@@ -671,10 +725,11 @@ def main():
                 test(c, t)
             except (RuntimeError, subprocess.SubprocessError, ValueError) as e:
                 c.check(False, f"{test.__name__}: {e}")
-        try:
-            test_ports(c, t, a.real)
-        except (RuntimeError, subprocess.SubprocessError) as e:
-            c.check(False, f"test_ports: {e}")
+        for test in (test_ports, test_flows_on_frames):
+            try:
+                test(c, t, a.real)
+            except (RuntimeError, subprocess.SubprocessError, ValueError) as e:
+                c.check(False, f"{test.__name__}: {e}")
     print(f"{c.passed} checks passed, {len(c.failures)} failed")
     return 1 if c.failures else 0
 

@@ -39,6 +39,8 @@ SCENARIO_SETS = [
     ["rocev1.pcap", "timeout.pcap", "psn_reuse.pcap"],
     ["gre.pcap", "ecn_cnp.pcap"],
     ["clean_rc.pcap"],
+    # QP reuse (closed flows, connections named by flow ids) and CNPs decided late
+    ["cnp_before_pairing.pcap", "cm_reuse.pcap", "ipv6_vlan.pcap"],
 ]
 PCAP_HDR = 24
 REC_HDR = 16

@@ -203,6 +203,14 @@ static void test_qp_reuse_fresh_history(void)
     CU_ASSERT_EQUAL(r.last_psn, 1009);
     CU_ASSERT_EQUAL(roce_engine_flow_report(t.e, &x[0].key, x[1].id + 100, &r), -1);
     tu_check_flow_table(&t);
+    /* a live monitor's idle retirement: the first connection's flows went idle first */
+    CU_ASSERT_EQUAL(roce_engine_retire_idle(t.e, x[1].last_ts_ns - y[0].last_ts_ns - 1), 2);
+    CU_ASSERT_EQUAL(roce_engine_flow_report(t.e, &x[0].key, x[0].id, &r), -1);
+    CU_ASSERT_EQUAL_FATAL(roce_engine_flow_report(t.e, &x[0].key, 0, &r), 0);
+    CU_ASSERT_EQUAL(r.id, x[1].id);
+    CU_ASSERT_EQUAL(tu_totals(&t)->connections, 1);
+    CU_ASSERT_EQUAL(tu_totals(&t)->flows_retired, 2);
+    tu_check_flow_table(&t);
     tu_eng_done(&t);
 }
 

@@ -62,8 +62,8 @@ static int cm_earlier(const struct roce_engine *e, const struct roce_flow *f,
 /* The flow CM sets up for key: a new record when the connection reuses a
  * key of an earlier one (reuse), which closes the earlier record (what
  * waits on its requests' NAKs is settled: no resend can come on it now). */
-static struct roce_flow *cm_flow(struct roce_engine *e, const struct roce_flow_key *key,
-                                 int reuse, uint64_t frame, int64_t ts)
+static struct roce_flow *cm_flow(struct roce_engine *e, const struct roce_flow_key *key, int reuse,
+                                 uint64_t frame, int64_t ts)
 {
     struct roce_flow *f = roce_flow_find(&e->flows, key, 0);
     if (f == NULL || !reuse)

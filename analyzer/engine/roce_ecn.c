@@ -78,6 +78,20 @@ int roce_ecn_init(struct roce_engine *e)
     return roce_ring_init(&e->cnp_wait, CNP_RING_INITIAL, sizeof(struct cnp_entry));
 }
 
+/* Nonzero when ring r (entries of size bytes) is full and cannot grow to
+ * max entries: its oldest entry has to go (a growth that failed is counted). */
+static int ring_full(struct roce_engine *e, struct roce_ring *r, size_t size, uint32_t max)
+{
+    if (roce_ring_count(r) < r->cap)
+        return 0;
+    if (r->cap < max) {
+        if (roce_ring_grow(r, size) == 0)
+            return 0;
+        e->alloc_failures++;
+    }
+    return 1;
+}
+
 int roce_ecn_busy(const struct roce_engine *e)
 {
     return e->ce.head != e->ce.tail || e->cnp_wait.head != e->cnp_wait.tail;
@@ -130,21 +144,14 @@ static void ce_pop(struct roce_engine *e, enum settle how)
     ce_settle(e, c, f, how);
 }
 
-
 void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v)
 {
     v->flags |= ROCE_V_CE;
     f->report.ce_marked++;
     e->totals.ce_marked++;
 
-    if (roce_ring_count(&e->ce) == e->ce.cap) {
-        if (e->ce.cap >= CE_RING_MAX)
-            ce_pop(e, SETTLE_DROPPED);
-        else if (roce_ring_grow(&e->ce, sizeof(struct ce_entry)) != 0) {
-            e->alloc_failures++;
-            ce_pop(e, SETTLE_DROPPED);
-        }
-    }
+    if (ring_full(e, &e->ce, sizeof(struct ce_entry), CE_RING_MAX))
+        ce_pop(e, SETTLE_DROPPED);
 
     uint64_t seq = e->ce.tail++;
     struct ce_entry *c = ce_at(e, seq);
@@ -175,8 +182,7 @@ void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict
 static struct roce_flow *cnp_fallback(struct roce_engine *e, const struct roce_flow *k,
                                       uint64_t last_id)
 {
-    struct roce_flow *x =
-        roce_flow_only_request(&e->flows, k->key.dst, k->key.src, k->key.version);
+    struct roce_flow *x = roce_flow_only_request(&e->flows, k->key.dst, k->key.src, k->key.version);
     return x == k || (x != NULL && x->id > last_id) ? NULL : x;
 }
 
@@ -305,14 +311,9 @@ static void cnp_pop(struct roce_engine *e, enum cnp_when when)
 /* The CNP of verdict v on k waits for its connection. */
 static void cnp_wait(struct roce_engine *e, struct roce_flow *k, struct roce_verdict *v)
 {
-    if (roce_ring_count(&e->cnp_wait) == e->cnp_wait.cap) {
-        if (e->cnp_wait.cap >= CNP_RING_MAX ||
-            roce_ring_grow(&e->cnp_wait, sizeof(struct cnp_entry)) != 0) {
-            if (e->cnp_wait.cap < CNP_RING_MAX)
-                e->alloc_failures++;
-            e->totals.cnp_tracking_overflow++;
-            cnp_pop(e, CNP_LEAVING);
-        }
+    if (ring_full(e, &e->cnp_wait, sizeof(struct cnp_entry), CNP_RING_MAX)) {
+        e->totals.cnp_tracking_overflow++;
+        cnp_pop(e, CNP_LEAVING);
     }
     uint64_t seq = e->cnp_wait.tail++;
     struct cnp_entry *n = cnp_at(e, seq);

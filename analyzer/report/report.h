@@ -66,7 +66,7 @@ struct roce_report {
     size_t n_files;
     const char *link_type; /* of the first file (NULL: no file could be opened) */
     const struct roce_config *cfg;
-    const char *error;                   /* the first problem reading the input: the report is partial */
+    const char *error;     /* the first problem reading the input: the report is partial */
     uint8_t files_overlap; /* a file began before the latest time of the files read before it */
     const struct roce_report_live *live; /* live capture statistics (NULL: files) */
 

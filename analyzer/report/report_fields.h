@@ -49,14 +49,14 @@ enum roce_ftype {
  * the reports of each (report_merge.c). Flows and episodes are appended
  * whole: for their fields only the renumbering kinds mean something. */
 enum roce_fmerge {
-    ROCE_MERGE_NONE,    /* not field by field: an alias, or what report_merge.c merges itself */
-    ROCE_MERGE_SUM,     /* 64-bit counters: they add up */
+    ROCE_MERGE_NONE,     /* not field by field: an alias, or what report_merge.c merges itself */
+    ROCE_MERGE_SUM,      /* 64-bit counters: they add up */
     ROCE_MERGE_EARLIEST, /* a time (int64_t): the earliest of the reports that have packets */
     ROCE_MERGE_LATEST,   /* a time (int64_t): the latest of the reports that have packets */
-    ROCE_MERGE_SUMMARY, /* a latency summary: of the merged distribution */
-    ROCE_MERGE_FRAME,   /* a frame number (0: none), numbered on after the reports before */
-    ROCE_MERGE_FLOW_ID, /* a flow id, numbered on after the flows the reports before created */
-    ROCE_MERGE_FLOW_REF /* a flow id, or 0 (none), numbered on */
+    ROCE_MERGE_SUMMARY,  /* a latency summary: of the merged distribution */
+    ROCE_MERGE_FRAME,    /* a frame number (0: none), numbered on after the reports before */
+    ROCE_MERGE_FLOW_ID,  /* a flow id, numbered on after the flows the reports before created */
+    ROCE_MERGE_FLOW_REF  /* a flow id, or 0 (none), numbered on */
 };
 
 /* Where a field appears, and special cases of its type. */

@@ -10,10 +10,10 @@
  * (roce_lat_merge), so merged percentiles are those of the joint
  * distribution. The first time is the earliest of the captures, the last
  * time the latest; a capture that begins before the latest time of those
- * before it makes the merged report say that the files overlap. How each field merges is said in its declaration
- * (report_fields.c); what cannot be exact (a flow table or verdict queue that
- * would have filled up jointly, PFC storm windows, which are counted per
- * capture) is listed in rocescope(1), MANY FILES.
+ * before it makes the merged report say that the files overlap. How each field merges is said in
+ * its declaration (report_fields.c); what cannot be exact (a flow table or verdict queue that would
+ * have filled up jointly, PFC storm windows, which are counted per capture) is listed in
+ * rocescope(1), MANY FILES.
  */
 #include "report.h"
 

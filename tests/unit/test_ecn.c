@@ -390,21 +390,31 @@ static void test_cnp_before_pairing_response(void)
     CU_ASSERT_EQUAL(after.paired_by, before.paired_by);
 }
 
+/* Two request flows A->B (c2 sends first), a CE mark on c1 at T and a CNP
+ * of c1 at T + 90 us, before any response: returns T. */
+static int64_t mark_then_waiting_cnp(struct tu_eng *t, struct tu_conn *c1, struct tu_conn *c2,
+                                     uint64_t *ce, uint64_t *cnp)
+{
+    tu_eng_init(t, NULL);
+    tu_conn_init(c1, TU_IP_A, TU_IP_B, 0x101, 0x201);
+    tu_conn_init(c2, TU_IP_A, TU_IP_B, 0x102, 0x202);
+    int64_t T = t->now;
+    tu_send(t, c2, 500);
+    at(t, T, 0);
+    *ce = tu_send_ce(t, c1, 10);
+    at(t, T, 90 * US);
+    *cnp = tu_cnp(t, c1);
+    return T;
+}
+
 /* A waiting CNP holds the CE marks it may answer past their own window, and
  * is decided (unexplained: two request flows) when its window passes. */
 static void test_waiting_cnp_holds_marks(void)
 {
     struct tu_eng t;
     struct tu_conn c1, c2;
-    tu_eng_init(&t, NULL);
-    tu_conn_init(&c1, TU_IP_A, TU_IP_B, 0x101, 0x201);
-    tu_conn_init(&c2, TU_IP_A, TU_IP_B, 0x102, 0x202);
-    int64_t T = t.now;
-    tu_send(&t, &c2, 500);
-    at(&t, T, 0);
-    uint64_t ce = tu_send_ce(&t, &c1, 10);
-    at(&t, T, 90 * US);
-    uint64_t cnp = tu_cnp(&t, &c1);
+    uint64_t ce, cnp;
+    int64_t T = mark_then_waiting_cnp(&t, &c1, &c2, &ce, &cnp);
     roce_engine_advance(t.e, T + 150 * US); /* the mark's window passed, not the CNP's */
     CU_ASSERT_PTR_NULL(tu_settled(&t, ce));
     at(&t, T, 180 * US); /* the pair forms: the CNP answers the mark */
@@ -414,13 +424,7 @@ static void test_waiting_cnp_holds_marks(void)
     CU_ASSERT_EQUAL(tu_v(&t, cnp)->cnp_latency_ns, 90 * US);
     tu_eng_done(&t);
 
-    tu_eng_init(&t, NULL);
-    T = t.now;
-    tu_send(&t, &c2, 500);
-    at(&t, T, 0);
-    ce = tu_send_ce(&t, &c1, 10);
-    at(&t, T, 90 * US);
-    cnp = tu_cnp(&t, &c1);
+    T = mark_then_waiting_cnp(&t, &c1, &c2, &ce, &cnp);
     at(&t, T, 191 * US); /* 101 us after the CNP: no pair, no fallback */
     tu_send(&t, &c2, 501);
     CU_ASSERT_EQUAL(tu_sflags(&t, cnp), ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);

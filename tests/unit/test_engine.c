@@ -106,7 +106,8 @@ static void test_classes_and_totals(void)
     CU_ASSERT_EQUAL(tu_sflags(&t, mal2), ROCE_V_MALFORMED);
     const struct roce_verdict *v = tu_v(&t, bad);
     CU_ASSERT_EQUAL(v->flags, ROCE_V_BAD_ICRC);
-    CU_ASSERT_EQUAL(v->icrc_wire ^ v->icrc_calc, 0x00000100u); /* icrc_xor hit the third byte sent */
+    CU_ASSERT_EQUAL(v->icrc_wire ^ v->icrc_calc,
+                    0x00000100u); /* icrc_xor hit the third byte sent */
     struct roce_flow_report r;
     CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &r));
     CU_ASSERT_EQUAL(r.bad_icrc, 1);

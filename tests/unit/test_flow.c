@@ -178,7 +178,7 @@ static void test_evicted_flow_with_pending_state(void)
     CU_ASSERT_FALSE(has_flow_to(&t, TU_QB));
     tu_check_flow_table(&t);
     uint64_t cnp = tu_cnp(&t, &c); /* the connection is gone: nothing to match */
-    tu_send(&t, &c, 102); /* new flow: no stale episode or NAK */
+    tu_send(&t, &c, 102);          /* new flow: no stale episode or NAK */
     CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
     roce_engine_finish(t.e);
     /* (the new request flow came after the CNP: not its connection) */

@@ -319,8 +319,8 @@ static void check_generated(const struct rg_spec *s, unsigned *wrong)
                              s->kind == RG_KIND_ROCEV1 || s->ip_version == 6, v2, rest,
                              (size_t)(f + lay.icrc_off - rest));
     roce_decode(&cfg, s->linktype, f, (size_t)n, (size_t)n, &pkt);
-    if (pkt.cls != ROCE_CLASS_ROCE || pkt.icrc_status != ROCE_ICRC_GOOD || pkt.icrc_calc != be32_at(f + lay.icrc_off) ||
-        le32_at(f + lay.icrc_off) != want)
+    if (pkt.cls != ROCE_CLASS_ROCE || pkt.icrc_status != ROCE_ICRC_GOOD ||
+        pkt.icrc_calc != be32_at(f + lay.icrc_off) || le32_at(f + lay.icrc_off) != want)
         (*wrong)++;
 }
 

@@ -45,7 +45,8 @@ READY_TIMEOUT = 10.0
 # keys whose values depend on arrival times, not on the headers
 TIMED = {"first_time", "last_time", "duration_s", "ack_latency_us", "cnp_latency_us",
          "nak_to_resend_us", "duration_us", "paused_us", "storm_windows", "ce_answered",
-         "ce_unanswered", "cnps_matched", "cnps_unexplained", "by_trigger",
+         "ce_unanswered", "cnps_matched", "cnps_unexplained", "cnps_carried_unexplained",
+         "by_trigger",
          "episodes_by_trigger", "trigger", "nak_frame", "options", "file", "files", "live",
          "complete", "error"}
 GAUGES = {"flows_active", "peak_flows", "connections"}

@@ -266,7 +266,7 @@ def report_counters(rep):
         put("encapsulated_frames_total", n, encapsulation=enc)
     lim = rep["limits"]
     for k in ("flows_created", "flows_evicted", "flows_retired", "verdicts_forced",
-              "ce_tracking_overflow", "alloc_failures"):
+              "ce_tracking_overflow", "cnp_tracking_overflow", "alloc_failures"):
         put(k + "_total", lim[k])
     live = c["live"]
     put("capture_received_packets_total", live["received"])

@@ -25,6 +25,7 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
     json_object_object_add(o, "time", json_object_new_string(buf));
     if (v->has_flow) {
         roce_json_endpoint(o, &v->key);
+        roce_json_put_u64(o, "flow_id", v->flow_id);
         json_object_object_add(o, "opcode", json_object_new_string(op ? op->ident : "unknown"));
         roce_json_put_u64(o, "psn", v->psn);
     }

@@ -314,12 +314,16 @@ int roce_report_text(const struct roce_report *r, FILE *o, unsigned top)
             flow_text(o, r, bad[i], (unsigned)i + 1);
     }
     episodes_text(o, r, top);
-    fprintf(o, "\nClean flows: %zu (%s", n_clean, count(clean_packets, "packet", "packets").s);
-    for (unsigned t = 0; t < 8; t++)
-        if (by_transport[t])
-            fprintf(o, ", %s %" PRIu64, roce_transport_name((enum roce_transport)t),
-                    by_transport[t]);
-    fputs(")\n", o);
+    if (n_clean == 0) {
+        fputs("\nClean flows: none\n", o);
+    } else {
+        fprintf(o, "\nClean flows: %zu (%s", n_clean, count(clean_packets, "packet", "packets").s);
+        for (unsigned t = 0; t < 8; t++)
+            if (by_transport[t])
+                fprintf(o, ", %s %" PRIu64, roce_transport_name((enum roce_transport)t),
+                        by_transport[t]);
+        fputs(")\n", o);
+    }
     free(bad);
     return ferror(o) ? -1 : 0;
 }

@@ -8,7 +8,7 @@ build tree, see tshark_env.py) and compares, frame by frame: the set of
 frames with verdicts, the verdict names, and every detail the event carries
 (malformed reason, expected PSN, missing PSNs, episode frame, trigger, NAK frame and delay,
 NAK code, RNR timer, resend frame, CNP frames and latency, reused READ
-frame, ICRC values), plus time, addresses, destination QP and PSN. This is
+frame, ICRC values), plus time, addresses, destination QP, flow id and PSN. This is
 the proof that both front ends show one engine's analysis. (The first frame
 of a go-back-N episode shows no episode frame in the plugin, where the event
 names the frame itself: that is taken as equal.)
@@ -41,6 +41,7 @@ FIELDS = [
     ("roce.flow.src", "src", "addr"),
     ("roce.flow.dst", "dst", "addr"),
     ("roce.flow.dest_qp", "dest_qp", "int"),
+    ("roce.flow.id", "flow_id", "int"),
     ("roce.psn", "psn", "int"),
     ("roce.analysis.verdicts", "verdicts", "list"),
     ("roce.analysis.malformed", "malformed", "str"),

@@ -120,9 +120,8 @@ static void totals(FILE *o, const struct roce_report *r)
                 r->live ? "the live capture stopped early" : "not all of the input could be read",
                 r->error);
     if (r->files_overlap)
-        fputs("  time order     the files overlap in time or are not in time order: a flow that "
-              "goes on from one file into another is analysed out of order (give the files in "
-              "time order, or analyse each apart with -j)\n",
+        fputs("  time order     the files overlap or are not in time order: a flow that goes on "
+              "across files is analysed out of order (order them, or use -j)\n",
               o);
     if (r->live != NULL)
         fprintf(o,

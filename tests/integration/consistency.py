@@ -11,7 +11,7 @@ they did not (each check names what it guards):
 - qp_reuse: a QP number reused by a new CM connection gives that connection
   flows of its own, both connections listed with their own frames, PSNs and
   pairing (the real Soft-RoCE capture ..._htons_bytes.pcapng and
-  captures/cm_reuse.pcap); connection and flow ids agree;
+  captures/cm_reuse.pcap); connection and flow ids agree (in every capture);
 - first_frames: a flow's first frame is its own first packet, not the CM
   exchange that created it: per address triple, the first frame and the
   packets of the report's flows equal those tshark's own InfiniBand decode
@@ -156,6 +156,8 @@ def check_ids(c, name, rep):
 
 
 def test_qp_reuse(c, rocescope, captures, real):
+    for path in capture_files(captures) + capture_files(real):
+        check_ids(c, os.path.basename(path), report(rocescope, path))
     rep = report(rocescope, os.path.join(captures, "cm_reuse.pcap"))
     fl = flows_by_key(rep)
     req = fl[("192.168.1.10", "192.168.1.20", 0xb2)]
@@ -220,14 +222,15 @@ def tshark_flows(tshark, path):
     return flows
 
 
-def real_captures(real):
-    if not os.path.isdir(real):
+def capture_files(folder):
+    if not os.path.isdir(folder):
         return []
-    return sorted(os.path.join(real, f) for f in os.listdir(real) if f.endswith(CAPTURE_EXT))
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(CAPTURE_EXT))
+
 
 
 def test_first_frames(c, rocescope, real, tshark):
-    paths = real_captures(real)
+    paths = capture_files(real)
     if not paths or tshark is None:
         print("SKIP first_frames: no real captures or no tshark")
         return
@@ -331,8 +334,7 @@ def summaries(rocescope, paths):
 
 
 def test_wording(c, rocescope, captures, real):
-    paths = sorted(os.path.join(captures, f) for f in os.listdir(captures)
-                   if f.endswith(CAPTURE_EXT)) + real_captures(real)
+    paths = capture_files(captures) + capture_files(real)
     for name, text in summaries(rocescope, paths):
         c.check(text.startswith("rocescope report:"), f"{name}: no summary")
         bad = bad_numbers(text)

@@ -32,8 +32,9 @@ static void latency_line(FILE *o, const char *label, const struct roce_lat_summa
     char a[ROCE_FMT_US_LEN], b[ROCE_FMT_US_LEN], c[ROCE_FMT_US_LEN], d[ROCE_FMT_US_LEN];
     if (s->count == 0)
         return;
-    fprintf(o, "  %-14s min %s us, p50 %s, p99 %s, max %s (%s)\n", label, roce_fmt_us_text(s->min, a),
-            roce_fmt_us_text(s->p50, b), roce_fmt_us_text(s->p99, c), roce_fmt_us_text(s->max, d), count(s->count, "sample", "samples").s);
+    fprintf(o, "  %-14s min %s us, p50 %s, p99 %s, max %s (%s)\n", label,
+            roce_fmt_us_text(s->min, a), roce_fmt_us_text(s->p50, b), roce_fmt_us_text(s->p99, c),
+            roce_fmt_us_text(s->max, d), count(s->count, "sample", "samples").s);
 }
 
 static void naks_text(FILE *o, const struct roce_nak_counts *n)
@@ -128,8 +129,9 @@ static void totals(FILE *o, const struct roce_report *r)
                 "  capture        %" PRIu64 " received, %" PRIu64 " dropped by the kernel, %" PRIu64
                 " by the interface\n",
                 r->live->received, r->live->dropped, r->live->if_dropped);
-    fprintf(o, "  packets        %" PRIu64 " in %s s: RoCE %" PRIu64 " (v2 %" PRIu64 ", v1 %" PRIu64
-               "), non-RoCE %" PRIu64 ", malformed %" PRIu64 ", truncated %" PRIu64 "\n",
+    fprintf(o,
+            "  packets        %" PRIu64 " in %s s: RoCE %" PRIu64 " (v2 %" PRIu64 ", v1 %" PRIu64
+            "), non-RoCE %" PRIu64 ", malformed %" PRIu64 ", truncated %" PRIu64 "\n",
             t->packets, dur, t->roce_packets, t->rocev2_packets, t->rocev1_packets,
             t->non_roce_packets, t->malformed_packets, t->truncated_packets);
     fprintf(o, "  RoCE traffic   %s, %s, %s\n", count(t->request_packets, "request", "requests").s,
@@ -137,8 +139,9 @@ static void totals(FILE *o, const struct roce_report *r)
             count(t->cnp_packets, "CNP", "CNPs").s);
     fprintf(o, "  ICRC           %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked\n",
             t->icrc_good, t->icrc_bad, t->icrc_unchecked);
-    fprintf(o, "  flows          %" PRIu64 " tracked, %" PRIu64 " connection%s (%" PRIu64
-               " set up by CM), %" PRIu64 " evicted\n",
+    fprintf(o,
+            "  flows          %" PRIu64 " tracked, %" PRIu64 " connection%s (%" PRIu64
+            " set up by CM), %" PRIu64 " evicted\n",
             t->flows_active, t->connections, roce_fmt_plural(t->connections), t->cm_connections,
             t->flows_evicted);
     fprintf(o, "  PSN gaps       %" PRIu64 " (%s missing)\n", t->gap_events,
@@ -162,15 +165,16 @@ static void totals(FILE *o, const struct roce_report *r)
     if (t->psn_reuse)
         fprintf(o, "  PSN reuse      %s a PSN of an earlier READ\n",
                 count(t->psn_reuse, "request reuses", "requests reuse").s);
-    fprintf(o, "  ECN            %s (%" PRIu64 " answered, %" PRIu64 " unanswered), %s (%" PRIu64
-               " matched, %" PRIu64 " unexplained)\n",
+    fprintf(o,
+            "  ECN            %s (%" PRIu64 " answered, %" PRIu64 " unanswered), %s (%" PRIu64
+            " matched, %" PRIu64 " unexplained)\n",
             count(t->ce_marked, "CE mark", "CE marks").s, t->ce_answered, t->ce_unanswered,
             count(t->cnp_packets, "CNP", "CNPs").s, t->cnps_matched, t->cnps_unexplained);
     latency_line(o, "CNP latency", &t->cnp_latency);
     pfc_text(o, t);
     latency_line(o, "ACK latency", &t->ack_latency);
-    if (t->flows_evicted || t->episodes_unlisted || t->verdicts_forced ||
-        t->ce_tracking_overflow || t->cnp_tracking_overflow)
+    if (t->flows_evicted || t->episodes_unlisted || t->verdicts_forced || t->ce_tracking_overflow ||
+        t->cnp_tracking_overflow)
         fprintf(o,
                 "  limits hit     %s evicted, %s not listed, %s settled early, %s untracked, "
                 "%s decided early\n",
@@ -224,8 +228,7 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
     const struct roce_report_flow *rf = roce_report_flow_x(r, f);
     char name[ROCE_FMT_FLOW_LEN], why[COUNT_BUF];
     roce_fmt_flow(&f->key, name, sizeof name);
-    fprintf(o, "  #%u %s  %s", rank, name,
-            roce_transport_name((enum roce_transport)f->transport));
+    fprintf(o, "  #%u %s  %s", rank, name, roce_transport_name((enum roce_transport)f->transport));
     if (rf->has_peer)
         fprintf(o, ", paired with QP 0x%06x (%s)", (unsigned)rf->peer.dqpn,
                 roce_paired_by_name(f->paired_by));

@@ -21,7 +21,8 @@
  * This header includes the rest of the public interface: roce_config.h (the
  * set-up), roce_verdict.h (the analysis of a frame), roce_totals.h (what is
  * counted and reported), roce_decode.h and roce_pkt.h (the decoded frame),
- * roce_opcode.h, roce_lat.h and roce_time.h.
+ * roce_opcode.h, roce_lat.h, roce_psn.h (24-bit PSN arithmetic, unwrapping)
+ * and roce_time.h.
  */
 #ifndef ROCE_ENGINE_H
 #define ROCE_ENGINE_H
@@ -33,6 +34,7 @@
 #include "roce_decode.h"
 #include "roce_lat.h"
 #include "roce_opcode.h"
+#include "roce_psn.h"
 #include "roce_time.h"
 #include "roce_totals.h"
 #include "roce_verdict.h"

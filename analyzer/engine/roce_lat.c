@@ -30,8 +30,7 @@ static unsigned bucket_of(uint64_t v)
     return idx < ROCE_LAT_BUCKETS ? idx : ROCE_LAT_BUCKETS - 1;
 }
 
-/* Midpoint of a bucket. */
-static int64_t bucket_value(unsigned idx)
+int64_t roce_lat_bucket_value(unsigned idx)
 {
     if (idx < ROCE_LAT_SUB)
         return idx;
@@ -94,7 +93,7 @@ int64_t roce_lat_percentile(const struct roce_lat *l, unsigned pct)
     for (unsigned i = 0; i < ROCE_LAT_BUCKETS; i++) {
         seen += l->hist[i];
         if (seen >= rank) {
-            int64_t v = bucket_value(i);
+            int64_t v = roce_lat_bucket_value(i);
             return v < l->min ? l->min : v > l->max ? l->max : v;
         }
     }

@@ -56,6 +56,8 @@ int roce_lat_merge(struct roce_lat *dst, const struct roce_lat *src);
 size_t roce_lat_exact(const struct roce_lat *l, const int64_t **samples);
 /* Histogram mode: the count of bucket idx (0 <= idx < ROCE_LAT_BUCKETS). */
 uint32_t roce_lat_bucket(const struct roce_lat *l, unsigned idx);
+/* The value a histogram bucket stands for (its middle), in ns. */
+int64_t roce_lat_bucket_value(unsigned idx);
 /* Rebuild a distribution from its parts (a parsed report): count samples
  * in bucket idx (histogram mode), with the exact min and max. 0 or -1. */
 int roce_lat_add_bucket(struct roce_lat *l, unsigned idx, uint32_t count, int64_t min,

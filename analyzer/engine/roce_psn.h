@@ -35,6 +35,17 @@ static inline int roce_psn_after(uint32_t a, uint32_t b)
     return roce_psn_diff(a, b) > 0;
 }
 
+/*
+ * The unwrapped value of psn (a 64-bit count that does not wrap) nearest to
+ * ref, an unwrapped PSN of the same sequence seen shortly before: ref plus
+ * the signed 24-bit distance from ref to psn. ref may be negative (values
+ * relative to a flow's first PSN). Front ends plot sequence numbers with it.
+ */
+static inline int64_t roce_psn_unwrap(int64_t ref, uint32_t psn)
+{
+    return ref + roce_psn_diff(psn, (uint32_t)((uint64_t)ref & ROCE_PSN_MASK));
+}
+
 /* Nonzero when psn lies in the span [first, first + count - 1] (count >= 1). */
 static inline int roce_psn_in_span(uint32_t psn, uint32_t first, uint32_t count)
 {

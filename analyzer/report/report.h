@@ -106,6 +106,17 @@ const struct roce_report_flow *roce_report_flow_x(const struct roce_report *r,
 /* A distribution of a flow or of the totals. */
 const struct roce_lat *roce_report_lat_get(const struct roce_report_lat *l);
 
+/* Trouble (report_rank.c): how much a flow had (retransmitted packets,
+ * missing PSNs, NAKs, PSN reuse, unanswered CE marks, unexplained CNPs for
+ * it and carried, bad ICRCs, READ response gaps, added up); whether it had any, or CE marks or
+ * CNPs; qsort's order of flow pointers, worst first (most trouble, then
+ * most CE marks, then by id); and the flows with trouble in that order,
+ * into out (room for r->n_flows), returning how many. */
+uint64_t roce_report_trouble(const struct roce_flow_report *f);
+int roce_report_is_troubled(const struct roce_flow_report *f);
+int roce_report_cmp_worst(const void *a, const void *b);
+size_t roce_report_troubled(const struct roce_report *r, const struct roce_flow_report **out);
+
 /* Growth of the report's arrays (report_model.c): a new zeroed element at the
  * end (a flow with its flow_x), or NULL when out of memory. */
 struct roce_flow_report *roce_report_add_flow(struct roce_report *r);

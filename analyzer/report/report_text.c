@@ -185,30 +185,6 @@ static void totals(FILE *o, const struct roce_report *r)
                 count(t->cnp_tracking_overflow, "CNP", "CNPs").s);
 }
 
-static uint64_t trouble(const struct roce_flow_report *f)
-{
-    return f->retransmitted_packets + f->missing_psns + f->naks.total + f->psn_reuse +
-           f->ce_unanswered + f->cnps_unexplained + f->cnps_carried_unexplained + f->bad_icrc +
-           f->read_response_gaps;
-}
-
-static int is_troubled(const struct roce_flow_report *f)
-{
-    return trouble(f) || f->ce_marked || f->cnp_packets || f->cnps_for_flow;
-}
-
-static int cmp_worst(const void *a, const void *b)
-{
-    const struct roce_flow_report *x = *(const struct roce_flow_report *const *)a;
-    const struct roce_flow_report *y = *(const struct roce_flow_report *const *)b;
-    uint64_t tx = trouble(x), ty = trouble(y);
-    if (tx != ty)
-        return tx < ty ? 1 : -1;
-    if (x->ce_marked != y->ce_marked)
-        return x->ce_marked < y->ce_marked ? 1 : -1;
-    return (x->id > y->id) - (x->id < y->id);
-}
-
 /* What of the CNPs f carried was unexplained: "" (none), ", unexplained"
  * (all), or " (M unexplained)". */
 static const char *carried_unexplained(const struct roce_flow_report *f, char *buf, size_t len)
@@ -290,23 +266,21 @@ static void episodes_text(FILE *o, const struct roce_report *r, unsigned top)
 int roce_report_text(const struct roce_report *r, FILE *o, unsigned top)
 {
     const struct roce_flow_report **bad = calloc(r->n_flows ? r->n_flows : 1, sizeof *bad);
-    size_t n_bad = 0, n_clean = 0;
+    size_t n_bad, n_clean = 0;
     uint64_t clean_packets = 0, by_transport[8] = {0};
 
     if (bad == NULL)
         return -1;
     totals(o, r);
+    n_bad = roce_report_troubled(r, bad);
     for (size_t i = 0; i < r->n_flows; i++) {
         const struct roce_flow_report *f = &r->flows[i];
-        if (is_troubled(f)) {
-            bad[n_bad++] = f;
-        } else {
+        if (!roce_report_is_troubled(f)) {
             n_clean++;
             clean_packets += f->packets;
             by_transport[f->transport & 7]++;
         }
     }
-    qsort(bad, n_bad, sizeof *bad, cmp_worst);
     if (n_bad) {
         fprintf(o, "\nFlows with trouble, worst first (%zu", n_bad);
         if (n_bad > top)

@@ -147,6 +147,30 @@ static void test_in_span(void)
     CU_ASSERT_FALSE(roce_psn_in_span(HALF - 1, HALF, HALF));
 }
 
+/* Unwrapping: a sequence walked across several wraps keeps counting; values
+ * behind the reference (retransmissions), before a negative reference, and the
+ * half-way distance, which counts as behind as roce_psn_diff says. */
+static void test_unwrap(void)
+{
+    const int64_t wrap = (int64_t)MAX_PSN + 1;
+    CU_ASSERT_EQUAL(roce_psn_unwrap(0, 5), 5);
+    CU_ASSERT_EQUAL(roce_psn_unwrap(MAX_PSN, 0), wrap);          /* across the wrap */
+    CU_ASSERT_EQUAL(roce_psn_unwrap(wrap, MAX_PSN), wrap - 1);   /* back across it */
+    CU_ASSERT_EQUAL(roce_psn_unwrap(3 * wrap + 10, 4), 3 * wrap + 4);
+    CU_ASSERT_EQUAL(roce_psn_unwrap(-1, MAX_PSN - 2), -3);       /* a negative reference */
+    CU_ASSERT_EQUAL(roce_psn_unwrap(-1, 1), 1);
+    CU_ASSERT_EQUAL(roce_psn_unwrap(0, HALF - 1), HALF - 1);
+    CU_ASSERT_EQUAL(roce_psn_unwrap(0, HALF), -(int64_t)HALF); /* half way: behind */
+    /* a sequence of steps of 0x10000 from 0xFF0000 over 10 wraps counts on */
+    int64_t ref = 0xFF0000, mism = 0;
+    for (int64_t i = 1; i <= 10 * 256; i++) {
+        int64_t want = 0xFF0000 + i * 0x10000;
+        ref = roce_psn_unwrap(ref, (uint32_t)(want & MAX_PSN));
+        mism += ref != want;
+    }
+    CU_ASSERT_EQUAL(mism, 0);
+}
+
 static const struct tu_test tests[] = {
     {"add", test_add},
     {"diff_small", test_diff_small},
@@ -156,6 +180,7 @@ static const struct tu_test tests[] = {
     {"after_matches_definition", test_after_matches_definition},
     {"after_antisymmetric", test_after_antisymmetric},
     {"in_span", test_in_span},
+    {"unwrap", test_unwrap},
     TU_END,
 };
 

@@ -5,8 +5,9 @@
 # tests and tools/fuzz.sh; tcpreplay and iproute2 the live monitor tests;
 # libmicrohttpd the monitor's --listen; curl, prometheus (promtool) and
 # prometheus-node-exporter the --listen, rules and end-to-end tests; lintian
-# and bash-completion the package test; python3-yaml the rules test. Services
-# these packages bring are not started (a policy-rc.d says so while they are
+# and bash-completion the package test; python3-yaml the rules test; chromium
+# (headless) and a font the HTML report's browser tests. Services these
+# packages bring are not started (a policy-rc.d says so while they are
 # installed).
 #   tools/setup.sh            install + build
 # Environment: BUILD_DIR (default build), CMAKE_ARGS (extra configure options).
@@ -15,7 +16,8 @@ cd "$(dirname "$0")/.."
 
 PKGS="build-essential cmake pkg-config python3 debian-archive-keyring libpcap-dev libjson-c-dev libcunit1-dev \
 wireshark-dev tshark clang libclang-rt-14-dev valgrind cppcheck clang-tidy time tcpreplay iproute2 \
-libmicrohttpd-dev curl prometheus prometheus-node-exporter lintian bash-completion python3-yaml"
+libmicrohttpd-dev curl prometheus prometheus-node-exporter lintian bash-completion python3-yaml \
+chromium fonts-dejavu-core"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

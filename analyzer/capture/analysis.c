@@ -56,7 +56,13 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
             earliest = fr.ts_ns;
         if (in.frame == first || fr.ts_ns > latest)
             latest = fr.ts_ns;
-        roce_engine_frame(a->engine, &in, NULL);
+        if (a->on_frame == NULL) {
+            roce_engine_frame(a->engine, &in, NULL);
+        } else {
+            struct roce_frame_out out;
+            roce_engine_frame(a->engine, &in, &out);
+            a->on_frame(a->frame_ctx, a->engine, &in, &out);
+        }
     }
     note_times(a, a->frame >= first, earliest, latest);
     if (st == ROCE_CAPTURE_ERROR) {

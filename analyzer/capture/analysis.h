@@ -25,6 +25,11 @@ struct roce_analysis {
     int files_overlap;
     int64_t latest_ns; /* latest frame time so far (when have_latest) */
     int have_latest;
+    /* when set, called after every frame with the engine's output (the
+     * HTML report's series, roce_html_series_frame) */
+    void (*on_frame)(void *ctx, struct roce_engine *e, const struct roce_frame_in *in,
+                     const struct roce_frame_out *out);
+    void *frame_ctx;
 };
 
 /* Read one capture file into a->engine. Returns 0, or -1 on a problem (file

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "html.h"
 #include "localize_read.h"
 #include "localize_report.h"
 #include "options.h"
@@ -31,11 +32,21 @@
 #define NAME_LEN      96
 #define DECIMAL       10
 
-enum { OPT_JSON = 256, OPT_OFFSET, OPT_SPLIT, OPT_DELAY, OPT_UDP_PORT, OPT_MAX_FLOWS, OPT_TOP };
+enum {
+    OPT_JSON = 256,
+    OPT_OFFSET,
+    OPT_SPLIT,
+    OPT_DELAY,
+    OPT_UDP_PORT,
+    OPT_MAX_FLOWS,
+    OPT_TOP,
+    OPT_HTML
+};
 
 static const struct option lz_opts[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"output", required_argument, NULL, 'o'},
+    {"html", required_argument, NULL, OPT_HTML},
     {"offset", required_argument, NULL, OPT_OFFSET},
     {"split-by", required_argument, NULL, OPT_SPLIT},
     {"path-delay", required_argument, NULL, OPT_DELAY},
@@ -57,6 +68,7 @@ static const char lz_usage[] =
     "\n"
     "      --json            one JSON document (default: a human summary)\n"
     "  -o, --output PATH     write to PATH (via a temporary file and rename)\n"
+    "      --html PATH       also write the result as an HTML page to PATH\n"
     "      --offset NAME=NS  the clock offset of point NAME in nanoseconds (its\n"
     "                        clock minus the first point's) instead of estimating it\n"
     "      --split-by KEY    erspan-session or outer-source: each ERSPAN session, or\n"
@@ -81,6 +93,7 @@ struct lz_args {
     const char *split_name;
     int json;
     const char *output;
+    const char *html;
     unsigned top, jobs;
     char **offsets;
     int n_offsets;
@@ -161,6 +174,9 @@ static int parse_args(int argc, char **argv, struct lz_args *a)
         case 'o':
             a->output = optarg;
             break;
+        case OPT_HTML:
+            a->html = optarg;
+            break;
         case OPT_OFFSET:
             a->offsets[a->n_offsets++] = optarg;
             break;
@@ -179,6 +195,8 @@ static int parse_args(int argc, char **argv, struct lz_args *a)
     }
     a->files = argv + optind;
     a->n_files = argc - optind;
+    if (a->html != NULL && roce_cli_html_check(a->html, a->output) != 0)
+        return usage_error();
     if (a->n_files < (a->split == ROCE_SPLIT_NONE ? 2 : 1)) {
         fputs(a->n_files == 0 ? "rocescope: localize: no capture file given\n"
                               : "rocescope: localize: one capture is one vantage point: give two "
@@ -484,27 +502,37 @@ static int second_reading(struct lz_run *r)
 
 /* ---- main ---- */
 
-/* Write the result into out (opened before the readings) and commit it. */
-static int write_output(struct lz_run *r, struct roce_output *out, const char *incomplete)
+/* Write the result into out, and the page into html when asked (both
+ * opened before the readings), and commit them. */
+static int write_output(struct lz_run *r, struct roce_output *out, struct roce_output *html,
+                        const char *incomplete)
 {
     struct roce_localize_report rep = {
         r->v, r->n_pt, r->pt, r->a.vcfg.path_delay_ns, r->a.split_name, r->a.top, incomplete};
-    int werr = r->a.json ? roce_localize_json(&rep, out->fp) : roce_localize_text(&rep, out->fp);
-    if (werr != 0) {
-        roce_output_abort(out);
-        roce_complain(r->a.output ? r->a.output : "stdout", "write failed");
-        return ROCE_EXIT_OUTPUT;
-    }
-    if (roce_output_commit(out) != 0) {
-        roce_complain(r->a.output ? r->a.output : "stdout", strerror(errno));
-        return ROCE_EXIT_OUTPUT;
+    for (int page = 0; page < 2; page++) {
+        struct roce_output *o = page ? html : out;
+        const char *name = page ? r->a.html : r->a.output ? r->a.output : "stdout";
+        if (page && r->a.html == NULL)
+            break;
+        int werr = page        ? roce_html_localize(o->fp, &rep)
+                   : r->a.json ? roce_localize_json(&rep, o->fp)
+                               : roce_localize_text(&rep, o->fp);
+        if (werr != 0) {
+            roce_output_abort(o);
+            roce_complain(name, "write failed");
+            return ROCE_EXIT_OUTPUT;
+        }
+        if (roce_output_commit(o) != 0) {
+            roce_complain(name, strerror(errno));
+            return ROCE_EXIT_OUTPUT;
+        }
     }
     return 0;
 }
 
-/* Everything after the arguments, into out (committed, or aborted when
- * nothing is written); the exit status. */
-static int run(struct lz_run *r, struct roce_output *out)
+/* Everything after the arguments, into out and html (committed, or aborted
+ * when nothing is written); the exit status. */
+static int run(struct lz_run *r, struct roce_output *out, struct roce_output *html)
 {
     char incomplete[ROCE_ANALYSIS_ERR_LEN + 256];
     int rc;
@@ -557,7 +585,7 @@ static int run(struct lz_run *r, struct roce_output *out)
             if (incomplete[0] == '\0')
                 snprintf(incomplete, sizeof incomplete, "%s: %s", r->in[i].path, r->in[i].msg);
         }
-    rc = write_output(r, out, incomplete[0] ? incomplete : NULL);
+    rc = write_output(r, out, html, incomplete[0] ? incomplete : NULL);
     return rc != 0 ? rc : incomplete[0] ? ROCE_EXIT_INPUT : 0;
 }
 
@@ -571,18 +599,24 @@ int roce_localize_main(int argc, char **argv)
     }
     rc = parse_args(argc, argv, &r->a);
     if (rc == 0) {
-        struct roce_output out;
+        struct roce_output out, html = {NULL, NULL, NULL, NULL};
         r->n_in = (unsigned)r->a.n_files;
         r->in = calloc(r->n_in, sizeof *r->in);
         if (roce_output_open(&out, r->a.output) != 0) {
             roce_complain(r->a.output, strerror(errno));
             rc = ROCE_EXIT_OUTPUT;
+        } else if (r->a.html != NULL && roce_output_open(&html, r->a.html) != 0) {
+            roce_complain(r->a.html, strerror(errno));
+            roce_output_abort(&out);
+            rc = ROCE_EXIT_OUTPUT;
         } else {
             pthread_mutex_init(&r->mu, NULL);
-            rc = r->in != NULL ? run(r, &out) : ROCE_EXIT_INPUT;
+            rc = r->in != NULL ? run(r, &out, &html) : ROCE_EXIT_INPUT;
             pthread_mutex_destroy(&r->mu);
             if (out.fp != NULL) /* not written: nothing is left behind */
                 roce_output_abort(&out);
+            if (html.fp != NULL)
+                roce_output_abort(&html);
         }
     }
     for (unsigned i = 0; r->in != NULL && i < r->n_in; i++) {

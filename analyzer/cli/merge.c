@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "html.h"
 #include "options.h"
 #include "output.h"
 #include "report.h"
@@ -18,18 +19,19 @@
 
 #define ERR_LEN 512
 
-enum { OPT_JSON = 256, OPT_TOP };
+enum { OPT_JSON = 256, OPT_TOP, OPT_HTML };
 
 static const struct option merge_opts[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"output", required_argument, NULL, 'o'},
+    {"html", required_argument, NULL, OPT_HTML},
     {"top", required_argument, NULL, OPT_TOP},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
 static const char merge_usage[] =
-    "Usage: rocescope merge [--json] [-o PATH] [--top N] REPORT.json...\n"
+    "Usage: rocescope merge [--json] [-o PATH] [--html PATH] [--top N] REPORT.json...\n"
     "Merge JSON reports made by `rocescope --json` of captures read one after the\n"
     "other, in the order given, into the report of one analysis of them all (exact\n"
     "where no flow spans two captures; README \"Many files\").\n"
@@ -37,6 +39,8 @@ static const char merge_usage[] =
     "      --json            the merged report as one JSON document (default: the\n"
     "                        human summary)\n"
     "  -o, --output PATH     write to PATH (via a temporary file and rename)\n"
+    "      --html PATH       also write the HTML report to PATH (without the graphs\n"
+    "                        over time: a JSON report has no frames)\n"
     "      --top N           flows and episodes listed in the summary (default 20)\n"
     "  -h, --help            this help\n"
     "\n"
@@ -47,6 +51,7 @@ static const char merge_usage[] =
 struct merge_args {
     int json;
     const char *output;
+    const char *html;
     unsigned top;
     char **reports;
     int n_reports;
@@ -68,6 +73,9 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
         case 'o':
             a->output = optarg;
             break;
+        case OPT_HTML:
+            a->html = optarg;
+            break;
         case OPT_TOP:
             if (roce_cli_top(optarg, &a->top) != 0)
                 goto usage;
@@ -82,6 +90,8 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
     }
     a->reports = argv + optind;
     a->n_reports = argc - optind;
+    if (a->html != NULL && roce_cli_html_check(a->html, a->output) != 0)
+        goto usage;
     if (a->n_reports > 0)
         return 0;
     fputs("rocescope: merge: no report given\n", stderr);
@@ -126,11 +136,32 @@ static int merge_reports(const struct merge_args *a, struct roce_report *acc)
     return 0;
 }
 
+/* Write one output (the report, or the HTML page) and put it in place. 0,
+ * or ROCE_EXIT_OUTPUT (message printed). */
+static int write_one(const char *path, const struct merge_args *a, const struct roce_report *acc,
+                     int html)
+{
+    struct roce_output out;
+    if (roce_output_open(&out, path) != 0) {
+        roce_complain(path, strerror(errno));
+        return ROCE_EXIT_OUTPUT;
+    }
+    int werr = html     ? roce_html_report(out.fp, acc, NULL, ROCE_HTML_MERGE, a->top)
+               : a->json ? roce_report_json(acc, out.fp)
+                         : roce_report_text(acc, out.fp, a->top);
+    if (werr != 0 || roce_output_commit(&out) != 0) {
+        if (werr != 0)
+            roce_output_abort(&out);
+        roce_complain(path ? path : "stdout", werr != 0 ? "write failed" : strerror(errno));
+        return ROCE_EXIT_OUTPUT;
+    }
+    return 0;
+}
+
 int roce_merge_main(int argc, char **argv)
 {
     struct merge_args a;
     struct roce_report acc;
-    struct roce_output out;
     int rc = parse_args(argc, argv, &a);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
@@ -140,19 +171,10 @@ int roce_merge_main(int argc, char **argv)
         roce_report_free(&acc);
         return ROCE_EXIT_INPUT;
     }
-    if (roce_output_open(&out, a.output) != 0) {
-        roce_complain(a.output, strerror(errno));
-        roce_report_free(&acc);
-        return ROCE_EXIT_OUTPUT;
-    }
-    int werr = a.json ? roce_report_json(&acc, out.fp) : roce_report_text(&acc, out.fp, a.top);
+    rc = write_one(a.output, &a, &acc, 0);
+    if (rc == 0 && a.html != NULL)
+        rc = write_one(a.html, &a, &acc, 1);
     int incomplete = acc.error != NULL;
     roce_report_free(&acc);
-    if (werr != 0 || roce_output_commit(&out) != 0) {
-        if (werr != 0)
-            roce_output_abort(&out);
-        roce_complain(a.output ? a.output : "stdout", werr != 0 ? "write failed" : strerror(errno));
-        return ROCE_EXIT_OUTPUT;
-    }
-    return incomplete ? ROCE_EXIT_INPUT : 0;
+    return rc != 0 ? rc : incomplete ? ROCE_EXIT_INPUT : 0;
 }

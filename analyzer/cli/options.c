@@ -32,7 +32,8 @@ enum long_only {
     OPT_TOP,
     OPT_LINK_SPEED,
     OPT_INTERVAL,
-    OPT_STORM_SHARE
+    OPT_STORM_SHARE,
+    OPT_HTML
 };
 
 static const struct option long_opts[] = {
@@ -40,6 +41,7 @@ static const struct option long_opts[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"events", no_argument, NULL, OPT_EVENTS},
     {"output", required_argument, NULL, 'o'},
+    {"html", required_argument, NULL, OPT_HTML},
     {"udp-port", required_argument, NULL, OPT_UDP_PORT},
     {"cnp-window", required_argument, NULL, OPT_CNP_WINDOW},
     {"pmtu", required_argument, NULL, OPT_PMTU},
@@ -76,7 +78,7 @@ static void usage(FILE *f)
 {
     fputs("Usage: rocescope [OPTIONS] FILE...\n"
           "       rocescope -i IFACE [OPTIONS]\n"
-          "       rocescope merge [--json] [-o PATH] [--top N] REPORT.json...\n"
+          "       rocescope merge [--json] [-o PATH] [--html PATH] [--top N] REPORT.json...\n"
           "       rocescope localize [OPTIONS] FILE FILE...  (see rocescope localize --help)\n"
           "Analyse RoCE (RDMA over Converged Ethernet) traffic in pcap/pcapng captures:\n"
           "PSN gaps, retransmissions, go-back-N episodes and their triggers, NAKs,\n"
@@ -92,7 +94,11 @@ static void usage(FILE *f)
           "      --events          JSON Lines: one line per frame with a verdict (with\n"
           "                        -i: as the verdicts settle)\n"
           "  -o, --output PATH     write to PATH (via a temporary file and rename)\n"
-          "      --top N           flows and episodes listed in the summary (default 20)\n"
+          "      --html PATH       also write the HTML report to PATH: one self-contained\n"
+          "                        page with sequence graphs, rates, CNP latency, PFC\n"
+          "                        (live: the final report)\n"
+          "      --top N           flows and episodes listed in the summary, flows with\n"
+          "                        graphs in the HTML report (default 20)\n"
           "\n"
           "Analysis:\n"
           "      --udp-port N      RoCEv2 UDP destination port (default 4791)\n"
@@ -198,6 +204,9 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
         case 'o':
             o->output = optarg;
             break;
+        case OPT_HTML:
+            o->html = optarg;
+            break;
         case OPT_NO_ICRC:
             o->cfg.check_icrc = 0;
             break;
@@ -225,6 +234,8 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
         goto usage_error;
     }
     o->mode = events ? ROCE_MODE_EVENTS : json ? ROCE_MODE_JSON : ROCE_MODE_TEXT;
+    if (o->html != NULL && roce_cli_html_check(o->html, o->output) != 0)
+        goto usage_error;
     o->files = argv + optind;
     o->n_files = argc - optind;
     if (roce_cli_live_check(o) != 0)

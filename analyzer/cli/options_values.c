@@ -52,6 +52,21 @@ int roce_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     return 0;
 }
 
+int roce_cli_html_check(const char *html, const char *output)
+{
+    int html_stdout = strcmp(html, "-") == 0;
+    if (html_stdout && (output == NULL || strcmp(output, "-") == 0)) {
+        fputs("rocescope: --html -: standard output carries the report already (give -o PATH)\n",
+              stderr);
+        return -1;
+    }
+    if (!html_stdout && output != NULL && strcmp(html, output) == 0) {
+        fprintf(stderr, "rocescope: --html and -o name the same file '%s'\n", html);
+        return -1;
+    }
+    return 0;
+}
+
 int roce_cli_bad_value(const char *opt, const char *val, const char *expect)
 {
     fprintf(stderr, "rocescope: %s: invalid value '%s' (expected %s)\n", opt, val, expect);

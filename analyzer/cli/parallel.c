@@ -31,6 +31,7 @@ struct job {
     char error[ROCE_ANALYSIS_ERR_LEN]; /* its read error, for the report */
     FILE *spool;                       /* --events: the settled verdicts, binary, in frame order */
     int spool_failed;
+    struct roce_html_series *series; /* --html: the file's series */
     int failed; /* the file had a problem (msg) */
     int oom;
     int done;
@@ -41,16 +42,20 @@ struct pool {
     struct job *jobs;
     size_t n, next, merged, window;
     int events;
+    struct roce_html_series *series; /* --html: where the files' series go */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 };
 
-/* on_verdict of a worker's engine: keep the record for the in-order replay. */
-static void spool_verdict(const struct roce_verdict *v, void *ctx)
+/* on_verdict of a worker's engine: keep the record for the in-order replay,
+ * and for the file's series. */
+static void job_verdict(const struct roce_verdict *v, void *ctx)
 {
     struct job *j = ctx;
-    if (fwrite(v, sizeof *v, 1, j->spool) != 1)
+    if (j->spool != NULL && fwrite(v, sizeof *v, 1, j->spool) != 1)
         j->spool_failed = 1;
+    if (j->series != NULL)
+        roce_html_series_verdict(v, j->series);
 }
 
 /* Analyse one file and build its report (in a worker). */
@@ -62,7 +67,17 @@ static void run_job(struct pool *p, struct job *j)
     if (p->events) {
         j->spool = tmpfile();
         j->spool_failed = j->spool == NULL; /* an output problem, found at the replay */
-        cfg.on_verdict = j->spool != NULL ? spool_verdict : NULL;
+    }
+    if (p->series != NULL) {
+        if ((j->series = roce_html_series_new()) == NULL) {
+            j->oom = 1;
+            return;
+        }
+        a.on_frame = roce_html_series_frame;
+        a.frame_ctx = j->series;
+    }
+    if (j->spool != NULL || j->series != NULL) {
+        cfg.on_verdict = job_verdict;
         cfg.ctx = j;
     }
     a.engine = j->engine = roce_engine_new(&cfg);
@@ -72,6 +87,8 @@ static void run_job(struct pool *p, struct job *j)
     }
     j->failed = roce_analysis_file(&a, j->path, j->msg, sizeof j->msg) != 0;
     roce_engine_finish(j->engine);
+    if (j->series != NULL)
+        roce_html_series_finish(j->series, j->engine);
     j->rep.files = &j->path;
     j->rep.n_files = 1;
     j->rep.link_type = a.opened ? a.link_type : NULL;
@@ -150,9 +167,13 @@ static int merge_job(struct pool *p, size_t i, struct roce_events *events, struc
     if (j->oom || roce_report_merge(rep, &j->rep) != 0) {
         fputs("rocescope: report: out of memory\n", stderr);
         rc = -1;
-    } else if (events != NULL) {
-        replay_events(j, rep->t.packets - j->rep.t.packets,
-                      rep->t.flows_created - j->rep.t.flows_created, events);
+    } else {
+        uint64_t frames = rep->t.packets - j->rep.t.packets;
+        uint64_t ids = rep->t.flows_created - j->rep.t.flows_created;
+        if (events != NULL)
+            replay_events(j, frames, ids, events);
+        if (p->series != NULL && roce_html_series_absorb(p->series, j->series, frames, ids) != 0)
+            fputs("rocescope: --html: out of memory (series left out)\n", stderr);
     }
     if (j->failed) { /* after the file's events, as a plain run */
         fflush(NULL);
@@ -161,6 +182,7 @@ static int merge_job(struct pool *p, size_t i, struct roce_events *events, struc
     }
     roce_report_free(&j->rep);
     roce_engine_free(j->engine);
+    roce_html_series_free(j->series);
     if (j->spool != NULL)
         fclose(j->spool);
     pthread_mutex_lock(&p->mu);
@@ -171,11 +193,13 @@ static int merge_job(struct pool *p, size_t i, struct roce_events *events, struc
 }
 
 int roce_parallel_run(const struct roce_cli_options *o, struct roce_events *events,
-                      struct roce_report *rep, int *input_problem)
+                      struct roce_html_series *series, struct roce_report *rep,
+                      int *input_problem)
 {
     struct pool p = {.o = o,
                      .n = (size_t)o->n_files,
                      .events = events != NULL,
+                     .series = series,
                      .mu = PTHREAD_MUTEX_INITIALIZER,
                      .cv = PTHREAD_COND_INITIALIZER};
     size_t n_threads = o->jobs < p.n ? o->jobs : p.n, started = 0;

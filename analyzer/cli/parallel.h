@@ -7,6 +7,7 @@
 #define ROCE_PARALLEL_H
 
 #include "events.h"
+#include "html.h"
 #include "options.h"
 #include "report.h"
 
@@ -16,11 +17,14 @@
  * printed on stderr in file order, as a plain run prints them; *input_problem
  * is set when there was one. With events != NULL (--events) the verdicts
  * are written there, in frame order, with the frame numbers a plain run
- * gives. Memory: at most 2 x jobs files are analysed but not merged yet.
- * Returns 0, or -1 when out of memory or no thread could be started
- * (message printed; rep is then empty).
+ * gives. With series != NULL (--html) each file's series are collected
+ * and moved into series, numbered as the merged report. Memory: at most 2 x
+ * jobs files are analysed but not merged yet. Returns 0, or -1 when out of
+ * memory or no thread could be started (message printed; rep is then
+ * empty).
  */
 int roce_parallel_run(const struct roce_cli_options *o, struct roce_events *events,
-                      struct roce_report *rep, int *input_problem);
+                      struct roce_html_series *series, struct roce_report *rep,
+                      int *input_problem);
 
 #endif

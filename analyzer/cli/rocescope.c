@@ -19,6 +19,7 @@
 
 #include "analysis.h"
 #include "events.h"
+#include "html.h"
 #include "live.h"
 #include "localize.h"
 #include "merge.h"
@@ -29,20 +30,40 @@
 #include "roce_engine.h"
 
 
+/* Where the settled verdicts go: --events, the HTML report's series, or both. */
+struct sinks {
+    struct roce_events *events;
+    struct roce_html_series *series;
+};
+
+static void to_sinks(const struct roce_verdict *v, void *ctx)
+{
+    const struct sinks *k = ctx;
+    if (k->events != NULL)
+        roce_events_write(v, k->events);
+    if (k->series != NULL)
+        roce_html_series_verdict(v, k->series);
+}
+
 /* All files through one engine (run->engine, which the caller frees after
- * the report), frame numbers continuing from file to file. The report (not
- * with --events: only its link type, NULL when no file could be opened)
- * borrows from run. 0, or -1 when out of memory (message printed). */
-static int run_joint(const struct roce_cli_options *opt, struct roce_events *events,
+ * the report), frame numbers continuing from file to file, the settled
+ * verdicts to the sinks. The report (with --events and no --html: only its
+ * link type, NULL when no file could be opened) borrows from run. 0, or -1
+ * when out of memory (message printed). */
+static int run_joint(const struct roce_cli_options *opt, struct sinks *sinks,
                      struct roce_report *rep, struct roce_analysis *run, int *input_problem)
 {
     struct roce_config cfg = opt->cfg;
     char msg[ROCE_ANALYSIS_ERR_LEN];
 
     memset(rep, 0, sizeof *rep);
-    if (events != NULL) {
-        cfg.on_verdict = roce_events_write;
-        cfg.ctx = events;
+    if (sinks->events != NULL || sinks->series != NULL) {
+        cfg.on_verdict = to_sinks;
+        cfg.ctx = sinks;
+    }
+    if (sinks->series != NULL) {
+        run->on_frame = roce_html_series_frame;
+        run->frame_ctx = sinks->series;
     }
     run->engine = roce_engine_new(&cfg);
     if (run->engine == NULL) {
@@ -55,8 +76,10 @@ static int run_joint(const struct roce_cli_options *opt, struct roce_events *eve
             *input_problem = 1;
         }
     roce_engine_finish(run->engine);
+    if (sinks->series != NULL)
+        roce_html_series_finish(sinks->series, run->engine);
     rep->link_type = run->opened ? run->link_type : NULL;
-    if (run->opened == 0 || events != NULL)
+    if (run->opened == 0 || (sinks->events != NULL && sinks->series == NULL))
         return 0;
     rep->files = (const char *const *)opt->files;
     rep->n_files = (size_t)opt->n_files;
@@ -78,13 +101,31 @@ static int write_report(const struct roce_cli_options *opt, const struct roce_re
     return roce_report_text(rep, out, opt->top);
 }
 
+/* Write the HTML report (--html) and put it in place. 0, or -1 (message
+ * printed; nothing is left behind). */
+static int write_html(const struct roce_cli_options *opt, struct roce_output *html,
+                      const struct roce_report *rep, const struct roce_html_series *series)
+{
+    if (roce_html_report(html->fp, rep, series, ROCE_HTML_FILES, opt->top) != 0) {
+        roce_output_abort(html);
+        roce_complain(opt->html, "write failed");
+        return -1;
+    }
+    if (roce_output_commit(html) != 0) {
+        roce_complain(opt->html, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct roce_cli_options opt;
     struct roce_events events = {NULL, 0};
-    struct roce_output out;
+    struct roce_output out, html;
     struct roce_report rep;
     struct roce_analysis run;
+    struct sinks sinks = {NULL, NULL};
     int input_problem = 0;
 
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
@@ -101,20 +142,36 @@ int main(int argc, char **argv)
         roce_complain(opt.output, strerror(errno));
         return ROCE_EXIT_OUTPUT;
     }
-    events.out = out.fp;
-    memset(&run, 0, sizeof run);
-    struct roce_events *ev = opt.mode == ROCE_MODE_EVENTS ? &events : NULL;
-    rc = opt.jobs ? roce_parallel_run(&opt, ev, &rep, &input_problem)
-                  : run_joint(&opt, ev, &rep, &run, &input_problem);
-    if (rc != 0 || rep.link_type == NULL) { /* out of memory, or no file could be opened */
-        roce_report_free(&rep);
-        roce_engine_free(run.engine);
+    if (opt.html != NULL && roce_output_open(&html, opt.html) != 0) {
+        roce_complain(opt.html, strerror(errno));
+        roce_output_abort(&out);
+        return ROCE_EXIT_OUTPUT;
+    }
+    if (opt.html != NULL && (sinks.series = roce_html_series_new()) == NULL) {
+        roce_complain("--html", "out of memory");
+        roce_output_abort(&html);
         roce_output_abort(&out);
         return ROCE_EXIT_INPUT;
     }
-    int werr = events.failed || (ev == NULL && write_report(&opt, &rep, out.fp) != 0);
+    events.out = out.fp;
+    memset(&run, 0, sizeof run);
+    sinks.events = opt.mode == ROCE_MODE_EVENTS ? &events : NULL;
+    rc = opt.jobs ? roce_parallel_run(&opt, sinks.events, sinks.series, &rep, &input_problem)
+                  : run_joint(&opt, &sinks, &rep, &run, &input_problem);
+    if (rc != 0 || rep.link_type == NULL) { /* out of memory, or no file could be opened */
+        roce_report_free(&rep);
+        roce_engine_free(run.engine);
+        roce_html_series_free(sinks.series);
+        if (opt.html != NULL)
+            roce_output_abort(&html);
+        roce_output_abort(&out);
+        return ROCE_EXIT_INPUT;
+    }
+    int werr = events.failed || (sinks.events == NULL && write_report(&opt, &rep, out.fp) != 0);
+    int herr = opt.html != NULL && write_html(&opt, &html, &rep, sinks.series) != 0;
     roce_report_free(&rep);
     roce_engine_free(run.engine);
+    roce_html_series_free(sinks.series);
     if (werr) {
         roce_output_abort(&out);
         roce_complain(opt.output ? opt.output : "stdout", "write failed");
@@ -124,5 +181,7 @@ int main(int argc, char **argv)
         roce_complain(opt.output ? opt.output : "stdout", strerror(errno));
         return ROCE_EXIT_OUTPUT;
     }
+    if (herr)
+        return ROCE_EXIT_OUTPUT;
     return input_problem ? ROCE_EXIT_INPUT : 0;
 }

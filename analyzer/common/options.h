@@ -41,6 +41,7 @@ struct roce_cli_options {
     struct roce_config cfg;
     enum roce_cli_mode mode;
     const char *output; /* -o PATH, NULL for stdout */
+    const char *html;   /* --html PATH: the HTML report too (NULL: none) */
     char **files;
     int n_files;
     unsigned top; /* flows and episodes listed in the text report */
@@ -86,6 +87,10 @@ struct roce_cli_unit {
 };
 int roce_cli_parse_unit(const char *s, const struct roce_cli_unit *units, uint64_t min,
                         uint64_t max, uint64_t *out);
+
+/* --html PATH beside -o PATH (output; NULL: stdout): not both on stdout, not
+ * the same file. 0, or -1 with a message printed. */
+int roce_cli_html_check(const char *html, const char *output);
 
 /* Print "rocescope: OPT: invalid value 'VAL' (expected EXPECT)"; returns -1. */
 int roce_cli_bad_value(const char *opt, const char *val, const char *expect);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "html.h"
 #include "http.h"
 #include "live_capture.h"
 #include "live_interval.h"
@@ -61,7 +62,9 @@ struct monitor {
     struct roce_http *http;           /* --listen */
     struct roce_events events;        /* --events: out is NULL without */
     struct roce_rotfile *events_file; /* --events -o PATH */
-    struct roce_output out; /* the final report */
+    struct roce_output out;          /* the final report */
+    struct roce_output html;         /* --html: the final report's page */
+    struct roce_html_series *series; /* --html: what the page plots over time */
     struct roce_livecap_stats stats;
     uint64_t frames;
     uint64_t seq;
@@ -160,6 +163,10 @@ static int open_outputs(struct monitor *m)
         roce_complain(m->opt->output, strerror(errno));
         return ROCE_EXIT_OUTPUT;
     }
+    if (m->opt->html != NULL && roce_output_open(&m->html, m->opt->html) != 0) {
+        roce_complain(m->opt->html, strerror(errno));
+        return ROCE_EXIT_OUTPUT;
+    }
     if (m->http != NULL && roce_live_pages_declare(m->http) != 0) {
         roce_complain("--listen", "out of memory");
         return ROCE_EXIT_OUTPUT;
@@ -231,7 +238,13 @@ static void on_frame(const struct roce_capture_frame *f, void *ctx)
     struct monitor *m = ctx;
     struct roce_frame_in in = {++m->frames, f->ts_ns,  roce_livecap_linktype(m->cap),
                                f->data,     f->caplen, f->wirelen};
-    roce_engine_frame(m->engine, &in, NULL);
+    if (m->series == NULL) {
+        roce_engine_frame(m->engine, &in, NULL);
+    } else {
+        struct roce_frame_out out;
+        roce_engine_frame(m->engine, &in, &out);
+        roce_html_series_frame(m->series, m->engine, &in, &out);
+    }
     if (m->save != NULL && !m->save_failed && roce_savefile_write(m->save, f) != 0) {
         m->save_failed = 1;
         roce_livecap_breakloop(m->cap);
@@ -379,8 +392,11 @@ static int final_report(struct monitor *m)
 {
     const char *files[] = {m->iface};
     char why[ERR_LEN + 128];
-    if (m->opt->mode == ROCE_MODE_EVENTS || (m->opt->live.quiet && m->opt->output == NULL))
-        return 0; /* the events are the output, as offline; or nothing on stdout */
+    /* with --events the events are the output, as offline; -q without -o
+     * prints nothing: then only the page, if any */
+    int report = m->opt->mode != ROCE_MODE_EVENTS && !(m->opt->live.quiet && m->opt->output == NULL);
+    if (!report && m->opt->html == NULL)
+        return 0;
     struct roce_report_live live = {m->iface, m->stats.received, m->stats.dropped,
                                     m->stats.if_dropped};
     struct roce_report rep;
@@ -403,14 +419,24 @@ static int final_report(struct monitor *m)
         roce_complain("report", "out of memory");
         return -1;
     }
-    int rc;
-    if (m->opt->mode == ROCE_MODE_JSON)
+    int rc = 0, status = 0;
+    if (report && m->opt->mode == ROCE_MODE_JSON)
         rc = m->opt->output ? roce_report_json(&rep, m->out.fp)
                             : roce_live_json_report(&rep, stdout);
-    else
+    else if (report)
         rc = (m->tty && !m->opt->output && fputc('\n', stdout) == EOF) ||
              roce_report_text(&rep, m->out.fp, m->opt->top) != 0;
+    if (m->opt->html != NULL &&
+        (roce_html_report(m->html.fp, &rep, m->series, ROCE_HTML_LIVE, m->opt->top) != 0 ||
+         roce_output_commit(&m->html) != 0)) {
+        if (m->html.fp != NULL)
+            roce_output_abort(&m->html);
+        roce_complain(m->opt->html, "write failed");
+        status = -1;
+    }
     roce_report_free(&rep);
+    if (!report)
+        return status;
     if (rc != 0) {
         roce_output_abort(&m->out);
         roce_complain(m->opt->output ? m->opt->output : "stdout", "write failed");
@@ -420,7 +446,7 @@ static int final_report(struct monitor *m)
         roce_complain(m->opt->output ? m->opt->output : "stdout", strerror(errno));
         return -1;
     }
-    return 0;
+    return status;
 }
 
 /* Write the Prometheus file (and publish the --listen documents) once
@@ -438,6 +464,24 @@ static int first_interval(struct monitor *m)
     return publish(m, &iv);
 }
 
+/* Discard the final report's outputs (nothing is left behind). */
+static void abort_outputs(struct monitor *m)
+{
+    roce_output_abort(&m->out);
+    if (m->opt->html != NULL)
+        roce_output_abort(&m->html);
+}
+
+/* The settled verdicts: --events and the page's series. */
+static void on_verdict(const struct roce_verdict *v, void *ctx)
+{
+    struct monitor *m = ctx;
+    if (m->events.out != NULL)
+        roce_events_write(v, &m->events);
+    if (m->series != NULL)
+        roce_html_series_verdict(v, m->series);
+}
+
 /* Everything after the capture and the outputs are open. */
 static int monitor(struct monitor *m)
 {
@@ -445,19 +489,21 @@ static int monitor(struct monitor *m)
     struct roce_config cfg = m->opt->cfg;
     int status = 0;
 
-    if (m->events.out != NULL) {
-        cfg.on_verdict = roce_events_write;
-        cfg.ctx = &m->events;
+    if (m->opt->html != NULL)
+        m->series = roce_html_series_new();
+    if (m->events.out != NULL || m->series != NULL) {
+        cfg.on_verdict = on_verdict;
+        cfg.ctx = m;
     }
     m->tracker = roce_live_tracker_new(m->opt->top < VIEW_TOP ? m->opt->top : VIEW_TOP);
     m->engine = roce_engine_new(&cfg);
-    if (m->tracker == NULL || m->engine == NULL) {
+    if (m->tracker == NULL || m->engine == NULL || (m->opt->html != NULL && m->series == NULL)) {
         roce_complain("engine", "out of memory");
-        roce_output_abort(&m->out);
+        abort_outputs(m);
         return ROCE_EXIT_INPUT;
     }
     if (first_interval(m) != 0) {
-        roce_output_abort(&m->out);
+        abort_outputs(m);
         return ROCE_EXIT_OUTPUT;
     }
     m->start_ns = m->last_ns = clock_ns(CLOCK_MONOTONIC);
@@ -467,6 +513,8 @@ static int monitor(struct monitor *m)
     if (m->reason == STOP_SIGNAL || m->reason == STOP_DURATION)
         drain(m);
     roce_engine_finish(m->engine);
+    if (m->series != NULL)
+        roce_html_series_finish(m->series, m->engine);
     if (flush_events(m) != 0)
         status = ROCE_EXIT_OUTPUT;
     if (emit_interval(m, 1) != 0)
@@ -499,7 +547,7 @@ int roce_live_run(const struct roce_cli_options *opt)
         if (status == 0)
             status = monitor(&m);
         else
-            roce_output_abort(&m.out);
+            abort_outputs(&m);
     }
     if (m.save != NULL && roce_savefile_flush(m.save) != 0 && status == 0) {
         roce_complain(opt->live.savefile, roce_savefile_error(m.save));
@@ -514,6 +562,7 @@ int roce_live_run(const struct roce_cli_options *opt)
     roce_http_free(m.http);
     roce_live_tracker_free(m.tracker);
     roce_engine_free(m.engine);
+    roce_html_series_free(m.series);
     roce_livecap_close(m.cap);
     return status;
 }

@@ -31,6 +31,13 @@ struct roce_localize_report {
     const char *incomplete; /* the first read error ("FILE: WHY"), NULL when none */
 };
 
+/* A point's name, or "(sender)" / "(receiver)" for the open end before the
+ * first point (is_after) or after the last (localize_text.c). */
+const char *roce_localize_end_name(const struct roce_localize_report *r, int p, int is_after);
+/* "AFTER -> BEFORE" of a segment. */
+void roce_localize_segment_name(const struct roce_localize_report *r,
+                                const struct roce_vantage_segment *s, char *buf, size_t len);
+
 /* 0, or -1 when the output could not be written (or out of memory). */
 int roce_localize_json(const struct roce_localize_report *r, FILE *out);
 int roce_localize_text(const struct roce_localize_report *r, FILE *out);

@@ -13,18 +13,18 @@
 #define NAME_BUF 96
 #define SEG_COL  34
 
-/* "tap_a", or "(sender)" / "(receiver)" for the open ends. */
-static const char *end_name(const struct roce_localize_report *r, int p, int is_after)
+const char *roce_localize_end_name(const struct roce_localize_report *r, int p, int is_after)
 {
     if (p >= 0 && (unsigned)p < r->n_points)
         return r->points[p].name;
     return is_after ? "(sender)" : "(receiver)";
 }
 
-static void segment_name(const struct roce_localize_report *r, const struct roce_vantage_segment *s,
-                         char *buf, size_t len)
+void roce_localize_segment_name(const struct roce_localize_report *r,
+                                const struct roce_vantage_segment *s, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s -> %s", end_name(r, s->after, 1), end_name(r, s->before, 0));
+    snprintf(buf, len, "%s -> %s", roce_localize_end_name(r, s->after, 1),
+             roce_localize_end_name(r, s->before, 0));
 }
 
 static void latency_text(FILE *o, const struct roce_lat_summary *l)
@@ -113,7 +113,7 @@ static void segments(const struct roce_localize_report *r, FILE *o)
             "CE marked", "one-way latency min / p50 / p99 / max (count)");
     for (size_t i = 0; i < roce_vantage_segment_count(r->v); i++) {
         const struct roce_vantage_segment *s = roce_vantage_segment(r->v, i);
-        segment_name(r, s, name, sizeof name);
+        roce_localize_segment_name(r, s, name, sizeof name);
         fprintf(o, "  %-*s %6" PRIu64 " %9" PRIu64 "  ", SEG_COL, name, s->lost, s->ce_marked);
         if (s->latency.count)
             latency_text(o, &s->latency);
@@ -141,7 +141,7 @@ static void flows(const struct roce_localize_report *r, FILE *o)
             const struct roce_vantage_segment *s = &f->segments[k];
             if (s->lost == 0 && s->ce_marked == 0 && s->latency.count == 0)
                 continue;
-            segment_name(r, s, name, sizeof name);
+            roce_localize_segment_name(r, s, name, sizeof name);
             fprintf(o, "    %-*s lost %" PRIu64 ", CE marked %" PRIu64, SEG_COL - 2, name, s->lost,
                     s->ce_marked);
             if (s->latency.count) {
@@ -167,7 +167,8 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
         roce_fmt_flow(&e->key, key, sizeof key);
         roce_fmt_seconds(e->time_ns, t, sizeof t);
         fprintf(o, "  %s PSN 0x%06" PRIx32 ": %s between %s and %s at %s", key, e->psn,
-                ce ? "marked" : "lost", end_name(r, e->after, 1), end_name(r, e->before, 0), t);
+                ce ? "marked" : "lost", roce_localize_end_name(r, e->after, 1),
+                roce_localize_end_name(r, e->before, 0), t);
         if (e->evidence == ROCE_VEVIDENCE_GAPS)
             fputs(" (no point saw it: PSN gaps)", o);
         else if (e->evidence == ROCE_VEVIDENCE_RESENT)

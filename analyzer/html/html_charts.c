@@ -1,0 +1,201 @@
+/*
+ * html_charts.c - the report page's other charts (see html_page.h): a
+ * latency histogram, and the PFC/PAUSE section (a table per priority, and,
+ * with series, a timeline of the time paused).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "html_page.h"
+
+#define HIST_BINS  32
+#define ROW_H      34.0
+#define ROW_GAP    10.0
+#define TICK_H     5.0
+#define P50        50
+#define P99        99
+#define LABEL_LEN  96
+
+static const struct roce_html_box hist_box = {900, 220, 76, 884, 12, 174};
+
+/* Count n samples of value v (clamped to the distribution's min and max)
+ * into the bins over [lo, hi) ns. */
+static void bin(uint64_t *bins, const struct roce_lat *l, int64_t lo, int64_t hi, int64_t v,
+                uint64_t n)
+{
+    v = v < l->min ? l->min : v > l->max ? l->max : v;
+    size_t k = (size_t)((double)(v - lo) * HIST_BINS / (double)(hi - lo));
+    bins[k < HIST_BINS ? k : HIST_BINS - 1] += n;
+}
+
+void roce_html_histogram(FILE *o, const struct roce_lat *l, const char *title, const char *what)
+{
+    uint64_t bins[HIST_BINS];
+    const int64_t *ex;
+    size_t n_ex = roce_lat_exact(l, &ex);
+    uint64_t top = 0;
+    /* the bins span min to max; a single value gets a microsecond around it */
+    int64_t lo_ns = l->min, hi_ns = l->max + 1;
+    if (l->max - l->min < HIST_BINS) {
+        lo_ns = l->min > ROCE_NS_PER_US / 2 ? l->min - ROCE_NS_PER_US / 2 : 0;
+        hi_ns = lo_ns + ROCE_NS_PER_US;
+    }
+    char ylabel[LABEL_LEN];
+
+    if (l->count == 0) {
+        fputs("<p>No samples.</p>\n", o);
+        return;
+    }
+    memset(bins, 0, sizeof bins);
+    for (size_t i = 0; i < n_ex; i++)
+        bin(bins, l, lo_ns, hi_ns, ex[i], 1);
+    for (unsigned i = 0; n_ex == 0 && i < ROCE_LAT_BUCKETS; i++) {
+        uint32_t c = roce_lat_bucket(l, i);
+        if (c)
+            bin(bins, l, lo_ns, hi_ns, roce_lat_bucket_value(i), c);
+    }
+    for (size_t k = 0; k < HIST_BINS; k++)
+        if (bins[k] > top)
+            top = bins[k];
+    const size_t nb = HIST_BINS;
+    double lo = (double)lo_ns / ROCE_NS_PER_US, hi = (double)hi_ns / ROCE_NS_PER_US;
+    struct roce_html_scale x = {lo, hi, hist_box.left, hist_box.right};
+    struct roce_html_scale y = {0, (double)top * 1.1, hist_box.bottom, hist_box.top};
+    snprintf(ylabel, sizeof ylabel, "%s", what);
+    fputs("<figure>\n", o);
+    roce_html_svg_open(o, &hist_box, title, NULL, NULL, NULL);
+    roce_html_axis_x(o, &hist_box, &x, "latency (\xc2\xb5s)", 0);
+    roce_html_axis_y(o, &hist_box, &y, ylabel, 1);
+    for (size_t k = 0; k < nb; k++) {
+        if (!bins[k])
+            continue;
+        double x0 = roce_html_map(&x, lo + (hi - lo) * (double)k / (double)nb);
+        double x1 = roce_html_map(&x, lo + (hi - lo) * (double)(k + 1) / (double)nb);
+        double y0 = roce_html_map(&y, (double)bins[k]);
+        fprintf(o,
+                "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
+                "<title>%" PRIu64 "</title></rect>\n",
+                x0 + 0.5, y0, x1 - x0 - 1 > 1 ? x1 - x0 - 1 : 1, hist_box.bottom - y0, bins[k]);
+    }
+    fputs("</svg>\n<figcaption>", o);
+    roce_html_esc(o, title);
+    fprintf(o, ": %" PRIu64 " samples, min ", l->count);
+    roce_html_us(o, l->min);
+    fputs(", p50 ", o);
+    roce_html_us(o, roce_lat_percentile(l, P50));
+    fputs(", p99 ", o);
+    roce_html_us(o, roce_lat_percentile(l, P99));
+    fputs(", max ", o);
+    roce_html_us(o, l->max);
+    fputs(" &micro;s.</figcaption>\n</figure>\n", o);
+}
+
+static const struct roce_pfc_prio *slot(const struct roce_totals *t, unsigned i)
+{
+    return i < ROCE_PFC_PRIORITIES ? &t->pfc.prio[i] : &t->pfc.pause;
+}
+
+static void slot_name(unsigned i, char *buf, size_t len)
+{
+    if (i < ROCE_PFC_PRIORITIES)
+        snprintf(buf, len, "priority %u", i);
+    else
+        snprintf(buf, len, "link PAUSE");
+}
+
+static void pfc_timeline(struct roce_html_page *pg, const unsigned *rows, unsigned n_rows)
+{
+    const struct roce_html_pfc *p = pg->s->pfc;
+    const struct roce_totals *t = &pg->r->t;
+    FILE *o = pg->o;
+    char name[LABEL_LEN], xl[LABEL_LEN];
+    int64_t end = t->last_ts_ns > p->end_ns ? t->last_ts_ns : p->end_ns;
+    struct roce_html_tunit unit = roce_html_time_unit(end - pg->t0_ns > 0 ? end - pg->t0_ns : 1);
+    struct roce_html_box b = {900, 0, 96, 884, 12, 0};
+    b.bottom = b.top + n_rows * (ROW_H + ROW_GAP);
+    b.h = b.bottom + 44;
+    struct roce_html_scale x = {(double)(p->origin_ns - pg->t0_ns) / unit.ns,
+                                (double)(end - pg->t0_ns) / unit.ns, b.left, b.right};
+    if (x.v1 <= x.v0)
+        x.v1 = x.v0 + 1;
+    snprintf(xl, sizeof xl, "time since the capture began (%s)", unit.name);
+    fputs("<figure>\n", o);
+    roce_html_svg_open(o, &b, "Time paused per priority", &x, unit.name, NULL);
+    roce_html_axis_x(o, &b, &x, xl, 0);
+    for (unsigned r = 0; r < n_rows; r++) {
+        unsigned i = rows[r];
+        double base = b.top + (r + 1) * (ROW_H + ROW_GAP) - ROW_GAP;
+        slot_name(i, name, sizeof name);
+        fprintf(o,
+                "<text x=\"%g\" y=\"%.1f\" text-anchor=\"end\">%s</text><line class=\"axis\" "
+                "x1=\"%g\" x2=\"%g\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+                b.left - 6, base - ROW_H / 2 + 4, name, b.left, b.right, base, base);
+        fputs("<path class=\"paused\" d=\"M0 0", o);
+        for (unsigned k = 0; k < ROCE_HTML_PFC_BUCKETS; k++) {
+            if (p->paused[i][k] <= 0)
+                continue;
+            double frac = (double)p->paused[i][k] / (double)p->width_ns;
+            frac = frac > 1 ? 1 : frac;
+            int64_t t0 = p->origin_ns + (int64_t)k * p->width_ns;
+            double x0 = roce_html_map(&x, (double)(t0 - pg->t0_ns) / unit.ns);
+            double x1 = roce_html_map(&x, (double)(t0 + p->width_ns - pg->t0_ns) / unit.ns);
+            fprintf(o, "M%.1f %.1fH%.1fV%.1fH%.1fZ", x0, base, x1 > x0 + 0.5 ? x1 : x0 + 0.5,
+                    base - frac * ROW_H, x0);
+        }
+        fputs("\"/><path class=\"axis\" d=\"M0 0", o);
+        for (unsigned k = 0; k < ROCE_HTML_PFC_BUCKETS; k++)
+            if (p->xoff[i][k])
+                fprintf(o, "M%.1f %.1fv%g",
+                        roce_html_map(&x, (double)(p->origin_ns + (int64_t)k * p->width_ns -
+                                                   pg->t0_ns) /
+                                              unit.ns),
+                        base, TICK_H);
+        fprintf(o, "\"/><title>%s: paused ", name);
+        roce_html_us(o, slot(t, i)->paused_ns);
+        fprintf(o, " \xc2\xb5s, %" PRIu64 " XOFF</title>\n", slot(t, i)->xoff);
+    }
+    fprintf(o,
+            "</svg>\n<figcaption>Share of each time bucket (%.3g &micro;s) a priority was "
+            "paused: bar height 100%% = paused throughout; ticks under a row: XOFF frames."
+            "</figcaption>\n</figure>\n",
+            (double)p->width_ns / ROCE_NS_PER_US);
+}
+
+void roce_html_pfc_section(struct roce_html_page *pg)
+{
+    const struct roce_totals *t = &pg->r->t;
+    FILE *o = pg->o;
+    unsigned rows[ROCE_HTML_PFC_SLOTS], n = 0;
+    char name[LABEL_LEN];
+    fputs("<section id=\"pfc\">\n<h2>PFC and PAUSE</h2>\n", o);
+    for (unsigned i = 0; i < ROCE_HTML_PFC_SLOTS; i++)
+        if (slot(t, i)->frames)
+            rows[n++] = i;
+    if (n == 0) {
+        fputs("<p>No PFC or PAUSE frame.</p>\n</section>\n", o);
+        return;
+    }
+    fprintf(o, "<p>%" PRIu64 " PFC frames, %" PRIu64 " PAUSE frames.</p>\n", t->pfc.pfc_frames,
+            t->pfc.pause_frames);
+    if (pg->s != NULL && pg->s->pfc != NULL)
+        pfc_timeline(pg, rows, n);
+    fputs("<div class=\"scroll\"><table class=\"sortable\">\n<thead><tr><th class=\"text\" "
+          "scope=\"col\">priority</th><th scope=\"col\">frames</th><th scope=\"col\">XOFF</th>"
+          "<th scope=\"col\">XON</th><th scope=\"col\">quanta</th><th scope=\"col\">paused "
+          "&micro;s</th><th scope=\"col\">storm windows</th></tr></thead>\n<tbody>\n",
+          o);
+    for (unsigned r = 0; r < n; r++) {
+        const struct roce_pfc_prio *p = slot(t, rows[r]);
+        slot_name(rows[r], name, sizeof name);
+        fputs("<tr>", o);
+        roce_html_td_text(o, name);
+        roce_html_td_u64(o, p->frames);
+        roce_html_td_u64(o, p->xoff);
+        roce_html_td_u64(o, p->xon);
+        roce_html_td_u64(o, p->quanta);
+        roce_html_td_us(o, p->paused_ns);
+        roce_html_td_u64(o, p->storm_windows);
+        fputs("</tr>\n", o);
+    }
+    fputs("</tbody></table></div>\n</section>\n", o);
+}

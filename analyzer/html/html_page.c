@@ -1,0 +1,390 @@
+/*
+ * html_page.c - the HTML report of a capture (see html.h): the page, its
+ * summary, which flows get graphs, and the limits it reached. The parts are
+ * in html_tables.c, html_graph.c and html_charts.c.
+ */
+#define _DEFAULT_SOURCE
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fmt.h"
+#include "html_page.h"
+
+#define TITLE_LEN 512
+#define DATE_LEN  64
+
+/* ---- the report's flows by key ---- */
+
+static int cmp_key(const struct roce_flow_key *a, const struct roce_flow_key *b)
+{
+    int c = memcmp(a->src, b->src, ROCE_ADDR_LEN);
+    if (c == 0)
+        c = memcmp(a->dst, b->dst, ROCE_ADDR_LEN);
+    if (c == 0 && a->dqpn != b->dqpn)
+        c = a->dqpn < b->dqpn ? -1 : 1;
+    if (c == 0)
+        c = (int)a->version - (int)b->version;
+    if (c == 0)
+        c = (int)a->is_v6 - (int)b->is_v6;
+    return c;
+}
+
+static int cmp_by_key(const void *a, const void *b)
+{
+    const struct roce_flow_report *x = *(const struct roce_flow_report *const *)a;
+    const struct roce_flow_report *y = *(const struct roce_flow_report *const *)b;
+    int c = cmp_key(&x->key, &y->key);
+    return c != 0 ? c : (x > y) - (x < y);
+}
+
+const struct roce_flow_report *roce_html_flow_by_key(const struct roce_html_page *pg,
+                                                     const struct roce_flow_key *k)
+{
+    size_t lo = 0, hi = pg->r->n_flows;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_key(&pg->by_key[mid]->key, k) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* a key seen twice (a QP reused: one flow record each) is the latest */
+    const struct roce_flow_report *f = NULL;
+    for (; lo < pg->r->n_flows && cmp_key(&pg->by_key[lo]->key, k) == 0; lo++)
+        f = pg->by_key[lo];
+    return f;
+}
+
+const struct roce_flow_report *roce_html_peer(const struct roce_html_page *pg,
+                                              const struct roce_flow_report *f)
+{
+    const struct roce_report_flow *x = roce_report_flow_x(pg->r, f);
+    return x->has_peer ? roce_html_flow_by_key(pg, &x->peer) : NULL;
+}
+
+const struct roce_flow_report *roce_html_subject(const struct roce_html_page *pg,
+                                                 const struct roce_flow_report *x, unsigned kind)
+{
+    const struct roce_flow_report *p;
+    if (kind != ROCE_HTML_MARK_RESPONSE && kind != ROCE_HTML_MARK_CNP)
+        return x;
+    p = roce_html_peer(pg, x);
+    return p != NULL ? p : x;
+}
+
+void roce_html_flow_ref(const struct roce_html_page *pg, const struct roce_flow_report *f)
+{
+    char name[ROCE_FMT_FLOW_LEN];
+    roce_fmt_flow(&f->key, name, sizeof name);
+    if (pg->has_graph != NULL && pg->has_graph[f - pg->r->flows]) {
+        fprintf(pg->o, "<a href=\"#flow-%" PRIu64 "\">", f->id);
+        roce_html_esc(pg->o, name);
+        fputs("</a>", pg->o);
+    } else {
+        roce_html_esc(pg->o, name);
+    }
+}
+
+/* ---- which flows get graphs ---- */
+
+/* The flows with trouble, and those a kept frame with verdicts is plotted
+ * on, worst first, at most top of them. 0, or -1 when out of memory. */
+static int choose_drawn(struct roce_html_page *pg)
+{
+    const struct roce_report *r = pg->r;
+    size_t n = r->n_flows, n_cand = 0;
+    uint8_t *wanted = calloc(n ? n : 1, 1);
+    const struct roce_flow_report **cand = calloc(n ? n : 1, sizeof *cand);
+    pg->has_graph = calloc(n ? n : 1, 1);
+    pg->drawn = cand;
+    if (wanted == NULL || cand == NULL || pg->has_graph == NULL) {
+        free(wanted);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        wanted[i] = (uint8_t)roce_report_is_troubled(&r->flows[i]);
+    for (size_t i = 0; pg->s != NULL && i < n; i++) {
+        const struct roce_html_flow *fs = roce_html_series_flow(pg->s, r->flows[i].id);
+        for (uint32_t k = 0; fs != NULL && k < fs->n_marks; k++)
+            wanted[roce_html_subject(pg, &r->flows[i], fs->marks[k].kind) - r->flows] = 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (wanted[i])
+            cand[n_cand++] = &r->flows[i];
+    qsort(cand, n_cand, sizeof *cand, roce_report_cmp_worst);
+    pg->n_drawn = pg->s == NULL ? 0 : n_cand < pg->top ? n_cand : pg->top; /* none: no series */
+    for (size_t i = 0; i < pg->n_drawn; i++)
+        pg->has_graph[cand[i] - r->flows] = 1;
+    free(wanted);
+    /* the frames kept that no graph shows (the graphs count what they plot) */
+    for (size_t i = 0; pg->s != NULL && i < pg->s->n_slots; i++) {
+        const struct roce_html_flow *fs = pg->s->slots[i];
+        const struct roce_flow_report *f = fs != NULL ? roce_report_flow(r, fs->id) : NULL;
+        if (fs != NULL && f == NULL)
+            pg->marks_no_flow += fs->n_marks;
+        for (uint32_t k = 0; f != NULL && k < fs->n_marks; k++)
+            if (!pg->has_graph[roce_html_subject(pg, f, fs->marks[k].kind) - r->flows])
+                pg->marks_not_drawn++;
+    }
+    return 0;
+}
+
+/* ---- the page ---- */
+
+static void header(struct roce_html_page *pg)
+{
+    const struct roce_report *r = pg->r;
+    FILE *o = pg->o;
+    char date[DATE_LEN], dur[ROCE_FMT_TIME_LEN];
+    fputs("<header>\n<h1>rocescope report</h1>\n<p>", o);
+    if (pg->src == ROCE_HTML_LIVE)
+        fputs("Live capture on ", o);
+    else if (pg->src == ROCE_HTML_MERGE)
+        fputs("Merged reports of ", o);
+    for (size_t i = 0; i < r->n_files; i++) {
+        fputs(i ? ", <code>" : "<code>", o);
+        roce_html_esc(o, r->files[i]);
+        fputs("</code>", o);
+    }
+    fputs(" (", o);
+    roce_html_esc(o, r->link_type ? r->link_type : "unknown link type");
+    fputs(")", o);
+    if (r->t.packets) {
+        time_t sec = (time_t)(r->t.first_ts_ns / ROCE_NS_PER_SEC);
+        struct tm tm;
+        if (gmtime_r(&sec, &tm) != NULL && strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S", &tm))
+            fprintf(o, "; first frame at %s.%09" PRId64 " UTC", date,
+                    r->t.first_ts_ns % ROCE_NS_PER_SEC);
+        roce_fmt_seconds(r->t.last_ts_ns - r->t.first_ts_ns, dur, sizeof dur);
+        fprintf(o, ", %s s of traffic", dur);
+    }
+    fputs(".</p>\n", o);
+    if (r->error != NULL) {
+        fprintf(o, "<p class=\"warn\">INCOMPLETE: %s: ",
+                r->live ? "live capture" : "reading stopped early");
+        roce_html_esc(o, r->error);
+        fputs("</p>\n", o);
+    }
+    fputs("<nav aria-label=\"sections\"><ul><li><a href=\"#summary\">Summary</a></li>"
+          "<li><a href=\"#flows\">Flows</a></li><li><a href=\"#graphs\">Flows with trouble</a></li>"
+          "<li><a href=\"#cnp-latency\">CNP latency</a></li><li><a href=\"#pfc\">PFC/PAUSE</a></li>"
+          "<li><a href=\"#episodes\">Go-back-N episodes</a></li>"
+          "<li><a href=\"#limits\">Limits</a></li></ul></nav>\n</header>\n",
+          o);
+}
+
+/* A summary card: a label, a value (printf), and whether it is trouble. */
+static void card(FILE *o, int bad, const char *label, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void card(FILE *o, int bad, const char *label, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(o, "<div class=\"card%s\"><dt>%s</dt><dd>", bad ? " bad" : "", label);
+    va_start(ap, fmt);
+    vfprintf(o, fmt, ap);
+    va_end(ap);
+    fputs("</dd></div>\n", o);
+}
+
+static void latency_card(FILE *o, const char *label, const struct roce_lat_summary *l)
+{
+    fprintf(o, "<div class=\"card\"><dt>%s</dt><dd>", label);
+    if (l->count == 0) {
+        fputs("&ndash;</dd></div>\n", o);
+        return;
+    }
+    fputs("p50 ", o);
+    roce_html_us(o, l->p50);
+    fputs(" &micro;s <small>p99 ", o);
+    roce_html_us(o, l->p99);
+    fputs(", max ", o);
+    roce_html_us(o, l->max);
+    fprintf(o, " &micro;s, %" PRIu64 " samples</small></dd></div>\n", l->count);
+}
+
+static void summary(struct roce_html_page *pg)
+{
+    const struct roce_totals *t = &pg->r->t;
+    FILE *o = pg->o;
+    uint64_t pfc = t->pfc.pfc_frames + t->pfc.pause_frames, storms = t->pfc.pause.storm_windows;
+    int64_t paused = t->pfc.pause.paused_ns;
+    for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++) {
+        storms += t->pfc.prio[i].storm_windows;
+        if (t->pfc.prio[i].paused_ns > paused)
+            paused = t->pfc.prio[i].paused_ns;
+    }
+    fputs("<section id=\"summary\">\n<h2>Summary</h2>\n<dl class=\"cards\">\n", o);
+    if (pg->r->live != NULL)
+        card(o, pg->r->live->dropped || pg->r->live->if_dropped, "captured",
+             "%" PRIu64 " <small>%" PRIu64 " dropped by the kernel, %" PRIu64
+             " by the interface</small>",
+             pg->r->live->received, pg->r->live->dropped, pg->r->live->if_dropped);
+    card(o, 0, "packets",
+         "%" PRIu64 " <small>RoCE %" PRIu64 " (v2 %" PRIu64 ", v1 %" PRIu64 "), non-RoCE %" PRIu64
+         ", malformed %" PRIu64 ", truncated %" PRIu64 "</small>",
+         t->packets, t->roce_packets, t->rocev2_packets, t->rocev1_packets, t->non_roce_packets,
+         t->malformed_packets, t->truncated_packets);
+    card(o, 0, "flows",
+         "%" PRIu64 " <small>%" PRIu64 " connections (%" PRIu64 " set up by CM), %" PRIu64
+         " evicted</small>",
+         t->flows_active, t->connections, t->cm_connections, t->flows_evicted);
+    card(o, t->gap_events != 0, "PSN gaps", "%" PRIu64 " <small>%" PRIu64 " PSNs missing</small>",
+         t->gap_events, t->missing_psns);
+    card(o, t->episodes != 0, "retransmitted",
+         "%" PRIu64 " <small>in %" PRIu64 " go-back-N episodes (nak %" PRIu64 ", rnr %" PRIu64
+         ", implied %" PRIu64 ", timeout %" PRIu64 ")</small>",
+         t->retransmitted_packets, t->episodes, t->by_trigger[ROCE_TRIGGER_NAK],
+         t->by_trigger[ROCE_TRIGGER_RNR], t->by_trigger[ROCE_TRIGGER_IMPLIED],
+         t->by_trigger[ROCE_TRIGGER_TIMEOUT]);
+    card(o, t->naks.total != 0, "NAKs",
+         "%" PRIu64 " <small>PSN sequence error %" PRIu64 ", RNR %" PRIu64 ", other %" PRIu64
+         "</small>",
+         t->naks.total, t->naks.code[ROCE_NAK_PSN_SEQUENCE_ERROR], t->naks.rnr,
+         t->naks.total - t->naks.code[ROCE_NAK_PSN_SEQUENCE_ERROR] - t->naks.rnr);
+    card(o, t->ce_unanswered != 0, "ECN CE marks",
+         "%" PRIu64 " <small>%" PRIu64 " answered, %" PRIu64 " unanswered</small>", t->ce_marked,
+         t->ce_answered, t->ce_unanswered);
+    card(o, t->cnps_unexplained != 0, "CNPs",
+         "%" PRIu64 " <small>%" PRIu64 " matched, %" PRIu64 " unexplained</small>", t->cnp_packets,
+         t->cnps_matched, t->cnps_unexplained);
+    latency_card(o, "CNP latency (CE mark to CNP)", &t->cnp_latency);
+    latency_card(o, "ACK latency", &t->ack_latency);
+    card(o, t->icrc_bad != 0, "ICRC",
+         "%" PRIu64 " bad <small>%" PRIu64 " good, %" PRIu64 " unchecked</small>", t->icrc_bad,
+         t->icrc_good, t->icrc_unchecked);
+    if (t->psn_reuse || t->read_response_gaps)
+        card(o, 1, "READ",
+             "%" PRIu64 " PSN reuse <small>%" PRIu64 " READ response gaps (%" PRIu64
+             " PSNs)</small>",
+             t->psn_reuse, t->read_response_gaps, t->read_response_missing);
+    fprintf(o, "<div class=\"card%s\"><dt>PFC/PAUSE frames</dt><dd>%" PRIu64 " <small>",
+            storms ? " bad" : "", pfc);
+    if (pfc) {
+        fputs("longest paused priority ", o);
+        roce_html_us(o, paused);
+        fprintf(o, " &micro;s, %" PRIu64 " storm windows", storms);
+    }
+    fputs("</small></dd></div>\n</dl>\n", o);
+}
+
+/*
+ * Diagnoses (issue 13) go here, first in the summary: the report model does
+ * not carry them yet. When it does (r->diagnoses: kind, severity, subject,
+ * count, summary, frames), write them as
+ *   <section id="diagnoses"><h2>Diagnosis</h2><ol><li data-kind=".." data-severity="..">
+ *   summary, subject, count, first frames</li>...</ol></section>
+ * worst first, as the text summary's Diagnosis section.
+ */
+static void diagnoses(struct roce_html_page *pg)
+{
+    (void)pg;
+}
+
+static void graphs(struct roce_html_page *pg)
+{
+    FILE *o = pg->o;
+    fputs("<section id=\"graphs\">\n<h2>Flows with trouble, worst first</h2>\n", o);
+    if (pg->s == NULL) {
+        fputs("<p class=\"muted\">This page was made from JSON reports: the graphs over time need "
+              "the frames (<code>rocescope --html PAGE CAPTURE...</code>).</p>\n",
+              o);
+    } else if (pg->n_drawn == 0) {
+        fputs("<p>No flow had trouble.</p>\n", o);
+    } else {
+        fprintf(o,
+                "<p class=\"muted\">%zu flow%s, worst first (<code>--top</code> %u). Each has its "
+                "sequence graph: PSN against time, the requests it sent, and from the paired flow "
+                "the NAKs, the response PSNs and the CNPs; then its rate with the CNPs it "
+                "received, and its CNP latency.</p>\n",
+                pg->n_drawn, pg->n_drawn == 1 ? "" : "s", pg->top);
+        roce_html_legend(o);
+    }
+    for (size_t i = 0; i < pg->n_drawn; i++)
+        roce_html_flow_graphs(pg, pg->drawn[i], (unsigned)i + 1);
+    fputs("</section>\n", o);
+}
+
+static void limits(struct roce_html_page *pg)
+{
+    const struct roce_totals *t = &pg->r->t;
+    const struct roce_html_series *s = pg->s;
+    FILE *o = pg->o;
+    fputs("<section id=\"limits\">\n<h2>Limits</h2>\n<ul>\n", o);
+    fprintf(o,
+            "<li>Engine: %" PRIu64 " flows evicted, %" PRIu64 " episodes not listed, %" PRIu64
+            " verdicts settled early, %" PRIu64 " CE marks untracked, %" PRIu64
+            " allocation failures.</li>\n",
+            t->flows_evicted, t->episodes_unlisted, t->verdicts_forced, t->ce_tracking_overflow,
+            t->alloc_failures);
+    if (s != NULL) {
+        fprintf(o,
+                "<li>Frames with verdicts: %" PRIu64 " plotted in the graphs, %" PRIu64
+                " on flows without a graph (beyond <code>--top</code> %u), %" PRIu64
+                " on flows not in the report (evicted), %zu outside any flow (listed above)"
+                "</li>\n",
+                pg->marks_plotted, pg->marks_not_drawn, pg->top, pg->marks_no_flow, s->n_loose);
+        fprintf(o,
+                "<li>Kept in bounded memory: %" PRIu64 " frames with verdicts not kept (at most "
+                "%d per flow, %d in all), %" PRIu64 " outside any flow not kept (at most %d), "
+                "%" PRIu64 " flows' series evicted (at most %d flows at once, %d time buckets "
+                "each), %" PRIu64 " allocation failures.</li>\n",
+                s->marks_dropped, ROCE_HTML_MARKS_PER_FLOW, ROCE_HTML_MAX_MARKS, s->loose_dropped,
+                ROCE_HTML_MAX_LOOSE, s->flows_evicted, ROCE_HTML_MAX_SERIES, ROCE_HTML_BUCKETS,
+                s->alloc_failures);
+    }
+    fputs("</ul>\n</section>\n", o);
+}
+
+int roce_html_report(FILE *o, const struct roce_report *r, const struct roce_html_series *s,
+                     enum roce_html_source src, unsigned top)
+{
+    struct roce_html_page pg;
+    char title[TITLE_LEN];
+    int rc = 0;
+
+    memset(&pg, 0, sizeof pg);
+    pg.o = o;
+    pg.r = r;
+    pg.s = s;
+    pg.src = src;
+    pg.top = top;
+    pg.t0_ns = r->t.packets ? r->t.first_ts_ns : 0;
+    pg.by_key = calloc(r->n_flows ? r->n_flows : 1, sizeof *pg.by_key);
+    if (pg.by_key == NULL)
+        return -1;
+    for (size_t i = 0; i < r->n_flows; i++)
+        pg.by_key[i] = &r->flows[i];
+    qsort(pg.by_key, r->n_flows, sizeof *pg.by_key, cmp_by_key);
+    if (choose_drawn(&pg) != 0) {
+        rc = -1;
+        goto out;
+    }
+    snprintf(title, sizeof title, "rocescope report: %s%s", r->n_files ? r->files[0] : "",
+             r->n_files > 1 ? " and more" : "");
+    roce_html_begin(o, title);
+    header(&pg);
+    summary(&pg);
+    diagnoses(&pg);
+    roce_html_flows_table(&pg);
+    graphs(&pg);
+    fputs("<section id=\"cnp-latency\">\n<h2>CNP latency</h2>\n", o);
+    roce_html_histogram(o, roce_report_lat_get(&r->lat[ROCE_LATENCY_CNP]),
+                        "CNP latency of all flows: CE-marked request to its CNP", "CE marks");
+    fputs("</section>\n", o);
+    roce_html_pfc_section(&pg);
+    roce_html_episodes_table(&pg);
+    if (s != NULL)
+        roce_html_loose_table(&pg);
+    limits(&pg);
+    roce_html_end(o);
+    rc = ferror(o) ? -1 : 0;
+out:
+    free(pg.by_key);
+    free(pg.drawn);
+    free(pg.has_graph);
+    return rc;
+}

@@ -1,0 +1,65 @@
+/*
+ * html_page.h - the report page's parts and what they share (html_page.c:
+ * the page and its summary; html_tables.c: the tables; html_graph.c: the
+ * graphs of a flow; html_charts.c: the CNP latency histogram and the PFC
+ * timeline).
+ */
+#ifndef ROCE_HTML_PAGE_H
+#define ROCE_HTML_PAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "html_out.h"
+#include "html_series.h"
+
+/* Rows listed at most in the tables (the rest is counted under them). */
+#define ROCE_HTML_MAX_FLOW_ROWS    5000
+#define ROCE_HTML_MAX_EPISODE_ROWS 5000
+
+struct roce_html_page {
+    FILE *o;
+    const struct roce_report *r;
+    const struct roce_html_series *s; /* NULL: no series (merged reports) */
+    enum roce_html_source src;
+    unsigned top;
+    int64_t t0_ns; /* the time axes start here: the capture's first frame */
+    /* the report's flows by key, for the paired flows */
+    const struct roce_flow_report **by_key;
+    /* the flows with graphs, worst first, and whether each report flow has one */
+    const struct roce_flow_report **drawn;
+    size_t n_drawn;
+    uint8_t *has_graph; /* by index into r->flows */
+    /* frames with verdicts kept in the series: plotted in a graph, on flows
+     * without a graph (beyond top), on flows not in the report (evicted) */
+    uint64_t marks_plotted, marks_not_drawn, marks_no_flow;
+};
+
+/* The flow of the report with this key, or NULL. */
+const struct roce_flow_report *roce_html_flow_by_key(const struct roce_html_page *pg,
+                                                     const struct roce_flow_key *k);
+/* The paired flow of f in the report, or NULL. */
+const struct roce_flow_report *roce_html_peer(const struct roce_html_page *pg,
+                                              const struct roce_flow_report *f);
+/* The flow whose graph shows a frame with verdicts of flow x (by its kind):
+ * requests (and frames of unknown kind) on their own flow's, responses and
+ * CNPs on the paired flow's when it is in the report, else on their own. */
+const struct roce_flow_report *roce_html_subject(const struct roce_html_page *pg,
+                                                 const struct roce_flow_report *x, unsigned kind);
+/* "SRC -> DST QP 0x..." escaped, and a link to its graph when it has one. */
+void roce_html_flow_ref(const struct roce_html_page *pg, const struct roce_flow_report *f);
+
+/* The tables (html_tables.c). */
+void roce_html_flows_table(struct roce_html_page *pg);
+void roce_html_episodes_table(struct roce_html_page *pg);
+void roce_html_loose_table(struct roce_html_page *pg);
+/* The graphs of one flow, rank from 1 (html_graph.c). */
+void roce_html_flow_graphs(struct roce_html_page *pg, const struct roce_flow_report *f,
+                           unsigned rank);
+/* A histogram of a latency distribution in microseconds (html_charts.c). */
+void roce_html_histogram(FILE *o, const struct roce_lat *l, const char *title, const char *what);
+/* The PFC/PAUSE section (html_charts.c). */
+void roce_html_pfc_section(struct roce_html_page *pg);
+
+#endif

@@ -1,0 +1,529 @@
+/*
+ * html_series.c - the series the HTML report plots, collected in bounded
+ * memory from the engine's output of every frame and its settled verdicts
+ * (see html.h, html_series.h).
+ *
+ * Per flow: ROCE_HTML_BUCKETS time buckets from the flow's first frame. The
+ * first bucket is 16 ns wide; when a frame falls past the last bucket,
+ * neighbouring buckets are merged two by two and the width doubles, so any
+ * span fits in the same memory (the PFC/PAUSE timeline works the same way,
+ * from the capture's first frame). Per flow also its frames with verdicts
+ * (at most ROCE_HTML_MARKS_PER_FLOW, ROCE_HTML_MAX_MARKS in all); at most
+ * ROCE_HTML_MAX_SERIES flows have series, the least recently active is
+ * evicted for a new one. Everything dropped is counted.
+ *
+ * PFC/PAUSE: the engine accounts paused time as the union of the pause
+ * intervals, settled up to "now" whenever its totals are read. Sampled after
+ * every MAC Control frame, the paused time added since the previous sample
+ * of a priority lies at the start of the time between the two samples (no
+ * frame came between them to restart or end a pause), which is where the
+ * timeline puts it: its buckets add up to the report's paused_ns exactly.
+ */
+#include "html_series.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FIRST_WIDTH_NS  16
+#define SLOTS_MIN       64
+#define LOAD_PCT        50 /* slots in use at most, percent */
+#define PCT             100
+#define MARKS_FIRST     16
+#define HASH_MULT       0x9E3779B97F4A7C15ull
+
+struct roce_html_series *roce_html_series_new(void)
+{
+    struct roce_html_series *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    s->n_slots = SLOTS_MIN;
+    while (s->n_slots * LOAD_PCT / PCT < ROCE_HTML_MAX_SERIES)
+        s->n_slots *= 2;
+    s->slots = calloc(s->n_slots, sizeof *s->slots);
+    s->loose = calloc(ROCE_HTML_MAX_LOOSE, sizeof *s->loose);
+    if (s->slots == NULL || s->loose == NULL) {
+        roce_html_series_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void roce_html_series_free(struct roce_html_series *s)
+{
+    if (s == NULL)
+        return;
+    for (size_t i = 0; s->slots != NULL && i < s->n_slots; i++)
+        if (s->slots[i] != NULL) {
+            free(s->slots[i]->marks);
+            free(s->slots[i]);
+        }
+    free(s->slots);
+    free(s->loose);
+    free(s->pfc);
+    free(s);
+}
+
+/* ---- the flows: a table by id, and their activity order ---- */
+
+static size_t home(const struct roce_html_series *s, uint64_t id)
+{
+    return (size_t)((id * HASH_MULT) >> 32) & (s->n_slots - 1);
+}
+
+static size_t find_slot(const struct roce_html_series *s, uint64_t id)
+{
+    size_t i = home(s, id);
+    while (s->slots[i] != NULL && s->slots[i]->id != id)
+        i = (i + 1) & (s->n_slots - 1);
+    return i;
+}
+
+const struct roce_html_flow *roce_html_series_flow(const struct roce_html_series *s, uint64_t id)
+{
+    return s->slots[find_slot(s, id)];
+}
+
+static void unlink_flow(struct roce_html_series *s, struct roce_html_flow *f)
+{
+    if (f->newer != NULL)
+        f->newer->older = f->older;
+    else
+        s->newest = f->older;
+    if (f->older != NULL)
+        f->older->newer = f->newer;
+    else
+        s->oldest = f->newer;
+    f->newer = f->older = NULL;
+}
+
+static void push_newest(struct roce_html_series *s, struct roce_html_flow *f)
+{
+    f->older = s->newest;
+    f->newer = NULL;
+    if (s->newest != NULL)
+        s->newest->newer = f;
+    s->newest = f;
+    if (s->oldest == NULL)
+        s->oldest = f;
+}
+
+/* Remove the flow in slot i (linear probing: the entries after it that
+ * would no longer be found move back). */
+static void remove_slot(struct roce_html_series *s, size_t i)
+{
+    const size_t mask = s->n_slots - 1;
+    struct roce_html_flow *f = s->slots[i];
+    unlink_flow(s, f);
+    s->n_marks -= f->n_marks;
+    s->n_flows--;
+    if (s->last == f)
+        s->last = NULL;
+    free(f->marks);
+    free(f);
+    s->slots[i] = NULL;
+    for (size_t j = (i + 1) & mask; s->slots[j] != NULL; j = (j + 1) & mask) {
+        size_t h = home(s, s->slots[j]->id);
+        /* the entry at j stays when its home lies cyclically in (i, j] */
+        if ((j > i && h > i && h <= j) || (j < i && (h > i || h <= j)))
+            continue;
+        s->slots[i] = s->slots[j];
+        s->slots[j] = NULL;
+        i = j;
+    }
+}
+
+/* The flow's series, made when new (evicting the least recently active at
+ * the bound); NULL when out of memory. */
+static struct roce_html_flow *get_flow(struct roce_html_series *s, uint64_t id, int64_t ts)
+{
+    if (s->last != NULL && s->last->id == id)
+        return s->last;
+    size_t i = find_slot(s, id);
+    struct roce_html_flow *f = s->slots[i];
+    if (f == NULL) {
+        if (s->n_flows >= ROCE_HTML_MAX_SERIES) {
+            remove_slot(s, find_slot(s, s->oldest->id));
+            s->flows_evicted++;
+            i = find_slot(s, id);
+        }
+        f = calloc(1, sizeof *f);
+        if (f == NULL) {
+            s->alloc_failures++;
+            return NULL;
+        }
+        f->id = id;
+        f->origin_ns = ts;
+        f->width_ns = FIRST_WIDTH_NS;
+        s->slots[i] = f;
+        s->n_flows++;
+        push_newest(s, f);
+    } else if (s->newest != f) {
+        unlink_flow(s, f);
+        push_newest(s, f);
+    }
+    s->last = f;
+    return f;
+}
+
+/* ---- buckets ---- */
+
+static void merge_bucket(struct roce_html_bucket *d, const struct roce_html_bucket *x)
+{
+    if (x->req_new) {
+        if (!d->req_new || x->req_lo < d->req_lo)
+            d->req_lo = x->req_lo;
+        if (!d->req_new || x->req_hi > d->req_hi)
+            d->req_hi = x->req_hi;
+    }
+    if (x->resp && (!d->resp || x->resp_hi > d->resp_hi))
+        d->resp_hi = x->resp_hi;
+    d->bytes += x->bytes;
+    d->packets += x->packets;
+    d->req_new += x->req_new;
+    d->resp += x->resp;
+}
+
+/* Halve the resolution until t fits; the bucket of t. */
+static unsigned flow_bucket(struct roce_html_flow *f, int64_t t)
+{
+    int64_t d = t > f->origin_ns ? t - f->origin_ns : 0;
+    while (d / f->width_ns >= ROCE_HTML_BUCKETS) {
+        for (unsigned k = 0; k < ROCE_HTML_BUCKETS / 2; k++) {
+            struct roce_html_bucket m = f->b[2 * k];
+            merge_bucket(&m, &f->b[2 * k + 1]);
+            f->b[k] = m;
+        }
+        memset(&f->b[ROCE_HTML_BUCKETS / 2], 0, sizeof f->b / 2);
+        f->width_ns *= 2;
+    }
+    return (unsigned)(d / f->width_ns);
+}
+
+unsigned roce_html_bucket_of(const struct roce_html_flow *f, int64_t t)
+{
+    int64_t d = t > f->origin_ns ? (t - f->origin_ns) / f->width_ns : 0;
+    return d < ROCE_HTML_BUCKETS ? (unsigned)d : ROCE_HTML_BUCKETS - 1;
+}
+
+/* Unwrap psn in a sequence, starting it when new. */
+static int64_t seq_unwrap(struct roce_html_seq *q, uint32_t psn)
+{
+    if (!q->have) {
+        q->have = 1;
+        q->first = psn;
+        q->last = psn;
+    }
+    q->last = roce_psn_unwrap(q->last, psn);
+    return q->last;
+}
+
+static uint8_t kind_of(uint8_t opcode, int has_bth)
+{
+    const struct roce_opcode_info *op = has_bth ? roce_opcode_lookup(opcode) : NULL;
+    if (op == NULL)
+        return ROCE_HTML_MARK_OTHER;
+    switch (op->kind) {
+    case ROCE_KIND_REQUEST:
+        return ROCE_HTML_MARK_REQUEST;
+    case ROCE_KIND_RESPONSE:
+        return ROCE_HTML_MARK_RESPONSE;
+    case ROCE_KIND_CNP:
+        return ROCE_HTML_MARK_CNP;
+    default:
+        return ROCE_HTML_MARK_OTHER;
+    }
+}
+
+/* ---- PFC/PAUSE ---- */
+
+/* Halve the timeline's resolution until t fits. */
+static void pfc_fit(struct roce_html_pfc *p, int64_t t)
+{
+    while ((t - p->origin_ns) / p->width_ns >= ROCE_HTML_PFC_BUCKETS) {
+        for (unsigned r = 0; r < ROCE_HTML_PFC_SLOTS; r++) {
+            for (unsigned k = 0; k < ROCE_HTML_PFC_BUCKETS / 2; k++) {
+                p->paused[r][k] = p->paused[r][2 * k] + p->paused[r][2 * k + 1];
+                p->xoff[r][k] = p->xoff[r][2 * k] + p->xoff[r][2 * k + 1];
+                p->xon[r][k] = p->xon[r][2 * k] + p->xon[r][2 * k + 1];
+            }
+            for (unsigned k = ROCE_HTML_PFC_BUCKETS / 2; k < ROCE_HTML_PFC_BUCKETS; k++)
+                p->paused[r][k] = p->xoff[r][k] = p->xon[r][k] = 0;
+        }
+        p->width_ns *= 2;
+    }
+}
+
+static unsigned pfc_bucket(struct roce_html_pfc *p, int64_t t)
+{
+    if (t < p->origin_ns)
+        t = p->origin_ns;
+    pfc_fit(p, t);
+    return (unsigned)((t - p->origin_ns) / p->width_ns);
+}
+
+/* Spread amount (ns) evenly over [from, to) in a row of the timeline (all
+ * of it at from when to <= from). */
+static void pfc_spread(struct roce_html_pfc *p, unsigned row, int64_t from, int64_t to,
+                       int64_t amount)
+{
+    if (from < p->origin_ns)
+        from = p->origin_ns;
+    if (to <= from) {
+        p->paused[row][pfc_bucket(p, from)] += amount;
+        return;
+    }
+    pfc_fit(p, to - 1);
+    if (to > p->end_ns)
+        p->end_ns = to;
+    int64_t span = to - from, given = 0;
+    for (int64_t t = from; t < to;) {
+        unsigned k = pfc_bucket(p, t);
+        int64_t bend = p->origin_ns + (int64_t)(k + 1) * p->width_ns;
+        int64_t upto = bend < to ? bend : to;
+        /* the share of this part, computed from the running total so that
+         * the parts add up to amount exactly */
+        int64_t upto_share = (int64_t)((__int128)amount * (upto - from) / span);
+        p->paused[row][k] += upto_share - given;
+        given = upto_share;
+        t = upto;
+    }
+}
+
+/* Sample the engine's PFC/PAUSE totals at now. */
+static void pfc_sample(struct roce_html_series *s, struct roce_engine *e, int64_t now)
+{
+    if (s->pfc == NULL) {
+        s->pfc = calloc(1, sizeof *s->pfc);
+        if (s->pfc == NULL) {
+            s->alloc_failures++;
+            return;
+        }
+        s->pfc->origin_ns = s->have_first ? s->first_ts_ns : now;
+        s->pfc->width_ns = FIRST_WIDTH_NS;
+        s->pfc->end_ns = s->pfc->origin_ns;
+    }
+    const struct roce_pfc_report *r = &roce_engine_totals(e)->pfc;
+    for (unsigned i = 0; i < ROCE_HTML_PFC_SLOTS; i++) {
+        const struct roce_pfc_prio *p = i < ROCE_PFC_PRIORITIES ? &r->prio[i] : &r->pause;
+        struct roce_html_pfc_sample *l = &s->pfc_last[i];
+        int64_t dpaused = p->paused_ns - l->paused_ns;
+        if (dpaused > 0)
+            pfc_spread(s->pfc, i, l->ts_ns, l->ts_ns + dpaused, dpaused);
+        unsigned k = pfc_bucket(s->pfc, now);
+        s->pfc->xoff[i][k] += (uint32_t)(p->xoff - l->xoff);
+        s->pfc->xon[i][k] += (uint32_t)(p->xon - l->xon);
+        l->ts_ns = now;
+        l->paused_ns = p->paused_ns;
+        l->xoff = p->xoff;
+        l->xon = p->xon;
+    }
+}
+
+/* ---- what front ends call ---- */
+
+void roce_html_series_frame(void *ctx, struct roce_engine *e, const struct roce_frame_in *in,
+                            const struct roce_frame_out *out)
+{
+    struct roce_html_series *s = ctx;
+    const struct roce_verdict *v = &out->verdict;
+    if (!s->have_first) {
+        s->have_first = 1;
+        s->first_ts_ns = v->ts_ns;
+    }
+    if (out->pkt.mac_ctrl != ROCE_MACCTRL_NONE)
+        pfc_sample(s, e, v->ts_ns);
+    if (!v->has_flow)
+        return;
+    struct roce_html_flow *f = get_flow(s, v->flow_id, v->ts_ns);
+    if (f == NULL)
+        return;
+    struct roce_html_bucket *b = &f->b[flow_bucket(f, v->ts_ns)];
+    if (v->ts_ns > f->last_ts_ns)
+        f->last_ts_ns = v->ts_ns;
+    b->packets++;
+    b->bytes += in->wirelen;
+    uint8_t kind = kind_of(out->pkt.opcode, out->pkt.bth_captured);
+    if (kind == ROCE_HTML_MARK_REQUEST) {
+        int64_t a = seq_unwrap(&f->req, out->pkt.psn);
+        if (v->flags & ROCE_V_RETRANSMISSION)
+            return;
+        if (!b->req_new || a < b->req_lo)
+            b->req_lo = a;
+        if (!b->req_new || a > b->req_hi)
+            b->req_hi = a;
+        b->req_new++;
+    } else if (kind == ROCE_HTML_MARK_RESPONSE) {
+        int64_t a = seq_unwrap(&f->resp, out->pkt.psn);
+        if (!b->resp || a > b->resp_hi)
+            b->resp_hi = a;
+        b->resp++;
+    }
+}
+
+/* Keep one more mark in f; NULL (counted) beyond the bounds. */
+static struct roce_html_mark *add_mark(struct roce_html_series *s, struct roce_html_flow *f)
+{
+    if (f->n_marks >= ROCE_HTML_MARKS_PER_FLOW || s->n_marks >= ROCE_HTML_MAX_MARKS)
+        goto dropped;
+    if (f->n_marks == f->cap_marks) {
+        uint32_t cap = f->cap_marks ? f->cap_marks * 2 : MARKS_FIRST;
+        if (cap > ROCE_HTML_MARKS_PER_FLOW)
+            cap = ROCE_HTML_MARKS_PER_FLOW;
+        struct roce_html_mark *m = realloc(f->marks, cap * sizeof *m);
+        if (m == NULL) {
+            s->alloc_failures++;
+            goto dropped;
+        }
+        f->marks = m;
+        f->cap_marks = cap;
+    }
+    s->n_marks++;
+    return &f->marks[f->n_marks++];
+dropped:
+    f->marks_dropped++;
+    s->marks_dropped++;
+    return NULL;
+}
+
+void roce_html_series_verdict(const struct roce_verdict *v, void *ctx)
+{
+    struct roce_html_series *s = ctx;
+    struct roce_html_mark *m;
+    struct roce_html_flow *f = NULL;
+    if (v->has_flow) {
+        f = get_flow(s, v->flow_id, v->ts_ns);
+        if (f == NULL) {
+            s->marks_dropped++;
+            return;
+        }
+        m = add_mark(s, f);
+    } else if (s->n_loose < ROCE_HTML_MAX_LOOSE) {
+        m = &s->loose[s->n_loose++];
+    } else {
+        s->loose_dropped++;
+        return;
+    }
+    if (m == NULL)
+        return;
+    memset(m, 0, sizeof *m);
+    m->frame = v->frame;
+    m->ts_ns = v->ts_ns;
+    m->psn = v->psn;
+    m->flags = v->flags;
+    if (v->flags & (ROCE_V_GAP | ROCE_V_RESP_GAP))
+        m->missing = v->missing_psns;
+    m->kind = v->has_flow ? kind_of(v->opcode, 1) : ROCE_HTML_MARK_OTHER;
+    if (f != NULL && m->kind == ROCE_HTML_MARK_REQUEST)
+        m->psn_abs = seq_unwrap(&f->req, v->psn);
+    else if (f != NULL && m->kind == ROCE_HTML_MARK_RESPONSE)
+        m->psn_abs = seq_unwrap(&f->resp, v->psn);
+}
+
+void roce_html_series_finish(struct roce_html_series *s, struct roce_engine *e)
+{
+    if (s->pfc != NULL)
+        pfc_sample(s, e, s->pfc_last[0].ts_ns);
+}
+
+/* ---- reading ---- */
+
+const struct roce_html_seq *roce_html_flow_seq(const struct roce_html_flow *f)
+{
+    return f->req.have ? &f->req : f->resp.have ? &f->resp : NULL;
+}
+
+/* The unwrapped PSN the flow's graph had reached around bucket k. */
+static int64_t reference(const struct roce_html_flow *f, const struct roce_html_seq *q, unsigned k)
+{
+    int req = q == &f->req;
+    for (unsigned d = 0; d < ROCE_HTML_BUCKETS; d++) {
+        const struct roce_html_bucket *lo = d <= k ? &f->b[k - d] : NULL;
+        const struct roce_html_bucket *hi = k + d < ROCE_HTML_BUCKETS ? &f->b[k + d] : NULL;
+        if (lo != NULL && (req ? lo->req_new != 0 : lo->resp != 0))
+            return req ? lo->req_hi : lo->resp_hi;
+        if (hi != NULL && (req ? hi->req_new != 0 : hi->resp != 0))
+            return req ? hi->req_lo : hi->resp_hi;
+    }
+    return q->last;
+}
+
+int64_t roce_html_flow_psn(const struct roce_html_flow *f, int64_t t, uint32_t psn)
+{
+    const struct roce_html_seq *q = roce_html_flow_seq(f);
+    if (q == NULL)
+        return 0;
+    return roce_psn_unwrap(reference(f, q, roce_html_bucket_of(f, t)), psn) - (int64_t)q->first;
+}
+
+/* ---- -j ---- */
+
+int roce_html_series_absorb(struct roce_html_series *dst, struct roce_html_series *src,
+                            uint64_t frame_offset, uint64_t id_offset)
+{
+    int rc = 0;
+    /* the oldest first, so that the activity order stays */
+    while (src->oldest != NULL) {
+        struct roce_html_flow *g = src->oldest;
+        size_t i = find_slot(src, g->id);
+        struct roce_html_flow *f = get_flow(dst, g->id + id_offset, g->origin_ns);
+        if (f == NULL) {
+            dst->flows_evicted++;
+            rc = -1;
+        } else {
+            struct roce_html_flow keep = *f; /* its place in dst's lists */
+            *f = *g;
+            f->id = keep.id;
+            f->newer = keep.newer;
+            f->older = keep.older;
+            g->marks = NULL;
+            dst->n_marks += f->n_marks;
+            src->n_marks -= f->n_marks;
+            g->n_marks = 0;
+            for (uint32_t k = 0; k < f->n_marks; k++)
+                f->marks[k].frame += frame_offset;
+        }
+        remove_slot(src, i);
+    }
+    for (size_t k = 0; k < src->n_loose; k++) {
+        if (dst->n_loose == ROCE_HTML_MAX_LOOSE) {
+            dst->loose_dropped += src->n_loose - k;
+            break;
+        }
+        dst->loose[dst->n_loose] = src->loose[k];
+        dst->loose[dst->n_loose++].frame += frame_offset;
+    }
+    src->n_loose = 0;
+    if (src->pfc != NULL) {
+        const struct roce_html_pfc *p = src->pfc;
+        if (dst->pfc == NULL && (dst->pfc = calloc(1, sizeof *dst->pfc)) != NULL) {
+            dst->pfc->origin_ns = dst->have_first ? dst->first_ts_ns : p->origin_ns;
+            dst->pfc->width_ns = FIRST_WIDTH_NS;
+            dst->pfc->end_ns = dst->pfc->origin_ns;
+        }
+        if (dst->pfc == NULL) {
+            dst->alloc_failures++;
+            rc = -1;
+        }
+        for (unsigned r = 0; dst->pfc != NULL && r < ROCE_HTML_PFC_SLOTS; r++)
+            for (unsigned k = 0; k < ROCE_HTML_PFC_BUCKETS; k++) {
+                int64_t t = p->origin_ns + (int64_t)k * p->width_ns;
+                if (p->paused[r][k])
+                    pfc_spread(dst->pfc, r, t, t + p->width_ns, p->paused[r][k]);
+                if (p->xoff[r][k] || p->xon[r][k]) {
+                    unsigned b = pfc_bucket(dst->pfc, t);
+                    dst->pfc->xoff[r][b] += p->xoff[r][k];
+                    dst->pfc->xon[r][b] += p->xon[r][k];
+                }
+            }
+    }
+    if (!dst->have_first && src->have_first) {
+        dst->have_first = 1;
+        dst->first_ts_ns = src->first_ts_ns;
+    }
+    dst->flows_evicted += src->flows_evicted;
+    dst->marks_dropped += src->marks_dropped;
+    dst->loose_dropped += src->loose_dropped;
+    dst->alloc_failures += src->alloc_failures;
+    src->flows_evicted = src->marks_dropped = src->loose_dropped = src->alloc_failures = 0;
+    return rc;
+}

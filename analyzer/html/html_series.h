@@ -1,0 +1,110 @@
+/*
+ * html_series.h - the series' layout, for the page's writers (html_*.c);
+ * front ends use html.h only.
+ */
+#ifndef ROCE_HTML_SERIES_H
+#define ROCE_HTML_SERIES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "html.h"
+
+/* One time bucket of a flow. PSNs are unwrapped (roce_psn_unwrap), in the
+ * sequence of their kind: requests in the flow's own, responses in the one
+ * of the requests they answer (the paired flow's). */
+struct roce_html_bucket {
+    int64_t req_lo, req_hi; /* PSNs of the requests sent new (valid when req_new) */
+    int64_t resp_hi;        /* the highest response PSN (valid when resp) */
+    uint64_t bytes;         /* frame lengths on the wire (as the flow's bytes) */
+    uint32_t packets;
+    uint32_t req_new; /* requests that were not retransmissions */
+    uint32_t resp;    /* responses */
+    uint32_t pad_;
+};
+
+/* An unwrapped PSN sequence: the first raw PSN, and the latest unwrapped. */
+struct roce_html_seq {
+    uint8_t have;
+    uint32_t first;
+    int64_t last;
+};
+
+/* Where a frame with verdicts is plotted: the kind of its opcode. */
+enum roce_html_mark_kind {
+    ROCE_HTML_MARK_REQUEST = 0, /* at its PSN, on its own flow's graph */
+    ROCE_HTML_MARK_RESPONSE = 1, /* at its PSN, on the paired flow's graph */
+    ROCE_HTML_MARK_CNP = 2,      /* in the CNP strip of the paired flow's graph */
+    ROCE_HTML_MARK_OTHER = 3     /* no BTH or no known opcode: in the strip of its own */
+};
+
+/* A frame with verdicts. */
+struct roce_html_mark {
+    uint64_t frame;
+    int64_t ts_ns;
+    int64_t psn_abs;  /* unwrapped in the sequence of its kind */
+    uint32_t psn;     /* as on the wire */
+    uint32_t flags;   /* enum roce_verdict_flag */
+    uint32_t missing; /* on GAP and RESP_GAP: PSNs missing before it */
+    uint8_t kind;     /* enum roce_html_mark_kind */
+    uint8_t pad_[3];
+};
+
+struct roce_html_flow {
+    uint64_t id;
+    struct roce_html_flow *newer, *older; /* activity order, for eviction */
+    int64_t origin_ns, width_ns;          /* bucket i covers origin + [i, i+1) x width */
+    int64_t last_ts_ns;
+    struct roce_html_seq req, resp;
+    struct roce_html_mark *marks;
+    uint32_t n_marks, cap_marks;
+    uint64_t marks_dropped; /* beyond ROCE_HTML_MARKS_PER_FLOW or ROCE_HTML_MAX_MARKS */
+    struct roce_html_bucket b[ROCE_HTML_BUCKETS];
+};
+
+/* What the engine said of PFC/PAUSE at the latest sample, per slot. */
+struct roce_html_pfc_sample {
+    int64_t ts_ns, paused_ns;
+    uint64_t xoff, xon;
+};
+
+/* The PFC/PAUSE timeline: paused time and XOFF/XON frames per bucket. */
+struct roce_html_pfc {
+    int64_t origin_ns, width_ns;
+    int64_t paused[ROCE_HTML_PFC_SLOTS][ROCE_HTML_PFC_BUCKETS];
+    uint32_t xoff[ROCE_HTML_PFC_SLOTS][ROCE_HTML_PFC_BUCKETS];
+    uint32_t xon[ROCE_HTML_PFC_SLOTS][ROCE_HTML_PFC_BUCKETS];
+    int64_t end_ns; /* the latest time with paused time in it */
+};
+
+struct roce_html_series {
+    struct roce_html_flow **slots; /* open addressing by id (linear probing) */
+    size_t n_slots, n_flows;
+    struct roce_html_flow *newest, *oldest;
+    struct roce_html_flow *last; /* the flow of the previous frame (most frames follow one) */
+    uint64_t n_marks;
+    struct roce_html_mark *loose; /* frames with verdicts outside any flow */
+    size_t n_loose;
+    struct roce_html_pfc *pfc; /* NULL until the first MAC Control frame */
+    struct roce_html_pfc_sample pfc_last[ROCE_HTML_PFC_SLOTS];
+    int have_first;
+    int64_t first_ts_ns; /* the first frame's time (origin of the PFC timeline) */
+    /* bounds reached */
+    uint64_t flows_evicted;  /* series dropped for newer flows (ROCE_HTML_MAX_SERIES) */
+    uint64_t marks_dropped;  /* frames with verdicts not kept (per-flow or total cap) */
+    uint64_t loose_dropped;  /* ... outside any flow, beyond ROCE_HTML_MAX_LOOSE */
+    uint64_t alloc_failures; /* series or marks that could not be allocated */
+};
+
+/* The series of a flow, or NULL. */
+const struct roce_html_flow *roce_html_series_flow(const struct roce_html_series *s, uint64_t id);
+/* Index of the bucket that holds time t (clamped to the buckets). */
+unsigned roce_html_bucket_of(const struct roce_html_flow *f, int64_t t);
+/* The sequence a flow's graph is drawn in (its requests', else its
+ * responses'), or NULL when it has neither. */
+const struct roce_html_seq *roce_html_flow_seq(const struct roce_html_flow *f);
+/* psn placed in a flow's graph at time t: unwrapped next to what the flow
+ * sent (or answered) around t, relative to the first PSN of its sequence. */
+int64_t roce_html_flow_psn(const struct roce_html_flow *f, int64_t t, uint32_t psn);
+
+#endif

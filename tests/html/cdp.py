@@ -1,0 +1,265 @@
+"""A small Chrome DevTools Protocol client over --remote-debugging-pipe, and a
+PNG decoder: what the HTML report's browser tests need, in the standard
+library only.
+
+Chromium reads commands from its descriptor 3 and writes replies and events
+to its descriptor 4, one JSON message each, ended by a NUL byte. Page-level
+commands go to a session attached to a tab (flattened sessions: the
+sessionId travels in the message).
+"""
+import base64
+import fcntl
+import json
+import os
+import select
+import shutil
+import struct
+import subprocess
+import tempfile
+import time
+import zlib
+
+# What keeps a headless Chromium from reaching out on its own (update checks,
+# field trials, sync, QUIC probes), and a resolver that answers nothing, so
+# that a request the page made would fail rather than leave the machine.
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-default-apps", "--disable-extensions", "--no-default-browser-check",
+    "--metrics-recording-only", "--disable-features=Translate,OptimizationHints,MediaRouter",
+    "--host-resolver-rules=MAP * ~NOTFOUND", "--hide-scrollbars", "--mute-audio",
+]
+
+
+def find_chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+class CDPError(Exception):
+    pass
+
+
+class Browser:
+    """A headless Chromium with one tab; events are kept per method."""
+
+    def __init__(self, exe, width=1200, height=900, timeout=60):
+        self.timeout = timeout
+        self.profile = tempfile.mkdtemp(prefix="rocescope-chromium-")
+        cmd_r, cmd_w = os.pipe()  # we write commands, Chromium reads them on fd 3
+        ev_r, ev_w = os.pipe()  # Chromium writes on fd 4, we read
+
+        def child_fds():
+            # via descriptors above 10, so that neither pipe end is overwritten
+            # nor keeps its close-on-exec flag
+            hi = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (cmd_r, ev_w)]
+            for fd, want in zip(hi, (3, 4)):
+                os.dup2(fd, want)
+                os.set_inheritable(want, True)
+
+        self.proc = subprocess.Popen(
+            [exe, *CHROMIUM_FLAGS, "--remote-debugging-pipe", f"--user-data-dir={self.profile}",
+             f"--window-size={width},{height}", "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=child_fds, close_fds=False)
+        os.close(cmd_r)
+        os.close(ev_w)
+        self.w, self.r = cmd_w, ev_r
+        self.buf = b""
+        self.next_id = 0
+        self.events = []
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget",
+                                 {"targetId": target, "flatten": True})["sessionId"]
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            self.page(f"{domain}.enable")
+        self.page("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+    def close(self):
+        try:
+            self.call("Browser.close", timeout=5)
+        except (CDPError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        for fd in (self.w, self.r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _read_message(self, deadline):
+        while b"\0" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise CDPError("timed out waiting for Chromium")
+            ready, _, _ = select.select([self.r], [], [], left)
+            if ready:
+                chunk = os.read(self.r, 1 << 20)
+                if not chunk:
+                    raise CDPError("Chromium closed the pipe")
+                self.buf += chunk
+        msg, _, self.buf = self.buf.partition(b"\0")
+        return json.loads(msg)
+
+    def call(self, method, params=None, session=None, timeout=None):
+        self.next_id += 1
+        mid = self.next_id
+        msg = {"id": mid, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        os.write(self.w, json.dumps(msg).encode() + b"\0")
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while True:
+            m = self._read_message(deadline)
+            if m.get("id") == mid:
+                if "error" in m:
+                    raise CDPError(f"{method}: {m['error']}")
+                return m.get("result", {})
+            if "method" in m:
+                self.events.append(m)
+
+    def page(self, method, params=None, timeout=None):
+        return self.call(method, params, self.session, timeout)
+
+    def wait_event(self, method, timeout=None):
+        """The first event `method` not taken yet (from those kept, or awaited)."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while True:
+            for i, e in enumerate(self.events):
+                if e["method"] == method and not e.get("_taken"):
+                    e["_taken"] = True
+                    return e
+            m = self._read_message(deadline)
+            if "method" in m:
+                self.events.append(m)
+
+    def drain(self, seconds):
+        """Keep the events that come in the next seconds."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                m = self._read_message(deadline)
+            except CDPError as e:
+                if "timed out" in str(e):
+                    return
+                raise
+            if "method" in m:
+                self.events.append(m)
+
+    def evaluate(self, expr):
+        r = self.page("Runtime.evaluate", {"expression": expr, "returnByValue": True,
+                                           "awaitPromise": True})
+        if "exceptionDetails" in r:
+            raise CDPError(f"evaluate: {r['exceptionDetails']}")
+        return r["result"].get("value")
+
+    def load(self, url):
+        """Navigate and wait for the load event; the seconds it took."""
+        self.events = []
+        t0 = time.monotonic()
+        self.page("Page.navigate", {"url": url})
+        self.wait_event("Page.loadEventFired")
+        return time.monotonic() - t0
+
+    def screenshot(self, clip=None):
+        params = {"format": "png", "captureBeyondViewport": True}
+        if clip:
+            params["clip"] = {**clip, "scale": 1}
+        return base64.b64decode(self.page("Page.captureScreenshot", params)["data"])
+
+    # what the page did wrong
+    def problems(self):
+        out = []
+        for e in self.events:
+            m, p = e["method"], e.get("params", {})
+            if m == "Runtime.exceptionThrown":
+                out.append(f"exception: {p['exceptionDetails'].get('text')} "
+                           f"{p['exceptionDetails'].get('exception', {}).get('description', '')}")
+            elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "warning", "assert"):
+                out.append(f"console.{p['type']}: {[a.get('value') for a in p.get('args', [])]}")
+            elif m == "Log.entryAdded" and p["entry"].get("level") in ("error", "warning"):
+                out.append(f"log {p['entry']['level']}: {p['entry'].get('text')} "
+                           f"{p['entry'].get('url', '')}")
+        return out
+
+    def requests(self):
+        return [e["params"]["request"]["url"] for e in self.events
+                if e["method"] == "Network.requestWillBeSent"]
+
+
+def png_pixels(data):
+    """(width, height, channels, rows of bytes) of an 8-bit, non-interlaced
+    RGB or RGBA PNG (what Chromium writes)."""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError("not a PNG")
+    pos, idat, w = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            if depth != 8 or ctype not in (2, 6) or interlace:
+                raise ValueError(f"unsupported PNG (depth {depth}, colour type {ctype})")
+            ch = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"IEND":
+            break
+    raw = zlib.decompress(idat)
+    stride = w * ch
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - ch] if i >= ch else 0
+            b = prev[i]
+            c = prev[i - ch] if i >= ch else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + ((a + b) >> 1)) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                line[i] = (line[i] + pred) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, ch, rows
+
+
+def png_stats(data, step=2):
+    """Size, luminance variance and the share of pixels that are not the
+    most common colour, over every step-th pixel of every step-th row."""
+    w, h, ch, rows = png_pixels(data)
+    lum, colours = [], {}
+    for y in range(0, h, step):
+        row = rows[y]
+        for x in range(0, w, step):
+            r, g, b = row[x * ch], row[x * ch + 1], row[x * ch + 2]
+            lum.append((299 * r + 587 * g + 114 * b) / 1000)
+            colours[(r, g, b)] = colours.get((r, g, b), 0) + 1
+    n = len(lum) or 1
+    mean = sum(lum) / n
+    var = sum((v - mean) ** 2 for v in lum) / n
+    ink = 1 - max(colours.values()) / n if colours else 0
+    return {"width": w, "height": h, "variance": var, "ink": ink, "colours": len(colours)}

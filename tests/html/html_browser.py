@@ -1,0 +1,346 @@
+#!/usr/bin/env python3
+"""The HTML report in a real browser (headless Chromium, driven over the
+DevTools protocol by cdp.py; standard library only).
+
+For the page of every scenario capture of captures/ (and its header-only cut
+at snaplen 64 for a few), of a capture without RoCE, of one without frames,
+of `-j 2`, of `rocescope merge`, of `rocescope localize`, and of a
+`rocegen bulk` capture (--bulk-packets):
+
+  - no console error or warning, no exception, and no network request: the
+    only request is the page's own file;
+  - the DOM holds one element per frame with verdicts, with data-frame and
+    data-verdicts exactly as `rocescope --events` gives them, none twice;
+  - a screenshot of each section is not blank (pixel variance and ink of
+    the decoded PNG); for the bulk capture, the page's size and its first
+    contentful paint.
+
+And on one page: the tooltip shows the frame under the pointer, a click on
+a column heading sorts the table, a 400-pixel window needs no horizontal
+scrolling, printing hides the navigation and makes a PDF, and the shapes of
+the marks differ without their colours.
+
+  html_browser.py --rocescope R --rocegen G --editcap E --captures DIR
+                  [--work DIR] [--bulk-packets N] [--max-render-ms MS]
+Exit 77 (skipped) when no Chromium is installed.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+SECTIONS = ["summary", "flows", "graphs", "cnp-latency", "pfc", "episodes", "loose", "limits"]
+LOCALIZE_SECTIONS = ["summary", "points", "segments", "flows", "losses", "ce-marks"]
+# captures whose every section is photographed (the others: their graphs)
+FULL_SHOTS = {"loss_receiver", "ecn_cnp", "pfc", "malformed", "timeout", "read_loss"}
+MIN_VARIANCE = 20.0
+MIN_INK = 0.003
+PAGE_MAX_BYTES = 8 * 1024 * 1024
+
+failures = []
+
+
+def fail(what):
+    failures.append(what)
+    print(f"FAIL {what}", flush=True)
+
+
+def run(cmd, ok=(0,)):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode not in ok:
+        sys.exit(f"html_browser: {' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def capture_args(captures, name):
+    a = os.path.join(captures, "expected", name + ".args")
+    return open(a, encoding="utf-8").read().split() if os.path.exists(a) else []
+
+
+def events_of(rocescope, args, files):
+    """frame -> verdicts (space-separated) from --events."""
+    out = {}
+    for line in run([rocescope, "--events", *args, *files]).splitlines():
+        o = json.loads(line)
+        out[o["frame"]] = " ".join(o["verdicts"])
+    return out
+
+
+DOM_FRAMES = """Array.from(document.querySelectorAll('[data-frame]')).map(e => {
+  const r = e.getBoundingClientRect();
+  return [e.getAttribute('data-frame'), e.getAttribute('data-verdicts'), r.width > 0 && r.height > 0];
+})"""
+
+SECTION_RECT = """(() => { const s = document.getElementById(%s); if (!s) return null;
+  const r = s.getBoundingClientRect();
+  return {x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width,
+          height: Math.min(r.height, 4000)}; })()"""
+
+
+def check_clean(b, label, page_url):
+    for p in b.problems():
+        fail(f"{label}: {p}")
+    for url in b.requests():
+        if url != page_url and not url.startswith("data:"):
+            fail(f"{label}: network request {url}")
+
+
+def check_frames(b, label, want):
+    got, seen = {}, set()
+    for frame, verdicts, visible in b.evaluate(DOM_FRAMES):
+        f = int(frame)
+        if f in seen:
+            fail(f"{label}: frame {f} plotted twice")
+        seen.add(f)
+        got[f] = verdicts
+        if not visible:
+            fail(f"{label}: frame {f} has no area on the page")
+    if got != want:
+        diff = sorted(set(got) ^ set(want)) or [f for f in want if got.get(f) != want[f]]
+        fail(f"{label}: DOM frames differ from --events at frames {diff[:10]} "
+             f"(DOM {len(got)}, events {len(want)}): "
+             f"{[(f, got.get(f), want.get(f)) for f in diff[:3]]}")
+    return len(got)
+
+
+def check_sections(b, label, sections, shots_dir, required=()):
+    for sec in sections:
+        rect = b.evaluate(SECTION_RECT % json.dumps(sec))
+        if rect is None:
+            if sec in required:
+                fail(f"{label}: no section #{sec}")
+            continue
+        if rect["width"] < 10 or rect["height"] < 10:
+            fail(f"{label}: section #{sec} is {rect['width']}x{rect['height']}")
+            continue
+        png = b.page("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {**rect, "scale": 0.5}})["data"]
+        data = cdp.base64.b64decode(png)
+        st = cdp.png_stats(data)
+        if shots_dir:
+            with open(os.path.join(shots_dir, f"{label}-{sec}.png"), "wb") as f:
+                f.write(data)
+        if st["variance"] < MIN_VARIANCE or st["ink"] < MIN_INK:
+            fail(f"{label}: section #{sec} looks blank ({st})")
+
+
+def page_check(b, rocescope, html, label, want, shots_dir, sections, required=("summary",)):
+    url = "file://" + os.path.abspath(html)
+    b.load(url)
+    b.drain(0.2)
+    check_clean(b, label, url)
+    n = check_frames(b, label, want) if want is not None else 0
+    check_sections(b, label, sections, shots_dir, required)
+    return n
+
+
+def interaction_checks(b, html, want):
+    """Tooltip, sorting, narrow window, print, shapes without colour."""
+    url = "file://" + os.path.abspath(html)
+    b.load(url)
+    # the tooltip shows the frame under the pointer
+    frame = sorted(want)[0]
+    pos = b.evaluate("""(() => { const e = document.querySelector('svg [data-frame="%d"]');
+        e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();
+        return [r.left + r.width / 2, r.top + r.height / 2]; })()""" % frame)
+    b.drain(0.3)  # the scroll event (which hides a tooltip not kept) comes first
+    b.page("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": pos[0], "y": pos[1]})
+    tip = b.evaluate("[document.getElementById('tip').className, "
+                     "document.getElementById('tip').textContent]")
+    if tip[0] != "on" or f"frame {frame}" not in tip[1] or want[frame].split()[0] not in tip[1]:
+        fail(f"tooltip over frame {frame}: {tip}")
+    b.page("Input.dispatchMouseEvent", {"type": "mousePressed", "x": pos[0], "y": pos[1],
+                                        "button": "left", "clickCount": 1})
+    b.page("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": pos[0], "y": pos[1],
+                                        "button": "left", "clickCount": 1})
+    b.page("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 2, "y": 2})
+    if b.evaluate("document.getElementById('tip').className") != "on":
+        fail("a click does not keep the tooltip")
+    # sorting: packets, ascending then descending
+    order = b.evaluate("""(() => { const t = document.getElementById('flows-table');
+        const th = Array.from(t.tHead.rows[0].cells).find(c => c.textContent === 'packets');
+        const col = th.cellIndex, vals = () => Array.from(t.tBodies[0].rows).map(
+            r => Number(r.cells[col].textContent));
+        th.click(); const a = vals(); th.click(); const d = vals(); return [a, d]; })()""")
+    if order[0] != sorted(order[0]) or order[1] != sorted(order[1], reverse=True):
+        fail(f"sorting by packets: {order}")
+    # a narrow window: nothing wider than it
+    b.page("Emulation.setDeviceMetricsOverride",
+           {"width": 400, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+    b.load(url)
+    widths = b.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    if widths[0] > widths[1] + 1:
+        fail(f"a 400-pixel window scrolls sideways: {widths}")
+    b.page("Emulation.setDeviceMetricsOverride",
+           {"width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    # printing
+    b.load(url)
+    b.page("Emulation.setEmulatedMedia", {"media": "print"})
+    nav = b.evaluate("getComputedStyle(document.querySelector('nav')).display")
+    b.page("Emulation.setEmulatedMedia", {"media": ""})
+    if nav != "none":
+        fail(f"print style keeps the navigation ({nav})")
+    pdf = cdp.base64.b64decode(b.page("Page.printToPDF", {})["data"])
+    if not pdf.startswith(b"%PDF") or len(pdf) < 10000:
+        fail(f"printing gave {len(pdf)} bytes")
+    # shapes differ without colour: the marks' definitions, colours removed
+    shapes = b.evaluate("""Array.from(document.querySelectorAll('defs [id^="m-"]')).map(e =>
+        [e.id, e.outerHTML.replace(/ id="[^"]*"/, '').replace(/ (fill|stroke)="#[0-9a-f]+"/g, '')])""")
+    by = {}
+    for ident, geometry in shapes:
+        by.setdefault(geometry, []).append(ident)
+    same = [ids for ids in by.values() if len(ids) > 1]
+    if len(shapes) < 9 or same:
+        fail(f"mark shapes that only colour tells apart: {same} ({len(shapes)} shapes)")
+    used = set(b.evaluate("Array.from(document.querySelectorAll('use[data-frame]')).map("
+                          "e => e.getAttribute('href'))"))
+    if not used <= {"#" + i for i, _ in shapes}:
+        fail(f"marks use shapes that are not defined: {used}")
+
+
+def write_pcap_header(path):
+    import struct
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rocescope", required=True)
+    ap.add_argument("--rocegen", required=True)
+    ap.add_argument("--editcap", required=True)
+    ap.add_argument("--captures", required=True)
+    ap.add_argument("--work", help="keep pages and screenshots here")
+    ap.add_argument("--bulk-packets", type=int, default=1000000)
+    ap.add_argument("--max-render-ms", type=float, default=2000)
+    a = ap.parse_args()
+    exe = cdp.find_chromium()
+    if exe is None:
+        print("html_browser: skipped: no chromium (tools/setup.sh installs it)")
+        return 77
+    work = a.work or tempfile.mkdtemp(prefix="rocescope-html-")
+    shots = os.path.join(work, "shots")
+    os.makedirs(shots, exist_ok=True)
+    rs = a.rocescope
+    pages = 0
+
+    with cdp.Browser(exe) as b:
+        # every scenario capture, all flows drawn (--top)
+        caps = sorted(glob.glob(os.path.join(a.captures, "*.pcap*")))
+        for cap in caps:
+            name = os.path.basename(cap).replace(".", "_")
+            base = os.path.basename(cap).rsplit(".", 1)[0]
+            args = capture_args(a.captures, base)
+            html = os.path.join(work, name + ".html")
+            run([rs, "--html", html, "--top", "1000", "-o", os.devnull, *args, cap])
+            want = events_of(rs, args, [cap])
+            secs = SECTIONS if base in FULL_SHOTS else (["graphs"] if want else ["summary"])
+            n = page_check(b, rs, html, name, want, shots, secs,
+                           required=("summary", "flows", "graphs", "episodes", "limits"))
+            pages += 1
+            print(f"ok {name}: {n} frames with verdicts, {os.path.getsize(html)} bytes", flush=True)
+
+        # header-only cuts (snaplen 64)
+        for base in ("loss_receiver", "ecn_cnp", "erspan3"):
+            cut = os.path.join(work, base + "-s64.pcap")
+            run([a.editcap, "-s", "64", os.path.join(a.captures, base + ".pcap"), cut])
+            html = cut + ".html"
+            run([rs, "--html", html, "--top", "1000", "-o", os.devnull, cut])
+            n = page_check(b, rs, html, base + "-s64", events_of(rs, [], [cut]), shots,
+                           ["summary", "graphs"])
+            pages += 1
+            print(f"ok {base} cut at 64 bytes: {n} frames with verdicts", flush=True)
+
+        # no RoCE at all, and no frame at all
+        noroce = os.path.join(work, "no-roce.pcap")
+        run([a.editcap, "-r", os.path.join(a.captures, "noise.pcap"), noroce, "1-3"])
+        empty = os.path.join(work, "empty.pcap")
+        write_pcap_header(empty)
+        for cap, label in ((noroce, "no-roce"), (empty, "no-frames")):
+            html = cap + ".html"
+            run([rs, "--html", html, "-o", os.devnull, cap])
+            page_check(b, rs, html, label, {}, shots, SECTIONS,
+                       required=("summary", "flows", "graphs", "limits"))
+            text = b.evaluate("document.getElementById('graphs').textContent")
+            if "No flow had trouble" not in text:
+                fail(f"{label}: the graphs section says {text[:200]!r}")
+            pages += 1
+            print(f"ok {label}", flush=True)
+
+        # -j 2 and merge: the same frames as the joint analysis
+        two = [os.path.join(a.captures, c) for c in ("loss_receiver.pcap", "ecn_cnp.pcap")]
+        html = os.path.join(work, "jobs.html")
+        run([rs, "-j", "2", "--html", html, "--top", "1000", "-o", os.devnull, *two])
+        page_check(b, rs, html, "jobs", events_of(rs, ["-j", "2"], two), shots,
+                   ["summary", "graphs", "episodes"])
+        jsons = []
+        for c in two:
+            j = os.path.join(work, os.path.basename(c) + ".json")
+            run([rs, "--json", "-o", j, c])
+            jsons.append(j)
+        html = os.path.join(work, "merge.html")
+        run([rs, "merge", "--html", html, "-o", os.devnull, *jsons])
+        page_check(b, rs, html, "merge", {}, shots, ["summary", "flows", "episodes"])
+        if "need the frames" not in b.evaluate("document.getElementById('graphs').textContent"):
+            fail("merge: the page does not say why it has no graphs")
+        pages += 2
+        print("ok -j 2 and merge", flush=True)
+
+        # localize
+        lz = [os.path.join(a.captures, "localize", f) for f in ("tap_a.pcap", "tap_b.pcap")]
+        html = os.path.join(work, "localize.html")
+        run([rs, "localize", "--html", html, "-o", os.devnull, *lz])
+        page_check(b, rs, html, "localize", None, shots, LOCALIZE_SECTIONS,
+                   required=("summary", "points", "segments", "flows"))
+        pages += 1
+        print("ok localize", flush=True)
+
+        interaction_checks(b, os.path.join(work, "loss_receiver_pcap.html"),
+                           events_of(rs, [], [os.path.join(a.captures, "loss_receiver.pcap")]))
+        print("ok tooltip, sorting, narrow window, print, shapes", flush=True)
+
+        # a bulk capture: bounded page, first paint
+        if a.bulk_packets:
+            bulk = os.path.join(work, f"bulk-{a.bulk_packets}.pcap")
+            run([a.rocegen, "bulk", "-o", bulk, "--packets", str(a.bulk_packets), "--qps", "1000",
+                 "--seed", "1", "--snaplen", "128"])
+            html = bulk + ".html"
+            run([rs, "--html", html, "-o", os.devnull, bulk])
+            size = os.path.getsize(html)
+            url = "file://" + os.path.abspath(html)
+            secs = b.load(url)
+            paint = b.evaluate("performance.getEntriesByName('first-contentful-paint')"
+                               ".map(e => e.startTime)[0]")
+            check_clean(b, "bulk", url)
+            # the frames with verdicts of the flows drawn (the top 20): as --events says
+            drawn = b.evaluate("Array.from(document.querySelectorAll('[data-frame]')).map("
+                               "e => [e.getAttribute('data-frame'), e.getAttribute('data-verdicts')])")
+            want = events_of(rs, [], [bulk])
+            wrong = [f for f, v in drawn if want.get(int(f)) != v]
+            if wrong or len(drawn) == 0:
+                fail(f"bulk: {len(wrong)} of {len(drawn)} plotted frames differ from --events")
+            check_sections(b, "bulk", ["summary", "graphs", "cnp-latency"], shots)
+            if size > PAGE_MAX_BYTES:
+                fail(f"bulk: page of {size} bytes")
+            if paint is None or paint > a.max_render_ms:
+                fail(f"bulk: first contentful paint {paint} ms")
+            print(f"ok bulk {a.bulk_packets} packets: page {size} bytes, load {secs * 1000:.0f} ms, "
+                  f"first contentful paint {paint:.0f} ms, {len(drawn)} frames plotted", flush=True)
+
+    print(f"{pages} pages checked; pages and screenshots in {work}")
+    if failures:
+        print(f"{len(failures)} failures")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

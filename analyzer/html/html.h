@@ -24,13 +24,13 @@
 #include "roce_engine.h"
 
 /* The bounds of the series (each reached is counted and said on the page). */
-#define ROCE_HTML_BUCKETS          192     /* time buckets per flow */
-#define ROCE_HTML_MAX_SERIES       2048    /* flows with series at once (least recent evicted) */
-#define ROCE_HTML_MARKS_PER_FLOW   2048    /* frames with verdicts kept per flow */
-#define ROCE_HTML_MAX_MARKS        262144  /* ... in all */
-#define ROCE_HTML_MAX_LOOSE        1024    /* frames with verdicts outside any flow */
-#define ROCE_HTML_PFC_BUCKETS      480     /* time buckets of the PFC/PAUSE timeline */
-#define ROCE_HTML_PFC_SLOTS        (ROCE_PFC_PRIORITIES + 1) /* priorities 0-7, link PAUSE */
+#define ROCE_HTML_BUCKETS        192    /* time buckets per flow */
+#define ROCE_HTML_MAX_SERIES     2048   /* flows with series at once (least recent evicted) */
+#define ROCE_HTML_MARKS_PER_FLOW 2048   /* frames with verdicts kept per flow */
+#define ROCE_HTML_MAX_MARKS      262144 /* ... in all */
+#define ROCE_HTML_MAX_LOOSE      1024   /* frames with verdicts outside any flow */
+#define ROCE_HTML_PFC_BUCKETS    480    /* time buckets of the PFC/PAUSE timeline */
+#define ROCE_HTML_PFC_SLOTS      (ROCE_PFC_PRIORITIES + 1) /* priorities 0-7, link PAUSE */
 
 struct roce_html_series;
 

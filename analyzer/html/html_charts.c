@@ -8,13 +8,13 @@
 
 #include "html_page.h"
 
-#define HIST_BINS  32
-#define ROW_H      34.0
-#define ROW_GAP    10.0
-#define TICK_H     5.0
-#define P50        50
-#define P99        99
-#define LABEL_LEN  96
+#define HIST_BINS 32
+#define ROW_H     34.0
+#define ROW_GAP   10.0
+#define TICK_H    5.0
+#define P50       50
+#define P99       99
+#define LABEL_LEN 96
 
 static const struct roce_html_box hist_box = {900, 220, 76, 884, 12, 174};
 
@@ -146,9 +146,9 @@ static void pfc_timeline(struct roce_html_page *pg, const unsigned *rows, unsign
         for (unsigned k = 0; k < ROCE_HTML_PFC_BUCKETS; k++)
             if (p->xoff[i][k])
                 fprintf(o, "M%.1f %.1fv%g",
-                        roce_html_map(&x, (double)(p->origin_ns + (int64_t)k * p->width_ns -
-                                                   pg->t0_ns) /
-                                              unit.ns),
+                        roce_html_map(
+                            &x, (double)(p->origin_ns + (int64_t)k * p->width_ns - pg->t0_ns) /
+                                    unit.ns),
                         base, TICK_H);
         fprintf(o, "\"/><title>%s: paused ", name);
         roce_html_us(o, slot(t, i)->paused_ns);

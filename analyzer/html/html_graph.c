@@ -23,12 +23,12 @@ static const struct roce_html_box seq_box = {900, 320, 76, 884, 34, 274};
 #define STRIP_GAP 6
 static const struct roce_html_box rate_box = {900, 180, 76, 884, 12, 134};
 
-#define PAD_PCT     0.03 /* of a range, on each side */
-#define EP_MIN_PX   3.0
-#define BAR_MIN_PX  4.0
-#define BITS        8.0
-#define RATE_HEAD   1.1
-#define NAME_LEN    (ROCE_FMT_FLOW_LEN + 64)
+#define PAD_PCT    0.03 /* of a range, on each side */
+#define EP_MIN_PX  3.0
+#define BAR_MIN_PX 4.0
+#define BITS       8.0
+#define RATE_HEAD  1.1
+#define NAME_LEN   (ROCE_FMT_FLOW_LEN + 64)
 
 struct graph {
     struct roce_html_page *pg;
@@ -169,8 +169,8 @@ static void ranges(struct graph *g)
     int64_t span = g->tmax - g->tmin;
     g->unit = roce_html_time_unit(span > 0 ? span : 1);
     double tpad = span > 0 ? (double)span * PAD_PCT / g->unit.ns : 1;
-    g->x = (struct roce_html_scale){tval(g, g->tmin) - tpad, tval(g, g->tmax) + tpad,
-                                    seq_box.left, seq_box.right};
+    g->x = (struct roce_html_scale){tval(g, g->tmin) - tpad, tval(g, g->tmax) + tpad, seq_box.left,
+                                    seq_box.right};
     g->y = (struct roce_html_scale){g->ymin, g->ymax, seq_box.bottom, seq_box.top};
 }
 
@@ -216,8 +216,7 @@ static void bands(const struct graph *g)
             y0 = c + BAR_MIN_PX / 2;
             y1 = c - BAR_MIN_PX / 2;
         }
-        fprintf(o, "%sM%.1f %.1fV%.1f", any ? "" : "<path class=\"band\" d=\"", px(g, mid), y0,
-                y1);
+        fprintf(o, "%sM%.1f %.1fV%.1f", any ? "" : "<path class=\"band\" d=\"", px(g, mid), y0, y1);
         any = 1;
     }
     if (any)
@@ -283,8 +282,9 @@ static void marks(struct graph *g, const struct roce_html_flow *ms, int missing_
                         roce_html_map(&g->y, y - 1));
             continue;
         }
-        fprintf(o, "<use href=\"#%s\" x=\"%.1f\" y=\"%.1f\"%s data-frame=\"%" PRIu64
-                   "\" data-verdicts=\"",
+        fprintf(o,
+                "<use href=\"#%s\" x=\"%.1f\" y=\"%.1f\"%s data-frame=\"%" PRIu64
+                "\" data-verdicts=\"",
                 shape_of(m->flags), x, strip ? (double)STRIP_Y : roce_html_map(&g->y, y),
                 strip ? " data-strip=\"\"" : "", m->frame);
         roce_html_verdicts(o, m->flags);
@@ -389,12 +389,13 @@ static void flow_line(struct graph *g, const char *name, unsigned rank)
     if (g->peer != NULL)
         fprintf(o, ", paired with QP 0x%06x (%s)", (unsigned)g->peer->key.dqpn,
                 roce_paired_by_name(f->paired_by));
-    fprintf(o, "</small></h3>\n<p>%" PRIu64 " packets, %" PRIu64 " retransmitted in %" PRIu64
-               " episodes, %" PRIu64 " PSN gaps (%" PRIu64 " missing), %" PRIu64
-               " NAKs sent (%" PRIu64 " RNR), %" PRIu64 " CE marks (%" PRIu64
-               " unanswered), %" PRIu64 " CNPs for it, %" PRIu64 " CNPs carried, %" PRIu64
-               " bad ICRC, %" PRIu64 " PSN reuse. <a href=\"#row-%" PRIu64 "\">In the table</a>."
-               "</p>\n",
+    fprintf(o,
+            "</small></h3>\n<p>%" PRIu64 " packets, %" PRIu64 " retransmitted in %" PRIu64
+            " episodes, %" PRIu64 " PSN gaps (%" PRIu64 " missing), %" PRIu64 " NAKs sent (%" PRIu64
+            " RNR), %" PRIu64 " CE marks (%" PRIu64 " unanswered), %" PRIu64
+            " CNPs for it, %" PRIu64 " CNPs carried, %" PRIu64 " bad ICRC, %" PRIu64
+            " PSN reuse. <a href=\"#row-%" PRIu64 "\">In the table</a>."
+            "</p>\n",
             f->packets, f->retransmitted_packets, f->episodes, f->gap_events, f->missing_psns,
             f->naks.total, f->naks.rnr, f->ce_marked, f->ce_unanswered, f->cnps_for_flow,
             f->cnp_packets, f->bad_icrc, f->psn_reuse, f->id);

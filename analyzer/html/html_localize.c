@@ -78,8 +78,8 @@ static void summary(const struct roce_localize_report *r, FILE *o)
             "<div class=\"card\"><dt>outside the common span</dt><dd>%" PRIu64
             " <small>transmissions not seen everywhere, %" PRIu64 " CE marks (not evidence)"
             "</small></dd></div>\n</dl>\n",
-            t->groups, t->matched, t->losses ? " bad" : "", t->losses, t->ce_marks,
-            t->outside_span, t->outside_ce);
+            t->groups, t->matched, t->losses ? " bad" : "", t->losses, t->ce_marks, t->outside_span,
+            t->outside_ce);
     fprintf(o, "<p>Common span %s .. %s (", a, b);
     roce_html_us(o, t->common_last_ns - t->common_first_ns);
     fputs(" &micro;s, ", o);
@@ -203,7 +203,8 @@ static void flows(const struct roce_localize_report *r, FILE *o)
     }
     fputs("</tbody></table></div>\n", o);
     if (shown < n)
-        fprintf(o, "<p class=\"muted\">%zu more (<code>--top</code>, or <code>--json</code>).</p>\n",
+        fprintf(o,
+                "<p class=\"muted\">%zu more (<code>--top</code>, or <code>--json</code>).</p>\n",
                 n - shown);
     fputs("</section>\n", o);
 }
@@ -225,7 +226,8 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
           "</th><th>frame</th></tr></thead>\n<tbody>\n",
           o);
     for (size_t i = 0; i < shown; i++) {
-        const struct roce_vantage_event *e = ce ? roce_vantage_ce(r->v, i) : roce_vantage_loss(r->v, i);
+        const struct roce_vantage_event *e =
+            ce ? roce_vantage_ce(r->v, i) : roce_vantage_loss(r->v, i);
         roce_fmt_flow(&e->key, key, sizeof key);
         roce_fmt_seconds(e->time_ns, t, sizeof t);
         fputs("<tr>", o);
@@ -246,7 +248,8 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
     }
     fputs("</tbody></table></div>\n", o);
     if (shown < n)
-        fprintf(o, "<p class=\"muted\">%zu more (<code>--top</code>, or <code>--json</code>).</p>\n",
+        fprintf(o,
+                "<p class=\"muted\">%zu more (<code>--top</code>, or <code>--json</code>).</p>\n",
                 n - shown);
     fputs("</section>\n", o);
 }

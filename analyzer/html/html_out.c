@@ -6,18 +6,18 @@
 #include <inttypes.h>
 #include <math.h>
 
-#define TICKS_X      8 /* about that many ticks on an axis */
-#define TICKS_Y      5
-#define TICK_LEN     4
-#define LABEL_GAP    14
-#define NICE_1_5     1.5
-#define NICE_3       3.0
-#define NICE_7       7.0
-#define DECIMAL      10.0
-#define NS_PER_US    1000.0
-#define NS_PER_MS    1e6
-#define NS_PER_S     1e9
-#define UNIT_MIN     2 /* an axis spans at least 2 of its unit */
+#define TICKS_X   8 /* about that many ticks on an axis */
+#define TICKS_Y   5
+#define TICK_LEN  4
+#define LABEL_GAP 14
+#define NICE_1_5  1.5
+#define NICE_3    3.0
+#define NICE_7    7.0
+#define DECIMAL   10.0
+#define NS_PER_US 1000.0
+#define NS_PER_MS 1e6
+#define NS_PER_S  1e9
+#define UNIT_MIN  2 /* an axis spans at least 2 of its unit */
 
 void roce_html_esc(FILE *o, const char *s)
 {
@@ -188,7 +188,8 @@ void roce_html_svg_open(FILE *o, const struct roce_html_box *b, const char *titl
 {
     fprintf(o, "<svg class=\"chart\" viewBox=\"0 0 %g %g\" role=\"img\"", b->w, b->h);
     if (x != NULL)
-        fprintf(o, " data-t0=\"%.9g\" data-t1=\"%.9g\" data-x0=\"%g\" data-x1=\"%g\" data-unit=\"%s\"",
+        fprintf(o,
+                " data-t0=\"%.9g\" data-t1=\"%.9g\" data-x0=\"%g\" data-x1=\"%g\" data-unit=\"%s\"",
                 x->v0, x->v1, x->p0, x->p1, unit);
     if (y != NULL)
         fprintf(o, " data-p0=\"%.9g\" data-p1=\"%.9g\" data-y0=\"%g\" data-y1=\"%g\"", y->v0, y->v1,

@@ -24,12 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FIRST_WIDTH_NS  16
-#define SLOTS_MIN       64
-#define LOAD_PCT        50 /* slots in use at most, percent */
-#define PCT             100
-#define MARKS_FIRST     16
-#define HASH_MULT       0x9E3779B97F4A7C15ull
+#define FIRST_WIDTH_NS 16
+#define SLOTS_MIN      64
+#define LOAD_PCT       50 /* slots in use at most, percent */
+#define PCT            100
+#define MARKS_FIRST    16
+#define HASH_MULT      0x9E3779B97F4A7C15ull
 
 struct roce_html_series *roce_html_series_new(void)
 {

@@ -32,7 +32,7 @@ struct roce_html_seq {
 
 /* Where a frame with verdicts is plotted: the kind of its opcode. */
 enum roce_html_mark_kind {
-    ROCE_HTML_MARK_REQUEST = 0, /* at its PSN, on its own flow's graph */
+    ROCE_HTML_MARK_REQUEST = 0,  /* at its PSN, on its own flow's graph */
     ROCE_HTML_MARK_RESPONSE = 1, /* at its PSN, on the paired flow's graph */
     ROCE_HTML_MARK_CNP = 2,      /* in the CNP strip of the paired flow's graph */
     ROCE_HTML_MARK_OTHER = 3     /* no BTH or no known opcode: in the strip of its own */

@@ -67,12 +67,26 @@ static void flow_row(struct roce_html_page *pg, const struct roce_flow_report *f
 
 void roce_html_flows_table(struct roce_html_page *pg)
 {
-    static const char *const heads[] = {
-        "id",           "rank",        "<flow",        "<transport",  "<paired with",
-        "packets",      "bytes",       "lasted &micro;s", "retransmitted", "episodes",
-        "PSN gaps",     "PSNs missing", "NAKs",        "CE marks",    "CE unanswered",
-        "CNPs for it",  "bad ICRC",    "ACK p50 &micro;s", "ACK p99 &micro;s",
-        "CNP p50 &micro;s"};
+    static const char *const heads[] = {"id",
+                                        "rank",
+                                        "<flow",
+                                        "<transport",
+                                        "<paired with",
+                                        "packets",
+                                        "bytes",
+                                        "lasted &micro;s",
+                                        "retransmitted",
+                                        "episodes",
+                                        "PSN gaps",
+                                        "PSNs missing",
+                                        "NAKs",
+                                        "CE marks",
+                                        "CE unanswered",
+                                        "CNPs for it",
+                                        "bad ICRC",
+                                        "ACK p50 &micro;s",
+                                        "ACK p99 &micro;s",
+                                        "CNP p50 &micro;s"};
     const struct roce_report *r = pg->r;
     FILE *o = pg->o;
     const struct roce_flow_report **bad = calloc(r->n_flows ? r->n_flows : 1, sizeof *bad);
@@ -109,11 +123,13 @@ void roce_html_flows_table(struct roce_html_page *pg)
 void roce_html_episodes_table(struct roce_html_page *pg)
 {
     static const char *const heads[] = {
-        "first frame", "<flow",      "<first PSN",       "<last PSN", "packets",
-        "<trigger",    "NAK frame",  "NAK to resend &micro;s", "lasted &micro;s"};
+        "first frame",    "<flow",    "<first PSN", "<last PSN",
+        "packets",        "<trigger", "NAK frame",  "NAK to resend &micro;s",
+        "lasted &micro;s"};
     const struct roce_report *r = pg->r;
     FILE *o = pg->o;
-    size_t n = r->n_episodes, shown = n < ROCE_HTML_MAX_EPISODE_ROWS ? n : ROCE_HTML_MAX_EPISODE_ROWS;
+    size_t n = r->n_episodes,
+           shown = n < ROCE_HTML_MAX_EPISODE_ROWS ? n : ROCE_HTML_MAX_EPISODE_ROWS;
 
     fprintf(o, "<section id=\"episodes\">\n<h2>Go-back-N episodes</h2>\n");
     if (n == 0) {
@@ -147,8 +163,9 @@ void roce_html_episodes_table(struct roce_html_page *pg)
     }
     fputs("</tbody></table></div>\n", o);
     if (shown < n || r->t.episodes_unlisted)
-        fprintf(o, "<p class=\"muted\">%zu more not listed here, %" PRIu64
-                   " not kept by the engine.</p>\n",
+        fprintf(o,
+                "<p class=\"muted\">%zu more not listed here, %" PRIu64
+                " not kept by the engine.</p>\n",
                 n - shown, r->t.episodes_unlisted);
     fputs("</section>\n", o);
 }
@@ -169,8 +186,7 @@ void roce_html_loose_table(struct roce_html_page *pg)
     for (size_t i = 0; i < s->n_loose; i++) {
         const struct roce_html_mark *m = &s->loose[i];
         roce_fmt_seconds(m->ts_ns - pg->t0_ns, t, sizeof t);
-        fprintf(o,
-                "<tr data-frame=\"%" PRIu64 "\" data-verdicts=\"", m->frame);
+        fprintf(o, "<tr data-frame=\"%" PRIu64 "\" data-verdicts=\"", m->frame);
         roce_html_verdicts(o, m->flags);
         fprintf(o, "\"><td>%" PRIu64 "</td><td>%s</td><td class=\"text\">", m->frame, t);
         roce_html_verdicts(o, m->flags);

@@ -138,6 +138,35 @@ def main():
     if set(os.listdir(tmp)) != before:
         failures.append(f"-o with bad input left {set(os.listdir(tmp)) - before}")
 
+    # --html PATH: written beside the report, through the same safe replacement
+    page = path("page.html")
+    case("--html writes the page and the summary", ["--html", page, good], 0,
+         stdout_check=lambda o: o.startswith("rocescope report:"))
+    try:
+        with open(page, encoding="utf-8") as f:
+            html = f.read()
+        if not html.startswith("<!DOCTYPE html>") or not html.rstrip().endswith("</html>"):
+            failures.append("--html: not a whole page")
+    except OSError as e:
+        failures.append(f"--html: {e}")
+    case("--html - without -o", ["--html", "-", good], 2, "standard output carries the report")
+    case("--html and -o the same file", ["--html", page, "-o", page, good], 2, "name the same file")
+    case("--html - with -o", ["--html", "-", "-o", path("r2.json"), "--json", good], 0,
+         stdout_check=lambda o: o.startswith("<!DOCTYPE html>"))
+    case("--html into a missing directory", ["--html", os.path.join(tmp, "no", "p.html"), good], 3,
+         "No such file or directory")
+    before = set(os.listdir(tmp))
+    case("--html with only bad input writes nothing", ["--html", path("nothing.html"), missing], 1)
+    case("--html with -j and bad input writes nothing",
+         ["-j", "2", "--html", path("nothing.html"), missing, missing], 1)
+    if set(os.listdir(tmp)) != before:
+        failures.append(f"--html with bad input left {set(os.listdir(tmp)) - before}")
+    case("merge --html - without -o", ["merge", "--html", "-", out], 2,
+         "standard output carries the report")
+    case("merge --html", ["merge", "--html", path("merged.html"), out], 0)
+    case("localize --html and -o the same file",
+         ["localize", "--html", page, "-o", page, good, good_us], 2, "name the same file")
+
     for f in failures:
         print("FAIL:", f)
     print(f"CLI error handling: {len(failures)} failures")

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Files rocescope writes never replace what is not a regular file.
 
-`-o PATH` (and `rocescope merge -o`, `rocescope localize -o`) write a
-temporary file and rename it over PATH. That is only right for a regular file or a missing path: renamed over a
-device or a FIFO it destroys it (`rocescope --json -o /dev/null x.pcap` once
-replaced a machine's /dev/null). Checked here, as root and as an unprivileged
-user (setpriv, uid 65534), for the three commands:
+`-o PATH` and `--html PATH` (and `rocescope merge -o`, `merge --html`,
+`rocescope localize -o`) write a temporary file and rename it over PATH. That is
+only right for a regular file or a missing path: renamed over a device or a FIFO
+it destroys it (`rocescope --json -o /dev/null x.pcap` once replaced a
+machine's /dev/null). Checked here, as root and as an unprivileged user
+(setpriv, uid 65534), for every one of these commands:
   - a character device (made with mknod in a scratch folder, never /dev/null
     itself) stays that device, and the output goes into it;
   - a FIFO stays a FIFO, and a reader gets the whole report through it;
@@ -67,6 +68,8 @@ def main():
         "-o": lambda out: [tool, "--json", "-o", out, cap],
         "merge -o": lambda out: [tool, "merge", "--json", "-o", out, report],
         "localize -o": lambda out: [tool, "localize", "--json", "-o", out, *taps],
+        "--html": lambda out: [tool, "--html", out, "-o", os.devnull, cap],
+        "merge --html": lambda out: [tool, "merge", "--html", out, "-o", os.devnull, report],
     }
 
     def run(prefix, argv, stdin=None):
@@ -78,6 +81,8 @@ def main():
             os.unlink(p)
 
     def is_report(text):
+        if text.startswith("<!DOCTYPE html>"):  # --html: a whole page
+            return "<h1>rocescope report</h1>" in text and text.rstrip().endswith("</html>")
         try:
             return json.loads(text)["tool"] == "rocescope"
         except (ValueError, KeyError, TypeError):

@@ -14,7 +14,8 @@ tcpreplay.
                     -c, SIGINT and SIGTERM mid-run (JSON and the terminal
                     view), a vanished interface, -w with -C/-W rotation
                     (the saved files analysed offline give the live report),
-                    -Z (files written as the user), idle flows retired.
+                    -Z (files written as the user), idle flows retired,
+                    --html (the final page holds the offline --events frames).
 
 Needs root, `ip netns` and tcpreplay: otherwise it skips (exit 77). The
 capture is known to be active once the monitor has written its first
@@ -548,6 +549,33 @@ def output_files(tool, captures, tmp):
         raise Fail("; ".join(problems))
 
 
+def html_page(tool, captures, tmp):
+    """--html: the final report's page, with every frame with verdicts of the
+    offline --events (frame numbers and verdicts) when nothing was dropped."""
+    path = os.path.join(captures, "loss_receiver.pcap")
+    page = os.path.join(tmp, "live.html")
+    mon = Monitor(tool, tmp, ["--json", "-s", "0", "-c", str(pcap_frames(path)), "--html", page],
+                  name="html")
+    mon.ready()
+    replay(path)
+    rc = mon.wait()
+    if rc != 0:
+        raise Fail("exit %d: %s" % (rc, mon.stderr()))
+    _, live = final_report(mon)
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    if not text.startswith("<!DOCTYPE html>") or "Live capture on" not in text:
+        raise Fail("not the live capture's page")
+    if live["capture"]["live"]["dropped"] or live["capture"]["live"]["if_dropped"]:
+        print("  the capture dropped packets, frames not compared")
+        return
+    got = {int(f): v for f, v in re.findall(r'data-frame="(\d+)" data-verdicts="([^"]*)"', text)}
+    p = subprocess.run([tool, "--events", path], capture_output=True, text=True, timeout=60)
+    want = {o["frame"]: " ".join(o["verdicts"]) for o in map(json.loads, p.stdout.splitlines())}
+    if got != want or not want:
+        raise Fail("page frames %s, offline events %s" % (got, want))
+
+
 def part_monitor(tool, rocegen, captures, tmp):
     links(True)
     yield "interface errors", lambda: interface_errors(tool)
@@ -559,6 +587,7 @@ def part_monitor(tool, rocegen, captures, tmp):
     yield "idle flows retired", lambda: idle_retire(tool, captures, tmp)
     yield "vanished interface", lambda: vanished(tool, captures, tmp)
     yield "output files: link, device, FIFO", lambda: output_files(tool, captures, tmp)
+    yield "--html: the final report's page", lambda: html_page(tool, captures, tmp)
 
 
 def main():

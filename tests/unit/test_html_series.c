@@ -47,8 +47,8 @@ static void run_done(struct run *r)
 static void feed_bytes(struct run *r, const uint8_t *f, int n, int64_t t)
 {
     CU_ASSERT_FATAL(n > 0);
-    struct roce_frame_in in = {++r->frame, TU_T0_NS + t, ROCE_LINKTYPE_ETHERNET, f, (uint32_t)n,
-                               (uint32_t)n};
+    struct roce_frame_in in = {++r->frame, TU_T0_NS + t, ROCE_LINKTYPE_ETHERNET,
+                               f,          (uint32_t)n,  (uint32_t)n};
     struct roce_frame_out out;
     roce_engine_frame(r->e, &in, &out);
     roce_html_series_frame(r->s, r->e, &in, &out);
@@ -290,10 +290,13 @@ static void test_pfc_timeline_adds_up(void)
         uint16_t quanta;
         int64_t t;
     } frames[] = {
-        {RG_MACCTRL_PFC, 1u << 3, 0xFFFF, 0},         {RG_MACCTRL_PFC, 1u << 3, 0xFFFF, 100 * US},
-        {RG_MACCTRL_PFC, 1u << 3, 0, 300 * US},       {RG_MACCTRL_PFC, 1u << 5, 1000, 500 * US},
+        {RG_MACCTRL_PFC, 1u << 3, 0xFFFF, 0},
+        {RG_MACCTRL_PFC, 1u << 3, 0xFFFF, 100 * US},
+        {RG_MACCTRL_PFC, 1u << 3, 0, 300 * US},
+        {RG_MACCTRL_PFC, 1u << 5, 1000, 500 * US},
         {RG_MACCTRL_PFC, 1u << 5 | 1u << 3, 0xFFFF, 20000 * US},
-        {RG_MACCTRL_PAUSE, 0, 2000, 30000 * US},    {RG_MACCTRL_PFC, 1u << 3, 0xFFFF, 40000 * US},
+        {RG_MACCTRL_PAUSE, 0, 2000, 30000 * US},
+        {RG_MACCTRL_PFC, 1u << 3, 0xFFFF, 40000 * US},
     };
     struct run r;
     uint8_t f[RG_MAX_FRAME];
@@ -302,7 +305,8 @@ static void test_pfc_timeline_adds_up(void)
     for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
         for (unsigned k = 0; k < RG_PFC_PRIOS; k++)
             q[k] = frames[i].quanta;
-        feed_bytes(&r, f, rg_build_mac_control(frames[i].opcode, frames[i].cev, q, mac, f, sizeof f),
+        feed_bytes(&r, f,
+                   rg_build_mac_control(frames[i].opcode, frames[i].cev, q, mac, f, sizeof f),
                    frames[i].t);
     }
     finish(&r);

@@ -46,7 +46,9 @@ void roce_html_series_frame(void *ctx, struct roce_engine *e, const struct roce_
                             const struct roce_frame_out *out);
 /* A settled verdict (the engine's on_verdict; ctx is the series). */
 void roce_html_series_verdict(const struct roce_verdict *v, void *ctx);
-/* After roce_engine_finish(e): the pauses still running are sampled. */
+/* Before writing a page (after roce_engine_finish(e), or mid-capture):
+ * the buckets being filled are put in place and the PFC/PAUSE totals
+ * sampled (after finish: the pauses still running). Frames may follow. */
 void roce_html_series_finish(struct roce_html_series *s, struct roce_engine *e);
 
 /* `-j`: move the series of one file (src, finished) into dst, its frames

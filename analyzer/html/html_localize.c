@@ -31,6 +31,17 @@ static void lat_cells(FILE *o, const struct roce_lat_summary *l)
     roce_html_td_u64(o, l->count);
 }
 
+/* End a table of which shown of n rows are listed, and its section. */
+static void end_table(FILE *o, size_t shown, size_t n)
+{
+    fputs("</tbody></table></div>\n", o);
+    if (shown < n)
+        fprintf(o,
+                "<p class=\"muted\">%zu more (<code>--top</code>, or <code>--json</code>).</p>\n",
+                n - shown);
+    fputs("</section>\n", o);
+}
+
 static void points(const struct roce_localize_report *r, FILE *o)
 {
     fputs("<section id=\"points\">\n<h2>Vantage points</h2>\n<div class=\"scroll\"><table "
@@ -201,12 +212,7 @@ static void flows(const struct roce_localize_report *r, FILE *o)
         }
         fputs("</td></tr>\n", o);
     }
-    fputs("</tbody></table></div>\n", o);
-    if (shown < n)
-        fprintf(o,
-                "<p class=\"muted\">%zu more (<code>--top</code>, or <code>--json</code>).</p>\n",
-                n - shown);
-    fputs("</section>\n", o);
+    end_table(o, shown, n);
 }
 
 static void events(const struct roce_localize_report *r, FILE *o, int ce)
@@ -246,12 +252,7 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
         }
         fputs("</tr>\n", o);
     }
-    fputs("</tbody></table></div>\n", o);
-    if (shown < n)
-        fprintf(o,
-                "<p class=\"muted\">%zu more (<code>--top</code>, or <code>--json</code>).</p>\n",
-                n - shown);
-    fputs("</section>\n", o);
+    end_table(o, shown, n);
 }
 
 int roce_html_localize(FILE *o, const struct roce_localize_report *r)

@@ -121,7 +121,7 @@ static int choose_drawn(struct roce_html_page *pg)
     free(wanted);
     /* the frames kept that no graph shows (the graphs count what they plot) */
     for (size_t i = 0; pg->s != NULL && i < pg->s->n_slots; i++) {
-        const struct roce_html_flow *fs = pg->s->slots[i];
+        const struct roce_html_flow *fs = pg->s->slots[i].f;
         const struct roce_flow_report *f = fs != NULL ? roce_report_flow(r, fs->id) : NULL;
         if (fs != NULL && f == NULL)
             pg->marks_no_flow += fs->n_marks;

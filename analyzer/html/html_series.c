@@ -24,12 +24,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FIRST_WIDTH_NS 16
+#define FIRST_SHIFT    4 /* the first buckets are 2^4 = 16 ns wide */
+#define FIRST_WIDTH_NS (INT64_C(1) << FIRST_SHIFT)
 #define SLOTS_MIN      64
 #define LOAD_PCT       50 /* slots in use at most, percent */
 #define PCT            100
 #define MARKS_FIRST    16
 #define HASH_MULT      0x9E3779B97F4A7C15ull
+#define HOT_ALIGN      128 /* the two cache lines of a flow's hot fields */
+#define FLOW_SIZE      ((sizeof(struct roce_html_flow) + HOT_ALIGN - 1) / HOT_ALIGN * HOT_ALIGN)
 
 struct roce_html_series *roce_html_series_new(void)
 {
@@ -53,9 +56,9 @@ void roce_html_series_free(struct roce_html_series *s)
     if (s == NULL)
         return;
     for (size_t i = 0; s->slots != NULL && i < s->n_slots; i++)
-        if (s->slots[i] != NULL) {
-            free(s->slots[i]->marks);
-            free(s->slots[i]);
+        if (s->slots[i].f != NULL) {
+            free(s->slots[i].f->marks);
+            free(s->slots[i].f);
         }
     free(s->slots);
     free(s->loose);
@@ -63,7 +66,7 @@ void roce_html_series_free(struct roce_html_series *s)
     free(s);
 }
 
-/* ---- the flows: a table by id, and their activity order ---- */
+/* ---- the flows: a table by id, with their latest activity ---- */
 
 static size_t home(const struct roce_html_series *s, uint64_t id)
 {
@@ -73,38 +76,14 @@ static size_t home(const struct roce_html_series *s, uint64_t id)
 static size_t find_slot(const struct roce_html_series *s, uint64_t id)
 {
     size_t i = home(s, id);
-    while (s->slots[i] != NULL && s->slots[i]->id != id)
+    while (s->slots[i].f != NULL && s->slots[i].id != id)
         i = (i + 1) & (s->n_slots - 1);
     return i;
 }
 
 const struct roce_html_flow *roce_html_series_flow(const struct roce_html_series *s, uint64_t id)
 {
-    return s->slots[find_slot(s, id)];
-}
-
-static void unlink_flow(struct roce_html_series *s, struct roce_html_flow *f)
-{
-    if (f->newer != NULL)
-        f->newer->older = f->older;
-    else
-        s->newest = f->older;
-    if (f->older != NULL)
-        f->older->newer = f->newer;
-    else
-        s->oldest = f->newer;
-    f->newer = f->older = NULL;
-}
-
-static void push_newest(struct roce_html_series *s, struct roce_html_flow *f)
-{
-    f->older = s->newest;
-    f->newer = NULL;
-    if (s->newest != NULL)
-        s->newest->newer = f;
-    s->newest = f;
-    if (s->oldest == NULL)
-        s->oldest = f;
+    return s->slots[find_slot(s, id)].f;
 }
 
 /* Remove the flow in slot i (linear probing: the entries after it that
@@ -112,57 +91,73 @@ static void push_newest(struct roce_html_series *s, struct roce_html_flow *f)
 static void remove_slot(struct roce_html_series *s, size_t i)
 {
     const size_t mask = s->n_slots - 1;
-    struct roce_html_flow *f = s->slots[i];
-    unlink_flow(s, f);
+    struct roce_html_flow *f = s->slots[i].f;
     s->n_marks -= f->n_marks;
     s->n_flows--;
-    if (s->last == f)
-        s->last = NULL;
+    s->last = NULL;
     free(f->marks);
     free(f);
-    s->slots[i] = NULL;
-    for (size_t j = (i + 1) & mask; s->slots[j] != NULL; j = (j + 1) & mask) {
-        size_t h = home(s, s->slots[j]->id);
+    s->slots[i].f = NULL;
+    for (size_t j = (i + 1) & mask; s->slots[j].f != NULL; j = (j + 1) & mask) {
+        size_t h = home(s, s->slots[j].id);
         /* the entry at j stays when its home lies cyclically in (i, j] */
         if ((j > i && h > i && h <= j) || (j < i && (h > i || h <= j)))
             continue;
         s->slots[i] = s->slots[j];
-        s->slots[j] = NULL;
+        s->slots[j].f = NULL;
         i = j;
     }
 }
 
-/* The flow's series, made when new (evicting the least recently active at
- * the bound); NULL when out of memory. */
+/* The least recently active flow's slot (the table is not empty). */
+static size_t oldest_slot(const struct roce_html_series *s)
+{
+    size_t best = s->n_slots;
+    for (size_t i = 0; i < s->n_slots; i++)
+        if (s->slots[i].f != NULL &&
+            (best == s->n_slots || s->slots[i].last_ts_ns < s->slots[best].last_ts_ns))
+            best = i;
+    return best;
+}
+
+/* The slot of the flow's series, made when new (evicting the least
+ * recently active at the bound), its activity brought up to ts; NULL when
+ * out of memory. */
+static struct roce_html_slot *get_slot(struct roce_html_series *s, uint64_t id, int64_t ts)
+{
+    struct roce_html_slot *sl = s->last;
+    if (sl == NULL || sl->id != id || sl->f == NULL) {
+        size_t i = find_slot(s, id);
+        if (s->slots[i].f == NULL) {
+            struct roce_html_flow *f = aligned_alloc(HOT_ALIGN, FLOW_SIZE);
+            if (f == NULL) {
+                s->alloc_failures++;
+                return NULL;
+            }
+            if (s->n_flows >= ROCE_HTML_MAX_SERIES) {
+                remove_slot(s, oldest_slot(s));
+                s->flows_evicted++;
+                i = find_slot(s, id);
+            }
+            memset(f, 0, FLOW_SIZE);
+            f->id = id;
+            f->origin_ns = ts;
+            f->shift = FIRST_SHIFT;
+            f->width_ns = FIRST_WIDTH_NS;
+            s->slots[i] = (struct roce_html_slot){id, ts, f};
+            s->n_flows++;
+        }
+        sl = s->last = &s->slots[i];
+    }
+    if (ts > sl->last_ts_ns)
+        sl->last_ts_ns = ts;
+    return sl;
+}
+
 static struct roce_html_flow *get_flow(struct roce_html_series *s, uint64_t id, int64_t ts)
 {
-    if (s->last != NULL && s->last->id == id)
-        return s->last;
-    size_t i = find_slot(s, id);
-    struct roce_html_flow *f = s->slots[i];
-    if (f == NULL) {
-        if (s->n_flows >= ROCE_HTML_MAX_SERIES) {
-            remove_slot(s, find_slot(s, s->oldest->id));
-            s->flows_evicted++;
-            i = find_slot(s, id);
-        }
-        f = calloc(1, sizeof *f);
-        if (f == NULL) {
-            s->alloc_failures++;
-            return NULL;
-        }
-        f->id = id;
-        f->origin_ns = ts;
-        f->width_ns = FIRST_WIDTH_NS;
-        s->slots[i] = f;
-        s->n_flows++;
-        push_newest(s, f);
-    } else if (s->newest != f) {
-        unlink_flow(s, f);
-        push_newest(s, f);
-    }
-    s->last = f;
-    return f;
+    struct roce_html_slot *sl = get_slot(s, id, ts);
+    return sl != NULL ? sl->f : NULL;
 }
 
 /* ---- buckets ---- */
@@ -183,20 +178,37 @@ static void merge_bucket(struct roce_html_bucket *d, const struct roce_html_buck
     d->resp += x->resp;
 }
 
-/* Halve the resolution until t fits; the bucket of t. */
-static unsigned flow_bucket(struct roce_html_flow *f, int64_t t)
+/* The bucket being filled goes into b[]. */
+static void flush(struct roce_html_flow *f)
 {
-    int64_t d = t > f->origin_ns ? t - f->origin_ns : 0;
-    while (d / f->width_ns >= ROCE_HTML_BUCKETS) {
-        for (unsigned k = 0; k < ROCE_HTML_BUCKETS / 2; k++) {
-            struct roce_html_bucket m = f->b[2 * k];
-            merge_bucket(&m, &f->b[2 * k + 1]);
-            f->b[k] = m;
+    merge_bucket(&f->b[f->cur_k], &f->cur);
+    memset(&f->cur, 0, sizeof f->cur);
+}
+
+/* The bucket that takes time t (cur, made the bucket of t): when t lies
+ * past the last bucket, the width doubles as often as needed, in one pass
+ * (bucket j goes into j >> times). Widths are powers of two (a shift, not a
+ * division, per frame); most frames fall in the bucket of the frame before. */
+static struct roce_html_bucket *flow_bucket(struct roce_html_flow *f, int64_t t)
+{
+    uint64_t d = t > f->origin_ns ? (uint64_t)(t - f->origin_ns) : 0;
+    unsigned times = 0;
+    if ((d >> f->shift) == f->cur_k)
+        return &f->cur;
+    flush(f);
+    while ((d >> (f->shift + times)) >= ROCE_HTML_BUCKETS)
+        times++;
+    for (unsigned j = 1; times > 0 && j < ROCE_HTML_BUCKETS; j++) {
+        unsigned to = j >> times;
+        if (to != j && (f->b[j].packets || f->b[j].resp)) {
+            merge_bucket(&f->b[to], &f->b[j]);
+            memset(&f->b[j], 0, sizeof f->b[j]);
         }
-        memset(&f->b[ROCE_HTML_BUCKETS / 2], 0, sizeof f->b / 2);
-        f->width_ns *= 2;
     }
-    return (unsigned)(d / f->width_ns);
+    f->shift += times;
+    f->width_ns <<= times;
+    f->cur_k = (uint32_t)(d >> f->shift);
+    return &f->cur;
 }
 
 unsigned roce_html_bucket_of(const struct roce_html_flow *f, int64_t t)
@@ -337,9 +349,7 @@ void roce_html_series_frame(void *ctx, struct roce_engine *e, const struct roce_
     struct roce_html_flow *f = get_flow(s, v->flow_id, v->ts_ns);
     if (f == NULL)
         return;
-    struct roce_html_bucket *b = &f->b[flow_bucket(f, v->ts_ns)];
-    if (v->ts_ns > f->last_ts_ns)
-        f->last_ts_ns = v->ts_ns;
+    struct roce_html_bucket *b = flow_bucket(f, v->ts_ns);
     b->packets++;
     b->bytes += in->wirelen;
     uint8_t kind = kind_of(out->pkt.opcode, out->pkt.bth_captured);
@@ -421,6 +431,9 @@ void roce_html_series_verdict(const struct roce_verdict *v, void *ctx)
 
 void roce_html_series_finish(struct roce_html_series *s, struct roce_engine *e)
 {
+    for (size_t i = 0; i < s->n_slots; i++)
+        if (s->slots[i].f != NULL)
+            flush(s->slots[i].f);
     if (s->pfc != NULL)
         pfc_sample(s, e, s->pfc_last[0].ts_ns);
 }
@@ -461,29 +474,29 @@ int roce_html_series_absorb(struct roce_html_series *dst, struct roce_html_serie
                             uint64_t frame_offset, uint64_t id_offset)
 {
     int rc = 0;
-    /* the oldest first, so that the activity order stays */
-    while (src->oldest != NULL) {
-        struct roce_html_flow *g = src->oldest;
-        size_t i = find_slot(src, g->id);
-        struct roce_html_flow *f = get_flow(dst, g->id + id_offset, g->origin_ns);
-        if (f == NULL) {
+    for (size_t i = 0; i < src->n_slots; i++) {
+        struct roce_html_flow *g = src->slots[i].f;
+        if (g == NULL)
+            continue;
+        struct roce_html_slot *sl = get_slot(dst, g->id + id_offset, src->slots[i].last_ts_ns);
+        if (sl == NULL) {
             dst->flows_evicted++;
             rc = -1;
-        } else {
-            struct roce_html_flow keep = *f; /* its place in dst's lists */
-            *f = *g;
-            f->id = keep.id;
-            f->newer = keep.newer;
-            f->older = keep.older;
-            g->marks = NULL;
-            dst->n_marks += f->n_marks;
-            src->n_marks -= f->n_marks;
-            g->n_marks = 0;
-            for (uint32_t k = 0; k < f->n_marks; k++)
-                f->marks[k].frame += frame_offset;
+            continue;
         }
-        remove_slot(src, i);
+        /* the new series is g's, renumbered; g's place in src is emptied */
+        free(sl->f->marks);
+        free(sl->f);
+        g->id = sl->id;
+        for (uint32_t k = 0; k < g->n_marks; k++)
+            g->marks[k].frame += frame_offset;
+        dst->n_marks += g->n_marks;
+        src->n_marks -= g->n_marks;
+        sl->f = g;
+        src->slots[i].f = NULL;
     }
+    src->n_flows = 0;
+    src->last = NULL;
     for (size_t k = 0; k < src->n_loose; k++) {
         if (dst->n_loose == ROCE_HTML_MAX_LOOSE) {
             dst->loose_dropped += src->n_loose - k;

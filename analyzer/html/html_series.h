@@ -25,9 +25,9 @@ struct roce_html_bucket {
 
 /* An unwrapped PSN sequence: the first raw PSN, and the latest unwrapped. */
 struct roce_html_seq {
-    uint8_t have;
-    uint32_t first;
     int64_t last;
+    uint32_t first;
+    uint8_t have;
 };
 
 /* Where a frame with verdicts is plotted: the kind of its opcode. */
@@ -50,12 +50,20 @@ struct roce_html_mark {
     uint8_t pad_[3];
 };
 
+/* A flow's series. What every frame reads and writes comes first, in two
+ * cache lines (the struct is aligned to them): where the buckets start and
+ * how wide they are, the sequences, and the bucket being filled (cur), which
+ * goes into b[] when a frame falls in another bucket and at
+ * roce_html_series_finish(). */
 struct roce_html_flow {
-    uint64_t id;
-    struct roce_html_flow *newer, *older; /* activity order, for eviction */
-    int64_t origin_ns, width_ns;          /* bucket i covers origin + [i, i+1) x width */
-    int64_t last_ts_ns;
+    int64_t origin_ns; /* bucket i covers origin + [i, i+1) x width */
+    uint32_t shift;    /* the width is 2^shift ns */
+    uint32_t cur_k;    /* the bucket cur is for */
     struct roce_html_seq req, resp;
+    struct roce_html_bucket cur;
+    /* the rest */
+    uint64_t id;
+    int64_t width_ns;
     struct roce_html_mark *marks;
     uint32_t n_marks, cap_marks;
     uint64_t marks_dropped; /* beyond ROCE_HTML_MARKS_PER_FLOW or ROCE_HTML_MAX_MARKS */
@@ -77,11 +85,18 @@ struct roce_html_pfc {
     int64_t end_ns; /* the latest time with paused time in it */
 };
 
+/* A flow's place in the table: its id and latest activity beside it, so
+ * that finding the least recently active one reads one array. */
+struct roce_html_slot {
+    uint64_t id;
+    int64_t last_ts_ns;
+    struct roce_html_flow *f; /* NULL: free */
+};
+
 struct roce_html_series {
-    struct roce_html_flow **slots; /* open addressing by id (linear probing) */
+    struct roce_html_slot *slots; /* open addressing by id (linear probing) */
     size_t n_slots, n_flows;
-    struct roce_html_flow *newest, *oldest;
-    struct roce_html_flow *last; /* the flow of the previous frame (most frames follow one) */
+    struct roce_html_slot *last; /* the slot of the previous frame (most frames follow one) */
     uint64_t n_marks;
     struct roce_html_mark *loose; /* frames with verdicts outside any flow */
     size_t n_loose;

@@ -169,12 +169,26 @@ class Browser:
         return r["result"].get("value")
 
     def load(self, url):
-        """Navigate and wait for the load event; the seconds it took."""
+        """Navigate and wait for the page's load event; the seconds it took.
+        (A load event of the page before can still be on its way: the
+        document's address and readyState say which one came.)"""
         self.events = []
         t0 = time.monotonic()
         self.page("Page.navigate", {"url": url})
-        self.wait_event("Page.loadEventFired")
-        return time.monotonic() - t0
+        while True:
+            self.wait_event("Page.loadEventFired")
+            if self.evaluate("[location.href, document.readyState]") == [url, "complete"]:
+                return time.monotonic() - t0
+
+    def first_paint_ms(self):
+        """The page's first contentful paint, ms from navigation (None: none in 5 s)."""
+        return self.evaluate("""new Promise(done => {
+          const find = l => l.find(e => e.name === 'first-contentful-paint');
+          const e = find(performance.getEntriesByType('paint'));
+          if (e) return done(e.startTime);
+          new PerformanceObserver(l => { const f = find(l.getEntries()); if (f) done(f.startTime); })
+            .observe({type: 'paint', buffered: true});
+          setTimeout(() => done(null), 5000); })""")
 
     def screenshot(self, clip=None):
         params = {"format": "png", "captureBeyondViewport": True}

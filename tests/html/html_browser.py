@@ -317,8 +317,7 @@ def main():
             size = os.path.getsize(html)
             url = "file://" + os.path.abspath(html)
             secs = b.load(url)
-            paint = b.evaluate("performance.getEntriesByName('first-contentful-paint')"
-                               ".map(e => e.startTime)[0]")
+            paint = b.first_paint_ms()
             check_clean(b, "bulk", url)
             # the frames with verdicts of the flows drawn (the top 20): as --events says
             drawn = b.evaluate("Array.from(document.querySelectorAll('[data-frame]')).map("

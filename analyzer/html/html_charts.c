@@ -155,10 +155,11 @@ static void pfc_timeline(struct roce_html_page *pg, const unsigned *rows, unsign
         fprintf(o, " \xc2\xb5s, %" PRIu64 " XOFF</title>\n", slot(t, i)->xoff);
     }
     fprintf(o,
-            "</svg>\n<figcaption>Share of each time bucket (%.3g &micro;s) a priority was "
+            "</svg>\n<figcaption>Share of each time bucket (%.3g %s) a priority was "
             "paused: bar height 100%% = paused throughout; ticks under a row: XOFF frames."
             "</figcaption>\n</figure>\n",
-            (double)p->width_ns / ROCE_NS_PER_US);
+            (double)p->width_ns / roce_html_time_unit(p->width_ns).ns,
+            roce_html_time_unit(p->width_ns).name);
 }
 
 void roce_html_pfc_section(struct roce_html_page *pg)

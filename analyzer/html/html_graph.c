@@ -26,6 +26,7 @@ static const struct roce_html_box rate_box = {900, 180, 76, 884, 12, 134};
 #define PAD_PCT    0.03 /* of a range, on each side */
 #define EP_MIN_PX  3.0
 #define BAR_MIN_PX 4.0
+#define MISS_PAD   0.4 /* a PSN drawn as tall as one: +-0.4 around it */
 #define BITS       8.0
 #define RATE_HEAD  1.1
 #define NAME_LEN   (ROCE_FMT_FLOW_LEN + 64)
@@ -209,9 +210,10 @@ static void bands(const struct graph *g)
         if (!b->req_new)
             continue;
         int64_t mid = fs->origin_ns + (int64_t)k * fs->width_ns + fs->width_ns / 2;
-        double y0 = roce_html_map(&g->y, (double)(b->req_lo - (int64_t)g->seq->first));
-        double y1 = roce_html_map(&g->y, (double)(b->req_hi - (int64_t)g->seq->first));
-        if (y0 - y1 < BAR_MIN_PX) { /* few PSNs: a short bar centred on them */
+        /* PSNs lo .. hi, each as tall as one */
+        double y0 = roce_html_map(&g->y, (double)(b->req_lo - (int64_t)g->seq->first) - MISS_PAD);
+        double y1 = roce_html_map(&g->y, (double)(b->req_hi - (int64_t)g->seq->first) + MISS_PAD);
+        if (y0 - y1 < BAR_MIN_PX) { /* a short bar centred on them */
             double c = (y0 + y1) / 2;
             y0 = c + BAR_MIN_PX / 2;
             y1 = c - BAR_MIN_PX / 2;
@@ -277,9 +279,9 @@ static void marks(struct graph *g, const struct roce_html_flow *ms, int missing_
             continue;
         double y = mark_y(g, ms, m, &strip), x = px(g, m->ts_ns);
         if (missing_pass) {
-            if (!strip && m->missing)
-                fprintf(o, "M%.1f %.1fV%.1f", x, roce_html_map(&g->y, y - m->missing),
-                        roce_html_map(&g->y, y - 1));
+            if (!strip && m->missing) /* PSNs y - missing .. y - 1, each as tall as one */
+                fprintf(o, "M%.1f %.1fV%.1f", x, roce_html_map(&g->y, y - m->missing - MISS_PAD),
+                        roce_html_map(&g->y, y - 1 + MISS_PAD));
             continue;
         }
         fprintf(o,
@@ -373,9 +375,9 @@ static void rate_graph(struct graph *g, const char *name)
         }
     }
     fprintf(o,
-            "\"/>\n</svg>\n<figcaption>Rate on the wire per time bucket (%.3g &micro;s wide); "
+            "\"/>\n</svg>\n<figcaption>Rate on the wire per time bucket (%.3g %s wide); "
             "ticks at the top: the %" PRIu64 " CNPs it received.</figcaption>\n</figure>\n",
-            (double)width / ROCE_NS_PER_US, cnps);
+            (double)width / roce_html_time_unit(width).ns, roce_html_time_unit(width).name, cnps);
 }
 
 static void flow_line(struct graph *g, const char *name, unsigned rank)

@@ -1,8 +1,9 @@
 /*
  * fuzz_capture.c - libFuzzer target: the input is a capture file (pcap or
  * pcapng bytes) read the way the CLI reads it: the libpcap reader
- * (capture.h), the engine with the --events writer on its verdicts, then
- * the report snapshot and both report writers, JSON and text (report.h).
+ * (capture.h), the engine with the --events writer and the HTML report's
+ * series on its verdicts (and the series on every frame), then the report
+ * snapshot and its writers, JSON, text and HTML (report.h, html.h).
  *
  * roce_capture_open() needs a path: the bytes go to a memory file
  * (fuzz_memfile.h). Output goes to /dev/null. max_flows depends on the
@@ -18,6 +19,7 @@
 #include "events.h"
 #include "fuzz_memfile.h"
 #include "fuzz_target.h"
+#include "html.h"
 #include "report.h"
 #include "roce_engine.h"
 
@@ -27,25 +29,42 @@
 #define REPORT_TOP   5u
 #define CAPTURE_NAME "fuzz.pcap"
 
-/* Read every frame of c into e, as rocescope.c does. Returns the error
- * text when reading stopped early, else NULL. */
-static const char *fz_read(struct roce_capture *c, struct roce_engine *e)
+/* Both of the CLI's consumers of settled verdicts with --events --html. */
+struct fz_sinks {
+    struct roce_events events;
+    struct roce_html_series *series;
+};
+
+static void fz_verdict(const struct roce_verdict *v, void *ctx)
+{
+    struct fz_sinks *k = ctx;
+    roce_events_write(v, &k->events);
+    roce_html_series_verdict(v, k->series);
+}
+
+/* Read every frame of c into e and the series, as rocescope.c does.
+ * Returns the error text when reading stopped early, else NULL. */
+static const char *fz_read(struct roce_capture *c, struct roce_engine *e,
+                           struct roce_html_series *s)
 {
     struct roce_capture_frame fr;
+    struct roce_frame_out out;
     enum roce_capture_status st;
     uint64_t frame = 0;
     int lt = roce_capture_linktype(c);
 
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
         struct roce_frame_in in = {++frame, fr.ts_ns, lt, fr.data, fr.caplen, fr.wirelen};
-        roce_engine_frame(e, &in, NULL);
+        roce_engine_frame(e, &in, &out);
+        roce_html_series_frame(s, e, &in, &out);
     }
     return st == ROCE_CAPTURE_ERROR ? roce_capture_error(c) : NULL;
 }
 
-/* The report of e in both formats to out. */
+/* The report of e in every format to out. */
 static void fz_write_reports(struct roce_engine *e, const struct roce_config *cfg,
-                             const char *link_type, const char *error, FILE *out)
+                             const char *link_type, const char *error,
+                             const struct roce_html_series *s, FILE *out)
 {
     static const char *const files[] = {CAPTURE_NAME};
     struct roce_report rep;
@@ -59,6 +78,7 @@ static void fz_write_reports(struct roce_engine *e, const struct roce_config *cf
     if (roce_report_build(&rep, e) == 0) {
         roce_report_json(&rep, out);
         roce_report_text(&rep, out, REPORT_TOP);
+        roce_html_report(out, &rep, s, ROCE_HTML_FILES, REPORT_TOP);
     }
     roce_report_free(&rep);
 }
@@ -67,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     FILE *devnull = fz_devnull();
     char path[FZ_PATH_LEN], err[ERR_LEN];
-    struct roce_events events = {NULL, 0};
+    struct fz_sinks sinks = {{NULL, 0}, NULL};
     struct roce_config cfg;
 
     int fd = fz_memfile(data, size, path);
@@ -79,16 +99,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     roce_config_default(&cfg);
     cfg.max_flows = FLOWS_MIN + (uint32_t)(size % FLOWS_SPAN);
-    events.out = devnull;
-    cfg.on_verdict = roce_events_write;
-    cfg.ctx = &events;
+    sinks.events.out = devnull;
+    sinks.series = roce_html_series_new();
+    cfg.on_verdict = fz_verdict;
+    cfg.ctx = &sinks;
     struct roce_engine *e = roce_engine_new(&cfg);
-    if (e == NULL)
-        abort(); /* a valid configuration */
-    const char *error = fz_read(c, e);
+    if (e == NULL || sinks.series == NULL)
+        abort(); /* a valid configuration; the series' table is small */
+    const char *error = fz_read(c, e, sinks.series);
     roce_engine_finish(e);
-    fz_write_reports(e, &cfg, roce_capture_linktype_name(c), error, devnull);
+    roce_html_series_finish(sinks.series, e);
+    fz_write_reports(e, &cfg, roce_capture_linktype_name(c), error, sinks.series, devnull);
     roce_engine_free(e);
+    roce_html_series_free(sinks.series);
 out_capture:
     roce_capture_close(c);
 out_fd:

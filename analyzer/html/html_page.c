@@ -62,7 +62,14 @@ const struct roce_flow_report *roce_html_peer(const struct roce_html_page *pg,
                                               const struct roce_flow_report *f)
 {
     const struct roce_report_flow *x = roce_report_flow_x(pg->r, f);
-    return x->has_peer ? roce_html_flow_by_key(pg, &x->peer) : NULL;
+    if (!x->has_peer)
+        return NULL;
+    /* by id when the report has it (a reused QP has a flow record per use),
+     * else by key */
+    const struct roce_flow_report *p = f->peer_id ? roce_report_flow(pg->r, f->peer_id) : NULL;
+    if (p != NULL && cmp_key(&p->key, &x->peer) == 0)
+        return p;
+    return roce_html_flow_by_key(pg, &x->peer);
 }
 
 const struct roce_flow_report *roce_html_subject(const struct roce_html_page *pg,

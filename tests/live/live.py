@@ -15,7 +15,8 @@ tcpreplay.
                     view), a vanished interface, -w with -C/-W rotation
                     (the saved files analysed offline give the live report),
                     -Z (files written as the user), idle flows retired,
-                    --html (the final page holds the offline --events frames).
+                    --html with --json and beside live --events (the final
+                    page holds the offline --events frames, and the live ones).
 
 Needs root, `ip netns` and tcpreplay: otherwise it skips (exit 77). The
 capture is known to be active once the monitor has written its first
@@ -549,29 +550,35 @@ def output_files(tool, captures, tmp):
         raise Fail("; ".join(problems))
 
 
-def html_page(tool, captures, tmp):
-    """--html: the final report's page, with every frame with verdicts of the
-    offline --events (frame numbers and verdicts) when nothing was dropped."""
+def html_page(tool, captures, tmp, mode):
+    """--html: the final report's page (with --json, or beside live --events),
+    with every frame with verdicts of the offline --events (frame numbers and
+    verdicts) when nothing was dropped."""
     path = os.path.join(captures, "loss_receiver.pcap")
-    page = os.path.join(tmp, "live.html")
-    mon = Monitor(tool, tmp, ["--json", "-s", "0", "-c", str(pcap_frames(path)), "--html", page],
-                  name="html")
+    page = os.path.join(tmp, "live%s.html" % mode)
+    mon = Monitor(tool, tmp, [mode, "-s", "0", "-c", str(pcap_frames(path)), "--html", page],
+                  name="html" + mode)
     mon.ready()
     replay(path)
     rc = mon.wait()
     if rc != 0:
         raise Fail("exit %d: %s" % (rc, mon.stderr()))
-    _, live = final_report(mon)
     with open(page, encoding="utf-8") as f:
         text = f.read()
     if not text.startswith("<!DOCTYPE html>") or "Live capture on" not in text:
         raise Fail("not the live capture's page")
-    if live["capture"]["live"]["dropped"] or live["capture"]["live"]["if_dropped"]:
-        print("  the capture dropped packets, frames not compared")
-        return
+    if mode == "--json":
+        live = final_report(mon)[1]["capture"]["live"]
+        if live["dropped"] or live["if_dropped"]:
+            print("  the capture dropped packets, frames not compared")
+            return
     got = {int(f): v for f, v in re.findall(r'data-frame="(\d+)" data-verdicts="([^"]*)"', text)}
     p = subprocess.run([tool, "--events", path], capture_output=True, text=True, timeout=60)
     want = {o["frame"]: " ".join(o["verdicts"]) for o in map(json.loads, p.stdout.splitlines())}
+    if mode == "--events":  # the live events are the page's frames
+        live_events = {o["frame"]: " ".join(o["verdicts"]) for o in mon.json_lines()}
+        if live_events != got:
+            raise Fail("page frames %s, live events %s" % (got, live_events))
     if got != want or not want:
         raise Fail("page frames %s, offline events %s" % (got, want))
 
@@ -587,7 +594,8 @@ def part_monitor(tool, rocegen, captures, tmp):
     yield "idle flows retired", lambda: idle_retire(tool, captures, tmp)
     yield "vanished interface", lambda: vanished(tool, captures, tmp)
     yield "output files: link, device, FIFO", lambda: output_files(tool, captures, tmp)
-    yield "--html: the final report's page", lambda: html_page(tool, captures, tmp)
+    yield "--html: the final report's page", lambda: html_page(tool, captures, tmp, "--json")
+    yield "--html beside live --events", lambda: html_page(tool, captures, tmp, "--events")
 
 
 def main():

@@ -136,9 +136,10 @@ static void pfc_timeline(struct roce_html_page *pg, const unsigned *rows, unsign
                 continue;
             double frac = (double)p->paused[i][k] / (double)p->width_ns;
             frac = frac > 1 ? 1 : frac;
-            int64_t t0 = p->origin_ns + (int64_t)k * p->width_ns;
+            int64_t t0 = roce_html_bucket_start(p->origin_ns, p->width_ns, k);
+            int64_t t1 = roce_html_bucket_start(p->origin_ns, p->width_ns, k + 1);
             double x0 = roce_html_map(&x, (double)(t0 - pg->t0_ns) / unit.ns);
-            double x1 = roce_html_map(&x, (double)(t0 + p->width_ns - pg->t0_ns) / unit.ns);
+            double x1 = roce_html_map(&x, (double)(t1 - pg->t0_ns) / unit.ns);
             fprintf(o, "M%.1f %.1fH%.1fV%.1fH%.1fZ", x0, base, x1 > x0 + 0.5 ? x1 : x0 + 0.5,
                     base - frac * ROW_H, x0);
         }
@@ -147,7 +148,8 @@ static void pfc_timeline(struct roce_html_page *pg, const unsigned *rows, unsign
             if (p->xoff[i][k])
                 fprintf(o, "M%.1f %.1fv%g",
                         roce_html_map(
-                            &x, (double)(p->origin_ns + (int64_t)k * p->width_ns - pg->t0_ns) /
+                            &x, (double)(roce_html_bucket_start(p->origin_ns, p->width_ns, k) -
+                                         pg->t0_ns) /
                                     unit.ns),
                         base, TICK_H);
         fprintf(o, "\"/><title>%s: paused ", name);

@@ -101,7 +101,7 @@ static double resp_y(const struct graph *g, const struct roce_html_flow *bs, uns
     const struct roce_html_bucket *b = &bs->b[k];
     if (bs == g->fs)
         return (double)(b->resp_hi - (int64_t)g->seq->first);
-    int64_t mid = bs->origin_ns + (int64_t)k * bs->width_ns + bs->width_ns / 2;
+    int64_t mid = roce_html_bucket_start(bs->origin_ns, bs->width_ns, k) + bs->width_ns / 2;
     return (double)roce_html_flow_psn(g->fs, mid, (uint32_t)((uint64_t)b->resp_hi & ROCE_PSN_MASK));
 }
 
@@ -209,7 +209,7 @@ static void bands(const struct graph *g)
         const struct roce_html_bucket *b = &fs->b[k];
         if (!b->req_new)
             continue;
-        int64_t mid = fs->origin_ns + (int64_t)k * fs->width_ns + fs->width_ns / 2;
+        int64_t mid = roce_html_bucket_start(fs->origin_ns, fs->width_ns, k) + fs->width_ns / 2;
         /* PSNs lo .. hi, each as tall as one */
         double y0 = roce_html_map(&g->y, (double)(b->req_lo - (int64_t)g->seq->first) - MISS_PAD);
         double y1 = roce_html_map(&g->y, (double)(b->req_hi - (int64_t)g->seq->first) + MISS_PAD);
@@ -234,8 +234,8 @@ static void response_line(const struct graph *g)
     for (unsigned k = 0; rs != NULL && k < ROCE_HTML_BUCKETS; k++) {
         if (!rs->b[k].resp)
             continue;
-        int64_t t0 = rs->origin_ns + (int64_t)k * rs->width_ns;
-        double x0 = px(g, t0), x1 = px(g, t0 + rs->width_ns);
+        double x0 = px(g, roce_html_bucket_start(rs->origin_ns, rs->width_ns, k));
+        double x1 = px(g, roce_html_bucket_start(rs->origin_ns, rs->width_ns, k + 1));
         double y = roce_html_map(&g->y, resp_y(g, rs, k));
         if (!any)
             fprintf(o, "<path class=\"ack\" d=\"M%.1f %.1fH%.1f", x0, y, x1);
@@ -351,7 +351,7 @@ static void rate_graph(struct graph *g, const char *name)
     fputs("<path class=\"rate\" d=\"", o);
     int64_t width = fs->width_ns;
     for (unsigned k = 0; k < ROCE_HTML_BUCKETS; k++) {
-        int64_t t0 = fs->origin_ns + (int64_t)k * width;
+        int64_t t0 = roce_html_bucket_start(fs->origin_ns, width, k);
         if (t0 > g->tmax)
             break;
         double yy = roce_html_map(&y, (double)fs->b[k].bytes * BITS / (double)width);
@@ -359,7 +359,8 @@ static void rate_graph(struct graph *g, const char *name)
             fprintf(o, "M%.1f %.1f", roce_html_map(&x, tval(g, t0)), yy);
         else
             fprintf(o, "V%.1f", yy);
-        fprintf(o, "H%.1f", roce_html_map(&x, tval(g, t0 + width)));
+        fprintf(o, "H%.1f",
+                roce_html_map(&x, tval(g, roce_html_bucket_start(fs->origin_ns, width, k + 1))));
     }
     fputs("\"/>\n<path class=\"cnptick\" d=\"M0 0", o);
     uint64_t cnps = 0;

@@ -31,6 +31,7 @@
 #define PCT            100
 #define MARKS_FIRST    16
 #define HASH_MULT      0x9E3779B97F4A7C15ull
+#define BUCKET_BITS    8   /* ROCE_HTML_BUCKETS < 2^8: a bucket index shifted by 8 is 0 */
 #define HOT_ALIGN      128 /* the two cache lines of a flow's hot fields */
 #define FLOW_SIZE      ((sizeof(struct roce_html_flow) + HOT_ALIGN - 1) / HOT_ALIGN * HOT_ALIGN)
 
@@ -199,7 +200,7 @@ static struct roce_html_bucket *flow_bucket(struct roce_html_flow *f, int64_t t)
     while ((d >> (f->shift + times)) >= ROCE_HTML_BUCKETS)
         times++;
     for (unsigned j = 1; times > 0 && j < ROCE_HTML_BUCKETS; j++) {
-        unsigned to = j >> times;
+        unsigned to = times < BUCKET_BITS ? j >> times : 0;
         if (to != j && (f->b[j].packets || f->b[j].resp)) {
             merge_bucket(&f->b[to], &f->b[j]);
             memset(&f->b[j], 0, sizeof f->b[j]);
@@ -290,7 +291,7 @@ static void pfc_spread(struct roce_html_pfc *p, unsigned row, int64_t from, int6
     int64_t span = to - from, given = 0;
     for (int64_t t = from; t < to;) {
         unsigned k = pfc_bucket(p, t);
-        int64_t bend = p->origin_ns + (int64_t)(k + 1) * p->width_ns;
+        int64_t bend = roce_html_bucket_start(p->origin_ns, p->width_ns, k + 1);
         int64_t upto = bend < to ? bend : to;
         /* the share of this part, computed from the running total so that
          * the parts add up to amount exactly */
@@ -519,9 +520,11 @@ int roce_html_series_absorb(struct roce_html_series *dst, struct roce_html_serie
         }
         for (unsigned r = 0; dst->pfc != NULL && r < ROCE_HTML_PFC_SLOTS; r++)
             for (unsigned k = 0; k < ROCE_HTML_PFC_BUCKETS; k++) {
-                int64_t t = p->origin_ns + (int64_t)k * p->width_ns;
+                int64_t t = roce_html_bucket_start(p->origin_ns, p->width_ns, k);
                 if (p->paused[r][k])
-                    pfc_spread(dst->pfc, r, t, t + p->width_ns, p->paused[r][k]);
+                    pfc_spread(dst->pfc, r, t,
+                               roce_html_bucket_start(p->origin_ns, p->width_ns, k + 1),
+                               p->paused[r][k]);
                 if (p->xoff[r][k] || p->xon[r][k]) {
                     unsigned b = pfc_bucket(dst->pfc, t);
                     dst->pfc->xoff[r][b] += p->xoff[r][k];

@@ -111,6 +111,16 @@ struct roce_html_series {
     uint64_t alloc_failures; /* series or marks that could not be allocated */
 };
 
+/* Where bucket k of a timeline starts (origin + k x width; k may be the
+ * number of buckets: where the last ends). Capture times are at most 2^62
+ * ns and a width is at most twice the span over the buckets, so this never
+ * passes 2^63 and is worked out without overflow, saturated for safety. */
+static inline int64_t roce_html_bucket_start(int64_t origin_ns, int64_t width_ns, unsigned k)
+{
+    uint64_t t = (uint64_t)origin_ns + (uint64_t)k * (uint64_t)width_ns;
+    return t > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)t;
+}
+
 /* The series of a flow, or NULL. */
 const struct roce_html_flow *roce_html_series_flow(const struct roce_html_series *s, uint64_t id);
 /* Index of the bucket that holds time t (clamped to the buckets). */

@@ -335,12 +335,36 @@ static void test_pfc_timeline_adds_up(void)
     run_done(&r);
 }
 
+/* Capture times as far apart as the engine allows (0 and 2^62 ns, what a
+ * corrupt capture gives after clamping): the width doubles 50-odd times in
+ * one step and every bucket start is still a time (no shift or product out
+ * of range: the sanitizer build runs this too). */
+static void test_extreme_times(void)
+{
+    struct roce_html_series *s = roce_html_series_new();
+    const int64_t far = INT64_C(1) << 62;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    frame_of(s, 7, 1);
+    frame_of(s, 7, far);
+    roce_html_series_finish(s, NULL);
+    const struct roce_html_flow *f = roce_html_series_flow(s, 7);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->b[0].packets, 1);
+    unsigned k = roce_html_bucket_of(f, far);
+    CU_ASSERT_EQUAL(f->b[k].packets, 1);
+    CU_ASSERT_TRUE(far - f->origin_ns < (int64_t)ROCE_HTML_BUCKETS * f->width_ns);
+    CU_ASSERT_TRUE(roce_html_bucket_start(f->origin_ns, f->width_ns, k) <= far);
+    CU_ASSERT_TRUE(roce_html_bucket_start(f->origin_ns, f->width_ns, ROCE_HTML_BUCKETS) > far);
+    roce_html_series_free(s);
+}
+
 static const struct tu_test tests[] = {
     {"buckets_keep_totals", test_buckets_keep_totals},
     {"retransmissions_and_marks", test_retransmissions_and_marks},
     {"marks_bounded", test_marks_bounded},
     {"flows_evicted_and_absorbed", test_flows_evicted_and_absorbed},
     {"pfc_timeline_adds_up", test_pfc_timeline_adds_up},
+    {"extreme_times", test_extreme_times},
     TU_END,
 };
 

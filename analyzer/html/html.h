@@ -16,6 +16,7 @@
 #ifndef ROCE_HTML_H
 #define ROCE_HTML_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -75,6 +76,9 @@ enum roce_html_source {
  */
 int roce_html_report(FILE *out, const struct roce_report *r, const struct roce_html_series *s,
                      enum roce_html_source src, unsigned top);
+
+/* n bytes of s as HTML text: & < > " ' escaped (html_out.c). */
+void roce_html_text(FILE *out, const char *s, size_t n);
 
 /* The page of `rocescope localize`: points, clock offsets, segments with
  * their losses and latencies, flows, losses and CE marks (at most r->top

@@ -5,6 +5,10 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "html.h"
 
 #define TICKS_X   8 /* about that many ticks on an axis */
 #define TICKS_Y   5
@@ -19,10 +23,10 @@
 #define NS_PER_S  1e9
 #define UNIT_MIN  2 /* an axis spans at least 2 of its unit */
 
-void roce_html_esc(FILE *o, const char *s)
+void roce_html_text(FILE *o, const char *s, size_t n)
 {
-    for (; s != NULL && *s; s++) {
-        switch (*s) {
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
         case '&':
             fputs("&amp;", o);
             break;
@@ -39,15 +43,21 @@ void roce_html_esc(FILE *o, const char *s)
             fputs("&#39;", o);
             break;
         default:
-            fputc(*s, o);
+            fputc(s[i], o);
         }
     }
 }
 
+void roce_html_esc(FILE *o, const char *s)
+{
+    if (s != NULL)
+        roce_html_text(o, s, strlen(s));
+}
+
 void roce_html_us(FILE *o, int64_t ns)
 {
-    uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    fprintf(o, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", u / 1000, u % 1000);
+    char buf[ROCE_FMT_US_LEN];
+    fputs(roce_fmt_us_text(ns, buf), o);
 }
 
 void roce_html_td_u64(FILE *o, uint64_t v)

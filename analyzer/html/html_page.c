@@ -307,7 +307,7 @@ static void graphs(struct roce_html_page *pg)
                 "sequence graph: PSN against time, the requests it sent, and from the paired flow "
                 "the NAKs, the response PSNs and the CNPs; then its rate with the CNPs it "
                 "received, and its CNP latency.</p>\n",
-                pg->n_drawn, pg->n_drawn == 1 ? "" : "s", pg->top);
+                pg->n_drawn, roce_fmt_plural(pg->n_drawn), pg->top);
         roce_html_legend(o);
     }
     for (size_t i = 0; i < pg->n_drawn; i++)

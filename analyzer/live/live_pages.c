@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "live_view.h"
 #include "prometheus.h"
 #include "roce_time.h"
@@ -17,26 +18,6 @@ int roce_live_pages_declare(struct roce_http *h)
         roce_http_publish(h, ROCE_LIVE_PAGE_PATH, ROCE_LIVE_PAGE_TYPE, NULL, 0) != 0)
         return -1;
     return 0;
-}
-
-/* Text into HTML: &, < and > escaped. */
-static void html_text(FILE *out, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        switch (s[i]) {
-        case '&':
-            fputs("&amp;", out);
-            break;
-        case '<':
-            fputs("&lt;", out);
-            break;
-        case '>':
-            fputs("&gt;", out);
-            break;
-        default:
-            fputc(s[i], out);
-        }
-    }
 }
 
 int roce_live_page(FILE *out, const struct roce_live_interval *iv, int64_t interval_ns)
@@ -56,12 +37,12 @@ int roce_live_page(FILE *out, const struct roce_live_interval *iv, int64_t inter
             "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
             "<meta http-equiv=\"refresh\" content=\"%lld\"><title>rocescope live: ",
             refresh > 0 ? refresh : 1);
-    html_text(out, iv->iface, strlen(iv->iface));
+    roce_html_text(out, iv->iface, strlen(iv->iface));
     fputs("</title></head>\n<body><h1>rocescope live: ", out);
-    html_text(out, iv->iface, strlen(iv->iface));
+    roce_html_text(out, iv->iface, strlen(iv->iface));
     fputs("</h1>\n<p><a href=\"" ROCE_LIVE_METRICS_PATH "\">metrics</a> (Prometheus)</p>\n<pre>",
           out);
-    html_text(out, lines, n);
+    roce_html_text(out, lines, n);
     fputs("</pre>\n</body></html>\n", out);
     free(lines);
     return ferror(out) ? -1 : 0;

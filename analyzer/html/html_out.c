@@ -11,6 +11,7 @@
 #include "html.h"
 
 #define TICKS_X   8 /* about that many ticks on an axis */
+#define MAX_TICKS 32
 #define TICKS_Y   5
 #define TICK_LEN  4
 #define LABEL_GAP 14
@@ -217,19 +218,34 @@ static double nice_step(double span, int n, int integer)
     return integer && step < 1 ? 1 : step;
 }
 
-/* v takes round values in [v0, v1]. */
-#define FOR_TICKS(s, n, integer, v)                                                                \
-    for (double step_ = nice_step((s)->v1 - (s)->v0, (n), (integer)),                              \
-                v = ceil((s)->v0 / step_) * step_;                                                 \
-         (s)->v1 > (s)->v0 && v <= (s)->v1 + step_ * 1e-9; v += step_)
+/* The round values in [v0, v1] about n of them (at most MAX_TICKS), into
+ * out; how many. Each is worked out from its index, never by adding steps:
+ * on an axis far from 0 (a corrupt capture's times) a step can be below
+ * the precision of the values, and they must still end. */
+static unsigned ticks(const struct roce_html_scale *s, int n, int integer, double *out)
+{
+    unsigned k = 0;
+    if (!(s->v1 > s->v0) || !isfinite(s->v1 - s->v0))
+        return 0;
+    double step = nice_step(s->v1 - s->v0, n, integer), first = ceil(s->v0 / step) * step;
+    for (unsigned i = 0; i < MAX_TICKS; i++) {
+        double v = first + (double)i * step;
+        if (v > s->v1 + step * 1e-9)
+            break;
+        if (k == 0 || v > out[k - 1])
+            out[k++] = v;
+    }
+    return k;
+}
 
 void roce_html_axis_x(FILE *o, const struct roce_html_box *b, const struct roce_html_scale *x,
                       const char *label, int integer)
 {
+    double t[MAX_TICKS];
+    unsigned n = ticks(x, TICKS_X, integer, t);
     fputs("<g class=\"xaxis\">", o);
-    FOR_TICKS(x, TICKS_X, integer, v)
-    {
-        double px = roce_html_map(x, v);
+    for (unsigned i = 0; i < n; i++) {
+        double v = t[i], px = roce_html_map(x, v);
         fprintf(o,
                 "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" y2=\"%g\"/>"
                 "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%g\" y2=\"%g\"/>"
@@ -248,10 +264,11 @@ void roce_html_axis_x(FILE *o, const struct roce_html_box *b, const struct roce_
 void roce_html_axis_y(FILE *o, const struct roce_html_box *b, const struct roce_html_scale *y,
                       const char *label, int integer)
 {
+    double t[MAX_TICKS];
+    unsigned n = ticks(y, TICKS_Y, integer, t);
     fputs("<g class=\"yaxis\">", o);
-    FOR_TICKS(y, TICKS_Y, integer, v)
-    {
-        double py = roce_html_map(y, v);
+    for (unsigned i = 0; i < n; i++) {
+        double v = t[i], py = roce_html_map(y, v);
         fprintf(o,
                 "<line class=\"grid\" x1=\"%g\" x2=\"%g\" y1=\"%.1f\" y2=\"%.1f\"/>"
                 "<line class=\"axis\" x1=\"%g\" x2=\"%g\" y1=\"%.1f\" y2=\"%.1f\"/>"

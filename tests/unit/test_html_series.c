@@ -83,7 +83,7 @@ static const struct roce_html_flow *flow_of(struct run *r, uint32_t src, uint32_
     rg_addr_v4(k.dst, dst);
     k.dqpn = dqpn;
     k.version = 2;
-    CU_ASSERT_FATAL(roce_engine_flow_report(r->e, &k, rep) == 0);
+    CU_ASSERT_FATAL(roce_engine_flow_report(r->e, &k, 0, rep) == 0);
     return roce_html_series_flow(r->s, rep->id);
 }
 

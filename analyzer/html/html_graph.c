@@ -377,8 +377,9 @@ static void rate_graph(struct graph *g, const char *name)
     }
     fprintf(o,
             "\"/>\n</svg>\n<figcaption>Rate on the wire per time bucket (%.3g %s wide); "
-            "ticks at the top: the %" PRIu64 " CNPs it received.</figcaption>\n</figure>\n",
-            (double)width / roce_html_time_unit(width).ns, roce_html_time_unit(width).name, cnps);
+            "ticks at the top: the %" PRIu64 " CNP%s it received.</figcaption>\n</figure>\n",
+            (double)width / roce_html_time_unit(width).ns, roce_html_time_unit(width).name, cnps,
+            roce_fmt_plural(cnps));
 }
 
 static void flow_line(struct graph *g, const char *name, unsigned rank)
@@ -392,16 +393,18 @@ static void flow_line(struct graph *g, const char *name, unsigned rank)
     if (g->peer != NULL)
         fprintf(o, ", paired with QP 0x%06x (%s)", (unsigned)g->peer->key.dqpn,
                 roce_paired_by_name(f->paired_by));
+#define PL(n) (n), roce_fmt_plural(n)
     fprintf(o,
-            "</small></h3>\n<p>%" PRIu64 " packets, %" PRIu64 " retransmitted in %" PRIu64
-            " episodes, %" PRIu64 " PSN gaps (%" PRIu64 " missing), %" PRIu64 " NAKs sent (%" PRIu64
-            " RNR), %" PRIu64 " CE marks (%" PRIu64 " unanswered), %" PRIu64
-            " CNPs for it, %" PRIu64 " CNPs carried, %" PRIu64 " bad ICRC, %" PRIu64
+            "</small></h3>\n<p>%" PRIu64 " packet%s, %" PRIu64 " retransmitted in %" PRIu64
+            " episode%s, %" PRIu64 " PSN gap%s (%" PRIu64 " missing), %" PRIu64 " NAK%s sent (%" PRIu64
+            " RNR), %" PRIu64 " CE mark%s (%" PRIu64 " unanswered), %" PRIu64
+            " CNP%s for it, %" PRIu64 " CNP%s carried, %" PRIu64 " bad ICRC, %" PRIu64
             " PSN reuse. <a href=\"#row-%" PRIu64 "\">In the table</a>."
             "</p>\n",
-            f->packets, f->retransmitted_packets, f->episodes, f->gap_events, f->missing_psns,
-            f->naks.total, f->naks.rnr, f->ce_marked, f->ce_unanswered, f->cnps_for_flow,
-            f->cnp_packets, f->bad_icrc, f->psn_reuse, f->id);
+            PL(f->packets), f->retransmitted_packets, PL(f->episodes), PL(f->gap_events),
+            f->missing_psns, PL(f->naks.total), f->naks.rnr, PL(f->ce_marked), f->ce_unanswered,
+            PL(f->cnps_for_flow), PL(f->cnp_packets), f->bad_icrc, f->psn_reuse, f->id);
+#undef PL
 }
 
 void roce_html_flow_graphs(struct roce_html_page *pg, const struct roce_flow_report *f,

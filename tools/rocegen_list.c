@@ -72,6 +72,12 @@ const struct rg_scenario rg_scenarios[] = {
      RG_LINKTYPE_ETHERNET, 0, rg_scen_gre},
     {"pfc", "a PFC pause storm on priority 3, PFC on priority 4, an 802.3x PAUSE",
      RG_LINKTYPE_ETHERNET, 0, rg_scen_pfc},
+    {"loss_nocm", "no CM, PSN wrap: gap, NAK, go-back-N, RNR NAK, timeout (headers in 64 B)",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_loss_nocm},
+    {"read_nocm", "no CM: lost READ response, READ re-issued, PSN reuse (headers in 96 B)",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_read_nocm},
+    {"ecn_nocm", "no CM: CE marks and CNPs, pairing by PSN and by CNP, ECT(1) (headers in 96 B)",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_ecn_nocm},
     {NULL, NULL, 0, 0, NULL},
 };
 

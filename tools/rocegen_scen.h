@@ -176,5 +176,8 @@ void rg_scen_erspan3(struct rg_sc *c);
 void rg_scen_vxlan(struct rg_sc *c);
 void rg_scen_gre(struct rg_sc *c);
 void rg_scen_pfc(struct rg_sc *c);
+void rg_scen_loss_nocm(struct rg_sc *c); /* rocegen_scen_nocm.c */
+void rg_scen_read_nocm(struct rg_sc *c);
+void rg_scen_ecn_nocm(struct rg_sc *c);
 
 #endif

@@ -3,20 +3,29 @@
 
 For captures/NAME.pcap (or .pcapng) the expected outputs are
 captures/expected/NAME.pcap.json (`rocescope --json NAME.pcap`, run inside
-captures/) and captures/expected/NAME.pcap.events (`rocescope --events`), with the options
-in captures/expected/NAME.pcap.args when that file exists. They
+captures/), captures/expected/NAME.pcap.events (`rocescope --events`) and
+captures/expected/NAME.pcap.txt (`rocescope NAME.pcap`, the human summary), with
+the options in captures/expected/NAME.pcap.args when that file exists. They
 were produced by the tool and checked by hand against the analysis
 definitions of analyzer/engine/ANALYSIS.md (captures/README.md says, frame by
-frame, what each scenario
-must show). `--update` rewrites them (then check them by hand again).
+frame, what each scenario must show). `--update` rewrites them all (then check
+them by hand again: git diff captures/expected).
+
+Every summary is also read back (summary_check.py) and must agree with the
+JSON report of the same run, total by total, flow by flow, episode by episode.
 
 Then every capture is cut at snaplen 64, 96 and 128 (editcap -s) and
-analysed again: no crash, a complete report, the same frame counts; and
-when every RoCE frame's headers fit in the snaplen (computed here by an
-independent header walker, below), the same header-derived counts as the
-full capture: everything except the ICRC results and the truncation count.
+analysed again: no crash, a complete report, the same frame counts, a summary
+that agrees with its JSON report; and when every RoCE frame's headers fit in
+the snaplen (computed here by an independent header walker, below), the same
+header-derived counts as the full capture: everything except the ICRC results
+and the truncation count. Which captures were compared at each snaplen, and
+which not (their headers need more, e.g. a CM MAD needs 137 bytes), is printed;
+the compared ones must together show every kind of verdict that fits in that
+snaplen (COMPARED_KINDS), so the comparison cannot quietly stop covering them.
 """
 import argparse
+from decimal import Decimal
 import json
 import os
 import shutil
@@ -24,6 +33,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+import summary_check
 
 SNAPLENS = (64, 96, 128)
 ROCE_PORT = 4791
@@ -157,6 +168,29 @@ def derived(r):
     return d
 
 
+# What the captures compared at a snaplen must show between them (the kinds
+# whose headers fit: at 64 bytes no RETH and no CNP does).
+COMPARED_KINDS = {
+    64: ("psn_gaps", "retransmission", "naks"),
+    96: ("psn_gaps", "retransmission", "naks", "psn_reuse", "read_response_gaps", "ce_marked",
+         "cnps_matched", "ce_unanswered", "cnps_unexplained"),
+    128: ("psn_gaps", "retransmission", "naks", "psn_reuse", "read_response_gaps", "ce_marked",
+          "cnps_matched", "ce_unanswered", "cnps_unexplained", "pfc"),
+}
+
+
+def kinds(r):
+    """The kinds of COMPARED_KINDS a report shows."""
+    k = {"psn_gaps": r["psn_gaps"]["events"], "retransmission": r["retransmission"]["episodes"],
+         "naks": r["naks"]["total"], "psn_reuse": r["psn_reuse"],
+         "read_response_gaps": r["read_response_gaps"]["events"],
+         "ce_marked": r["ecn"]["ce_marked"], "cnps_matched": r["ecn"]["cnps_matched"],
+         "ce_unanswered": r["ecn"]["ce_unanswered"],
+         "cnps_unexplained": r["ecn"]["cnps_unexplained"],
+         "pfc": r["pfc"]["pfc_frames"] + r["pfc"]["pause_frames"]}
+    return {name for name, n in k.items() if n}
+
+
 def run(tool, args, cwd):
     p = subprocess.run([tool, *args], capture_output=True, text=True, cwd=cwd, timeout=120)
     return p.returncode, p.stdout, p.stderr
@@ -177,13 +211,18 @@ def main():
         print("FAIL: no captures in", a.captures)
         return 1
     tmp = tempfile.mkdtemp(prefix="rocescope-golden-")
+    compared = {snap: [] for snap in SNAPLENS}
+    kinds_seen = {snap: set() for snap in SNAPLENS}
+    not_compared = {snap: [] for snap in SNAPLENS}
     for name in caps:
         base = name
         outs = {}
         argfile = os.path.join(expdir, base + ".args")
         extra = open(argfile, encoding="utf-8").read().split() if os.path.exists(argfile) else []
-        for mode, suffix in (("--json", ".json"), ("--events", ".events")):
-            rc, out, err = run(a.rocescope, [mode, *extra, name], a.captures)
+        for mode, suffix in (("--json", ".json"), ("--events", ".events"), (None, ".txt")):
+            args = [mode, *extra, name] if mode else [*extra, name]
+            rc, out, err = run(a.rocescope, args, a.captures)
+            mode = mode or "(summary)"
             if rc != 0:
                 failures.append(f"{name} {mode}: exit {rc}: {err.strip()}")
                 continue
@@ -199,11 +238,15 @@ def main():
                 with open(exp, encoding="utf-8") as f:
                     want = f.read()
                 if out != want:
-                    failures.append(f"{name} {mode}: output differs from {exp} "
-                                    f"(diff <(rocescope {mode} {name}) {exp})")
+                    failures.append(f"{name} {mode}: output differs from {exp} (in captures/: "
+                                    f"rocescope {' '.join(args)} | diff - expected/{base + suffix})")
         if "--json" not in outs:
             continue
         full = json.loads(outs["--json"])
+        if "(summary)" in outs:
+            for p in summary_check.check(outs["(summary)"], json.loads(outs["--json"],
+                                                                       parse_float=Decimal)):
+                failures.append(f"{name}: the summary disagrees with the JSON report: {p}")
         need = max((header_len(fr, lt) for lt, fr in read_frames(os.path.join(a.captures, name))),
                    default=0)
         for snap in SNAPLENS:
@@ -211,9 +254,13 @@ def main():
             subprocess.run([a.editcap, "-s", str(snap), os.path.join(a.captures, name), cut],
                            check=True, capture_output=True)
             rc, out, err = run(a.rocescope, ["--json", *extra, cut], tmp)
-            if rc != 0:
-                failures.append(f"{name} at snaplen {snap}: exit {rc}: {err.strip()}")
+            rc2, text, err2 = run(a.rocescope, [*extra, cut], tmp)
+            if rc != 0 or rc2 != 0:
+                failures.append(f"{name} at snaplen {snap}: exit {rc}, {rc2}: {err.strip()}")
                 continue
+            for p in summary_check.check(text, json.loads(out, parse_float=Decimal)):
+                failures.append(f"{name} at snaplen {snap}: the summary disagrees with the JSON "
+                                f"report: {p}")
             r = json.loads(out)
             c = r["capture"]
             if c["packets"] != full["capture"]["packets"]:
@@ -222,10 +269,23 @@ def main():
                 failures.append(f"{name} at snaplen {snap}: packets do not add up")
             if c["icrc"]["bad"] > full["capture"]["icrc"]["bad"]:
                 failures.append(f"{name} at snaplen {snap}: more bad ICRCs than in full")
-            if need <= snap and derived(r) != derived(full):
+            if need > snap:
+                not_compared[snap].append(f"{name} ({need})")
+                continue
+            compared[snap].append(name)
+            if derived(r) != derived(full):
                 failures.append(f"{name} at snaplen {snap} (headers need {need}): "
                                 f"header-derived counts changed:\n  full {derived(full)}\n  cut  {derived(r)}")
+            kinds_seen[snap] |= kinds(full)
     shutil.rmtree(tmp, ignore_errors=True)
+    for snap in SNAPLENS:
+        print(f"snaplen {snap}: header-derived counts compared on {len(compared[snap])} captures; "
+              f"not on {len(not_compared[snap])} (headers need more bytes): "
+              + (", ".join(not_compared[snap]) or "none"))
+        missing = [k for k in COMPARED_KINDS[snap] if k not in kinds_seen[snap]]
+        if missing:
+            failures.append(f"snaplen {snap}: no capture compared at this snaplen shows "
+                            f"{', '.join(missing)} (add a header-only scenario that does)")
     for f in failures:
         print("FAIL:", f)
     print(f"{len(caps)} captures, {len(failures)} failures" + (" (expected files rewritten)" if a.update else ""))

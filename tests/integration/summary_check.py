@@ -1,0 +1,307 @@
+"""The human summary against the JSON report of the same run.
+
+check(text, report) reads the summary (analyzer/report/report_text.c, described
+in analyzer/report/REPORT.md, "Human summary") with its own patterns and
+returns the list of its disagreements with the JSON report (parsed with
+parse_float=decimal.Decimal): every total, every listed flow with trouble,
+every listed go-back-N episode and the clean flows. The words that name NAK
+codes are written here from PROTOCOL.md ("AETH": 0 PSN sequence error, 1
+invalid request, 2 remote access error, 3 remote operational error, 4 invalid
+RD request), not taken from the engine. So a summary that puts a count in the
+wrong place or names it wrongly fails even after the expected files were
+rewritten.
+"""
+from decimal import Decimal
+import re
+
+NAK_WORDS = {"PSN sequence error": "psn_sequence_error", "invalid request": "invalid_request",
+             "remote access error": "remote_access_error",
+             "remote operational error": "remote_operational_error",
+             "invalid RD request": "invalid_rd_request", "reserved code": "reserved_code",
+             "RNR": "rnr"}
+TRIGGERS = ("nak", "rnr", "implied", "timeout")
+ENCAPS = ("erspan1", "erspan2", "erspan3", "gre_teb", "gre_ip", "vxlan")
+N = r"(\d+)"
+US = r"(-?\d+\.\d{3})"
+
+
+class _Check:
+    def __init__(self):
+        self.problems = []
+
+    def eq(self, what, got, want):
+        if got != want:
+            self.problems.append(f"{what}: summary {got}, JSON {want}")
+
+    def fail(self, what):
+        self.problems.append(what)
+
+
+def _line(c, lines, label, pattern):
+    """The groups of the totals line `label` (matched whole), or None."""
+    for ln in lines:
+        if ln.startswith("  " + label):
+            m = re.fullmatch(r"  " + re.escape(label) + r" +" + pattern, ln)
+            if m is None:
+                c.fail(f"line not understood: {ln!r}")
+            return m
+    return None
+
+
+def _named_counts(c, what, text, words):
+    """'a 1, b 2' with names from words -> {json key: count}; the items come in
+    the order of words (NAK codes by number, triggers and encapsulations as
+    the JSON report orders them)."""
+    out = {}
+    for item in text.split(", "):
+        m = re.fullmatch(r"(.+) (\d+)", item)
+        if m is None or m.group(1) not in words:
+            c.fail(f"{what}: unknown item {item!r}")
+            continue
+        out[words[m.group(1)]] = int(m.group(2))
+    order = list(words.values())
+    if [order.index(k) for k in out] != sorted(order.index(k) for k in out):
+        c.fail(f"{what}: not in the order {order}: {text!r}")
+    return out
+
+
+def _naks(c, what, text, naks):
+    got = _named_counts(c, what, text, NAK_WORDS)
+    want = {k: v for k, v in naks.items() if k != "total" and v}
+    c.eq(what, got, want)
+
+
+def _latency(c, lines, label, lat):
+    m = _line(c, lines, label, rf"min {US} us, p50 {US}, p99 {US}, max {US} \({N} samples?\)")
+    if lat["count"] == 0:
+        if m is not None:
+            c.fail(f"{label} shown without samples")
+        return
+    if m is None:
+        c.fail(f"{label}: missing ({lat['count']} samples)")
+        return
+    got = [Decimal(x) for x in m.groups()[:4]] + [int(m.group(5))]
+    c.eq(label, got, [lat["min"], lat["p50"], lat["p99"], lat["max"], lat["count"]])
+
+
+def _totals(c, lines, r):
+    cap = r["capture"]
+    m = _line(c, lines, "packets", rf"{N} in (\d+\.\d{{9}}) s: RoCE {N} \(v2 {N}, v1 {N}\), "
+              rf"non-RoCE {N}, malformed {N}, truncated {N}")
+    if m:
+        c.eq("packets", [int(m.group(1)), Decimal(m.group(2))] + [int(x) for x in m.groups()[2:]],
+             [cap["packets"], cap["duration_s"], cap["roce_packets"], cap["rocev2_packets"],
+              cap["rocev1_packets"], cap["non_roce_packets"], cap["malformed_packets"],
+              cap["truncated_packets"]])
+    m = _line(c, lines, "RoCE traffic", rf"{N} requests?, {N} responses?, {N} CNPs?")
+    if m:
+        c.eq("RoCE traffic", [int(x) for x in m.groups()],
+             [cap["request_packets"], cap["response_packets"], cap["cnp_packets"]])
+    m = _line(c, lines, "ICRC", rf"{N} good, {N} bad, {N} unchecked")
+    if m:
+        c.eq("ICRC", [int(x) for x in m.groups()],
+             [cap["icrc"]["good"], cap["icrc"]["bad"], cap["icrc"]["unchecked"]])
+    m = _line(c, lines, "flows", rf"{N} tracked, {N} connections? \({N} set up by CM\), {N} evicted")
+    if m:
+        c.eq("flows", [int(x) for x in m.groups()],
+             [r["limits"]["flows_active"], len(r["connections"]), r["cm"]["connections"],
+              r["limits"]["flows_evicted"]])
+    m = _line(c, lines, "PSN gaps", rf"{N} \({N} PSNs? missing\)")
+    if m:
+        c.eq("PSN gaps", [int(x) for x in m.groups()],
+             [r["psn_gaps"]["events"], r["psn_gaps"]["missing_psns"]])
+    m = _line(c, lines, "retransmitted",
+              rf"{N} packets? in {N} go-back-N episodes?(?: \((.+)\))?")
+    if m:
+        rt = r["retransmission"]
+        c.eq("retransmitted", [int(m.group(1)), int(m.group(2))], [rt["packets"], rt["episodes"]])
+        got = _named_counts(c, "triggers", m.group(3), {t: t for t in TRIGGERS}) if m.group(3) else {}
+        c.eq("episodes by trigger", got, {k: v for k, v in rt["by_trigger"].items() if v})
+    m = _line(c, lines, "NAKs", rf"{N}(?:: (.+))?")
+    if m:
+        c.eq("NAKs", int(m.group(1)), r["naks"]["total"])
+        if m.group(2):
+            _naks(c, "NAKs by code", m.group(2), r["naks"])
+        else:
+            c.eq("NAKs by code", {}, {k: v for k, v in r["naks"].items() if k != "total" and v})
+    m = _line(c, lines, "READ resp gaps", rf"{N} \({N} PSNs? missing\)")
+    c.eq("READ resp gaps", [int(x) for x in m.groups()] if m else [0, 0],
+         [r["read_response_gaps"]["events"], r["read_response_gaps"]["missing_psns"]])
+    m = _line(c, lines, "PSN reuse", rf"{N} requests? reuses? a PSN of an earlier READ")
+    c.eq("PSN reuse", int(m.group(1)) if m else 0, r["psn_reuse"])
+    m = _line(c, lines, "ECN", rf"{N} CE marks? \({N} answered, {N} unanswered\), "
+              rf"{N} CNPs? \({N} matched, {N} unexplained\)")
+    if m:
+        e = r["ecn"]
+        c.eq("ECN", [int(x) for x in m.groups()],
+             [e["ce_marked"], e["ce_answered"], e["ce_unanswered"], cap["cnp_packets"],
+              e["cnps_matched"], e["cnps_unexplained"]])
+    for label in ("packets", "RoCE traffic", "ICRC", "flows", "PSN gaps", "retransmitted", "NAKs",
+                  "ECN"):
+        if not any(ln.startswith("  " + label + " ") for ln in lines):
+            c.fail(f"totals line {label!r} missing")
+    _latency(c, lines, "CNP latency", r["ecn"]["cnp_latency_us"])
+    _latency(c, lines, "ACK latency", r["ack_latency_us"])
+    enc = r["encapsulation"]
+    m = _line(c, lines, "mirrored", rf"{N} frames? unwrapped \((.+)\)")
+    c.eq("mirrored", int(m.group(1)) if m else 0, sum(enc.values()))
+    if m:
+        c.eq("mirrored by encapsulation",
+             _named_counts(c, "mirrored", m.group(2), {k: k for k in ENCAPS}),
+             {k: v for k, v in enc.items() if v})
+    _pfc(c, lines, r["pfc"])
+    lim = r["limits"]
+    m = _line(c, lines, "limits hit", rf"{N} flows? evicted, {N} episodes? not listed, "
+              rf"{N} verdicts? settled early, {N} CE marks? untracked")
+    want = [lim["flows_evicted"], lim["episodes_unlisted"], lim["verdicts_forced"],
+            lim["ce_tracking_overflow"]]
+    c.eq("limits hit", [int(x) for x in m.groups()] if m else [0, 0, 0, 0], want)
+
+
+def _pfc(c, lines, p):
+    m = _line(c, lines, "PFC/PAUSE", rf"{N} PFC frames?, {N} PAUSE frames?")
+    c.eq("PFC/PAUSE", [int(x) for x in m.groups()] if m else [0, 0],
+         [p["pfc_frames"], p["pause_frames"]])
+    rows = [(f"priority {q['priority']}", q) for q in p["priorities"]] + [("link PAUSE", p["pause"])]
+    for name, q in rows:
+        got = None
+        for ln in lines:
+            if ln.startswith(f"    {name} "):
+                mm = re.fullmatch(rf"    {name} +{N} XOFF, {N} XON, paused {US} us"
+                                  rf"(?:, PAUSE STORM in {N} windows?)?", ln)
+                if mm is None:
+                    c.fail(f"line not understood: {ln!r}")
+                    break
+                got = [int(mm.group(1)), int(mm.group(2)), Decimal(mm.group(3)),
+                       int(mm.group(4) or 0)]
+        want = [q["xoff"], q["xon"], q["paused_us"], q["storm_windows"]] if q["frames"] else None
+        c.eq(name, got, want)
+
+
+def _flow_name(f):
+    return f"{f['src']} -> {f['dst']} QP 0x{f['dest_qp']:06x}"
+
+
+def _trouble(f):
+    return (f["retransmitted_packets"] + f["missing_psns"] + f["naks"]["total"] + f["psn_reuse"]
+            + f["ce_unanswered"] + f["cnps_unexplained"] + f["bad_icrc"] + f["read_response_gaps"])
+
+
+def _troubled(f):
+    return _trouble(f) or f["ce_marked"] or f["cnps"] or f["cnps_for_flow"]
+
+
+def _flow_items(f):
+    """The items the summary gives for flow f, in its order (REPORT.md)."""
+    items = [(f["retransmitted_packets"], rf"{f['retransmitted_packets']} retransmitted in "
+              rf"{f['episode_count']} episodes?"),
+             (f["psn_gaps"], rf"{f['psn_gaps']} PSN gaps? \({f['missing_psns']} missing\)"),
+             (f["psn_reuse"], rf"{f['psn_reuse']} PSN reuses?"),
+             (f["read_response_gaps"], rf"{f['read_response_gaps']} READ response gaps?"),
+             (f["ce_marked"], rf"{f['ce_marked']} CE marks? \({f['ce_unanswered']} unanswered\)"),
+             (f["cnps_for_flow"], rf"{f['cnps_for_flow']} CNPs? for it \({f['cnps_matched']} matched\)"),
+             (f["cnps"], rf"{f['cnps']} CNPs? carried"),
+             (f["bad_icrc"], rf"{f['bad_icrc']} bad ICRCs?")]
+    return [p for n, p in items if n]
+
+
+def _flows(c, lines, r, top):
+    by_name = {}
+    for f in r["flows"]:
+        by_name.setdefault(_flow_name(f), []).append(f)
+    troubled = sorted((f for f in r["flows"] if _troubled(f)),
+                      key=lambda f: (-_trouble(f), -f["ce_marked"], f["id"]))
+    head = [i for i, ln in enumerate(lines) if ln.startswith("Flows with trouble")]
+    if not troubled:
+        if head:
+            c.fail("flows with trouble listed, none in the JSON report")
+        return
+    if not head:
+        c.fail(f"no flows with trouble listed ({len(troubled)} in the JSON report)")
+        return
+    m = re.fullmatch(rf"Flows with trouble, worst first \({N}(?:, first {N} shown)?\):",
+                     lines[head[0]])
+    if m is None:
+        c.fail(f"line not understood: {lines[head[0]]!r}")
+        return
+    c.eq("flows with trouble", int(m.group(1)), len(troubled))
+    i = head[0] + 1
+    for rank, f in enumerate(troubled[:top], 1):
+        if i + 1 >= len(lines):
+            c.fail(f"flow #{rank} missing")
+            return
+        peer = ""
+        if f["paired_with"] is not None:
+            peer = f", paired with QP 0x{f['paired_with']['dest_qp']:06x} \\({f['paired_by']}\\)"
+        if not re.fullmatch(rf"  #{rank} {re.escape(_flow_name(f))}  {f['transport']}{peer}",
+                            lines[i]):
+            c.fail(f"flow #{rank}: {lines[i]!r}, JSON: {_flow_name(f)} {f['transport']} "
+                   f"paired {f['paired_with']} by {f['paired_by']} (id {f['id']})")
+        want = rf"     {f['packets']} packets?" + "".join(", " + p for p in _flow_items(f))
+        d = lines[i + 1]
+        if f["naks"]["total"]:
+            d, sep, naks = d.partition(", NAKs sent: ")
+            if not sep:
+                c.fail(f"flow #{rank}: no NAKs sent in {lines[i + 1]!r}")
+            else:
+                _naks(c, f"flow #{rank} NAKs sent", naks, f["naks"])
+        if not re.fullmatch(want, d):
+            c.fail(f"flow #{rank} details: {lines[i + 1]!r}, JSON wants /{want}/")
+        i += 2
+
+
+def _episodes(c, lines, r, top):
+    eps = []
+    for f in r["flows"]:
+        eps += [(e, f) for e in f["episodes"]]
+    eps.sort(key=lambda x: x[0]["first_frame"])
+    head = [i for i, ln in enumerate(lines) if ln.startswith("Go-back-N episodes")]
+    if not eps:
+        if head:
+            c.fail("episodes listed, none in the JSON report")
+        return
+    if not head:
+        c.fail(f"no episodes listed ({len(eps)} in the JSON report)")
+        return
+    listed = lines[head[0] + 1:head[0] + 1 + min(top, len(eps))]
+    for ln, (e, f) in zip(listed, eps):
+        nak = ""
+        if e["nak_frame"] is not None:
+            nak = f" \\(NAK frame {e['nak_frame']}, resent after {e['nak_to_resend_us']} us\\)"
+        want = (rf"  frame {e['first_frame']}  {re.escape(_flow_name(f))}  PSN "
+                rf"0x{e['first_psn']:06x}..0x{e['last_psn']:06x}, {e['packets']} packets?, "
+                rf"trigger {e['trigger']}{nak}, lasted {e['duration_us']} us")
+        if not re.fullmatch(want, ln):
+            c.fail(f"episode {ln!r}, JSON wants /{want}/")
+
+
+def _clean(c, lines, r):
+    clean = [f for f in r["flows"] if not _troubled(f)]
+    by_tr = {}
+    for f in clean:
+        by_tr[f["transport"]] = by_tr.get(f["transport"], 0) + 1
+    got = [ln for ln in lines if ln.startswith("Clean flows:")]
+    if len(got) != 1:
+        c.fail(f"{len(got)} 'Clean flows' lines")
+        return
+    m = re.fullmatch(rf"Clean flows: {N} \({N} packets?((?:, [A-Z]+ \d+)*)\)", got[0])
+    if m is None:
+        c.fail(f"line not understood: {got[0]!r}")
+        return
+    c.eq("clean flows", [int(m.group(1)), int(m.group(2))],
+         [len(clean), sum(f["packets"] for f in clean)])
+    tr = dict((k, int(v)) for k, v in re.findall(r", ([A-Z]+) (\d+)", m.group(3)))
+    c.eq("clean flows by transport", tr, by_tr)
+
+
+def check(text, report, top=20):
+    """Disagreements of the summary text with the JSON report (a list)."""
+    c = _Check()
+    lines = text.split("\n")
+    if not lines or not lines[0].startswith("rocescope report: "):
+        c.fail("no header line")
+    _totals(c, lines, report)
+    _flows(c, lines, report, top)
+    _episodes(c, lines, report, top)
+    _clean(c, lines, report)
+    return c.problems

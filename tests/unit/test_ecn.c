@@ -505,6 +505,71 @@ static void test_ce_only_on_v2_requests(void)
     tu_eng_done(&t);
 }
 
+/* Only ECN 11 is a CE mark: Not-ECT (00), ECT(1) (01) and ECT(0) (10) are not, over IPv4 and
+ * IPv6 (traffic class) alike. */
+static void test_only_ecn_11_is_ce(void)
+{
+    static const uint8_t v6_a[RG_ADDR_LEN] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+    static const uint8_t v6_b[RG_ADDR_LEN] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+    for (unsigned ipv = 4; ipv <= 6; ipv += 2) {
+        struct tu_eng t;
+        struct tu_conn c;
+        tu_setup(&t, &c, NULL);
+        if (ipv == 6) {
+            c.req.ip_version = c.rsp.ip_version = 6;
+            rg_addr_v6(c.req.src, v6_a);
+            rg_addr_v6(c.req.dst, v6_b);
+        }
+        const uint8_t ecn[4] = {RG_ECN_NOT_ECT, RG_ECN_ECT1, RG_ECN_ECT0, RG_ECN_CE};
+        uint64_t frame[4];
+        for (unsigned i = 0; i < 4; i++) {
+            struct rg_spec s = c.req;
+            s.opcode = RG_OP_RC_SEND_ONLY;
+            s.psn = 1 + i;
+            s.payload_len = 64;
+            s.ecn = ecn[i];
+            frame[i] = tu_feed(&t, &s);
+            CU_ASSERT_EQUAL(t.out.pkt.l3_v6, ipv == 6);
+            CU_ASSERT_EQUAL(t.out.pkt.ecn, ecn[i]);
+            CU_ASSERT_EQUAL(t.out.verdict.flags, ecn[i] == RG_ECN_CE ? ROCE_V_CE : 0);
+        }
+        roce_engine_finish(t.e);
+        for (unsigned i = 0; i < 3; i++)
+            CU_ASSERT_EQUAL(tu_sflags(&t, frame[i]), 0);
+        CU_ASSERT_EQUAL(tu_sflags(&t, frame[3]), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+        CU_ASSERT_EQUAL(tu_totals(&t)->ce_marked, 1);
+        tu_eng_done(&t);
+    }
+}
+
+/* At most 65536 CE marks wait for their window (ANALYSIS.md "Limits", ce_tracking_overflow):
+ * one more within the window pushes out the oldest, which is counted as untracked, neither
+ * answered nor unanswered, and keeps its verdict ce. */
+static void test_ce_ring_overflow(void)
+{
+    enum { MARKS = 65536 + 1 };
+    struct tu_eng t;
+    struct tu_conn c;
+    setup_paired(&t, &c, &(struct tu_opts){.max_open_verdicts = 2 * MARKS});
+    t.step = 1; /* all within 66 us: none leaves the window before the last comes */
+    uint64_t first = tu_send_ce(&t, &c, 2);
+    uint64_t second = tu_send_ce(&t, &c, 3);
+    for (uint32_t i = 2; i < MARKS; i++)
+        tu_send_ce(&t, &c, 2 + i);
+    CU_ASSERT_EQUAL(tu_sflags(&t, first), ROCE_V_CE); /* settled when pushed out */
+    CU_ASSERT_PTR_NULL(tu_settled(&t, second));
+    roce_engine_finish(t.e);
+    const struct roce_totals *tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(tt->ce_marked, MARKS);
+    CU_ASSERT_EQUAL(tt->ce_tracking_overflow, 1);
+    CU_ASSERT_EQUAL(tt->ce_unanswered, MARKS - 1);
+    CU_ASSERT_EQUAL(tt->ce_answered, 0);
+    CU_ASSERT_EQUAL(tt->verdicts_forced, 0);
+    CU_ASSERT_EQUAL(tu_sflags(&t, first), ROCE_V_CE);
+    CU_ASSERT_EQUAL(tu_sflags(&t, second), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+    tu_eng_done(&t);
+}
+
 static const struct tu_test tests[] = {
     {"ce_answered_latency", test_ce_answered_latency},
     {"latency_distributions", test_latency_distributions},
@@ -520,6 +585,8 @@ static const struct tu_test tests[] = {
     {"waiting_cnp_holds_marks", test_waiting_cnp_holds_marks},
     {"window_configurable", test_window_configurable},
     {"ce_only_on_v2_requests", test_ce_only_on_v2_requests},
+    {"only_ecn_11_is_ce", test_only_ecn_11_is_ce},
+    {"ce_ring_overflow", test_ce_ring_overflow},
     TU_END,
 };
 

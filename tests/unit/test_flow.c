@@ -191,6 +191,53 @@ static void test_evicted_flow_with_pending_state(void)
     tu_eng_done(&t);
 }
 
+/* ---- idle flows retired (roce_engine_retire_idle, the live monitor's --idle-timeout) ---- */
+
+/* Flows idle for longer than idle_ns before the latest frame are retired, oldest first, and
+ * counted (flows_retired); a flow idle exactly idle_ns stays. Their counts stay in the totals,
+ * the waiting NAK of a retired flow is settled once (tu_eng_done checks), its waiting CE mark
+ * too, counted in ce_tracking_overflow (ANALYSIS.md "Limits"), its peer is unpaired, and a
+ * later packet of the same queue pair starts a new flow with a fresh PSN history. */
+static void test_idle_flows_retired(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    tu_setup(&t, &c, NULL);
+    tu_sends(&t, &c, 100, 5); /* 100..104 */
+    uint64_t nak = tu_ack(&t, &c, 102, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR));
+    uint64_t ce = tu_send_ce(&t, &c, 105);
+    int64_t t_ce = t.now - t.step; /* A -> B's last packet */
+    t.now = t_ce + 50000;          /* 50 us later: the CE mark still waits */
+    send_to(&t, 0x777, 1);         /* another flow, the latest frame */
+    CU_ASSERT_EQUAL(roce_engine_retire_idle(t.e, 50000), 1); /* B -> A (idle 51 us) */
+    CU_ASSERT_TRUE(has_flow_to(&t, TU_QB));                   /* idle exactly 50 us */
+    tu_check_flow_table(&t);
+    CU_ASSERT_EQUAL(roce_engine_retire_idle(t.e, 49999), 1); /* A -> B */
+    CU_ASSERT_FALSE(has_flow_to(&t, TU_QB));
+    CU_ASSERT_EQUAL(roce_engine_flow_count(t.e), 1);
+    CU_ASSERT_EQUAL(roce_engine_retire_idle(t.e, 0), 0); /* the latest frame's flow is not idle */
+    tu_check_flow_table(&t);
+    const struct roce_totals *tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(tt->flows_retired, 2);
+    CU_ASSERT_EQUAL(tt->flows_created, 3);
+    CU_ASSERT_EQUAL(tt->flows_active, 1);
+    CU_ASSERT_EQUAL(tt->request_packets, 7);
+    CU_ASSERT_EQUAL(tt->naks.total, 1);
+    uint64_t again = tu_send(&t, &c, 102); /* a new flow: no retransmission, no gap */
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    CU_ASSERT_EQUAL(tu_totals(&t)->flows_created, 4);
+    roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_sflags(&t, nak), ROCE_V_NAK);
+    CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE);
+    CU_ASSERT_EQUAL(tu_sflags(&t, again), 0);
+    tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(tt->ce_marked, 1);
+    CU_ASSERT_EQUAL(tt->ce_tracking_overflow, 1);
+    CU_ASSERT_EQUAL(tt->ce_unanswered, 0);
+    CU_ASSERT_EQUAL(tt->retransmitted_packets, 0);
+    tu_eng_done(&t);
+}
+
 /* ---- random traffic over a small table ---- */
 
 #define N_HOSTS 4u
@@ -279,6 +326,7 @@ static const struct tu_test tests[] = {
     {"flow_report_by_key", test_flow_report_by_key},
     {"evicted_peer_does_not_dangle", test_evicted_peer_does_not_dangle},
     {"evicted_flow_with_pending_state", test_evicted_flow_with_pending_state},
+    {"idle_flows_retired", test_idle_flows_retired},
     {"random_traffic_small_table", test_random_traffic_small_table},
     TU_END,
 };

@@ -368,6 +368,126 @@ static void test_nak_horizon(void)
     tu_eng_done(&t);
 }
 
+/* The horizon is inclusive: a resend exactly nak_horizon_ns after the NAK is still triggered by
+ * it, one nanosecond later it is a timeout (ANALYSIS.md "Decisions", NAK horizon). */
+static unsigned trigger_after(int64_t delay)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    tu_setup(&t, &c, &(struct tu_opts){.nak_horizon_ns = 1000000}); /* 1 ms */
+    tu_sends(&t, &c, 100, 5);
+    int64_t t_nak = t.now;
+    uint64_t nak = tu_ack(&t, &c, 102, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR));
+    t.now = t_nak + delay;
+    uint64_t r = tu_send(&t, &c, 102);
+    roce_engine_finish(t.e);
+    unsigned trig = tu_v(&t, r)->trigger;
+    CU_ASSERT_EQUAL(tu_v(&t, nak)->flags,
+                    trig == ROCE_TRIGGER_NAK ? ROCE_V_NAK | ROCE_V_NAK_RESENT : ROCE_V_NAK);
+    if (trig == ROCE_TRIGGER_NAK)
+        CU_ASSERT_EQUAL(tu_v(&t, r)->nak_to_resend_ns, delay);
+    tu_eng_done(&t);
+    return trig;
+}
+
+static void test_nak_horizon_boundary(void)
+{
+    CU_ASSERT_EQUAL(trigger_after(1000000), ROCE_TRIGGER_NAK);
+    CU_ASSERT_EQUAL(trigger_after(1000001), ROCE_TRIGGER_TIMEOUT);
+}
+
+/* NAKs for different PSNs pending at once: 100..109 sent; NAKs for 102 (twice) and 105. The
+ * go-back to 102 names the later NAK for 102 and spends both (ANALYSIS.md "Decisions"), not the
+ * one for 105; that one triggers the later go-back to 105, after a new request ended the first
+ * episode. */
+static void test_naks_for_several_psns(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    tu_setup(&t, &c, NULL);
+    tu_sends(&t, &c, 100, 10);
+    uint64_t n102a = tu_ack(&t, &c, 102, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR));
+    uint64_t n105 = tu_ack(&t, &c, 105, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR));
+    uint64_t n102b = tu_ack(&t, &c, 102, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR));
+    uint64_t r1 = tu_send(&t, &c, 102);
+    uint64_t last = tu_sends(&t, &c, 103, 4); /* 103..106: the same episode */
+    tu_send(&t, &c, 110);                     /* a new request ends it */
+    uint64_t r2 = tu_send(&t, &c, 105);
+    roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_v(&t, r1)->trigger, ROCE_TRIGGER_NAK);
+    CU_ASSERT_EQUAL(tu_v(&t, r1)->nak_frame, n102b);
+    CU_ASSERT_EQUAL(tu_v(&t, last)->flags, ROCE_V_RETRANSMISSION);
+    CU_ASSERT_EQUAL(tu_v(&t, last)->episode_frame, r1);
+    CU_ASSERT_EQUAL(tu_v(&t, n102a)->flags, ROCE_V_NAK | ROCE_V_NAK_RESENT);
+    CU_ASSERT_EQUAL(tu_v(&t, n102a)->retransmitted_in, r1);
+    CU_ASSERT_EQUAL(tu_v(&t, n102b)->retransmitted_in, r1);
+    CU_ASSERT_EQUAL(tu_v(&t, r2)->flags, ROCE_V_RETRANSMISSION | ROCE_V_EPISODE_START);
+    CU_ASSERT_EQUAL(tu_v(&t, r2)->trigger, ROCE_TRIGGER_NAK);
+    CU_ASSERT_EQUAL(tu_v(&t, r2)->nak_frame, n105);
+    CU_ASSERT_EQUAL(tu_v(&t, n105)->flags, ROCE_V_NAK | ROCE_V_NAK_RESENT);
+    CU_ASSERT_EQUAL(tu_v(&t, n105)->retransmitted_in, r2);
+    CU_ASSERT_EQUAL(tu_totals(&t)->episodes, 2);
+    CU_ASSERT_EQUAL(tu_totals(&t)->by_trigger[ROCE_TRIGGER_NAK], 2);
+    tu_eng_done(&t);
+}
+
+/* The four most recent NAKs are kept per request flow (ANALYSIS.md "Go-back-N episode"): a
+ * fifth pushes out the oldest, which is settled without a resend and triggers nothing; the
+ * newest still does. */
+static void test_nak_ring_overflow(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    uint64_t nak[5];
+    tu_setup(&t, &c, NULL);
+    tu_sends(&t, &c, 100, 10);
+    for (unsigned i = 0; i < 5; i++)
+        nak[i] = tu_ack(&t, &c, 101 + i, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR));
+    tu_send(&t, &c, 110);
+    CU_ASSERT_EQUAL(tu_sflags(&t, nak[0]), ROCE_V_NAK); /* settled once pushed out */
+    CU_ASSERT_PTR_NULL(tu_settled(&t, nak[1]));
+    uint64_t r1 = tu_send(&t, &c, 101);
+    tu_sends(&t, &c, 102, 9); /* 102..110 again */
+    tu_send(&t, &c, 111);
+    uint64_t r2 = tu_send(&t, &c, 105);
+    roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_v(&t, r1)->trigger, ROCE_TRIGGER_TIMEOUT);
+    CU_ASSERT_EQUAL(tu_v(&t, r1)->nak_frame, 0);
+    CU_ASSERT_EQUAL(tu_v(&t, nak[0])->flags, ROCE_V_NAK);
+    CU_ASSERT_EQUAL(tu_v(&t, r2)->trigger, ROCE_TRIGGER_NAK);
+    CU_ASSERT_EQUAL(tu_v(&t, r2)->nak_frame, nak[4]);
+    CU_ASSERT_EQUAL(tu_v(&t, nak[4])->retransmitted_in, r2);
+    for (unsigned i = 1; i < 4; i++) /* never the first PSN of an episode */
+        CU_ASSERT_EQUAL(tu_v(&t, nak[i])->flags, ROCE_V_NAK);
+    tu_eng_done(&t);
+}
+
+/* The episode list keeps max_episodes episodes; later ones are counted (episodes_unlisted) and
+ * still carry their verdicts. */
+static void test_episode_list_cap(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    uint64_t r[3];
+    tu_setup(&t, &c, &(struct tu_opts){.max_episodes = 2});
+    tu_sends(&t, &c, 100, 3);
+    for (unsigned i = 0; i < 3; i++) {
+        r[i] = tu_send(&t, &c, 101); /* back to 101 */
+        tu_send(&t, &c, 103 + i);    /* a new request ends the episode */
+    }
+    roce_engine_finish(t.e);
+    for (unsigned i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(tu_sflags(&t, r[i]), ROCE_V_RETRANSMISSION | ROCE_V_EPISODE_START);
+    const struct roce_totals *tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(tt->episodes, 3);
+    CU_ASSERT_EQUAL(tt->episodes_unlisted, 1);
+    CU_ASSERT_EQUAL_FATAL(roce_engine_episode_count(t.e), 2);
+    CU_ASSERT_EQUAL(roce_engine_episode(t.e, 0)->first_frame, r[0]);
+    CU_ASSERT_EQUAL(roce_engine_episode(t.e, 1)->first_frame, r[1]);
+    CU_ASSERT_PTR_NULL(roce_engine_episode(t.e, 2));
+    tu_eng_done(&t);
+}
+
 /* ---- PSN wrap ---- */
 
 static void test_wrap_in_order_and_gap(void)
@@ -679,6 +799,63 @@ static void test_ack_latency(void)
     tu_eng_done(&t);
 }
 
+/* Karn's rule (ANALYSIS.md "ACK latency"): once a request is resent, the requests outstanding
+ * give no sample (their ACK may answer either copy); requests sent after it do. */
+static void test_ack_latency_karn(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    struct roce_flow_report r;
+    tu_setup(&t, &c, NULL);
+    c.req.ackreq = 1;
+    int64_t t0 = t.now;
+    tu_send(&t, &c, 1);
+    tu_send(&t, &c, 2);
+    t.now = t0 + 10000;
+    tu_send(&t, &c, 1); /* resent */
+    tu_send(&t, &c, 2);
+    t.now = t0 + 20000;
+    tu_ack(&t, &c, 2, ACK_OK); /* no sample */
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &r));
+    CU_ASSERT_EQUAL(r.ack_latency.count, 0);
+    t.now = t0 + 30000;
+    tu_send(&t, &c, 3);
+    t.now = t0 + 35000;
+    tu_ack(&t, &c, 3, ACK_OK); /* 5 us */
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &r));
+    CU_ASSERT_EQUAL(r.ack_latency.count, 1);
+    CU_ASSERT_EQUAL(r.ack_latency.min, 5000);
+    CU_ASSERT_EQUAL(tu_totals(&t)->ack_latency.count, 1);
+    tu_eng_done(&t);
+}
+
+/* At most 8 requests wait for their ACK per flow (ANALYSIS.md "ACK latency"): of 9 AckReq
+ * requests acknowledged together the first 8 give samples; once answered, a new one does. */
+static void test_ack_latency_eight_waiting(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    struct roce_flow_report r;
+    tu_setup(&t, &c, NULL);
+    c.req.ackreq = 1;
+    int64_t t0 = t.now;
+    tu_sends(&t, &c, 1, 9); /* 1..9 at t0 .. t0 + 8 us */
+    t.now = t0 + 100000;
+    tu_ack(&t, &c, 9, ACK_OK);
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &r));
+    CU_ASSERT_EQUAL(r.ack_latency.count, 8);
+    CU_ASSERT_EQUAL(r.ack_latency.max, 100000);
+    CU_ASSERT_EQUAL(r.ack_latency.min, 93000); /* request 8; request 9 waited 92 us, unsampled */
+    t.now = t0 + 200000;
+    tu_send(&t, &c, 10);
+    t.now = t0 + 202000;
+    tu_ack(&t, &c, 10, ACK_OK);
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &r));
+    CU_ASSERT_EQUAL(r.ack_latency.count, 9);
+    CU_ASSERT_EQUAL(r.ack_latency.min, 2000);
+    tu_eng_done(&t);
+}
+
 static const struct tu_test seq_tests[] = {
     {"in_order_no_verdicts", test_in_order_no_verdicts},
     {"gap_missing_count", test_gap_missing_count},
@@ -693,6 +870,10 @@ static const struct tu_test seq_tests[] = {
     {"rnr_trigger", test_rnr_trigger},
     {"nak_before_rnr", test_nak_before_rnr},
     {"nak_horizon", test_nak_horizon},
+    {"nak_horizon_boundary", test_nak_horizon_boundary},
+    {"naks_for_several_psns", test_naks_for_several_psns},
+    {"nak_ring_overflow", test_nak_ring_overflow},
+    {"episode_list_cap", test_episode_list_cap},
     {"wrap_in_order_and_gap", test_wrap_in_order_and_gap},
     {"wrap_retransmission", test_wrap_retransmission},
     {"wrap_nak", test_wrap_nak},
@@ -706,6 +887,8 @@ static const struct tu_test seq_tests[] = {
     {"pairing_after_many_ties", test_pairing_after_many_ties},
     {"pairing_needs_psn_in_range", test_pairing_needs_psn_in_range},
     {"ack_latency", test_ack_latency},
+    {"ack_latency_karn", test_ack_latency_karn},
+    {"ack_latency_eight_waiting", test_ack_latency_eight_waiting},
     TU_END,
 };
 

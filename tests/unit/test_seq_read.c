@@ -186,6 +186,46 @@ static void test_read_responses_define_span(void)
     tu_eng_done(&t);
 }
 
+/* While no PMTU is known a READ's span is unknown; a READ response ONLY (whose payload does not
+ * teach the PMTU) settles it at one PSN, so a later jump is a gap again (ANALYSIS.md "RDMA READ":
+ * a response LAST or ONLY settles the span of a READ whose span was guessed or unknown). */
+static void test_only_response_settles_unknown_span(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    tu_setup(&t, &c, NULL);
+    tu_read(&t, &c, 100, 100);
+    rsp(&t, &c, RG_OP_RC_READ_RESP_ONLY, 100, 100);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    tu_send(&t, &c, 102); /* 101 lost */
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.missing_psns, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, 101);
+    tu_eng_done(&t);
+}
+
+/* After a READ response gap the READ expects the PSN after the response that showed it: READ
+ * 100..103, responses 100, 102 (101 lost), 103: only 102 has a verdict. */
+static void test_response_after_gap(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    tu_setup(&t, &c, &(struct tu_opts){.pmtu = PMTU_1K});
+    tu_read(&t, &c, 100, 4096);
+    rsp(&t, &c, RG_OP_RC_READ_RESP_FIRST, 100, 1024);
+    uint64_t g = tu_rsp(&t, &c, RG_OP_RC_READ_RESP_MIDDLE, 102, 0, 1024);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_RESP_GAP);
+    CU_ASSERT_EQUAL(t.out.verdict.expected_psn, 101);
+    uint64_t last = rsp(&t, &c, RG_OP_RC_READ_RESP_LAST, 103, 1024);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, 0);
+    roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_sflags(&t, g), ROCE_V_RESP_GAP);
+    CU_ASSERT_EQUAL(tu_sflags(&t, last), 0);
+    CU_ASSERT_EQUAL(tu_totals(&t)->read_response_gaps, 1);
+    CU_ASSERT_EQUAL(tu_totals(&t)->read_response_missing, 1);
+    tu_eng_done(&t);
+}
+
 /* A zero-length READ still occupies one PSN. */
 static void test_read_zero_length(void)
 {
@@ -313,6 +353,48 @@ static void check_implied_with_outstanding(uint32_t later_reads)
     tu_eng_done(&t);
 }
 
+/* The trigger order (ANALYSIS.md "Go-back-N episode": nak, rnr, implied, timeout): READ
+ * 100..102, responses 100 and 102 (101 lost), and a PSN sequence error NAK for 101; the READ
+ * re-issued from 101 could be "implied" or "nak": it is "nak", the NAK is spent. With the NAK for
+ * another PSN it stays "implied". */
+static void reissue_after_gap_and_nak(uint32_t nak_psn)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    tu_setup(&t, &c, NULL);
+    tu_read(&t, &c, 100, 3072);
+    rsp(&t, &c, RG_OP_RC_READ_RESP_FIRST, 100, 1024);
+    rsp(&t, &c, RG_OP_RC_READ_RESP_LAST, 102, 1024);
+    CU_ASSERT(t.out.verdict.flags & ROCE_V_RESP_GAP);
+    uint64_t nak = tu_ack(&t, &c, nak_psn, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR));
+    uint64_t re = tu_read(&t, &c, 101, 2048);
+    roce_engine_finish(t.e);
+    const struct roce_verdict *v = tu_v(&t, re);
+    CU_ASSERT_EQUAL(v->flags, ROCE_V_RETRANSMISSION | ROCE_V_EPISODE_START);
+    if (nak_psn == 101) {
+        CU_ASSERT_EQUAL(v->trigger, ROCE_TRIGGER_NAK);
+        CU_ASSERT_EQUAL(v->nak_frame, nak);
+        CU_ASSERT_EQUAL(tu_v(&t, nak)->flags, ROCE_V_NAK | ROCE_V_NAK_RESENT);
+        CU_ASSERT_EQUAL(tu_v(&t, nak)->retransmitted_in, re);
+        CU_ASSERT_EQUAL(tu_totals(&t)->by_trigger[ROCE_TRIGGER_IMPLIED], 0);
+    } else {
+        CU_ASSERT_EQUAL(v->trigger, ROCE_TRIGGER_IMPLIED);
+        CU_ASSERT_EQUAL(v->nak_frame, 0);
+        CU_ASSERT_EQUAL(tu_v(&t, nak)->flags, ROCE_V_NAK);
+    }
+    tu_eng_done(&t);
+}
+
+static void test_nak_before_implied(void)
+{
+    reissue_after_gap_and_nak(101);
+}
+
+static void test_implied_with_nak_for_other_psn(void)
+{
+    reissue_after_gap_and_nak(102);
+}
+
 static void test_implied_with_4_reads_outstanding(void)
 {
     check_implied_with_outstanding(3);
@@ -336,12 +418,16 @@ const struct tu_test seq_read_tests[] = {
     {"pmtu_config_fallback", test_pmtu_config_fallback},
     {"pmtu_learned_overrides_config", test_pmtu_learned_overrides_config},
     {"read_responses_define_span", test_read_responses_define_span},
+    {"only_response_settles_unknown_span", test_only_response_settles_unknown_span},
+    {"response_after_gap", test_response_after_gap},
     {"read_zero_length", test_read_zero_length},
     {"read_span_across_wrap", test_read_span_across_wrap},
     {"psn_reuse_inside_read_span", test_psn_reuse_inside_read_span},
     {"implied_trigger", test_implied_trigger},
     {"reissue_without_gap_is_timeout", test_reissue_without_gap_is_timeout},
     {"implied_needs_gap_in_that_read", test_implied_needs_gap_in_that_read},
+    {"nak_before_implied", test_nak_before_implied},
+    {"implied_with_nak_for_other_psn", test_implied_with_nak_for_other_psn},
     {"implied_with_4_reads_outstanding", test_implied_with_4_reads_outstanding},
     {"implied_with_5_reads_outstanding", test_implied_with_5_reads_outstanding},
     {"implied_with_16_reads_outstanding", test_implied_with_16_reads_outstanding},

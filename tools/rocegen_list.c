@@ -48,7 +48,7 @@ const struct rg_scenario rg_scenarios[] = {
      RG_LINKTYPE_ETHERNET, 0, rg_scen_rocev1},
     {"truncated", "header-only frames (snaplen 64)", RG_LINKTYPE_ETHERNET, SNAPLEN_HEADERS,
      rg_scen_truncated},
-    {"noise", "ARP, TCP, UDP, fragments, source port 4791 around a little RoCE",
+    {"noise", "ARP, TCP, UDP, fragments, source ports 4791 and 69 around a little RoCE",
      RG_LINKTYPE_ETHERNET, 0, rg_scen_noise},
     {"malformed", "one frame per malformed reason between good SENDs", RG_LINKTYPE_ETHERNET, 0,
      rg_scen_malformed},

@@ -156,6 +156,7 @@ void rg_scen_truncated(struct rg_sc *c)
 #define PORT_MDNS      5353u
 #define PORT_OTHER     50000u
 #define PORT_ROCE_NEXT 4792u
+#define PORT_TFTP      69u /* a RoCEv2 source port that Wireshark's UDP hands to TFTP */
 #define TCP_SEQ        0x1000u
 #define TCP_ACK_NUM    0x2000u
 #define FRAG_OFF_1480  185u /* 1480 bytes in 8-byte units */
@@ -248,4 +249,12 @@ void rg_scen_noise(struct rg_sc *c)
     s.udp_sport = 0;
     rg_sc_emit(c, &s);
     rg_sc_ack(c, &k, RG_B, p + 1, 2); /* 12 */
+    rg_conn_spec(&k, RG_A, &s);       /* 13: RoCE from UDP source port 69 (TFTP) */
+    s.opcode = RG_OP_RC_SEND_ONLY;
+    s.psn = p + 2;
+    s.ackreq = 1;
+    s.payload_len = MSG_64;
+    s.udp_sport = PORT_TFTP;
+    rg_sc_emit(c, &s);
+    rg_sc_ack(c, &k, RG_B, p + 2, 3); /* 14 */
 }

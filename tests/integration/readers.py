@@ -3,12 +3,13 @@
 
 Classic pcap files are read by rocescope's own mapped-file reader
 (analyzer/capture/pcapmap.c), everything else by libpcap; ROCESCOPE_READER=libpcap
-forces libpcap. For every capture in captures/ and ../shared/captures/real
-(when present), and for damaged files made here (a record longer than the
-file's snapshot length, a record cut by the end of the file, a cut record
-header, both byte orders and both timestamp precisions), `rocescope --json`
-and `rocescope --events` must give byte-identical output and the same exit
-status and error message with either reader.
+forces libpcap. For every capture in captures/ and for damaged files made
+here (a record longer than the file's snapshot length, a record cut by the
+end of the file, a cut record header, both byte orders and both timestamp
+precisions) (ctest: readers), or for every real capture (--real, ctest:
+readers_real; tests/real_folder.py), `rocescope --json` and
+`rocescope --events` must give byte-identical output and the same exit status
+and error message with either reader.
 """
 import argparse
 import os
@@ -16,6 +17,9 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from real_folder import captures_in, real_folder  # noqa: E402
 
 
 def run(tool, args, reader):
@@ -71,18 +75,15 @@ def frames_of(path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rocescope", required=True)
-    ap.add_argument("--captures", required=True)
-    ap.add_argument("--real", required=True)
+    ap.add_argument("--captures", help="the scenario captures (and damaged files made from them)")
+    ap.add_argument("--real", help="the real captures instead (readers_real)")
     a = ap.parse_args()
-    files = [os.path.join(a.captures, n) for n in sorted(os.listdir(a.captures))
-             if n.endswith((".pcap", ".pcapng"))]
-    if os.path.isdir(a.real):
-        files += [os.path.join(a.real, n) for n in sorted(os.listdir(a.real))
-                  if n.endswith((".pcap", ".pcapng", ".cap"))]
-    else:
-        print(f"note: {a.real} absent, real captures not compared")
     tmp = tempfile.mkdtemp(prefix="rocescope-readers-")
-    files += damaged(frames_of(os.path.join(a.captures, "loss_receiver.pcap")), tmp)
+    if a.real:
+        files = captures_in(real_folder(a.real))
+    else:
+        files = captures_in(a.captures, (".pcap", ".pcapng"))
+        files += damaged(frames_of(os.path.join(a.captures, "loss_receiver.pcap")), tmp)
     failures = []
     for path in files:
         for mode in ("--json", "--events"):

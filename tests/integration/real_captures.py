@@ -10,7 +10,8 @@ the htons capture (two CM connections on dest QP 0x11) gives each connection
 its own flow to QP 0x11 (tests/integration/consistency.py checks them frame
 by frame); the ConnectX-4 Lx CNP is seen as a CNP.
 
-Skips (exit 77) with a message when the folder is absent.
+Fails when the folder is missing, skips (exit 77) when the build opted out
+of the real captures (tests/real_folder.py).
 """
 import argparse
 import json
@@ -19,7 +20,9 @@ import re
 import subprocess
 import sys
 
-SKIP = 77
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from real_folder import real_folder  # noqa: E402
+
 STALL = {
     # file: (frame of the SEND reusing a READ PSN, frame of that READ)
     "sanderw71__SoftRoce__Roce_PacketSize_2400_stall.pcapng": (147, 143),
@@ -50,9 +53,7 @@ def main():
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--real", required=True)
     a = ap.parse_args()
-    if not os.path.isfile(os.path.join(a.real, "PROVENANCE.md")):
-        print(f"SKIP: real captures not found in {a.real}")
-        return SKIP
+    real_folder(a.real)
     expected = provenance(a.real)
     if not expected:
         print("FAIL: no rows parsed from PROVENANCE.md")

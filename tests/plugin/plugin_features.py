@@ -21,6 +21,9 @@ import tempfile
 from plugin_verdicts import cli_events, compare, plugin_events
 from tshark_env import TsharkEnv, add_arguments
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from real_folder import real_folder  # noqa: E402
+
 # Field names dissector/README.md promises (issue 3); more may exist.
 REQUIRED_FIELDS = """roce.flow roce.flow.src roce.flow.dst roce.flow.dest_qp roce.paired_qp
 roce.paired_by roce.transport roce.bth.fecn roce.bth.becn roce.cnp roce.icrc.status
@@ -307,7 +310,7 @@ def check_frames_of_flows(c, t, name, path):
                 f"show otherwise: {wrong[:3]}")
 
 
-def test_flows_on_frames(c, t, real):
+def test_flows_on_frames(c, t):
     """Flows frame by frame (QP reuse, first frames, final pairing), and the
     -z roce,flows table of a reused QP."""
     for name in FLOW_SCENARIOS:
@@ -315,12 +318,16 @@ def test_flows_on_frames(c, t, real):
     path = t.scenario("cm_reuse")
     check_flows_table(c, "cm_reuse", t.tshark(path, "-2", "-q", "-z", "roce,flows"),
                       t.report(path))
+
+
+def test_flows_on_real_frames(c, t, real):
+    """The same, frame by frame, on the real captures of FLOW_REAL (--real:
+    ctest plugin_features_real)."""
     for name in FLOW_REAL:
         path = os.path.join(real, name)
+        c.check(os.path.isfile(path), f"{name}: not among the real captures in {real}")
         if os.path.isfile(path):
             check_frames_of_flows(c, t, name, path)
-        else:
-            print(f"SKIP {name}: absent")
 
 
 def test_ecn(c, t):
@@ -396,12 +403,12 @@ def test_header_only(c, t):
     c.check(got == want, f"truncated, leave_ports: analysis differs: {got}, CLI {want}")
 
 
-def test_ports(c, t, real):
+def test_ports(c, t):
     """noise: a datagram from source port 4791 to another port is not RoCE
     (the built-in would decode it), also after an infiniband preference made
     the built-in take the port back; malformed: each malformed frame is in
-    _ws.malformed with its reason; oferby (real, when present): RoCEv2 frames
-    whose source port 69 makes UDP pick TFTP are analysed all the same."""
+    _ws.malformed with its reason; a RoCEv2 frame whose source port 69 makes UDP
+    pick TFTP (as in the real oferby capture) is analysed all the same."""
     path = t.scenario("noise")
     # a non-default infiniband preference re-runs the built-in's handoff, which
     # takes the port back (trap 1, dissector/README.md "Why it attaches this way"):
@@ -458,15 +465,14 @@ def test_ports(c, t, real):
             f"{t.env.version}: {unrouted[:2]} (expected the label {'not ' if new_cols else ''}"
             f"to be there)")
 
-    oferby = os.path.join(real, "oferby__proxy__roce.pcap")
-    if not os.path.exists(oferby):
-        print(f"SKIP oferby check: {oferby} absent")
-        return
-    out = t.tshark(oferby, "-Y", "udp.srcport == 69 && udp.dstport == 4791", "-T", "fields",
-                   "-e", "_ws.col.Protocol", "-e", "roce.flow")
+    # noise frame 13: a RoCEv2 SEND from UDP source port 69, as one direction of the real
+    # oferby capture sends them; UDP tries the lower port first and hands it to TFTP
+    path = t.scenario("noise")
+    out = t.tshark(path, "-Y", "udp.srcport == 69 && udp.dstport == 4791", "-T", "fields",
+                   "-e", "_ws.col.Protocol", "-e", "roce.flow", "-e", "roce.psn")
     rows = field_rows(out)
-    c.check(rows and all(r[1] for r in rows),
-            f"oferby: source-port-69 RoCEv2 frames without analysis ({len(rows)} frames)")
+    c.check(len(rows) == 1 and rows[0][0] == "TFTP" and rows[0][1] and rows[0][2] == "258",
+            f"noise: the source-port-69 RoCEv2 frame is not analysed under TFTP: {rows}")
 
 
 def flowtable_rows(out):
@@ -646,9 +652,6 @@ def tree_fields(nodes, found):
 def test_random_access(c, t):
     """Frames revisited in any order (as the GUI does, through sharkd): the
     verdicts and their frame references equal the CLI's, whatever the order."""
-    if not t.env.sharkd:
-        print("SKIP random-access check: sharkd not found")
-        return
     for name in ("ecn_cnp", "loss_receiver", "read_loss"):
         path = t.scenario(name)
         # (the plugin names no episode frame on the episode's own first frame)
@@ -706,9 +709,13 @@ def main():
     add_arguments(ap)
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--rocegen", required=True)
-    ap.add_argument("--real", required=True)
-    ap.add_argument("--sharkd", default=None)
+    ap.add_argument("--sharkd", required=True, help="sharkd (Debian: wireshark-common, "
+                    "which tshark needs)")
+    ap.add_argument("--real", help="only the checks on the real captures of this folder "
+                    "(tests/real_folder.py)")
     a = ap.parse_args()
+    if a.real:
+        real_folder(a.real)
     c = Checker()
     with tempfile.TemporaryDirectory(prefix="rocescope-scen-") as work, \
             TsharkEnv(a.tshark, a.plugin, a.wireshark_version, a.sharkd,
@@ -718,18 +725,16 @@ def main():
         if c.failures:
             print("the plugin does not load: nothing else checked")
             return 1
-        for test in (test_sequence, test_details, test_ecn, test_nak_kinds, test_header_only, test_flowtable,
-                     test_conversations, test_colorfilters, test_random_access,
-                     test_preferences):
+        tests = (test_sequence, test_details, test_ecn, test_nak_kinds, test_header_only,
+                 test_flowtable, test_conversations, test_colorfilters, test_random_access,
+                 test_preferences, test_ports, test_flows_on_frames)
+        if a.real:
+            tests = (lambda c, t: test_flows_on_real_frames(c, t, a.real),)
+        for test in tests:
             try:
                 test(c, t)
             except (RuntimeError, subprocess.SubprocessError, ValueError) as e:
-                c.check(False, f"{test.__name__}: {e}")
-        for test in (test_ports, test_flows_on_frames):
-            try:
-                test(c, t, a.real)
-            except (RuntimeError, subprocess.SubprocessError, ValueError) as e:
-                c.check(False, f"{test.__name__}: {e}")
+                c.check(False, f"{getattr(test, '__name__', 'test')}: {e}")
     print(f"{c.passed} checks passed, {len(c.failures)} failed")
     return 1 if c.failures else 0
 

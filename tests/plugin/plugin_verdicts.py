@@ -16,8 +16,9 @@ names the frame itself: that is taken as equal.)
 With --snaplens 64,96,128 every capture is also cut at those snaplens
 (editcap -s) and compared again: header-only frames must be analysed alike.
 
-A folder that is absent or holds no capture is skipped with a message; when
-all are, the test is skipped (exit 77).
+A folder that is absent or holds no capture is a failure. --real DIR adds
+the real captures (tests/real_folder.py: the test fails when they are
+missing, and is skipped, exit 77, when the build opted out of them).
 """
 import argparse
 import concurrent.futures
@@ -31,7 +32,9 @@ import tempfile
 
 from tshark_env import TsharkEnv, add_arguments
 
-SKIP = 77
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from real_folder import real_folder  # noqa: E402
+
 EXTENSIONS = (".pcap", ".pcapng", ".cap")
 NS = decimal.Decimal(1000000000)
 
@@ -155,13 +158,13 @@ def check_capture(env, rocescope, path):
 
 
 def captures_in(folder):
+    """The captures of folder; raises ValueError when it is absent or holds none."""
     if not os.path.isdir(folder):
-        print(f"SKIP folder {folder}: absent")
-        return []
+        raise ValueError(f"folder {folder}: absent")
     found = sorted(os.path.join(folder, f) for f in os.listdir(folder)
                    if f.endswith(EXTENSIONS))
     if not found:
-        print(f"SKIP folder {folder}: no capture in it")
+        raise ValueError(f"folder {folder}: no capture in it")
     return found
 
 
@@ -184,13 +187,19 @@ def main():
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--snaplens", default="", help="also compare cut copies, e.g. 64,96,128")
-    ap.add_argument("folders", nargs="+")
+    ap.add_argument("--real", help="a folder of real captures (tests/real_folder.py)")
+    ap.add_argument("folders", nargs="*")
     a = ap.parse_args()
 
-    paths = [p for folder in a.folders for p in captures_in(folder)]
+    folders = a.folders + ([real_folder(a.real)] if a.real else [])
+    try:
+        paths = [p for folder in folders for p in captures_in(folder)]
+    except ValueError as e:
+        print(f"FAIL: {e}")
+        return 1
     if not paths:
-        print("SKIP: no captures to compare")
-        return SKIP
+        print("FAIL: no folder of captures given")
+        return 1
     failures = []
     with tempfile.TemporaryDirectory(prefix="rocescope-cut-") as workdir, \
             TsharkEnv(a.tshark, a.plugin, a.wireshark_version,

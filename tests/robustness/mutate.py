@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Corrupted captures, Wireshark's way: every capture of captures/,
-tests/robustness/ and the real captures (../shared/captures/real, skipped
-with a message when absent; never copied anywhere) is mutated with
+"""Corrupted captures, Wireshark's way: every capture of captures/ and
+tests/robustness/ (ctest robust_mutate), or with --real every real capture
+(../shared/captures/real, read in place, never copied anywhere; ctest
+robust_mutate_real; tests/real_folder.py) is mutated with
 `editcap -E PROB --seed S` (random byte errors in the frames, PROB 0.01 to
 0.1) and cut at random offsets (the file structure itself breaks), and the
 CLI runs on every result, in turn as --json, --events and the text summary.
@@ -38,6 +39,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from real_folder import captures_in, real_folder  # noqa: E402
+
 import checks
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plugin"))
@@ -58,20 +62,16 @@ PCAPNG = ("pcapng", "pcapng")
 
 
 def sources(captures, robustness, real):
-    """The capture files to mutate, and a note on the real ones."""
+    """The capture files to mutate (the real ones with --real, else the
+    scenario and robustness captures), and a note saying which."""
+    if real:
+        reals = captures_in(real_folder(real))
+        return reals, f"{len(reals)} real captures from {real}"
     found = []
     for d in (captures, robustness):
         for pat in ("*.pcap", "*.pcapng"):
             found += sorted(glob.glob(os.path.join(d, pat)))
-    note = None
-    if real and os.path.isdir(real):
-        reals = [f for f in sorted(glob.glob(os.path.join(real, "*")))
-                 if f.endswith((".pcap", ".pcapng", ".cap"))]
-        found += reals
-        note = f"{len(reals)} real captures from {real}"
-    else:
-        note = f"real captures skipped: {real} not found"
-    return found, note
+    return found, f"the captures of {captures} and {robustness}"
 
 
 def make_inputs(srcs, work, editcap, seed, n_mut, n_cut):
@@ -158,7 +158,8 @@ def main():
     ap.add_argument("--editcap", default=shutil.which("editcap"))
     ap.add_argument("--captures", required=True, help="the captures/ folder")
     ap.add_argument("--robustness", default=os.path.dirname(os.path.abspath(__file__)))
-    ap.add_argument("--real", default=None, help="folder of real captures (optional)")
+    ap.add_argument("--real", default=None, help="mutate the real captures of this folder instead "
+                    "(OFF: skipped, exit 77; tests/real_folder.py)")
     ap.add_argument("--many", action="store_true", help=f"{MANY_FACTOR} times more inputs")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per run")

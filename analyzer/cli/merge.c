@@ -126,6 +126,9 @@ static int merge_reports(const struct merge_args *a, struct roce_report *acc)
         if (i > 0 && (differs = option_differs(acc->cfg, one.cfg)) != NULL)
             fprintf(stderr, "rocescope: %s: made with another %s than %s: not merged\n", path,
                     differs, a->reports[0]);
+        else if (one.error != NULL) /* merged all the same: the merge is incomplete too */
+            fprintf(stderr, "rocescope: %s: an incomplete report (%s): the merge is incomplete\n",
+                    path, one.error);
         int rc = differs == NULL ? roce_report_merge(acc, &one) : -1;
         if (rc != 0 && differs == NULL)
             roce_complain(path, "out of memory");

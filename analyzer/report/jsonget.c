@@ -11,18 +11,22 @@
 #define PATH_MAX_LEN 128
 #define QPN_MAX      0xFFFFFFu /* QP numbers are 24 bits */
 
-void roce_jget_fail(struct roce_jget *g, const char *where, const char *key, const char *why)
-{
-    if (g->failed++)
-        return;
-    snprintf(g->err, g->errlen, "%s%s%s%s%s: %s", g->ctx, g->ctx[0] ? ": " : "", where,
-             where[0] && key[0] ? "." : "", key, why);
-}
-
 const char *roce_jget_where(char *buf, size_t len, const char *where, const char *key)
 {
     snprintf(buf, len, "%s%s%s", where, where[0] && key[0] ? "." : "", key);
     return buf;
+}
+
+/* "context: where.key: why", leaving out the parts that are empty (a problem
+ * of the whole document has neither context nor place). */
+void roce_jget_fail(struct roce_jget *g, const char *where, const char *key, const char *why)
+{
+    char at[PATH_MAX_LEN];
+    if (g->failed++)
+        return;
+    roce_jget_where(at, sizeof at, where, key);
+    snprintf(g->err, g->errlen, "%s%s%s%s%s", g->ctx, g->ctx[0] && at[0] ? ": " : "", at,
+             g->ctx[0] || at[0] ? ": " : "", why);
 }
 
 /* How a JSON type is named in a problem. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Bad use of the CLI: every case gives a clear `rocescope: what: why`
-message and the documented exit status (0 ok, 1 input problem, 2 usage,
-3 output), and -o never leaves a file written half-way.
+message, one line per problem (and the --help line after a usage error:
+error_lines.py), and the documented exit status (0 ok, 1 input problem, 2
+usage, 3 output), and -o never leaves a file written half-way.
 
 The capture files are made here from bytes (classic pcap, microsecond and
 nanosecond magic), so this test needs nothing but the binary.
@@ -13,6 +14,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+import error_lines
 
 PCAP_US = 0xA1B2C3D4
 PCAP_NS = 0xA1B23C4D
@@ -51,11 +54,15 @@ def main():
                 f.write(data)
         return p
 
-    def case(what, args, status, stderr_has=None, stdout_check=None):
+    def case(what, args, status, stderr_has=None, stdout_check=None, errors=1):
         p = subprocess.run([tool, *args], capture_output=True, text=True, timeout=60)
         ok = p.returncode == status
         if stderr_has is not None and stderr_has not in p.stderr:
             ok = False
+        lines = error_lines.problem(p.stderr, p.returncode, errors)
+        if lines:
+            ok = False
+            p.stderr += f"\n({lines})"
         if ok and stdout_check is not None:
             try:
                 ok = stdout_check(p.stdout)
@@ -96,6 +103,8 @@ def main():
          ["--json", cut], 1, f"rocescope: {cut}: ", json_packets(2, complete=False))
     case("one bad file among good ones: a report marked incomplete", ["--json", good, missing], 1,
          "No such file", json_packets(3, complete=False))
+    case("two bad files: two error lines", ["--json", good, missing, empty], 1, "empty file",
+         json_packets(3, complete=False), errors=2)
     case("no file", [], 2, "no capture file given")
     case("unknown option", ["--frobnicate", good], 2, "unknown option '--frobnicate'")
     case("missing value", [good, "--udp-port"], 2, "needs a value")
@@ -117,6 +126,24 @@ def main():
          "--rotate-size needs --events and -o")
     case("--rotate-count 0", ["-i", "lo", "--rotate-count", "0"], 2,
          "rocescope: --rotate-count: invalid value")
+    case("-Z with a user that does not exist", ["-i", "lo", "-Z", "no-such-user-rocescope"], 2,
+         "rocescope: -Z: invalid value 'no-such-user-rocescope'")
+    case("-j and -i", ["-j", "2", "-i", "lo"], 2, "-j needs capture files")
+    report = path("report-good.json")
+    with open(report, "w", encoding="utf-8") as f:
+        f.write(subprocess.run([tool, "--json", good], capture_output=True, text=True,
+                               timeout=60).stdout)
+    notreport = path("notreport.json", b'{"hello": "world"}\n')
+    case("merge: not a report", ["merge", notreport], 1,
+         f"rocescope: {notreport}: not a rocescope JSON report")
+    partial = path("partial.json")
+    with open(partial, "w", encoding="utf-8") as f:
+        f.write(subprocess.run([tool, "--json", cut], capture_output=True, text=True,
+                               timeout=60).stdout)
+    case("merge: an incomplete report: merged, exit 1, one line saying so",
+         ["merge", "--json", report, partial], 1,
+         f"rocescope: {partial}: an incomplete report (", json_packets(5, complete=False))
+    case("merge: no report", ["merge"], 2, "rocescope: merge: no report given")
     case("--help", ["--help"], 0, stdout_check=lambda o: "Usage: rocescope" in o)
     case("--version", ["--version"], 0, stdout_check=lambda o: o.startswith("rocescope "))
 

@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 
+import error_lines
+
 # Sets of captures/ scenarios with distinct flows, each file starting after
 # the previous one's CE windows (they all start at the same time).
 SCENARIO_SETS = [
@@ -239,6 +241,8 @@ def errors(c, captures):
         rc, stdout, err = c.run(args)
         c.expect(f"{what}: exit {status}", rc == status, f"exit {rc}, stderr {err.strip()!r}")
         c.expect(f"{what}: message", stderr_has in err, f"stderr {err.strip()!r}")
+        lines = error_lines.problem(err, rc)
+        c.expect(f"{what}: one error line", lines is None, lines)
         c.expect(f"{what}: no output file", status == 0 or not os.path.exists(out))
         if os.path.exists(out):
             os.unlink(out)
@@ -295,6 +299,9 @@ def errors(c, captures):
     rc, stdout, err = c.run(["merge", "--json", good, c.path("partial.json")])
     c.expect("merge of an incomplete report: exit 1, written, incomplete",
              rc == 1 and b'"complete": false' in stdout and b'"error": "' in stdout, f"exit {rc}")
+    c.expect("merge of an incomplete report: one line saying so",
+             err.startswith(f"rocescope: {c.path('partial.json')}: an incomplete report (")
+             and error_lines.problem(err, rc) is None, repr(err))
 
 
 def main():

@@ -6,7 +6,8 @@
 # libmicrohttpd the monitor's --listen; curl, prometheus (promtool) and
 # prometheus-node-exporter the --listen, rules and end-to-end tests; lintian
 # and bash-completion the package test; python3-yaml the rules test; chromium
-# (headless) and a font the HTML report's browser tests. Services these
+# (headless) and a font the HTML report's browser tests; jq an example of the
+# manual page (the documentation examples run as a test). Services these
 # packages bring are not started (a policy-rc.d says so while they are
 # installed).
 #   tools/setup.sh            install + build
@@ -15,7 +16,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PKGS="build-essential cmake pkg-config python3 debian-archive-keyring libpcap-dev libjson-c-dev libcunit1-dev \
-wireshark-dev tshark clang libclang-rt-14-dev valgrind cppcheck clang-tidy time tcpreplay iproute2 \
+wireshark-dev tshark jq clang libclang-rt-14-dev valgrind cppcheck clang-tidy time tcpreplay iproute2 \
 libmicrohttpd-dev curl prometheus prometheus-node-exporter lintian bash-completion python3-yaml \
 chromium fonts-dejavu-core"
 missing=""

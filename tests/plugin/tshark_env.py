@@ -114,16 +114,36 @@ class TsharkEnv:
             os.chmod(dst, 0o644)
         return dst
 
-    def _run(self, program, args, stdin=None, timeout=TIMEOUT_S, direct=False):
-        env = {"HOME": self.home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+    def _run(self, program, args, stdin=None, timeout=TIMEOUT_S, direct=False, home=None,
+             cwd=None):
+        home = home or self.home
+        env = {"HOME": home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.extra_env}
         cmd = [program, *args] if direct else [*self.prefix, program, *args]
         if os.geteuid() == 0 and not direct:
             cmd = ["setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups",
                    "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
-        p = subprocess.run(cmd, env=env, cwd=self.home, input=stdin, capture_output=True,
+        p = subprocess.run(cmd, env=env, cwd=cwd or home, input=stdin, capture_output=True,
                            text=True, errors="replace", timeout=timeout)
         return p.returncode, p.stdout, p.stderr
+
+    def run_shell(self, script, home=None, cwd=None, timeout=TIMEOUT_S):
+        """Run a shell script (sh -e -c, as /bin/sh reads it) as tshark's user,
+        with HOME home (default: the one with the plugin) in cwd (default:
+        HOME); returns (exit status, stdout, stderr). Another home must be
+        writable by that user (own_by_user). The system's tshark only."""
+        if self.prefix:
+            raise RuntimeError("run_shell: only with the system's tshark")
+        return self._run("/bin/sh", ["-e", "-c", script], home=home, cwd=cwd, timeout=timeout)
+
+    @staticmethod
+    def own_by_user(path):
+        """Make everything under path belong to tshark's user (when run as root)."""
+        if os.geteuid() != 0:
+            return
+        for root, dirs, files in os.walk(path):
+            for name in [root, *[os.path.join(root, f) for f in files]]:
+                os.chown(name, int(NOBODY), int(NOBODY))
 
     def run(self, *args, timeout=TIMEOUT_S):
         """Run tshark with args; returns (exit status, stdout, stderr), or

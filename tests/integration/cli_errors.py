@@ -92,9 +92,13 @@ def main():
     case("good file", ["--json", good], 0, stdout_check=json_packets(3))
     case("microsecond pcap", ["--json", good_us], 0, stdout_check=json_packets(1))
     case("text summary", [good], 0, stdout_check=lambda o: o.startswith("rocescope report:"))
-    case("missing file", [missing], 1, f"rocescope: {missing}: No such file or directory")
-    case("empty file", [empty], 1, f"rocescope: {empty}: empty file")
-    case("not a capture", [text], 1, f"rocescope: {text}: ")
+    # no file is a capture: no report at all (the manual page, EXIT STATUS 1)
+    nothing = lambda o: o == ""  # noqa: E731
+    case("missing file", [missing], 1, f"rocescope: {missing}: No such file or directory",
+         nothing)
+    case("empty file", [empty], 1, f"rocescope: {empty}: empty file", nothing)
+    case("empty file, JSON", ["--json", empty], 1, f"rocescope: {empty}: empty file", nothing)
+    case("not a capture", [text], 1, f"rocescope: {text}: ", nothing)
     case("directory", [tmp], 1, f"rocescope: {tmp}: is a directory")
     case("unsupported link type", [user0], 1, "unsupported link type")
     if os.geteuid() != 0:  # root reads anything

@@ -280,6 +280,37 @@ def parse_prometheus(text):
     return samples
 
 
+REPORT_MD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "analyzer",
+                         "report", "REPORT.md")
+
+
+def documented_metrics():
+    """The metrics of REPORT.md's Prometheus table: (full names, [(first name of a row,
+    shorthand suffix)] for rows that write `rocescope_x_a`, `_b`, ...)."""
+    with open(REPORT_MD, encoding="utf-8") as f:
+        text = f.read()
+    section = text[text.index("\n## Prometheus"):]
+    full, short = set(), []
+    for row in re.findall(r"^\| (`rocescope_[^|]*)\|", section, re.M):
+        names = re.findall(r"`(_?[a-z0-9_]+)`", row)
+        full.update(n for n in names if n.startswith("rocescope_"))
+        short += [(names[0], n) for n in names if n.startswith("_")]
+    return full, short
+
+
+def check_metric_names(samples):
+    """Every metric family of the file is in REPORT.md's table, and every metric of the
+    table is in the file (but the top_flow_* gauges, there only when flows had trouble)."""
+    written = {name for name, _ in samples}
+    full, short = documented_metrics()
+    undocumented = {w for w in written if w not in full and not any(
+        w.endswith(suffix) and first.startswith(w[:-len(suffix)]) for first, suffix in short)}
+    missing = {n for n in full if not n.startswith("rocescope_top_flow_")} - written
+    if undocumented or missing:
+        raise Fail("prometheus: metrics not in REPORT.md: %s; in REPORT.md, not written: %s"
+                   % (sorted(undocumented), sorted(missing)))
+
+
 def check_prometheus(path, report):
     with open(path, encoding="utf-8") as f:
         text = f.read()
@@ -289,6 +320,7 @@ def check_prometheus(path, report):
                            text=True, timeout=30)
         if p.returncode != 0 or p.stdout.strip() or p.stderr.strip():
             raise Fail("promtool check metrics: %s%s" % (p.stdout, p.stderr))
+    check_metric_names(s)
     def val(name, **labels):
         labels["interface"] = CAPTURE_IF
         return s[(name, frozenset(labels.items()))]

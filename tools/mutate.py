@@ -209,6 +209,9 @@ MUTANTS = [
      "a verdict is delivered at its deadline, before a frame of that time"),
     ("vq-bound-plus-one", E + "roce_verdq.c", "int full = open >= e->cfg.max_open_verdicts;",
      "int full = open > e->cfg.max_open_verdicts;", "one waiting verdict more than the bound"),
+    # ---- roce_ip.c: IPv6 extension headers ----
+    ("ip-ah-length-like-others", E + "roce_ip.c", "len = ((size_t)p[h + 1] + 2) * 4;",
+     "len = ((size_t)p[h + 1] + 1) * 8;", "IPv6 AH length read in 8-byte units"),
     # ---- roce_bth.c: classification, ICRC, names ----
     ("bth-short-hdrs-no-icrc", E + "roce_bth.c",
      "if (declared < ROCE_BTH_LEN + hlen + ROCE_ICRC_LEN) {", "if (declared < ROCE_BTH_LEN + hlen) {",

@@ -410,6 +410,41 @@ static void test_ipv6_extension_headers(void)
     CU_ASSERT_EQUAL(p.version, 0);
 }
 
+/* AH (RFC 4302): next header 17 (UDP), payload length 4: (4 + 2) * 4 = 24 bytes (12 fixed,
+ * a 12-byte ICV), reserved, SPI 0x00000100, sequence 1, ICV 0xAA... . Its length counts 4-byte
+ * words minus 2, unlike the other extension headers (8-byte units minus 1). */
+static const uint8_t v6_ah[24] = {0x11, 0x04, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00,
+                                  0x00, 0x00, 0x00, 0x01, 0xaa, 0xaa, 0xaa, 0xaa,
+                                  0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa, 0xaa};
+
+/* IPv6 with a hop-by-hop header, then AH, then UDP to 4791: AH is skipped by its own length. */
+static void test_ipv6_ah(void)
+{
+    const struct roce_decode_cfg nocheck = {
+        .udp_port = ROCE_UDP_PORT_ROCEV2, .vxlan_port = ROCE_UDP_PORT_VXLAN, .check_icrc = 0};
+    uint8_t f[256];
+    struct roce_pkt p;
+    size_t off = sizeof v6_head;
+
+    memcpy(f, v6_head, off);
+    f[20] = 0; /* next header: hop-by-hop */
+    memcpy(f + off, v6_hbh, sizeof v6_hbh);
+    f[off] = 51; /* then AH */
+    off += sizeof v6_hbh;
+    memcpy(f + off, v6_ah, sizeof v6_ah);
+    off += sizeof v6_ah;
+    memcpy(f + off, v6_udp_roce, sizeof v6_udp_roce);
+    off += sizeof v6_udp_roce;
+    td_put_be16(f + 18, off - sizeof v6_head);
+    roce_decode(&nocheck, ROCE_LINKTYPE_ETHERNET, f, off, off, &p);
+    CU_ASSERT_EQUAL(p.cls, ROCE_CLASS_ROCE);
+    CU_ASSERT_EQUAL(p.l4_off, 54 + 8 + 24);
+    CU_ASSERT_EQUAL(p.bth_off, 54 + 8 + 24 + 8);
+    CU_ASSERT_EQUAL(p.dqpn, 0x11);
+    CU_ASSERT_EQUAL(p.psn, 5);
+    CU_ASSERT_EQUAL(p.payload_len, 4);
+}
+
 /* ---- what is and is not RoCE ---- */
 
 static void test_udp_source_port_only(void)
@@ -693,6 +728,7 @@ static const struct tu_test tests[] = {
     {"ipv4_options_ecn", test_ipv4_options_ecn},
     {"ipv4_fragments_not_roce", test_ipv4_fragments_not_roce},
     {"ipv6_extension_headers", test_ipv6_extension_headers},
+    {"ipv6_ah", test_ipv6_ah},
     {"udp_source_port_only", test_udp_source_port_only},
     {"other_non_roce", test_other_non_roce},
     {"rocev1", test_rocev1},

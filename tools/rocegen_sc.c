@@ -169,6 +169,16 @@ uint64_t rg_sc_req(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, 
     return rg_sc_emit(c, &s);
 }
 
+void rg_sc_send_spec(const struct rg_conn *k, enum rg_side from, uint32_t psn, uint32_t len,
+                     struct rg_spec *s)
+{
+    rg_conn_spec(k, from, s);
+    s->opcode = RG_OP_RC_SEND_ONLY;
+    s->psn = psn & RG_PSN_MASK;
+    s->ackreq = 1;
+    s->payload_len = len;
+}
+
 /* Remote address of the requests of a scenario (any fixed value will do). */
 #define SC_REMOTE_VA 0x00007F0000100000ULL
 #define SC_RKEY      0x00001234u

@@ -93,6 +93,11 @@ void rg_conn_spec(const struct rg_conn *k, enum rg_side from, struct rg_spec *s)
 uint64_t rg_sc_req(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, uint8_t opcode,
                    uint32_t psn, uint32_t len);
 
+/* Fill s for an RC SEND Only with AckReq from side `from`, PSN psn, len bytes
+ * of payload (fill 0), to be changed further and written with rg_sc_emit(). */
+void rg_sc_send_spec(const struct rg_conn *k, enum rg_side from, uint32_t psn, uint32_t len,
+                     struct rg_spec *s);
+
 /* An RDMA WRITE First/Only (RETH with dma_len) carrying len bytes. */
 uint64_t rg_sc_write(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, uint8_t opcode,
                      uint32_t psn, uint32_t len, uint32_t dma_len);

@@ -102,11 +102,8 @@ void rg_scen_rocev1(struct rg_sc *c)
     rg_conn_init4(&k, &base, V1_HOST_A, V1_HOST_B, QP_A, QP_B);
     rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, p, MSG_256);     /* 1 */
     rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, p + 1, MSG_256); /* 2 */
-    rg_conn_spec(&k, RG_A, &s); /* 3: GRH traffic class ECN bits 11: not a CE mark on RoCEv1 */
-    s.opcode = RG_OP_RC_SEND_ONLY;
-    s.psn = p + 2;
-    s.ackreq = 1;
-    s.payload_len = MSG_256;
+    rg_sc_send_spec(&k, RG_A, p + 2, MSG_256,
+                    &s); /* 3: GRH traffic class ECN bits 11: not a CE mark on RoCEv1 */
     s.ecn = RG_ECN_CE;
     rg_sc_emit(c, &s);
     rg_sc_nak(c, &k, RG_B, p + 1, 1); /* 4 */
@@ -196,11 +193,7 @@ void rg_scen_noise(struct rg_sc *c)
     s.payload_len = MSG_64;
     s.udp_csum = RG_UDP_CSUM_COMPUTE;
     rg_sc_emit(c, &s);
-    rg_conn_spec(&k, RG_A, &s); /* 4: RoCE SEND with an IPv4 option */
-    s.opcode = RG_OP_RC_SEND_ONLY;
-    s.psn = p;
-    s.ackreq = 1;
-    s.payload_len = MSG_64;
+    rg_sc_send_spec(&k, RG_A, p, MSG_64, &s); /* 4: RoCE SEND with an IPv4 option */
     s.ip_opts_len = IPOPT_RA_LEN;
     s.ip_opts[0] = IPOPT_RA;
     s.ip_opts[1] = IPOPT_RA_LEN;
@@ -241,19 +234,11 @@ void rg_scen_noise(struct rg_sc *c)
     s.tcp_dport = RG_ROCEV2_PORT;
     s.payload_len = MSG_64;
     rg_sc_emit(c, &s);
-    rg_conn_spec(&k, RG_A, &s); /* 11: RoCE with UDP source port 0 */
-    s.opcode = RG_OP_RC_SEND_ONLY;
-    s.psn = p + 1;
-    s.ackreq = 1;
-    s.payload_len = MSG_64;
+    rg_sc_send_spec(&k, RG_A, p + 1, MSG_64, &s); /* 11: RoCE with UDP source port 0 */
     s.udp_sport = 0;
     rg_sc_emit(c, &s);
-    rg_sc_ack(c, &k, RG_B, p + 1, 2); /* 12 */
-    rg_conn_spec(&k, RG_A, &s);       /* 13: RoCE from UDP source port 69 (TFTP) */
-    s.opcode = RG_OP_RC_SEND_ONLY;
-    s.psn = p + 2;
-    s.ackreq = 1;
-    s.payload_len = MSG_64;
+    rg_sc_ack(c, &k, RG_B, p + 1, 2);             /* 12 */
+    rg_sc_send_spec(&k, RG_A, p + 2, MSG_64, &s); /* 13: RoCE from UDP source port 69 (TFTP) */
     s.udp_sport = PORT_TFTP;
     rg_sc_emit(c, &s);
     rg_sc_ack(c, &k, RG_B, p + 2, 3); /* 14 */

@@ -108,18 +108,10 @@ void rg_scen_bad_icrc(struct rg_sc *c)
     rg_conn_init4(&k, &base, HOST_A, HOST_B, QP_A, QP_B);
     rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, p, MSG_256); /* 1 */
     rg_sc_ack(c, &k, RG_B, p, 1);                           /* 2 */
-    rg_conn_spec(&k, RG_A, &s);                             /* 3: wrong ICRC */
-    s.opcode = RG_OP_RC_SEND_ONLY;
-    s.psn = p + 1;
-    s.ackreq = 1;
-    s.payload_len = MSG_256;
+    rg_sc_send_spec(&k, RG_A, p + 1, MSG_256, &s);          /* 3: wrong ICRC */
     s.icrc_xor = ICRC_CORRUPT;
     rg_sc_emit(c, &s);
-    rg_conn_spec(&k, RG_A, &s); /* 4: masked fields differ */
-    s.opcode = RG_OP_RC_SEND_ONLY;
-    s.psn = p + 2;
-    s.ackreq = 1;
-    s.payload_len = MSG_256;
+    rg_sc_send_spec(&k, RG_A, p + 2, MSG_256, &s); /* 4: masked fields differ */
     s.ecn = RG_ECN_ECT1;
     s.dscp = DSCP_EF;
     s.ttl = ODD_TTL;

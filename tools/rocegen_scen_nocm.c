@@ -11,8 +11,8 @@
  */
 #include "rocegen_scen.h"
 
-#define HOST_A  0xC0A8010Au /* 192.168.1.10 */
-#define HOST_B  0xC0A80114u /* 192.168.1.20 */
+#define HOST_A  0xC0A8010Au         /* 192.168.1.10 */
+#define HOST_B  0xC0A80114u         /* 192.168.1.20 */
 #define HOST(n) (0x0A020000u | (n)) /* 10.2.0.n */
 #define QP_A    0x0000A1u
 #define QP_B    0x0000B2u
@@ -52,10 +52,10 @@ void rg_scen_loss_nocm(struct rg_sc *c)
     rg_sc_wait(c, RESEND_DELAY_NS);
     for (uint32_t i = 2; i < 6; i++) /* 7-10: resend 0xFFFFFF..0x000002 */
         rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, (p + i) & RG_PSN_MASK, MSG_512);
-    rg_sc_ack(c, &k, RG_B, (p + 5) & RG_PSN_MASK, 6);                             /* 11 */
-    rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, (p + 6) & RG_PSN_MASK, MSG_512);   /* 12 */
-    rg_sc_resp(c, &k, RG_B, RG_OP_RC_ACK, (p + 6) & RG_PSN_MASK, 0,
-               rg_aeth_rnr(RNR_TIMER_CODE), 6); /* 13: RNR NAK */
+    rg_sc_ack(c, &k, RG_B, (p + 5) & RG_PSN_MASK, 6);                           /* 11 */
+    rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, (p + 6) & RG_PSN_MASK, MSG_512); /* 12 */
+    rg_sc_resp(c, &k, RG_B, RG_OP_RC_ACK, (p + 6) & RG_PSN_MASK, 0, rg_aeth_rnr(RNR_TIMER_CODE),
+               6); /* 13: RNR NAK */
     rg_sc_wait(c, RNR_WAIT_NS);
     rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, (p + 6) & RG_PSN_MASK, MSG_512); /* 14 */
     rg_sc_ack(c, &k, RG_B, (p + 6) & RG_PSN_MASK, 7);                           /* 15 */
@@ -78,34 +78,29 @@ void rg_scen_read_nocm(struct rg_sc *c)
 
     rg_sc_base(c, &base);
     rg_conn_init4(&k, &base, HOST_A, HOST_B, QP_A, QP_B);
-    rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, p, MSG_64);                             /* 1 */
-    rg_sc_ack(c, &k, RG_B, p, 1);                                                      /* 2 */
-    rg_sc_read(c, &k, RG_A, p + 1, READ_3072);                                         /* 3 */
-    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_FIRST, p + 1, LEN_1024, ACK_OK, 1);     /* 4 */
-    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_LAST, p + 3, LEN_1024, ACK_OK, 2);      /* 5 */
+    rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, p, MSG_64);                         /* 1 */
+    rg_sc_ack(c, &k, RG_B, p, 1);                                                  /* 2 */
+    rg_sc_read(c, &k, RG_A, p + 1, READ_3072);                                     /* 3 */
+    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_FIRST, p + 1, LEN_1024, ACK_OK, 1); /* 4 */
+    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_LAST, p + 3, LEN_1024, ACK_OK, 2);  /* 5 */
     rg_sc_wait(c, REISSUE_DELAY_NS);
-    rg_sc_read(c, &k, RG_A, p + 2, READ_2048);                                         /* 6 */
-    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_FIRST, p + 2, LEN_1024, ACK_OK, 2);     /* 7 */
-    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_LAST, p + 3, LEN_1024, ACK_OK, 3);      /* 8 */
-    rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, p + 4, MSG_64);                         /* 9 */
-    rg_sc_ack(c, &k, RG_B, p + 4, 4);                                                  /* 10 */
-    rg_sc_read(c, &k, RG_A, p + 5, READ_3072);                                         /* 11 */
-    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_FIRST, p + 5, LEN_1024, ACK_OK, 4);     /* 12 */
-    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_MIDDLE, p + 6, LEN_1024, 0, 0);         /* 13 */
-    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_LAST, p + 7, LEN_1024, ACK_OK, 5);      /* 14 */
-    rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, p + 7, MSG_64);                         /* 15 */
+    rg_sc_read(c, &k, RG_A, p + 2, READ_2048);                                     /* 6 */
+    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_FIRST, p + 2, LEN_1024, ACK_OK, 2); /* 7 */
+    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_LAST, p + 3, LEN_1024, ACK_OK, 3);  /* 8 */
+    rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, p + 4, MSG_64);                     /* 9 */
+    rg_sc_ack(c, &k, RG_B, p + 4, 4);                                              /* 10 */
+    rg_sc_read(c, &k, RG_A, p + 5, READ_3072);                                     /* 11 */
+    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_FIRST, p + 5, LEN_1024, ACK_OK, 4); /* 12 */
+    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_MIDDLE, p + 6, LEN_1024, 0, 0);     /* 13 */
+    rg_sc_resp(c, &k, RG_B, RG_OP_RC_READ_RESP_LAST, p + 7, LEN_1024, ACK_OK, 5);  /* 14 */
+    rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, p + 7, MSG_64);                     /* 15 */
 }
 
 /* A SEND Only with a given IP ECN field. */
 static void send_ecn(struct rg_sc *c, const struct rg_conn *k, uint32_t psn, uint8_t ecn)
 {
     struct rg_spec s;
-    rg_conn_spec(k, RG_A, &s);
-    s.opcode = RG_OP_RC_SEND_ONLY;
-    s.psn = psn;
-    s.payload_len = MSG_64;
-    s.payload_fill = (uint8_t)psn;
-    s.ackreq = 1;
+    rg_sc_send_spec(k, RG_A, psn, MSG_64, &s);
     s.ecn = ecn;
     rg_sc_emit(c, &s);
 }
@@ -139,8 +134,8 @@ void rg_scen_ecn_nocm(struct rg_sc *c)
     rg_sc_at(c, US(1000));
     send_ecn(c, &k2, p2, RG_ECN_CE); /* 10 @1000 */
     rg_sc_at(c, US(1050));
-    rg_sc_cnp(c, &k2, RG_B);         /* 11 @1050: pairs by CNP */
-    rg_sc_ack(c, &k2, RG_B, p2, 1);  /* 12 @1051 */
+    rg_sc_cnp(c, &k2, RG_B);        /* 11 @1050: pairs by CNP */
+    rg_sc_ack(c, &k2, RG_B, p2, 1); /* 12 @1051 */
     rg_sc_at(c, US(1100));
     send_ecn(c, &k2, p2 + 1, RG_ECN_ECT1); /* 13 @1100 */
     rg_sc_ack(c, &k2, RG_B, p2 + 1, 2);    /* 14 @1101 */

@@ -178,6 +178,16 @@ def _pfc(c, lines, p):
         c.eq(name, got, want)
 
 
+def _section(c, lines, title, n):
+    """The index of the line that starts a list of the summary (title), or None
+    when there is none; it must be there exactly when the JSON report has
+    n > 0 of its items."""
+    head = [i for i, ln in enumerate(lines) if ln.startswith(title)]
+    if bool(head) != bool(n):
+        c.fail(f"{title!r} {'listed' if head else 'not listed'}, {n} in the JSON report")
+    return head[0] if head and n else None
+
+
 def _flow_name(f):
     return f"{f['src']} -> {f['dst']} QP 0x{f['dest_qp']:06x}"
 
@@ -211,21 +221,16 @@ def _flows(c, lines, r, top):
         by_name.setdefault(_flow_name(f), []).append(f)
     troubled = sorted((f for f in r["flows"] if _troubled(f)),
                       key=lambda f: (-_trouble(f), -f["ce_marked"], f["id"]))
-    head = [i for i, ln in enumerate(lines) if ln.startswith("Flows with trouble")]
-    if not troubled:
-        if head:
-            c.fail("flows with trouble listed, none in the JSON report")
-        return
-    if not head:
-        c.fail(f"no flows with trouble listed ({len(troubled)} in the JSON report)")
+    head = _section(c, lines, "Flows with trouble", len(troubled))
+    if head is None:
         return
     m = re.fullmatch(rf"Flows with trouble, worst first \({N}(?:, first {N} shown)?\):",
-                     lines[head[0]])
+                     lines[head])
     if m is None:
-        c.fail(f"line not understood: {lines[head[0]]!r}")
+        c.fail(f"line not understood: {lines[head]!r}")
         return
     c.eq("flows with trouble", int(m.group(1)), len(troubled))
-    i = head[0] + 1
+    i = head + 1
     for rank, f in enumerate(troubled[:top], 1):
         if i + 1 >= len(lines):
             c.fail(f"flow #{rank} missing")
@@ -255,15 +260,10 @@ def _episodes(c, lines, r, top):
     for f in r["flows"]:
         eps += [(e, f) for e in f["episodes"]]
     eps.sort(key=lambda x: x[0]["first_frame"])
-    head = [i for i, ln in enumerate(lines) if ln.startswith("Go-back-N episodes")]
-    if not eps:
-        if head:
-            c.fail("episodes listed, none in the JSON report")
+    head = _section(c, lines, "Go-back-N episodes", len(eps))
+    if head is None:
         return
-    if not head:
-        c.fail(f"no episodes listed ({len(eps)} in the JSON report)")
-        return
-    listed = lines[head[0] + 1:head[0] + 1 + min(top, len(eps))]
+    listed = lines[head + 1:head + 1 + min(top, len(eps))]
     for ln, (e, f) in zip(listed, eps):
         nak = ""
         if e["nak_frame"] is not None:

@@ -210,7 +210,7 @@ static void test_idle_flows_retired(void)
     t.now = t_ce + 50000;          /* 50 us later: the CE mark still waits */
     send_to(&t, 0x777, 1);         /* another flow, the latest frame */
     CU_ASSERT_EQUAL(roce_engine_retire_idle(t.e, 50000), 1); /* B -> A (idle 51 us) */
-    CU_ASSERT_TRUE(has_flow_to(&t, TU_QB));                   /* idle exactly 50 us */
+    CU_ASSERT_TRUE(has_flow_to(&t, TU_QB));                  /* idle exactly 50 us */
     tu_check_flow_table(&t);
     CU_ASSERT_EQUAL(roce_engine_retire_idle(t.e, 49999), 1); /* A -> B */
     CU_ASSERT_FALSE(has_flow_to(&t, TU_QB));

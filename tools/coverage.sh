@@ -3,10 +3,13 @@
 # test suite, measured with gcov (GCC's --coverage; no other package needed).
 #   tools/coverage.sh              build build-cov/, run ctest there, print the figures
 #   tools/coverage.sh --report     print the figures of the last run again
-# Environment: BUILD_DIR (default build-cov), CTEST_ARGS (extra ctest arguments,
+# Environment: BUILD_DIR (default build-cov), CMAKE_ARGS (extra configure options),
+# CTEST_ARGS (extra ctest arguments,
 # e.g. "-R unit_" for the unit suites only). Valgrind and the static analysis
-# are left out (they run the same code as the other tests, only slower), and so
-# are the plugin suites of other Wireshark releases (they build their own plugin).
+# are left out (they run the same code as the other tests, only slower), the
+# package and monitoring tests (they test the packaging and the monitoring
+# stack, and run the monitor as the live tests do), and the plugin suites of
+# other Wireshark releases (they build their own plugin).
 # The per-file figures and the lines never run are written to
 # BUILD_DIR/coverage/ (engine.txt, and NAME.c.gcov for each engine file).
 set -eu
@@ -14,14 +17,16 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build-cov}
 
 if [ "${1:-}" != "--report" ]; then
+    # shellcheck disable=SC2086
     cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=--coverage \
-          -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF -DROCESCOPE_WIRESHARK_SUITES= >/dev/null
+          -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF -DROCESCOPE_WIRESHARK_SUITES= \
+          ${CMAKE_ARGS:-} >/dev/null
     cmake --build "$BUILD_DIR" -j"$(nproc)" >/dev/null
     find "$BUILD_DIR" -name '*.gcda' -delete
     # tshark runs as uid 65534 in the plugin tests: let it add its counts too
     find "$BUILD_DIR" -type d -exec chmod a+rwx {} +
     # shellcheck disable=SC2086
-    (umask 0 && ctest --test-dir "$BUILD_DIR" -j"$(nproc)" -E 'valgrind_|static_' \
+    (umask 0 && ctest --test-dir "$BUILD_DIR" -j"$(nproc)" -E 'valgrind_|static_|package|monitoring_' \
          ${CTEST_ARGS:-}) || echo "coverage: some tests failed (figures below all the same)" >&2
 fi
 

@@ -299,7 +299,7 @@ static int make_points(struct lz_run *r)
             if (r->n_pt == ROCE_VANTAGE_MAX_POINTS) {
                 fprintf(stderr, "rocescope: localize: more than %d vantage points\n",
                         ROCE_VANTAGE_MAX_POINTS);
-                return ROCE_EXIT_USAGE;
+                return usage_error();
             }
             unsigned p = r->n_pt++;
             snprintf(fname, sizeof fname, "%s", in->name);
@@ -335,7 +335,7 @@ static int make_points(struct lz_run *r)
                     stderr,
                     "rocescope: localize: two vantage points named '%s' (name them: NAME=FILE)\n",
                     r->names[p]);
-                return ROCE_EXIT_USAGE;
+                return usage_error();
             }
             rank += c < 0;
         }
@@ -358,14 +358,14 @@ static int apply_offsets(struct lz_run *r)
         unsigned p;
         if (eq == NULL || eq == arg || eq[1] == '\0') {
             roce_cli_bad_value("--offset", arg, "NAME=NS, a signed number of nanoseconds");
-            return ROCE_EXIT_USAGE;
+            return usage_error();
         }
         errno = 0;
         long long ns = strtoll(eq + 1, &end, DECIMAL);
         if (errno != 0 || *end != '\0' || ns > OFFSET_MAX_NS || ns < -OFFSET_MAX_NS ||
             eq[1] == ' ') {
             roce_cli_bad_value("--offset", arg, "NAME=NS, a signed number of nanoseconds");
-            return ROCE_EXIT_USAGE;
+            return usage_error();
         }
         for (p = 0; p < r->n_pt; p++)
             if (strlen(r->names[p]) == (size_t)(eq - arg) &&
@@ -374,12 +374,12 @@ static int apply_offsets(struct lz_run *r)
         if (p == r->n_pt) {
             fprintf(stderr, "rocescope: --offset: no vantage point named '%.*s'\n", (int)(eq - arg),
                     arg);
-            return ROCE_EXIT_USAGE;
+            return usage_error();
         }
         if (p == 0) {
             fprintf(stderr, "rocescope: --offset: %s is the reference clock (offset 0)\n",
                     r->names[0]);
-            return ROCE_EXIT_USAGE;
+            return usage_error();
         }
         roce_vantage_set_offset(r->v, p, ns);
     }

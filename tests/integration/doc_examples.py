@@ -22,10 +22,11 @@ of the tree only the `$` blocks):
 
 The manual page (analyzer/cli/rocescope.1): every line of the `.nf` block of
 EXAMPLES is a command run in order in one folder, with exit status 0 and
-nothing on standard error (the page shows no output). Its comment
-`.\\" example files: NAME=CAPTURE ...` says which files of captures/ that folder
+nothing on standard error (the page shows no output). Its comments
+`.\\" example files: NAME=CAPTURE ...` say which files of captures/ that folder
 holds under the names the examples use; `.\\" example: not run: WHY` before a
-line leaves that line out.
+line leaves that line out, and before a `.nf` block of another section marks it
+as no example (an unmarked one fails).
 
 Everything runs with /bin/sh (dash on Debian: no bash-only syntax) as the
 unprivileged user the plugin tests use (tests/plugin/tshark_env.py), in a
@@ -165,7 +166,8 @@ def man_examples(text):
         if line.startswith(".nf"):
             nf = True
             if section != "EXAMPLES":
-                out.append(Example(MAN, n, "other", [], None))
+                out.append(Example(MAN, n, "other", [], reason))
+                reason = None
             continue
         if line.startswith(".fi"):
             nf = False
@@ -221,9 +223,10 @@ def main():
                 os.makedirs(os.path.join(home, sub), exist_ok=True)
                 shutil.copy(src, os.path.join(home, sub, os.path.basename(src)))
             shutil.copy(a.rocescope, os.path.join(home, "bin", "rocescope"))
-            for n in os.listdir(os.path.join(top, "captures")):
-                if n.endswith((".pcap", ".pcapng")):
-                    shutil.copy(os.path.join(top, "captures", n), os.path.join(home, "captures", n))
+            shutil.copytree(os.path.join(top, "captures"), os.path.join(home, "captures"),
+                            dirs_exist_ok=True,
+                            ignore=lambda d, names: [n for n in names if n.endswith(
+                                (".json", ".events", ".txt", ".args", ".md"))])
         for name, cap in man_files.items():
             shutil.copy(os.path.join(top, "captures", cap), os.path.join(homes["man"], name))
         for home in (homes["sh"], homes["man"]):

@@ -3,7 +3,8 @@ EXIT STATUS): every error is one line, `rocescope: WHAT: WHY` (WHAT left out
 for a problem of the whole command line), with no empty field; a usage error
 (exit status 2) adds one line pointing to --help."""
 
-TRY = ("Try 'rocescope --help'.", "Try 'rocescope merge --help'.")
+TRY = ("Try 'rocescope --help'.", "Try 'rocescope merge --help'.",
+       "Try 'rocescope localize --help'.")
 
 
 def problem(stderr, status, errors=1):

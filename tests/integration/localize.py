@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 
+import error_lines
+
 OFFSET_TOLERANCE_NS = 1000
 PCAP_NS = 0xA1B23C4D
 
@@ -51,7 +53,9 @@ class Checks:
         ok = rc == want_rc and (stderr_has is None or stderr_has in err)
         if ok and want_rc != 0:
             ok = re.search(r"^rocescope: [^:]+: .+", err, re.M) is not None
-        self.check(what, ok, f"exit {rc} (want {want_rc}); stderr: {err.strip()[:300]}")
+        lines = error_lines.problem(err, rc) if ok else None
+        self.check(what, ok and lines is None,
+                   f"exit {rc} (want {want_rc}); stderr: {err.strip()[:300]} {lines or ''}")
         return rc, out, err
 
 

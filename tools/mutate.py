@@ -12,8 +12,9 @@ mutant that no longer applies (its text is not found exactly once) or does
 not build is an error of this list, reported as such: fix the list with the
 code.
 
-The fast suite: the unit suites (unit_*) and the golden test (JSON reports,
-events and summaries of every scenario capture, and their snaplen cuts).
+The fast suite: the unit suites (unit_*), the golden test (JSON reports,
+events and summaries of every scenario capture, and their snaplen cuts) and
+the localize test (vantage points against the generator's truth).
 
     tools/mutate.py                       every mutant (tests/README.md says how long)
     tools/mutate.py --list                the mutants
@@ -35,7 +36,7 @@ import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FAST = "^(unit_.*|golden)$"
+FAST = "^(unit_.*|golden|localize)$"
 
 E = "analyzer/engine/"
 R = "analyzer/report/"
@@ -237,6 +238,29 @@ MUTANTS = [
      '[ROCE_TRIGGER_IMPLIED] = "implied",\n    [ROCE_TRIGGER_TIMEOUT] = "timeout",',
      '[ROCE_TRIGGER_IMPLIED] = "timeout",\n    [ROCE_TRIGGER_TIMEOUT] = "implied",',
      "trigger names implied and timeout swapped"),
+    # ---- roce_vantage_*.c: vantage points (rocescope localize) ----
+    ("vantage-sightings-reversed", E + "roce_vantage_settle.c", "while (i > 0 && t[i - 1] > gt[p])",
+     "while (i > 0 && t[i - 1] < gt[p])", "sightings ordered latest first"),
+    ("vantage-ce-after-marking-point", E + "roce_vantage_settle.c",
+     "mark_add(v, g, i > 0 ? (int)pt[i - 1] : ROCE_VANTAGE_END, (int)pt[i]);",
+     "mark_add(v, g, (int)pt[i], i + 1 < k ? (int)pt[i + 1] : ROCE_VANTAGE_END);",
+     "a CE mark located after the first point that saw it marked"),
+    ("vantage-partly-seen-no-loss", E + "roce_vantage_settle.c", "if ((g->seen & all) == all) {",
+     "if ((g->seen & all) != 0) {", "an original some points missed is no loss candidate"),
+    ("vantage-no-episode-candidates", E + "roce_vantage_settle.c",
+     "        if (!(g->episode & VBIT(g->first_point)))\n            return;",
+     "        if (1)\n            return;", "a go-back-N episode whose original all saw is no loss"),
+    ("vantage-outside-span-located", E + "roce_vantage_settle.c",
+     "    if (span)\n        candidate = candidate_add(", "    if (1)\n        candidate = candidate_add(",
+     "losses outside the common span located"),
+    ("vantage-span-no-margin", E + "roce_vantage_settle.c",
+     "(t - v->margin < v->first_aligned[p] || t + v->margin > v->last_aligned[p])",
+     "(t < v->first_aligned[p] || t > v->last_aligned[p])",
+     "the common span without the one-way delay margin"),
+    ("vantage-offset-bound-rounded-down", E + "roce_vantage_clock.c", "*bound = w / 2 + w % 2;",
+     "*bound = w / 2;", "the clock offset bound rounded down"),
+    ("vantage-offset-from-min", E + "roce_vantage_clock.c", "if (down->max > e->lo)\n                e->lo = down->max;",
+     "if (down->min > e->lo)\n                e->lo = down->min;", "the offset's lower end from the smallest delta"),
     # ---- the writers: summary, JSON report, events ----
     ("text-answered-swapped", R + "report_text.c",
      "t->ce_marked, t->ce_answered, t->ce_unanswered,", "t->ce_marked, t->ce_unanswered, t->ce_answered,",
@@ -250,8 +274,10 @@ MUTANTS = [
      "t->episodes, t->retransmitted_packets);", "summary: retransmissions and episodes swapped"),
     ("text-best-first", R + "report_text.c", "        return tx < ty ? 1 : -1;",
      "        return tx < ty ? -1 : 1;", "summary: flows with trouble best first"),
-    ("text-episode-duration-as-nak-time", R + "report_text.c", "us(ep->nak_to_resend_ns, a)",
-     "us(ep->last_ts_ns - ep->first_ts_ns, a)", "summary: episode duration shown as NAK to resend"),
+    ("text-episode-duration-as-nak-time", R + "report_text.c",
+     "roce_fmt_us_text(ep->nak_to_resend_ns, a)",
+     "roce_fmt_us_text(ep->last_ts_ns - ep->first_ts_ns, a)",
+     "summary: episode duration shown as NAK to resend"),
     ("json-ce-keys-swapped", R + "report_fields.c",
      'COUNTER(T, "ecn", "ce_answered", ce_answered,', 'COUNTER(T, "ecn", "ce_answered", ce_unanswered,',
      "JSON: ecn.ce_answered holds the unanswered count"),

@@ -335,6 +335,31 @@ static void test_offset(void)
     offset_case(3 * US, 7 * US, OFFSET);     /* asymmetric: off by 2 us, inside the bound */
 }
 
+/* An odd width of the offset's interval: its half is rounded up, so the bound still holds
+ * (min delays 3 us and 4.001 us: width 7001 ns, bound 3501 ns). */
+static void test_offset_bound_rounded_up(void)
+{
+    struct sim *s = calloc(1, sizeof *s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    sim_init(s, 2);
+    s->offset[1] = OFFSET;
+    for (uint32_t i = 0; i < 100; i++) {
+        int64_t t = i * 20 * US;
+        REQ(s, 0, t, i, 0);
+        REQ(s, 1, t + 3 * US, i, 0);
+        ACKB(s, 1, t + 5 * US, i);
+        ACKB(s, 0, t + 5 * US + 4 * US + 1, i);
+    }
+    CU_ASSERT_EQUAL_FATAL(sim_run(s, NULL), 0);
+    const struct roce_vantage_clock *c = roce_vantage_clock(s->v, 1);
+    CU_ASSERT_EQUAL(c->status, ROCE_VCLOCK_ESTIMATED);
+    CU_ASSERT_EQUAL(c->error_bound_ns, 3501);
+    int64_t err = c->offset_ns - OFFSET;
+    CU_ASSERT(err <= c->error_bound_ns && -err <= c->error_bound_ns);
+    sim_free(s);
+    free(s);
+}
+
 /* A clock 100 ppm fast: detected, and the alignment follows it. */
 static void test_drift(void)
 {
@@ -573,6 +598,29 @@ static void test_common_span(void)
     free(s);
 }
 
+/* The common span has the largest one-way delay (D_AB) as a margin at both ends (ANALYSIS.md
+ * "Vantage points"): a request only P0 saw, 2 us after P1's first frame or 3 us before its
+ * last, is outside it (P1 may not have been capturing when it would have passed); the same
+ * request in the middle is a located loss. */
+static void test_span_margin(void)
+{
+    struct sim *s = calloc(1, sizeof *s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    sim_init(s, 2);
+    exchange(s, 0, 1);       /* P1's first frame at 5 us */
+    REQ(s, 0, 7 * US, 2, 0); /* inside [5 us, ...], not by the margin */
+    for (uint32_t i = 3; i < 20; i++)
+        exchange(s, i * 10 * US, i);
+    REQ(s, 0, 105 * US, 40, 0); /* in the middle: located */
+    REQ(s, 0, 193 * US, 41, 0); /* P1's last frame at 196 us: 3 us before it */
+    CU_ASSERT_EQUAL_FATAL(sim_run(s, NULL), 0);
+    CU_ASSERT_EQUAL(roce_vantage_totals(s->v)->outside_span, 2);
+    CU_ASSERT_EQUAL(roce_vantage_loss_count(s->v), 1);
+    CU_ASSERT_EQUAL(loss_at(s->v, 1, 40, 0, 1), 1);
+    sim_free(s);
+    free(s);
+}
+
 /* A reused QP: the PSN lost before is resent after a new original went
  * everywhere; that resend is a new loss, not the old one's. */
 static void test_qp_reuse(void)
@@ -716,7 +764,9 @@ static const struct tu_test tests[] = {
     {"order_independent", test_order_independent},
     {"feed_order", test_feed_order},
     {"common_span", test_common_span},
+    {"span_margin", test_span_margin},
     {"qp_reuse", test_qp_reuse},
+    {"offset_bound_rounded_up", test_offset_bound_rounded_up},
     {"three_points", test_three_points},
     {"window_bounded", test_window_bounded},
     {"bad_arguments", test_bad_arguments},

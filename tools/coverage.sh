@@ -1,6 +1,7 @@
 #!/bin/sh
 # Line and branch coverage of the analysis engine (analyzer/engine) over the
-# test suite, measured with gcov (GCC's --coverage; no other package needed).
+# test suite, measured with gcov (GCC's --coverage, counters updated atomically:
+# -j and the live monitor run threads; no other package needed).
 #   tools/coverage.sh              build build-cov/, run ctest there, print the figures
 #   tools/coverage.sh --report     print the figures of the last run again
 # Environment: BUILD_DIR (default build-cov), CMAKE_ARGS (extra configure options),
@@ -18,7 +19,7 @@ BUILD_DIR=${BUILD_DIR:-build-cov}
 
 if [ "${1:-}" != "--report" ]; then
     # shellcheck disable=SC2086
-    cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS=--coverage \
+    cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS="--coverage -fprofile-update=atomic" \
           -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF -DROCESCOPE_WIRESHARK_SUITES= \
           ${CMAKE_ARGS:-} >/dev/null
     cmake --build "$BUILD_DIR" -j"$(nproc)" >/dev/null

@@ -76,7 +76,7 @@ const struct rg_scenario rg_scenarios[] = {
      RG_LINKTYPE_ETHERNET, 0, rg_scen_loss_nocm},
     {"read_nocm", "no CM: lost READ response, READ re-issued, PSN reuse (headers in 96 B)",
      RG_LINKTYPE_ETHERNET, 0, rg_scen_read_nocm},
-    {"ecn_nocm", "no CM: CE marks and CNPs, pairing by PSN and by CNP, ECT(1) (headers in 96 B)",
+    {"ecn_nocm", "no CM: CE marks and CNPs, a CNP before the pairing, ECT(1) (headers in 96 B)",
      RG_LINKTYPE_ETHERNET, 0, rg_scen_ecn_nocm},
     {NULL, NULL, 0, 0, NULL},
 };

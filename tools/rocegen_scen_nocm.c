@@ -105,10 +105,10 @@ static void send_ecn(struct rg_sc *c, const struct rg_conn *k, uint32_t psn, uin
     rg_sc_emit(c, &s);
 }
 
-/* CE marks and CNPs on two connections without CM: one paired by PSN (a
- * CNP answering two marks, an unanswered mark, an unexplained CNP), one
- * whose CNP comes before any response (paired by CNP); an ECT(1) packet,
- * which is no CE mark. */
+/* CE marks and CNPs on two connections without CM, paired by PSN: one with
+ * a CNP answering two marks, an unanswered mark, an unexplained CNP; one
+ * whose CNP comes before any response (it waits for the pairing); an ECT(1)
+ * packet, which is no CE mark. */
 void rg_scen_ecn_nocm(struct rg_sc *c)
 {
     struct rg_spec base;

@@ -194,7 +194,8 @@ def _flow_name(f):
 
 def _trouble(f):
     return (f["retransmitted_packets"] + f["missing_psns"] + f["naks"]["total"] + f["psn_reuse"]
-            + f["ce_unanswered"] + f["cnps_unexplained"] + f["bad_icrc"] + f["read_response_gaps"])
+            + f["ce_unanswered"] + f["cnps_unexplained"] + f["cnps_carried_unexplained"]
+            + f["bad_icrc"] + f["read_response_gaps"])
 
 
 def _troubled(f):
@@ -203,14 +204,18 @@ def _troubled(f):
 
 def _flow_items(f):
     """The items the summary gives for flow f, in its order (REPORT.md)."""
+    carried = f["cnps_carried_unexplained"]
+    unexplained = ("" if carried == 0 else ", unexplained" if carried == f["cnps"] == 1 else
+                   ", all unexplained" if carried == f["cnps"] else rf" \({carried} unexplained\)")
     items = [(f["retransmitted_packets"], rf"{f['retransmitted_packets']} retransmitted in "
               rf"{f['episode_count']} episodes?"),
              (f["psn_gaps"], rf"{f['psn_gaps']} PSN gaps? \({f['missing_psns']} missing\)"),
-             (f["psn_reuse"], rf"{f['psn_reuse']} PSN reuses?"),
+             (f["psn_reuse"], rf"{f['psn_reuse']} requests? reuses? a PSN of an earlier READ"),
              (f["read_response_gaps"], rf"{f['read_response_gaps']} READ response gaps?"),
              (f["ce_marked"], rf"{f['ce_marked']} CE marks? \({f['ce_unanswered']} unanswered\)"),
-             (f["cnps_for_flow"], rf"{f['cnps_for_flow']} CNPs? for it \({f['cnps_matched']} matched\)"),
-             (f["cnps"], rf"{f['cnps']} CNPs? carried"),
+             (f["cnps_for_flow"], rf"{f['cnps_for_flow']} CNPs? for it "
+              rf"\({f['cnps_matched']} matched, {f['cnps_unexplained']} unexplained\)"),
+             (f["cnps"], rf"{f['cnps']} CNPs? carried{unexplained}"),
              (f["bad_icrc"], rf"{f['bad_icrc']} bad ICRCs?")]
     return [p for n, p in items if n]
 
@@ -283,6 +288,9 @@ def _clean(c, lines, r):
     got = [ln for ln in lines if ln.startswith("Clean flows:")]
     if len(got) != 1:
         c.fail(f"{len(got)} 'Clean flows' lines")
+        return
+    if got[0] == "Clean flows: none":
+        c.eq("clean flows", 0, len(clean))
         return
     m = re.fullmatch(rf"Clean flows: {N} \({N} packets?((?:, [A-Z]+ \d+)*)\)", got[0])
     if m is None:

@@ -20,6 +20,7 @@ the localize test (vantage points against the generator's truth).
     tools/mutate.py --list                the mutants
     tools/mutate.py seq-karn ecn-*        some (shell-style patterns on the ids)
     tools/mutate.py --keep DIR            build in DIR and keep it (faster next time)
+    tools/mutate.py --check               every mutant still applies (a ctest: mutants_apply)
 
 Exit status: 0 when every mutant was killed, 1 when one survived or a mutant
 is stale, 2 on a usage or set-up error. Run before a release and on demand
@@ -148,27 +149,40 @@ MUTANTS = [
      "pkt->version == 2 && (pkt->ecn & 1)", "ECT(1) counted as CE"),
     ("ecn-v1-ce", E + "roce_engine.c", "pkt->version == 2 && pkt->ecn == ROCE_ECN_CE",
      "pkt->ecn == ROCE_ECN_CE", "RoCEv1 GRH ECN bits counted as CE"),
-    ("ecn-match-window-exclusive", E + "roce_ecn.c", "if (matched == NULL && age <= w) {",
-     "if (matched == NULL && age < w) {", "a CNP exactly a window after its mark does not match"),
-    ("ecn-expire-window-exclusive", E + "roce_ecn.c", "now - c->ts <= e->cfg.cnp_window_ns",
-     "now - c->ts < e->cfg.cnp_window_ns", "a mark expires at its window's end"),
+    ("ecn-match-window-exclusive", E + "roce_ecn.c",
+     "if (age <= w && (matched == NULL || !c->answered)) {",
+     "if (age < w && (matched == NULL || !c->answered)) {",
+     "a CNP exactly a window after its mark does not match"),
+    ("ecn-expire-window-exclusive", E + "roce_ecn.c", "(now - c->ts <= w || (n != NULL",
+     "(now - c->ts < w || (n != NULL", "a mark expires at its window's end"),
     ("ecn-covered-exclusive", E + "roce_ecn.c", "v->ts_ns - f->last_cnp_ts <= e->cfg.cnp_window_ns",
      "v->ts_ns - f->last_cnp_ts < e->cfg.cnp_window_ns",
      "a mark exactly a window after a CNP is not covered by it"),
     ("ecn-not-covered", E + "roce_ecn.c", "if (f->have_cnp && v->ts_ns - f->last_cnp_ts",
      "if (0 && v->ts_ns - f->last_cnp_ts", "a mark after a CNP is never covered by it"),
-    ("ecn-no-coalescing", E + "roce_ecn.c", "} else if (age <= w && !c->answered) {",
-     "} else if (0) {", "one CNP answers one mark only"),
-    ("ecn-no-fallback", E + "roce_ecn.c", "    if (x == NULL || x == k)\n        return NULL;\n    if (!x->peer)",
-     "    return NULL;\n    if (!x->peer)", "no CNP fallback to the only request flow"),
+    ("ecn-no-coalescing", E + "roce_ecn.c", "if (age <= w && (matched == NULL || !c->answered)) {",
+     "if (age <= w && matched == NULL) {", "one CNP answers one mark only"),
+    ("ecn-no-fallback", E + "roce_ecn.c",
+     "return x == k || (x != NULL && x->id > last_id) ? NULL : x;", "return NULL;",
+     "no CNP fallback to the only request flow"),
     ("ecn-fallback-ambiguous", E + "roce_flow.c", "t->pairs[ph - 1].count == 1 ?",
      "t->pairs[ph - 1].count >= 1 ?", "the CNP fallback takes one of several request flows"),
     ("ecn-unexplained-uncounted", E + "roce_ecn.c",
-     "    if (x == NULL) {\n        v->flags |= ROCE_V_CNP_UNEXPLAINED;\n        e->totals.cnps_unexplained++;",
-     "    if (x == NULL) {\n        v->flags |= ROCE_V_CNP_UNEXPLAINED;",
+     "            k->report.cnps_carried_unexplained++;\n        e->totals.cnps_unexplained++;\n"
+     "        return;\n    }\n    x->report.cnps_for_flow++;",
+     "            k->report.cnps_carried_unexplained++;\n        return;\n    }\n"
+     "    x->report.cnps_for_flow++;",
      "a CNP of no connection is not counted as unexplained"),
-    ("ecn-ring-max", E + "roce_ecn.c", "if (e->ce.cap >= CE_RING_MAX)", "if (e->ce.cap > CE_RING_MAX)",
+    ("ecn-ring-max", E + "roce_ecn.c",
+     "if (ring_full(e, &e->ce, sizeof(struct ce_entry), CE_RING_MAX))",
+     "if (ring_full(e, &e->ce, sizeof(struct ce_entry), 2 * CE_RING_MAX))",
      "the CE ring grows past its bound"),
+    ("ecn-waiting-cnp-window-inclusive", E + "roce_ecn.c", "if (n != NULL && (flush || now - n->ts > w)) {",
+     "if (n != NULL && (flush || now - n->ts >= w)) {",
+     "a waiting CNP is decided at its window's end, not after it"),
+    ("ecn-late-cnp-window-exclusive", E + "roce_ecn.c", "if (c->ts - t > w || c->answered)",
+     "if (c->ts - t >= w || c->answered)",
+     "a CNP decided late does not answer a mark exactly a window after it"),
     ("ecn-forgotten-unanswered", E + "roce_ecn.c", "        ce_settle(e, c, NULL, SETTLE_DROPPED);",
      "        ce_settle(e, c, NULL, SETTLE_WINDOW);",
      "the marks of a flow that goes away count as unanswered"),
@@ -263,15 +277,22 @@ MUTANTS = [
      "if (down->min > e->lo)\n                e->lo = down->min;", "the offset's lower end from the smallest delta"),
     # ---- the writers: summary, JSON report, events ----
     ("text-answered-swapped", R + "report_text.c",
-     "t->ce_marked, t->ce_answered, t->ce_unanswered,", "t->ce_marked, t->ce_unanswered, t->ce_answered,",
+     'count(t->ce_marked, "CE mark", "CE marks").s, t->ce_answered, t->ce_unanswered,',
+     'count(t->ce_marked, "CE mark", "CE marks").s, t->ce_unanswered, t->ce_answered,',
      "summary: answered and unanswered swapped"),
-    ("text-flow-unanswered", R + "report_text.c", "f->ce_marked,\n         f->ce_unanswered);",
-     "f->ce_marked,\n         f->ce_answered);", "summary: a flow's answered marks shown as unanswered"),
-    ("text-gaps-swapped", R + "report_text.c", " PSNs missing)\\n\", t->gap_events,\n            t->missing_psns);",
-     " PSNs missing)\\n\", t->missing_psns,\n            t->gap_events);",
+    ("text-flow-unanswered", R + "report_text.c",
+     '"CE marks").s,\n         f->ce_unanswered);', '"CE marks").s,\n         f->ce_answered);',
+     "summary: a flow's answered marks shown as unanswered"),
+    ("text-gaps-swapped", R + "report_text.c",
+     '(%s missing)\\n", t->gap_events,\n            count(t->missing_psns, "PSN", "PSNs").s);',
+     '(%s missing)\\n", t->missing_psns,\n            count(t->gap_events, "PSN", "PSNs").s);',
      "summary: PSN gaps and missing PSNs swapped"),
-    ("text-retx-episodes-swapped", R + "report_text.c", "t->retransmitted_packets, t->episodes);",
-     "t->episodes, t->retransmitted_packets);", "summary: retransmissions and episodes swapped"),
+    ("text-retx-episodes-swapped", R + "report_text.c",
+     'count(t->retransmitted_packets, "packet", "packets").s,\n'
+     '            count(t->episodes, "go-back-N episode", "go-back-N episodes").s);',
+     'count(t->episodes, "packet", "packets").s,\n'
+     '            count(t->retransmitted_packets, "go-back-N episode", "go-back-N episodes").s);',
+     "summary: retransmissions and episodes swapped"),
     ("text-best-first", R + "report_text.c", "        return tx < ty ? 1 : -1;",
      "        return tx < ty ? -1 : 1;", "summary: flows with trouble best first"),
     ("text-episode-duration-as-nak-time", R + "report_text.c",
@@ -330,6 +351,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("ids", nargs="*", help="mutant ids or shell patterns (default: all)")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that every mutant applies (its text is found once): "
+                    "the ctest mutants_apply")
     ap.add_argument("--keep", metavar="DIR", help="work in DIR (kept) instead of a temporary folder")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     a = ap.parse_args()
@@ -342,6 +366,17 @@ def main():
         for m in chosen:
             print(f"{m[0]:36} {m[1]:42} {m[4]}")
         return 0
+    if a.check:
+        stale = []
+        for mid, path, text, _, _ in chosen:
+            with open(os.path.join(TOP, path), encoding="utf-8") as f:
+                n = f.read().count(text)
+            if n != 1:
+                stale.append(f"{mid}: its text is found {n} times in {path}")
+        for line in stale:
+            print("STALE", line)
+        print(f"{len(chosen) - len(stale)} of {len(chosen)} mutants apply")
+        return 1 if stale else 0
     if not chosen:
         print("mutate: no mutant matches", file=sys.stderr)
         return 2

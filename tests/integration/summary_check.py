@@ -152,10 +152,10 @@ def _totals(c, lines, r):
     _pfc(c, lines, r["pfc"])
     lim = r["limits"]
     m = _line(c, lines, "limits hit", rf"{N} flows? evicted, {N} episodes? not listed, "
-              rf"{N} verdicts? settled early, {N} CE marks? untracked")
+              rf"{N} verdicts? settled early, {N} CE marks? untracked, {N} CNPs? decided early")
     want = [lim["flows_evicted"], lim["episodes_unlisted"], lim["verdicts_forced"],
-            lim["ce_tracking_overflow"]]
-    c.eq("limits hit", [int(x) for x in m.groups()] if m else [0, 0, 0, 0], want)
+            lim["ce_tracking_overflow"], lim["cnp_tracking_overflow"]]
+    c.eq("limits hit", [int(x) for x in m.groups()] if m else [0] * 5, want)
 
 
 def _pfc(c, lines, p):

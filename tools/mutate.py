@@ -293,7 +293,7 @@ MUTANTS = [
      'count(t->episodes, "packet", "packets").s,\n'
      '            count(t->retransmitted_packets, "go-back-N episode", "go-back-N episodes").s);',
      "summary: retransmissions and episodes swapped"),
-    ("text-best-first", R + "report_text.c", "        return tx < ty ? 1 : -1;",
+    ("text-best-first", R + "report_rank.c", "        return tx < ty ? 1 : -1;",
      "        return tx < ty ? -1 : 1;", "summary: flows with trouble best first"),
     ("text-episode-duration-as-nak-time", R + "report_text.c",
      "roce_fmt_us_text(ep->nak_to_resend_ns, a)",

@@ -189,7 +189,7 @@ def main():
     before = set(os.listdir(tmp))
     case("--html with only bad input writes nothing", ["--html", path("nothing.html"), missing], 1)
     case("--html with -j and bad input writes nothing",
-         ["-j", "2", "--html", path("nothing.html"), missing, missing], 1)
+         ["-j", "2", "--html", path("nothing.html"), missing, missing], 1, errors=2)
     if set(os.listdir(tmp)) != before:
         failures.append(f"--html with bad input left {set(os.listdir(tmp)) - before}")
     case("merge --html - without -o", ["merge", "--html", "-", out], 2,

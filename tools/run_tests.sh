@@ -6,7 +6,8 @@
 # Wireshark plugin, built with the sanitizers too, runs only inside tshark over
 # mutated captures, with the runtimes preloaded; Valgrind and static analysis
 # are left out). Both runs replay the fuzz corpora (label fuzz).
-# Fails when any test fails.
+# Fails when any test fails. Ends with a banner when the tests of the real
+# captures were skipped (none found: tests/CMakeLists.txt).
 # Environment: FUZZ_SECONDS=N also runs each libFuzzer target for N seconds
 # (tools/fuzz.sh, clang) at the end.
 set -eu
@@ -26,3 +27,15 @@ if [ -n "${FUZZ_SECONDS:-}" ]; then
         tools/fuzz.sh "$target" "$FUZZ_SECONDS"
     done
 fi
+
+real=$(cat build/real_captures.txt 2>/dev/null || echo MISSING)
+case "$real" in
+MISSING | OFF)
+    echo "=================================================================="
+    echo "NOTE: the tests of the real captures were SKIPPED ($real): real_captures,"
+    echo "readers_real, plugin_*_real, robust_mutate*_real did not run. Put the"
+    echo "captures in a shared/captures/real folder above this checkout or set"
+    echo "ROCESCOPE_REAL_CAPTURES=DIR, then run tools/setup.sh again."
+    echo "=================================================================="
+    ;;
+esac

@@ -14,6 +14,7 @@
  *   roce_ws_frames.c   the engine of the open capture file, per-frame records
  *   roce_ws_render.c   tree, expert info and Info column of one frame
  *   roce_ws_stats.c    the tap, "-z roce,flows" and the Statistics menu table
+ *   roce_ws_diag.c     the diagnoses on their evidence frames, "-z roce,diagnoses"
  *   ws_compat.h        every version-dependent use of the Wireshark API
  */
 #ifndef ROCE_WS_H
@@ -70,7 +71,9 @@ struct roce_ws_detail {
     guint32 cnp_frame, cnp_for_frame, reuse_frame;
     gint64 nak_to_resend_ns, cnp_latency_ns;
     guint32 icrc_calc, icrc_wire;
-    guint8 expected_valid, trigger, nak_code, rnr_timer;
+    gint64 nak_generation_ns;
+    guint32 dcqcn_before_mbps, dcqcn_after_mbps, dcqcn_ratio_ppm;
+    guint8 expected_valid, trigger, nak_code, rnr_timer, has_nak_generation;
 };
 
 /* What the plugin keeps of each frame the engine found RoCE (or malformed
@@ -119,9 +122,10 @@ guint64 roce_ws_generation(void);
 /* ---- roce_ws_render.c ---- */
 
 /* Add the "RoCE analysis" tree and the expert infos of fr. tvb is the whole
- * frame; tree may be NULL (expert info is still added). */
-void roce_ws_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-                    const struct roce_ws_frame *fr);
+ * frame; tree may be NULL (expert info is still added). Returns the tree
+ * added (for roce_ws_diag_render). */
+proto_tree *roce_ws_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                           const struct roce_ws_frame *fr);
 
 /* "address QP 0x..." of the source (the source QP is the paired flow's
  * destination QP; "QP ?" while unpaired) or destination end of fr's flow:
@@ -151,5 +155,17 @@ void roce_ws_stats_register(void);
 
 /* Queue fr for the "roce" tap listeners. */
 void roce_ws_stats_tap(packet_info *pinfo, const struct roce_ws_frame *fr);
+
+/* ---- roce_ws_diag.c ---- */
+
+/* Register "-z roce,diagnoses" (after the tap). */
+void roce_ws_diag_register(void);
+/* From the second pass on: an item and an expert info for every diagnosis
+ * whose evidence this frame is, in rt (the frame's "RoCE analysis" tree),
+ * or in a tree of their own under tree when rt is NULL (a PFC frame).
+ * TRUE when it added any. */
+gboolean roce_ws_diag_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, proto_tree *rt);
+/* Forget the diagnoses of the file (cleanup routine). */
+void roce_ws_diag_cleanup(void);
 
 #endif

@@ -12,10 +12,25 @@
 #include "roce_bth.h"
 
 struct roce_ws_hf roce_ws_hf;
-struct roce_ws_ett roce_ws_ett = {-1, -1};
+struct roce_ws_ett roce_ws_ett = {-1, -1, -1, -1};
 struct roce_ws_ei roce_ws_ei = {
-    EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT,
-    EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    EI_INIT,
+    {EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT,
+     EI_INIT, EI_INIT},
 };
 
 #define RELATED(kind) FRAMENUM_TYPE(kind)
@@ -118,7 +133,14 @@ static void register_sequence_fields(int proto)
           "The PSN this flow should have carried next", HFILL}},
         {&roce_ws_hf.psn_gap,
          {"PSN gap", "roce.analysis.psn_gap", FT_UINT32, BASE_DEC, NULL, 0x0,
-          "PSNs missing before this request (lost before the capture point)", HFILL}},
+          "PSNs missing at the capture point before this request: lost before it, or missed by "
+          "the capture (roce.analysis.capture_loss)",
+          HFILL}},
+        {&roce_ws_hf.capture_loss,
+         {"Missed by the capture", "roce.analysis.capture_loss", FT_NONE, BASE_NONE, NULL, 0x0,
+          "The responder acknowledged the PSNs of this gap before any NAK or resend: they "
+          "crossed the wire, the capture missed them (not a network loss)",
+          HFILL}},
         {&roce_ws_hf.retransmission,
          {"Retransmission", "roce.analysis.retransmission", FT_NONE, BASE_NONE, NULL, 0x0,
           "A request whose PSN is not after the highest PSN already used on its flow", HFILL}},
@@ -154,6 +176,12 @@ static void register_sequence_fields(int proto)
         {&roce_ws_hf.rnr_timer,
          {"RNR timer code", "roce.analysis.rnr_timer", FT_UINT8, BASE_DEC, NULL, 0x0,
           "The 5-bit RNR timer code of the AETH", HFILL}},
+        {&roce_ws_hf.nak_generation,
+         {"NAK generation time", "roce.analysis.nak_generation", FT_RELATIVE_TIME, BASE_NONE, NULL,
+          0x0,
+          "From the earliest request captured before this NAK with a PSN after the NAK's (the "
+          "out-of-sequence arrival that made the responder NAK) to this NAK",
+          HFILL}},
         {&roce_ws_hf.retransmitted_in,
          {"Resend began in frame", "roce.analysis.retransmitted_in", FT_FRAMENUM, BASE_NONE,
           RELATED(FT_FRAMENUM_RETRANS_NEXT), 0x0,
@@ -193,6 +221,45 @@ static void register_ecn_fields(int proto)
         {&roce_ws_hf.cnp_unexplained,
          {"CNP unexplained", "roce.analysis.cnp_unexplained", FT_NONE, BASE_NONE, NULL, 0x0,
           "No CE-marked request of this connection within the CNP window before this CNP", HFILL}},
+        {&roce_ws_hf.dcqcn,
+         {"DCQCN reaction", "roce.analysis.dcqcn", FT_NONE, BASE_NONE, NULL, 0x0,
+          "The request flow's rate in the windows before and after this CNP", HFILL}},
+        {&roce_ws_hf.dcqcn_rate_before,
+         {"Rate before the CNP (Gb/s)", "roce.analysis.dcqcn.rate_before", FT_DOUBLE, BASE_NONE,
+          NULL, 0x0, "The flow's own requests in the window before the CNP", HFILL}},
+        {&roce_ws_hf.dcqcn_rate_after,
+         {"Rate after the CNP (Gb/s)", "roce.analysis.dcqcn.rate_after", FT_DOUBLE, BASE_NONE, NULL,
+          0x0, "The flow's own requests in the window after the CNP", HFILL}},
+        {&roce_ws_hf.dcqcn_ratio,
+         {"Rate ratio", "roce.analysis.dcqcn.ratio", FT_DOUBLE, BASE_NONE, NULL, 0x0,
+          "Rate after / rate before", HFILL}},
+        {&roce_ws_hf.dcqcn_verdict,
+         {"Flow's DCQCN verdict", "roce.analysis.dcqcn.verdict", FT_STRING, BASE_NONE, NULL, 0x0,
+          "Of the request flow, over all its evaluated CNPs: reacted, ignored or undetermined",
+          HFILL}},
+        {&roce_ws_hf.dcqcn_cnps_evaluated,
+         {"CNPs evaluated for the flow", "roce.analysis.dcqcn.cnps_evaluated", FT_UINT64, BASE_DEC,
+          NULL, 0x0, "The CNPs the flow's DCQCN verdict rests on", HFILL}},
+    };
+    register_hf(proto, hf, array_length(hf));
+}
+
+/* Fields of the diagnoses (on their evidence frames). */
+static void register_diagnosis_fields(int proto)
+{
+    static hf_register_info hf[] = {
+        {&roce_ws_hf.diagnosis,
+         {"Diagnosis", "roce.diagnosis", FT_STRING, BASE_NONE, NULL, 0x0,
+          "A finding this frame is evidence of: its kind (packet_loss, capture_loss, "
+          "retransmission_timeout, rnr, remote_error, cnp_ignored, ce_unanswered, "
+          "slow_receiver, pfc_storm, ecmp_collision, icrc_error, psn_reuse)",
+          HFILL}},
+        {&roce_ws_hf.diagnosis_severity,
+         {"Severity", "roce.diagnosis.severity", FT_STRING, BASE_NONE, NULL, 0x0,
+          "error, warning or note", HFILL}},
+        {&roce_ws_hf.diagnosis_count,
+         {"Count", "roce.diagnosis.count", FT_UINT64, BASE_DEC, NULL, 0x0,
+          "How many of what it counts (gaps, CNPs, PFC frames...: its definition's count)", HFILL}},
     };
     register_hf(proto, hf, array_length(hf));
 }
@@ -203,6 +270,10 @@ static void register_experts(int proto)
         {&roce_ws_ei.psn_gap,
          {"roce.expert.psn_gap", PI_SEQUENCE, PI_WARN,
           "PSN gap: packets lost before the capture point", EXPFILL}},
+        {&roce_ws_ei.capture_loss,
+         {"roce.expert.capture_loss", PI_SEQUENCE, PI_NOTE,
+          "PSN gap missed by the capture: the responder acknowledged these PSNs (not lost)",
+          EXPFILL}},
         {&roce_ws_ei.retransmission,
          {"roce.expert.retransmission", PI_SEQUENCE, PI_NOTE, "Retransmission (go-back-N)",
           EXPFILL}},
@@ -234,6 +305,37 @@ static void register_experts(int proto)
         /* Malformed is Wireshark's own group: it also sets _ws.malformed. */
         {&roce_ws_ei.malformed,
          {"roce.expert.malformed", PI_MALFORMED, PI_WARN, "Malformed RoCE packet", EXPFILL}},
+    /* one per diagnosis kind, with its severity (roce_diag_kind_severity) */
+#define DIAG(kind, name, group, sev, what)                                                         \
+    {                                                                                              \
+        &roce_ws_ei.diag[kind],                                                                    \
+        {                                                                                          \
+            "roce.expert.diagnosis." name, group, sev, what, EXPFILL                               \
+        }                                                                                          \
+    }
+        DIAG(ROCE_DIAG_PACKET_LOSS, "packet_loss", PI_SEQUENCE, PI_WARN,
+             "Diagnosis: packets lost in the network"),
+        DIAG(ROCE_DIAG_CAPTURE_LOSS, "capture_loss", PI_SEQUENCE, PI_WARN,
+             "Diagnosis: the capture missed packets the responder acknowledged"),
+        DIAG(ROCE_DIAG_RETRANSMISSION_TIMEOUT, "retransmission_timeout", PI_SEQUENCE, PI_WARN,
+             "Diagnosis: resends after a timeout"),
+        DIAG(ROCE_DIAG_RNR, "rnr", PI_RESPONSE_CODE, PI_WARN,
+             "Diagnosis: receiver not ready (RNR NAKs)"),
+        DIAG(ROCE_DIAG_REMOTE_ERROR, "remote_error", PI_RESPONSE_CODE, PI_ERROR,
+             "Diagnosis: the responder rejected requests"),
+        DIAG(ROCE_DIAG_CNP_IGNORED, "cnp_ignored", PI_PROTOCOL, PI_WARN,
+             "Diagnosis: the sender does not slow down on CNPs (DCQCN)"),
+        DIAG(ROCE_DIAG_CE_UNANSWERED, "ce_unanswered", PI_PROTOCOL, PI_WARN,
+             "Diagnosis: CE marks answered by no CNP"),
+        DIAG(ROCE_DIAG_SLOW_RECEIVER, "slow_receiver", PI_PROTOCOL, PI_WARN,
+             "Diagnosis: a host NIC pauses the fabric (PFC/PAUSE)"),
+        DIAG(ROCE_DIAG_PFC_STORM, "pfc_storm", PI_PROTOCOL, PI_ERROR, "Diagnosis: PFC pause storm"),
+        DIAG(ROCE_DIAG_ECMP_COLLISION, "ecmp_collision", PI_PROTOCOL, PI_NOTE,
+             "Diagnosis: QPs on one ECMP path (one UDP source port)"),
+        DIAG(ROCE_DIAG_ICRC_ERROR, "icrc_error", PI_CHECKSUM, PI_ERROR, "Diagnosis: bad ICRCs"),
+        DIAG(ROCE_DIAG_PSN_REUSE, "psn_reuse", PI_SEQUENCE, PI_WARN,
+             "Diagnosis: requests reuse PSNs of a READ"),
+#undef DIAG
     };
     expert_register_field_array(expert_register_protocol(proto), ei, array_length(ei));
 }
@@ -243,10 +345,13 @@ void roce_ws_fields_register(int proto)
     static gint *ett[] = {
         &roce_ws_ett.roce,
         &roce_ws_ett.analysis,
+        &roce_ws_ett.dcqcn,
+        &roce_ws_ett.diagnosis,
     };
     register_packet_fields(proto);
     register_sequence_fields(proto);
     register_ecn_fields(proto);
+    register_diagnosis_fields(proto);
     proto_register_subtree_array(ett, array_length(ett));
     register_experts(proto);
 }

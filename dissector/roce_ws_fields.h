@@ -8,6 +8,8 @@
 
 #include "ws_compat.h"
 
+#include "roce_engine.h"
+
 /* Header field ids (filled by roce_ws_fields_register). */
 struct roce_ws_hf {
     /* flow and connection */
@@ -24,11 +26,16 @@ struct roce_ws_hf {
     int nak, nak_code, rnr, rnr_timer, retransmitted_in;
     int ce, cnp_frame, ce_unanswered, cnp_for_frame, cnp_latency, cnp_unexplained;
     int read_response_gap, duplicate_read_response, malformed;
+    int capture_loss, nak_generation;
+    int dcqcn, dcqcn_rate_before, dcqcn_rate_after, dcqcn_ratio, dcqcn_verdict,
+        dcqcn_cnps_evaluated;
+    /* diagnoses */
+    int diagnosis, diagnosis_severity, diagnosis_count;
 };
 
 /* Subtree ids. */
 struct roce_ws_ett {
-    gint roce, analysis;
+    gint roce, analysis, dcqcn, diagnosis;
 };
 
 /* Expert infos, one per anomaly. */
@@ -36,6 +43,8 @@ struct roce_ws_ei {
     expert_field psn_gap, retransmission, gbn_episode, nak, rnr, bad_icrc;
     expert_field ce, ce_unanswered, cnp, cnp_unexplained, psn_reuse;
     expert_field read_response_gap, duplicate_read_response, malformed;
+    expert_field capture_loss;
+    expert_field diag[ROCE_DIAG_KINDS]; /* by enum roce_diag_kind */
 };
 
 extern struct roce_ws_hf roce_ws_hf;

@@ -119,6 +119,11 @@ static void store_verdict(struct roce_ws_frame *fr, const struct roce_verdict *v
     d->reuse_frame = (guint32)v->reuse_frame;
     d->icrc_calc = v->icrc_calc;
     d->icrc_wire = v->icrc_wire;
+    d->has_nak_generation = v->has_nak_generation;
+    d->nak_generation_ns = v->nak_generation_ns;
+    d->dcqcn_before_mbps = v->dcqcn_before_mbps;
+    d->dcqcn_after_mbps = v->dcqcn_after_mbps;
+    d->dcqcn_ratio_ppm = v->dcqcn_ratio_ppm;
 }
 
 /* Copy the decode facts the rendering needs. */
@@ -173,6 +178,7 @@ void roce_ws_frames_init(void)
 
 void roce_ws_frames_cleanup(void)
 {
+    roce_ws_diag_cleanup();
     roce_engine_free(state.engine);
     state.engine = NULL;
     g_free(state.by_num);

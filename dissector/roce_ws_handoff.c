@@ -129,11 +129,11 @@ static int dissect_roce_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
     (void)data;
     fr = info_done ? last_route.fr : roce_ws_frame_analyse(tvb, pinfo);
     last_route.frame = 0;
-    if (fr == NULL)
-        return 0;
+    if (fr == NULL) /* not RoCE; a PFC frame may be a diagnosis's evidence */
+        return roce_ws_diag_render(tvb, pinfo, tree, NULL) ? (int)tvb_captured_length(tvb) : 0;
     if (!info_done)
         roce_ws_render_info(pinfo, fr, route);
-    roce_ws_render(tvb, pinfo, tree, fr);
+    roce_ws_diag_render(tvb, pinfo, tree, roce_ws_render(tvb, pinfo, tree, fr));
     roce_ws_stats_tap(pinfo, fr);
     return tvb_captured_length(tvb);
 }

@@ -11,6 +11,7 @@
  *       Paired QP: 0x000011 (paired by psn)        roce.paired_qp (roce.paired_by hidden)
  *       Transport, Opcode, PSN, FECN, BECN, CNP, ICRC, Header-only frame
  *       Verdicts: gap,retransmission                roce.analysis (+ its details)
+ *       Diagnosis: packet_loss (warning, 1): ...    roce.diagnosis (roce_ws_diag.c)
  */
 #include "roce_ws.h"
 #include "roce_ws_fields.h"
@@ -18,6 +19,8 @@
 #include "roce_bth.h"
 
 #define RNR_10US_PER_MS 100
+#define MBPS_PER_GBPS   1000.0
+#define PPM             1e6
 
 /* Info-column labels of the verdicts that have a fixed one, in display order. */
 static const struct {
@@ -27,6 +30,7 @@ static const struct {
     {ROCE_V_MALFORMED, "[RoCE Malformed]"},
     {ROCE_V_BAD_ICRC, "[RoCE Bad ICRC]"},
     {ROCE_V_GAP, "[RoCE PSN gap]"},
+    {ROCE_V_CAPTURE_LOSS, "[RoCE PSN gap missed by the capture]"}, /* instead of the above */
     {ROCE_V_RETRANSMISSION, "[RoCE Retransmission]"},
     {ROCE_V_PSN_REUSE, "[RoCE PSN reuse]"},
     {ROCE_V_RESP_GAP, "[RoCE READ response gap]"},
@@ -102,6 +106,8 @@ void roce_ws_render_info(packet_info *pinfo, const struct roce_ws_frame *fr,
     if (f == 0)
         return;
     s = wmem_strbuf_new(pinfo->pool, "");
+    if (f & ROCE_V_CAPTURE_LOSS)
+        f &= ~(guint32)ROCE_V_GAP; /* not a loss: the capture's own label */
     for (size_t i = 0; i < array_length(info_labels); i++)
         if (f & info_labels[i].flag) {
             wmem_strbuf_append(s, info_labels[i].label);
@@ -197,7 +203,14 @@ static void add_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
                                           fr->detail->icrc_calc));
             generated(
                 proto_tree_add_uint(rt, roce_ws_hf.icrc_wire, tvb, 0, 0, fr->detail->icrc_wire));
-            expert_add_info(pinfo, ti, &roce_ws_ei.bad_icrc);
+            struct roce_engine *e = roce_ws_engine();
+            if (PINFO_FD_VISITED(pinfo) && e != NULL &&
+                roce_diag_icrc_all_bad(roce_engine_totals(e)))
+                expert_add_info_format(pinfo, ti, &roce_ws_ei.bad_icrc,
+                                       "Bad ICRC, as every ICRC checked in this capture: the "
+                                       "capture path probably altered the frames, not a link");
+            else
+                expert_add_info(pinfo, ti, &roce_ws_ei.bad_icrc);
         }
     }
     if (fr->truncated)
@@ -217,7 +230,12 @@ static void add_sequence(tvbuff_t *tvb, packet_info *pinfo, proto_tree *at,
         generated(proto_tree_add_uint(at, roce_ws_hf.expected_psn, tvb, 0, 0, d->expected_psn));
     if (f & ROCE_V_GAP) {
         ti = generated(proto_tree_add_uint(at, roce_ws_hf.psn_gap, tvb, 0, 0, d->missing_psns));
-        expert_add_info(pinfo, ti, &roce_ws_ei.psn_gap);
+        if (f & ROCE_V_CAPTURE_LOSS) { /* never called a loss */
+            ti = generated(proto_tree_add_item(at, roce_ws_hf.capture_loss, tvb, 0, 0, ENC_NA));
+            expert_add_info(pinfo, ti, &roce_ws_ei.capture_loss);
+        } else {
+            expert_add_info(pinfo, ti, &roce_ws_ei.psn_gap);
+        }
     }
     if (f & ROCE_V_RETRANSMISSION) {
         ti = generated(proto_tree_add_item(at, roce_ws_hf.retransmission, tvb, 0, 0, ENC_NA));
@@ -270,6 +288,10 @@ static void add_naks(tvbuff_t *tvb, packet_info *pinfo, proto_tree *at,
                                roce_nak_code_text(d->nak_code));
         generated(proto_tree_add_string(at, roce_ws_hf.nak_code, tvb, 0, 0,
                                         roce_nak_code_name(d->nak_code)));
+        if (d->has_nak_generation) {
+            nstime_t t = ns_to_nstime(d->nak_generation_ns);
+            generated(proto_tree_add_time(at, roce_ws_hf.nak_generation, tvb, 0, 0, &t));
+        }
     }
     if (fr->flags & ROCE_V_RNR) {
         guint32 t10us = roce_rnr_timer_10us(d->rnr_timer);
@@ -283,6 +305,42 @@ static void add_naks(tvbuff_t *tvb, packet_info *pinfo, proto_tree *at,
     if (fr->flags & ROCE_V_NAK_RESENT)
         generated(
             proto_tree_add_uint(at, roce_ws_hf.retransmitted_in, tvb, 0, 0, d->retransmitted_in));
+}
+
+/* A CNP whose DCQCN reaction was evaluated: the rates around it, and the
+ * verdict of its request flow (the flow's report, A -> B: the CNP's flow
+ * reversed, to the paired QP). */
+static void add_dcqcn(tvbuff_t *tvb, proto_tree *at, const struct roce_ws_frame *fr)
+{
+    const struct roce_ws_detail *d = fr->detail;
+    struct roce_engine *e = roce_ws_engine();
+    struct roce_flow_report rep;
+    struct roce_flow_key req = fr->key;
+    proto_tree *dt;
+
+    dt = proto_item_add_subtree(
+        generated(proto_tree_add_item(at, roce_ws_hf.dcqcn, tvb, 0, 0, ENC_NA)), roce_ws_ett.dcqcn);
+    generated(proto_tree_add_double(dt, roce_ws_hf.dcqcn_rate_before, tvb, 0, 0,
+                                    (double)d->dcqcn_before_mbps / MBPS_PER_GBPS));
+    generated(proto_tree_add_double(dt, roce_ws_hf.dcqcn_rate_after, tvb, 0, 0,
+                                    (double)d->dcqcn_after_mbps / MBPS_PER_GBPS));
+    generated(proto_tree_add_double(dt, roce_ws_hf.dcqcn_ratio, tvb, 0, 0,
+                                    (double)d->dcqcn_ratio_ppm / PPM));
+    /* the CNP's request flow: its flow's peer at the end (a reused QP's
+     * records are told apart by id) */
+    struct roce_flow_state st;
+    if (e == NULL || roce_engine_flow_report(e, &fr->key, fr->flow_id, &rep) != 0 ||
+        rep.peer_id == 0 || roce_engine_flow_state(e, &fr->key, fr->flow_id, &st) != 0)
+        return;
+    memcpy(req.src, fr->key.dst, sizeof req.src);
+    memcpy(req.dst, fr->key.src, sizeof req.dst);
+    req.dqpn = st.peer_dqpn;
+    if (roce_engine_flow_report(e, &req, rep.peer_id, &rep) != 0 || !rep.dcqcn.tracked)
+        return;
+    generated(proto_tree_add_string(dt, roce_ws_hf.dcqcn_verdict, tvb, 0, 0,
+                                    roce_dcqcn_verdict_name(rep.dcqcn.verdict)));
+    generated(proto_tree_add_uint64(dt, roce_ws_hf.dcqcn_cnps_evaluated, tvb, 0, 0,
+                                    rep.dcqcn.cnps_evaluated));
 }
 
 /* CE marks and CNPs. */
@@ -318,6 +376,8 @@ static void add_ecn(tvbuff_t *tvb, packet_info *pinfo, proto_tree *at,
         ti = generated(proto_tree_add_item(at, roce_ws_hf.cnp_unexplained, tvb, 0, 0, ENC_NA));
         expert_add_info(pinfo, ti, &roce_ws_ei.cnp_unexplained);
     }
+    if (f & ROCE_V_DCQCN)
+        add_dcqcn(tvb, at, fr);
 }
 
 /* The "Verdicts" subtree of a frame with verdicts. */
@@ -350,8 +410,8 @@ static void add_verdicts(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
     add_ecn(tvb, pinfo, at, fr);
 }
 
-void roce_ws_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-                    const struct roce_ws_frame *fr)
+proto_tree *roce_ws_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+                           const struct roce_ws_frame *fr)
 {
     guint caplen = tvb_captured_length(tvb);
     gint start = fr->bth_off < caplen ? (gint)fr->bth_off : 0;
@@ -365,4 +425,5 @@ void roce_ws_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     add_packet(tvb, pinfo, rt, fr);
     if (fr->flags != 0)
         add_verdicts(tvb, pinfo, rt, fr);
+    return rt;
 }

@@ -599,6 +599,7 @@ void roce_ws_stats_register(void)
     register_stat_tap_ui(&flows_ui, NULL);
     table_fields_fill();
     register_stat_tap_table_ui(&table_ui);
+    roce_ws_diag_register();
     /* port columns hidden: the QP is part of each end's address */
     register_conversation_table(roce_ws_proto, TRUE, conv_packet, endpoint_packet);
 }

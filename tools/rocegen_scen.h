@@ -184,5 +184,13 @@ void rg_scen_pfc(struct rg_sc *c);
 void rg_scen_loss_nocm(struct rg_sc *c); /* rocegen_scen_nocm.c */
 void rg_scen_read_nocm(struct rg_sc *c);
 void rg_scen_ecn_nocm(struct rg_sc *c);
+void rg_scen_capture_loss(struct rg_sc *c);
+void rg_scen_nak_generation(struct rg_sc *c);
+void rg_scen_dcqcn(struct rg_sc *c);
+void rg_scen_clean_fabric(struct rg_sc *c);
+void rg_scen_ce_unanswered(struct rg_sc *c);
+void rg_scen_pfc_hosts(struct rg_sc *c);
+void rg_scen_ecmp(struct rg_sc *c);
+void rg_scen_icrc_rewritten(struct rg_sc *c);
 
 #endif

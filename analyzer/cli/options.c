@@ -20,6 +20,9 @@
 #define INTERVAL_MAX_NS    86400000000000ull /* one day */
 #define INTERVAL_DEFAULT_NS ROCE_NS_PER_SEC
 #define JOBS_MAX           1024ull
+#define DCQCN_US_MAX        1000000ull /* 1 s */
+#define DCQCN_PCT_MAX       1000ull
+#define COUNT_MAX           1000000ull
 
 enum long_only {
     OPT_JSON = 255,
@@ -33,7 +36,14 @@ enum long_only {
     OPT_LINK_SPEED,
     OPT_INTERVAL,
     OPT_STORM_SHARE,
-    OPT_HTML
+    OPT_HTML,
+    OPT_DCQCN_WINDOW,
+    OPT_DCQCN_DELAY,
+    OPT_DCQCN_PACKETS,
+    OPT_DCQCN_CNPS,
+    OPT_DCQCN_REACTED,
+    OPT_DCQCN_IGNORED,
+    OPT_CE_UNANSWERED
 };
 
 static const struct option long_opts[] = {
@@ -51,6 +61,13 @@ static const struct option long_opts[] = {
     {"link-speed", required_argument, NULL, OPT_LINK_SPEED},
     {"interval", required_argument, NULL, OPT_INTERVAL},
     {"storm-share", required_argument, NULL, OPT_STORM_SHARE},
+    {"dcqcn-window", required_argument, NULL, OPT_DCQCN_WINDOW},
+    {"dcqcn-delay", required_argument, NULL, OPT_DCQCN_DELAY},
+    {"dcqcn-packets", required_argument, NULL, OPT_DCQCN_PACKETS},
+    {"dcqcn-cnps", required_argument, NULL, OPT_DCQCN_CNPS},
+    {"dcqcn-reacted", required_argument, NULL, OPT_DCQCN_REACTED},
+    {"dcqcn-ignored", required_argument, NULL, OPT_DCQCN_IGNORED},
+    {"ce-unanswered", required_argument, NULL, OPT_CE_UNANSWERED},
     {"interface", required_argument, NULL, 'i'},
     {"filter", required_argument, NULL, 'f'},
     {"snaplen", required_argument, NULL, 's'},
@@ -82,8 +99,9 @@ static void usage(FILE *f)
           "       rocescope localize [OPTIONS] FILE FILE...  (see rocescope localize --help)\n"
           "Analyse RoCE (RDMA over Converged Ethernet) traffic in pcap/pcapng captures:\n"
           "PSN gaps, retransmissions, go-back-N episodes and their triggers, NAKs,\n"
-          "ECN CE marks and CNPs, ICRC. Several files are read one after the other as\n"
-          "one capture (frame numbers continue).\n"
+          "ECN CE marks and CNPs, DCQCN reaction, PFC, ICRC, and the diagnoses they\n"
+          "add up to. Several files are read one after the other as one capture\n"
+          "(frame numbers continue).\n"
           "\n"
           "  -j, --jobs N          analyse the files apart, N at a time, and merge their\n"
           "                        reports (equal to the joint report where no flow\n"
@@ -114,6 +132,18 @@ static void usage(FILE *f)
           "                        (default 1s; also 500ms, 250us)\n"
           "      --storm-share P   a priority paused for more than P percent of a window\n"
           "                        is a pause storm (default 50)\n"
+          "\n"
+          "Diagnoses:\n"
+          "      --dcqcn-window US the windows before and after a CNP in which a\n"
+          "                        sender's rate is measured, microseconds (default 20)\n"
+          "      --dcqcn-delay US  from a CNP to its after window (default 4)\n"
+          "      --dcqcn-packets N requests each window needs (default 5)\n"
+          "      --dcqcn-cnps N    evaluated CNPs a DCQCN verdict needs (default 3)\n"
+          "      --dcqcn-reacted P median rate ratio (after/before) at most P percent:\n"
+          "                        the sender reacted (default 85)\n"
+          "      --dcqcn-ignored P at least P percent: it ignored its CNPs (default 95)\n"
+          "      --ce-unanswered N unanswered CE marks (none answered) that make a\n"
+          "                        ce_unanswered diagnosis (default 3)\n"
           "\n",
           f);
     fputs(roce_cli_live_usage, f);
@@ -135,10 +165,56 @@ static const struct roce_cli_unit time_units[] = {
     {"us", ROCE_NS_PER_US}, {NULL, 0},
 };
 
+/* Apply one option of the diagnoses; 1 when c is none of them, -1 on a bad value. */
+static int diag_option(int c, const char *arg, struct roce_config *cfg)
+{
+    uint64_t v;
+    switch (c) {
+    case OPT_DCQCN_WINDOW:
+        if (roce_cli_parse_u64(arg, 1, DCQCN_US_MAX, &v))
+            return roce_cli_bad_value("--dcqcn-window", arg, "microseconds, 1..1000000");
+        cfg->dcqcn_window_ns = (int64_t)v * ROCE_NS_PER_US;
+        return 0;
+    case OPT_DCQCN_DELAY:
+        if (roce_cli_parse_u64(arg, 0, DCQCN_US_MAX, &v))
+            return roce_cli_bad_value("--dcqcn-delay", arg, "microseconds, 0..1000000");
+        cfg->dcqcn_delay_ns = (int64_t)v * ROCE_NS_PER_US;
+        return 0;
+    case OPT_DCQCN_PACKETS:
+        if (roce_cli_parse_u64(arg, 1, COUNT_MAX, &v))
+            return roce_cli_bad_value("--dcqcn-packets", arg, "a number 1..1000000");
+        cfg->dcqcn_min_packets = (uint32_t)v;
+        return 0;
+    case OPT_DCQCN_CNPS:
+        if (roce_cli_parse_u64(arg, 1, COUNT_MAX, &v))
+            return roce_cli_bad_value("--dcqcn-cnps", arg, "a number 1..1000000");
+        cfg->dcqcn_min_cnps = (uint32_t)v;
+        return 0;
+    case OPT_DCQCN_REACTED:
+    case OPT_DCQCN_IGNORED:
+        if (roce_cli_parse_u64(arg, 0, DCQCN_PCT_MAX, &v))
+            return roce_cli_bad_value(c == OPT_DCQCN_REACTED ? "--dcqcn-reacted"
+                                                             : "--dcqcn-ignored",
+                                      arg, "a percentage 0..1000");
+        *(c == OPT_DCQCN_REACTED ? &cfg->dcqcn_reacted_pct : &cfg->dcqcn_ignored_pct) = (uint32_t)v;
+        return 0;
+    case OPT_CE_UNANSWERED:
+        if (roce_cli_parse_u64(arg, 1, COUNT_MAX, &v))
+            return roce_cli_bad_value("--ce-unanswered", arg, "a number 1..1000000");
+        cfg->ce_unanswered_min = (uint32_t)v;
+        return 0;
+    default:
+        return 1;
+    }
+}
+
 /* Apply one option with an argument; -1 on a bad value. */
 static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
 {
     uint64_t v;
+    int rc = diag_option(c, arg, &o->cfg);
+    if (rc != 1)
+        return rc;
     switch (c) {
     case OPT_UDP_PORT:
         return roce_cli_udp_port(arg, &o->cfg.udp_port);
@@ -231,6 +307,11 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
     }
     if (json && events) {
         fputs("rocescope: --json and --events exclude each other\n", stderr);
+        goto usage_error;
+    }
+    if (o->cfg.dcqcn_reacted_pct > o->cfg.dcqcn_ignored_pct) {
+        fprintf(stderr, "rocescope: --dcqcn-reacted: %u is above --dcqcn-ignored (%u)\n",
+                (unsigned)o->cfg.dcqcn_reacted_pct, (unsigned)o->cfg.dcqcn_ignored_pct);
         goto usage_error;
     }
     o->mode = events ? ROCE_MODE_EVENTS : json ? ROCE_MODE_JSON : ROCE_MODE_TEXT;

@@ -16,6 +16,15 @@
 #define DEFAULT_LINK_MBPS      100000u
 #define DEFAULT_PFC_WINDOW_NS  ROCE_NS_PER_SEC
 #define DEFAULT_PFC_STORM_PCT  50u
+#define DEFAULT_DCQCN_W_NS     (20 * ROCE_NS_PER_US)
+#define DEFAULT_DCQCN_D_NS     (4 * ROCE_NS_PER_US)
+#define DEFAULT_DCQCN_PACKETS  5u
+#define DEFAULT_DCQCN_CNPS     3u
+#define DEFAULT_DCQCN_REACTED  85u
+#define DEFAULT_DCQCN_IGNORED  95u
+#define DEFAULT_CE_UNANSWERED  3u
+#define MAX_DCQCN_NS           ROCE_NS_PER_SEC
+#define MAX_DCQCN_PCT          1000u
 #define MIN_FLOWS              4u
 #define MAX_FLOWS              (1u << 26)
 #define MAX_OPEN_VERDICTS      (1u << 26)
@@ -36,6 +45,13 @@ void roce_config_default(struct roce_config *cfg)
     cfg->link_speed_mbps = DEFAULT_LINK_MBPS;
     cfg->pfc_window_ns = DEFAULT_PFC_WINDOW_NS;
     cfg->pfc_storm_pct = DEFAULT_PFC_STORM_PCT;
+    cfg->dcqcn_window_ns = DEFAULT_DCQCN_W_NS;
+    cfg->dcqcn_delay_ns = DEFAULT_DCQCN_D_NS;
+    cfg->dcqcn_min_packets = DEFAULT_DCQCN_PACKETS;
+    cfg->dcqcn_min_cnps = DEFAULT_DCQCN_CNPS;
+    cfg->dcqcn_reacted_pct = DEFAULT_DCQCN_REACTED;
+    cfg->dcqcn_ignored_pct = DEFAULT_DCQCN_IGNORED;
+    cfg->ce_unanswered_min = DEFAULT_CE_UNANSWERED;
 }
 
 int roce_config_valid(const struct roce_config *cfg)
@@ -45,5 +61,9 @@ int roce_config_valid(const struct roce_config *cfg)
            cfg->nak_horizon_ns <= MAX_WINDOW_NS && cfg->max_open_verdicts > 0 &&
            cfg->max_open_verdicts <= MAX_OPEN_VERDICTS && cfg->link_speed_mbps > 0 &&
            cfg->pfc_window_ns > 0 && cfg->pfc_window_ns <= MAX_WINDOW_NS &&
-           cfg->pfc_storm_pct <= PCT_MAX;
+           cfg->pfc_storm_pct <= PCT_MAX && cfg->dcqcn_window_ns > 0 &&
+           cfg->dcqcn_window_ns <= MAX_DCQCN_NS && cfg->dcqcn_delay_ns >= 0 &&
+           cfg->dcqcn_delay_ns <= MAX_DCQCN_NS && cfg->dcqcn_min_packets > 0 &&
+           cfg->dcqcn_min_cnps > 0 && cfg->dcqcn_ignored_pct <= MAX_DCQCN_PCT &&
+           cfg->dcqcn_reacted_pct <= cfg->dcqcn_ignored_pct && cfg->ce_unanswered_min > 0;
 }

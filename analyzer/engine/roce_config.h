@@ -28,6 +28,15 @@ struct roce_config {
     uint32_t link_speed_mbps; /* for PFC/PAUSE quanta, default 100000 (100G) */
     int64_t pfc_window_ns;   /* PFC storm window, default 1 s */
     uint32_t pfc_storm_pct;  /* paused share of a window that makes a storm, default 50 */
+    /* DCQCN reaction (ANALYSIS-DEFINITIONS Revision 2 "DCQCN reaction") */
+    int64_t dcqcn_window_ns;    /* W: the windows before and after a CNP, default 20 us */
+    int64_t dcqcn_delay_ns;     /* D: from the CNP to the after window, default 4 us */
+    uint32_t dcqcn_min_packets; /* requests each window needs, default 5 */
+    uint32_t dcqcn_min_cnps;    /* evaluated CNPs a verdict needs, default 3 */
+    uint32_t dcqcn_reacted_pct; /* median ratio at most this: reacted, default 85 */
+    uint32_t dcqcn_ignored_pct; /* median ratio at least this: ignored, default 95 */
+    /* diagnoses */
+    uint32_t ce_unanswered_min; /* unanswered CE marks that make ce_unanswered, default 3 */
     roce_verdict_fn on_verdict;
     void *ctx;
 };
@@ -37,7 +46,9 @@ void roce_config_default(struct roce_config *cfg);
 
 /* Nonzero when roce_engine_new() accepts cfg: every bound within its limits
  * (max_flows 4 .. 2^26, max_open_verdicts 1 .. 2^26, link speed and PFC
- * window not 0, storm share at most 100 %, windows and horizon 0 .. 2^61 ns). */
+ * window not 0, storm share at most 100 %, windows and horizon 0 .. 2^61 ns,
+ * a DCQCN window of 1 ns .. 1 s and delay of 0 .. 1 s, DCQCN shares at most
+ * 1000 % with reacted <= ignored, at least one packet, CNP and CE mark). */
 int roce_config_valid(const struct roce_config *cfg);
 
 /*

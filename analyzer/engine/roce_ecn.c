@@ -27,6 +27,7 @@
 
 #include <string.h>
 
+#include "roce_dcqcn.h"
 #include "roce_internal.h"
 #include "roce_verdq.h"
 
@@ -293,6 +294,8 @@ static void cnp_wait_decide(struct roce_engine *e, struct cnp_entry *n, enum cnp
     else
         x = cnp_fallback(e, k, n->last_id);
     cnp_decide(e, k, x, roce_vq_get(e, n->vq_seq, n->frame), n->frame, n->ts, n->ce_tail);
+    if (x != NULL) /* the CNP is for x's requests: their rate before and after it */
+        roce_dcqcn_cnp(e, x, n->frame, n->vq_seq, n->ts, 0);
     roce_vq_done(e, n->vq_seq, n->frame);
     /* last: pairing decides k's next waiting CNPs (the hook) */
     if (when == CNP_DEADLINE && x != NULL && !x->peer)
@@ -339,10 +342,12 @@ void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *k, struct roce_verdic
     struct roce_flow *x = roce_flow_peer(&e->flows, k);
 
     v->flags |= ROCE_V_CNP;
-    if (x == NULL || k->cnp_wait_first != 0)
+    if (x == NULL || k->cnp_wait_first != 0) {
         cnp_wait(e, k, v);
-    else
-        cnp_decide(e, k, x, v, v->frame, v->ts_ns, e->ce.tail);
+        return;
+    }
+    cnp_decide(e, k, x, v, v->frame, v->ts_ns, e->ce.tail);
+    roce_dcqcn_cnp(e, x, v->frame, e->cur_seq, v->ts_ns, 1);
 }
 
 void roce_ecn_paired(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b)

@@ -9,12 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce_caploss.h"
 #include "roce_cm.h"
+#include "roce_dcqcn.h"
 #include "roce_ecn.h"
+#include "roce_evidence.h"
 #include "roce_flow.h"
+#include "roce_hosts.h"
 #include "roce_internal.h"
 #include "roce_pfc.h"
 #include "roce_read.h"
+#include "roce_reqlog.h"
 #include "roce_seq.h"
 #include "roce_verdq.h"
 
@@ -48,6 +53,8 @@ static void flow_released(void *ctx, struct roce_flow *f)
     roce_ecn_forget_flow(e, f);
     roce_seq_drop_naks(e, &f->req.naks);
     roce_seq_drop_naks(e, &f->orphan_naks);
+    roce_caploss_forget(e, f);
+    roce_dcqcn_forget(e, f);
 }
 
 static void flow_freed(void *ctx, struct roce_flow *f)
@@ -56,6 +63,8 @@ static void flow_freed(void *ctx, struct roce_flow *f)
     roce_lat_free(&f->ack_lat);
     roce_lat_free(&f->cnp_lat);
     roce_read_free(f);
+    roce_ev_free(f);
+    roce_dcqcn_free(f);
 }
 
 /* ---- set-up ---- */
@@ -76,7 +85,8 @@ struct roce_engine *roce_engine_new(const struct roce_config *cfg)
     roce_pfc_init(e);
     const struct roce_flow_hooks hooks = {flow_created, flow_paired, flow_released, flow_freed, e};
     if (roce_flow_table_init(&e->flows, cfg->max_flows, &hooks) != 0 || roce_ecn_init(e) != 0 ||
-        roce_vq_init(e) != 0) {
+        roce_vq_init(e) != 0 || roce_caploss_init(e) != 0 || roce_dcqcn_init(e) != 0 ||
+        roce_hosts_init(e) != 0) {
         roce_engine_free(e);
         return NULL;
     }
@@ -88,12 +98,16 @@ void roce_engine_free(struct roce_engine *e)
     if (e == NULL)
         return;
     roce_flow_table_free(&e->flows);
+    roce_reqlog_done(e);
     roce_lat_free(&e->cnp_lat);
     roce_lat_free(&e->ack_lat);
     free(e->episodes);
     roce_ring_free(&e->ce);
     roce_ring_free(&e->cnp_wait);
     roce_ring_free(&e->vq);
+    roce_ring_free(&e->gapq);
+    roce_ring_free(&e->dcq);
+    roce_hosts_free(e);
     free(e);
 }
 
@@ -150,6 +164,48 @@ static void flow_key_of(const struct roce_pkt *pkt, struct roce_flow_key *k)
     k->is_v6 = pkt->l3_v6;
 }
 
+/* A request's own source port, among the flow's (ascending; a new one
+ * beyond ROCE_UDP_SPORTS_MAX is counted, not kept). */
+static void note_sport(struct roce_engine *e, struct roce_flow_report *r, uint16_t sport)
+{
+    unsigned n = r->n_udp_sports, at = 0;
+    while (at < n && r->udp_sports[at] < sport)
+        at++;
+    if (at < n && r->udp_sports[at] == sport)
+        return;
+    if (n == ROCE_UDP_SPORTS_MAX) {
+        e->totals.udp_sports_untracked++;
+        return;
+    }
+    memmove(&r->udp_sports[at + 1], &r->udp_sports[at], (n - at) * sizeof r->udp_sports[0]);
+    r->udp_sports[at] = sport;
+    r->n_udp_sports = (uint8_t)(n + 1);
+}
+
+/* What the diagnoses keep of a request: its place in the flow's recent
+ * requests, its DCQCN windows, its source port, its evidence. */
+static void request_diag(struct roce_engine *e, struct roce_flow *f, const struct roce_frame_in *in,
+                         const struct roce_pkt *pkt, const struct roce_verdict *v)
+{
+    roce_reqlog_add(e, f, in->ts_ns, pkt->psn, in->wirelen);
+    if (f->req.dcqcn_open) /* CNPs whose after window is open */
+        roce_dcqcn_request(e, f, in->ts_ns, in->wirelen);
+    /* the ECMP paths of the data: QP1's few CM datagrams do not count */
+    if (pkt->version == 2 && pkt->dqpn != ROCE_QPN_GSI &&
+        (pkt->udp_sport != f->req.last_sport || f->request_packets == 1)) {
+        f->req.last_sport = pkt->udp_sport;
+        note_sport(e, &f->report, pkt->udp_sport);
+    }
+    /* an RNR episode's evidence is its RNR NAK (on the responder's flow) */
+    if ((v->flags & ROCE_V_EPISODE_START) && v->trigger != ROCE_TRIGGER_RNR)
+        roce_ev_note(e, f,
+                     v->trigger == ROCE_TRIGGER_TIMEOUT ? ROCE_DIAG_RETRANSMISSION_TIMEOUT
+                                                        : ROCE_DIAG_PACKET_LOSS,
+                     in->frame);
+    if (v->flags & ROCE_V_PSN_REUSE)
+        roce_ev_note(e, f, ROCE_DIAG_PSN_REUSE, in->frame);
+}
+
 static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
                     const struct roce_pkt *pkt, struct roce_verdict *v)
 {
@@ -174,8 +230,11 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     f->payload_bytes += pkt->payload_len;
     f->last_frame = in->frame;
     f->last_ts_ns = in->ts_ns;
-    if (v->flags & ROCE_V_BAD_ICRC)
+    if (v->flags & ROCE_V_BAD_ICRC) {
         f->report.bad_icrc++;
+        roce_ev_note(e, f, ROCE_DIAG_ICRC_ERROR, in->frame);
+    }
+    roce_hosts_roce(e, f, in, pkt);
     if (kind == ROCE_KIND_CNP) {
         if (f->transport == ROCE_TRANSPORT_NONE)
             f->transport = ROCE_TRANSPORT_CNP;
@@ -191,19 +250,28 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
         f->request_packets++;
         roce_flow_mark_request(&e->flows, f);
         roce_seq_request(e, f, pkt, v);
-        if (pkt->version == 2 && pkt->ecn == ROCE_ECN_CE)
+        request_diag(e, f, in, pkt, v);
+        if (pkt->version == 2 && pkt->ecn == ROCE_ECN_CE) {
             roce_ecn_ce(e, f, v);
+            roce_ev_note(e, f, ROCE_DIAG_CE_UNANSWERED, in->frame);
+        }
         break;
     case ROCE_KIND_RESPONSE:
         e->totals.response_packets++;
         f->response_packets++;
         roce_seq_response(e, f, pkt, v);
+        if (v->flags & ROCE_V_RNR)
+            roce_ev_note(e, f, ROCE_DIAG_RNR, in->frame);
+        if ((v->flags & ROCE_V_NAK) && v->nak_code >= ROCE_NAK_INVALID_REQUEST &&
+            v->nak_code < ROCE_NAK_CODES)
+            roce_ev_note(e, f, ROCE_DIAG_REMOTE_ERROR, in->frame);
         break;
-    case ROCE_KIND_CNP:
+    case ROCE_KIND_CNP: {
         e->totals.cnp_packets++;
         f->report.cnp_packets++;
-        roce_ecn_cnp(e, f, v);
+        roce_ecn_cnp(e, f, v); /* and the DCQCN reaction, once its request flow is known */
         break;
+    }
     default:
         break;
     }
@@ -241,6 +309,10 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
     }
     if (roce_ecn_busy(e))
         roce_ecn_expire(e, e->now, 0);
+    if (e->now > e->gapq_next)
+        roce_caploss_expire(e, e->now, 0);
+    if (e->now > e->dcq_next)
+        roce_dcqcn_expire(e, e->now, 0);
 
     struct roce_totals *t = &e->totals;
     /* the earliest and the latest time: frames may come out of time order */
@@ -260,8 +332,10 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
     }
     if (out->pkt.encap_depth)
         t->encap[out->pkt.encap]++;
-    if (out->pkt.mac_ctrl)
-        roce_pfc_frame(e, &out->pkt, in->ts_ns);
+    if (out->pkt.mac_ctrl) {
+        roce_pfc_frame(e, &out->pkt, in->frame, in->ts_ns);
+        roce_hosts_mac_control(e, in, &out->pkt);
+    }
     e->cur_seq = e->vq.tail;
     e->cur_pending = 0;
     e->cur_deadline = in->ts_ns;
@@ -281,6 +355,7 @@ void roce_engine_advance(struct roce_engine *e, int64_t now_ns)
         return;
     e->now = now_ns;
     roce_ecn_expire(e, e->now, 0);
+    roce_caploss_expire(e, e->now, 0);
     roce_vq_release(e, e->now, 0);
     roce_pfc_settle(e, e->now, 0);
 }
@@ -302,6 +377,8 @@ void roce_engine_finish(struct roce_engine *e)
 {
     roce_pfc_settle(e, e->now, 1);
     roce_ecn_expire(e, e->now, 1);
+    roce_caploss_expire(e, e->now, 1);
+    roce_dcqcn_expire(e, e->now, 1);
     roce_vq_release(e, e->now, 1);
 }
 
@@ -348,7 +425,8 @@ static int cmp_report_id(const void *a, const void *b)
 }
 
 /* A flow's report: its counters plus what is only assembled on request. */
-static void fill_report(const struct roce_flow *f, struct roce_flow_report *r)
+static void fill_report(const struct roce_engine *e, const struct roce_flow *f,
+                        struct roce_flow_report *r)
 {
     *r = f->report;
     r->id = f->id;
@@ -367,6 +445,8 @@ static void fill_report(const struct roce_flow *f, struct roce_flow_report *r)
     r->pmtu = f->pmtu;
     roce_lat_summarize(&f->ack_lat, &r->ack_latency);
     roce_lat_summarize(&f->cnp_lat, &r->cnp_latency);
+    r->gaps_pending = f->ev != NULL ? f->ev->gap_n : 0;
+    roce_dcqcn_report(e, f, r);
 }
 
 size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, size_t cap)
@@ -374,7 +454,7 @@ size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, si
     size_t n = 0;
     uint32_t h = 0;
     for (const struct roce_flow *f; n < cap && (f = roce_flow_next(&e->flows, &h)) != NULL;)
-        fill_report(f, &out[n++]);
+        fill_report(e, f, &out[n++]);
     if (n > 1)
         qsort(out, n, sizeof *out, cmp_report_id);
     return n;
@@ -386,7 +466,7 @@ int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *k
     const struct roce_flow *f = roce_flow_find(&e->flows, key, id);
     if (f == NULL)
         return -1;
-    fill_report(f, out);
+    fill_report(e, f, out);
     return 0;
 }
 
@@ -410,4 +490,45 @@ size_t roce_engine_episode_count(const struct roce_engine *e)
 const struct roce_episode *roce_engine_episode(const struct roce_engine *e, size_t i)
 {
     return i < e->n_episodes ? &e->episodes[i] : NULL;
+}
+
+const struct roce_host_mac *roce_engine_macs(const struct roce_engine *e, size_t *n)
+{
+    *n = e->n_macs;
+    return e->macs;
+}
+
+const struct roce_evidence *roce_engine_flow_evidence(const struct roce_engine *e,
+                                                      const struct roce_flow_key *key, uint64_t id)
+{
+    const struct roce_flow *f = roce_flow_find(&e->flows, key, id);
+    return f != NULL && f->ev != NULL ? &f->ev->ev : NULL;
+}
+
+long roce_engine_diagnoses(struct roce_engine *e, struct roce_diagnosis *out, size_t cap)
+{
+    size_t n = e->flows.n_flows, i = 0;
+    struct roce_flow_report *reports = calloc(n ? n : 1, sizeof *reports);
+    struct roce_diag_flow *flows = calloc(n ? n : 1, sizeof *flows);
+    long rc = -1;
+
+    if (reports != NULL && flows != NULL) {
+        uint32_t h = 0;
+        for (const struct roce_flow *f; i < n && (f = roce_flow_next(&e->flows, &h)) != NULL; i++) {
+            fill_report(e, f, &reports[i]);
+            flows[i].r = &reports[i];
+            flows[i].ev = f->ev != NULL ? &f->ev->ev : NULL;
+            flows[i].peer = f->peer ? &roce_flow_at(&e->flows, f->peer)->key : NULL;
+        }
+        struct roce_diag_input in = {flows, i, e->macs, e->n_macs, roce_engine_totals(e), &e->cfg};
+        rc = roce_diagnose(&in, out, cap);
+    }
+    free(reports);
+    free(flows);
+    return rc;
+}
+
+const struct roce_hist *roce_engine_histogram(const struct roce_engine *e, enum roce_hist_kind k)
+{
+    return &e->hist[k < ROCE_HIST_KINDS ? k : 0];
 }

@@ -20,9 +20,9 @@
  *
  * This header includes the rest of the public interface: roce_config.h (the
  * set-up), roce_verdict.h (the analysis of a frame), roce_totals.h (what is
- * counted and reported), roce_decode.h and roce_pkt.h (the decoded frame),
- * roce_opcode.h, roce_lat.h, roce_psn.h (24-bit PSN arithmetic, unwrapping)
- * and roce_time.h.
+ * counted and reported), roce_diag.h (the diagnoses and their evidence),
+ * roce_decode.h and roce_pkt.h (the decoded frame), roce_opcode.h,
+ * roce_lat.h, roce_psn.h (24-bit PSN arithmetic, unwrapping) and roce_time.h.
  */
 #ifndef ROCE_ENGINE_H
 #define ROCE_ENGINE_H
@@ -32,6 +32,7 @@
 
 #include "roce_config.h"
 #include "roce_decode.h"
+#include "roce_diag.h"
 #include "roce_lat.h"
 #include "roce_opcode.h"
 #include "roce_psn.h"
@@ -140,5 +141,27 @@ int roce_engine_flow_state(const struct roce_engine *e, const struct roce_flow_k
 /* Episodes kept for the report, in the order they started. */
 size_t roce_engine_episode_count(const struct roce_engine *e);
 const struct roce_episode *roce_engine_episode(const struct roce_engine *e, size_t i);
+
+/* ---- diagnoses (roce_diag.h) ---- */
+
+/* The source MACs of RoCE and MAC Control frames so far, *n of them, in the
+ * order they were first seen. Valid until the next engine call that takes
+ * a frame. */
+const struct roce_host_mac *roce_engine_macs(const struct roce_engine *e, size_t *n);
+
+/* The evidence frames of the tracked flow with this key and id (0: the
+ * flow the key names now), or NULL when it has none or is not tracked.
+ * Valid until the next engine call that takes a frame or retires flows. */
+const struct roce_evidence *roce_engine_flow_evidence(const struct roce_engine *e,
+                                                      const struct roce_flow_key *key,
+                                                      uint64_t id);
+
+/* The diagnoses of everything analysed so far (roce_diagnose over the
+ * tracked flows, the MACs and the totals): how many there are, at most cap
+ * written to out; -1 when out of memory. */
+long roce_engine_diagnoses(struct roce_engine *e, struct roce_diagnosis *out, size_t cap);
+
+/* A recovery-time or DCQCN-ratio histogram (the live monitor's metrics). */
+const struct roce_hist *roce_engine_histogram(const struct roce_engine *e, enum roce_hist_kind k);
 
 #endif

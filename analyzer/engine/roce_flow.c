@@ -296,9 +296,12 @@ static uint32_t slot_alloc(struct roce_flow_table *t)
     if (t->n_slots == t->n_chunks * ROCE_FLOW_CHUNK) {
         if (t->n_chunks == t->max_chunks)
             return 0;
-        t->chunks[t->n_chunks] = calloc(ROCE_FLOW_CHUNK, sizeof(struct roce_flow));
-        if (t->chunks[t->n_chunks] == NULL)
+        /* cache-line aligned records (sizeof is a multiple of the alignment) */
+        struct roce_flow *c = aligned_alloc(ROCE_FLOW_ALIGN, ROCE_FLOW_CHUNK * sizeof *c);
+        if (c == NULL)
             return 0;
+        memset(c, 0, ROCE_FLOW_CHUNK * sizeof *c);
+        t->chunks[t->n_chunks] = c;
         t->n_chunks++;
     }
     return ++t->n_slots;

@@ -35,7 +35,9 @@
 #define NAK_RING              4 /* recent NAKs per request flow */
 #define ACKREQ_RING           8 /* outstanding AckReq requests sampled per flow */
 
-struct read_ring; /* roce_read.h */
+struct read_ring;   /* roce_read.h */
+struct flow_ev;     /* roce_evidence.h */
+struct dcqcn_state; /* roce_dcqcn.h */
 
 /* A NAK (PSN sequence error or RNR) for the requests of a flow. */
 struct nak_rec {
@@ -45,6 +47,8 @@ struct nak_rec {
     uint32_t psn;
     uint8_t type; /* ROCE_TRIGGER_NAK or ROCE_TRIGGER_RNR */
     uint8_t used;
+    uint8_t has_gen; /* gen_ns: from the out-of-sequence arrival that caused it */
+    int64_t gen_ns;
 };
 
 /* Recent NAKs, newest at head - 1. */
@@ -70,22 +74,29 @@ struct req_state {
     uint32_t last_retx_psn;
     uint32_t cm_start_psn;
     uint32_t cur_episode; /* index in the episode log + 1, 0 when not listed */
-    uint64_t episode_frame;
+    uint64_t log_last;    /* the flow's latest entry in the engine's recent requests
+                             (its number + 1, 0: none; roce_reqlog.c) */
     uint64_t last_read_frame; /* the latest new request, when it is a READ */
     struct read_ring *reads;  /* allocated at the flow's first READ */
     uint8_t ack_head, ack_n;  /* outstanding AckReq samples: oldest at ack_head */
+    uint16_t last_sport;      /* the latest request's UDP source port (RoCEv2) */
+    uint8_t dcqcn_open;       /* CNPs whose after window is open (roce_dcqcn.c) */
     struct ackreq_rec ackreq[ACKREQ_RING];
     struct nak_ring naks;
+    uint64_t episode_frame; /* the first frame of the current episode */
 };
 
 /* A flow. Laid out for the per-packet path: the first cache line holds what
  * a lookup compares, the second the counters every packet updates, then the
  * opcode counts and the request sequence state (its hot part first); all
  * that only some packets touch, and the report's other counters, follow.
- * [table] marks the container's fields; the others belong to the analysis. */
+ * Records are cache-line aligned (ROCE_FLOW_ALIGN), so each of those is one
+ * line. [table] marks the container's fields; the others belong to the
+ * analysis. */
+#define ROCE_FLOW_ALIGN 64
 struct roce_flow {
     /* identity (cache line 0) */
-    struct roce_flow_key key; /* [table] */
+    _Alignas(ROCE_FLOW_ALIGN) struct roce_flow_key key; /* [table] */
     uint32_t hash;            /* [table] */
     uint32_t self;            /* [table] this flow's handle */
     uint32_t peer;            /* [table] handle of the paired flow, 0 = none */
@@ -96,6 +107,7 @@ struct roce_flow {
     uint8_t closed;          /* [table] renewed: no longer found by its key */
     uint8_t have_cnp;
     uint8_t pmtu_learned;
+    uint16_t mac_slot; /* MAC table entry of its frames' source MAC + 1 (roce_hosts.c) */
     /* every packet (cache line 1) */
     uint64_t id; /* [table] creation number from 1; 0 = free slot */
     uint64_t packets, bytes, payload_bytes, request_packets, response_packets;
@@ -124,6 +136,10 @@ struct roce_flow {
     uint64_t last_cnp_frame;
     struct roce_lat ack_lat;
     struct roce_lat cnp_lat;
+    /* what the diagnoses need, allocated when first needed (its recent
+     * requests: in the engine, by handle, roce_reqlog.c) */
+    struct flow_ev *ev;        /* evidence frames, gaps to classify (roce_evidence.c) */
+    struct dcqcn_state *dcqcn; /* CNPs being evaluated (roce_dcqcn.c) */
 };
 
 /* What the table's owner does at the events of a flow's life (ctx is the

@@ -13,6 +13,9 @@
 #include <stdint.h>
 
 #include "roce_config.h"
+#include "roce_diag.h"
+#include "roce_reqlog.h"
+#include "roce_index.h"
 #include "roce_flow.h"
 #include "roce_lat.h"
 #include "roce_pkt.h"
@@ -27,6 +30,11 @@ struct pfc_state {
     int64_t start, end;   /* accounted up to start; paused until end */
     int64_t window;       /* index of the current storm window, -1 none */
     int64_t window_paused;
+    /* the first XOFF frames of the latest two windows that had one: the
+     * evidence of the one that closes as a storm */
+    int64_t ev_window[2]; /* [0] the latest, -1 none */
+    uint64_t ev_frame[2][ROCE_EVIDENCE_MAX];
+    uint8_t ev_n[2];
 };
 
 /* A CM REQ waiting for its REP (roce_cm.c). */
@@ -76,6 +84,25 @@ struct roce_engine {
     struct pfc_state pfc[ROCE_PFC_PRIORITIES + 1]; /* the last one: 802.3x PAUSE */
     int64_t pfc_origin; /* start of the first storm window */
     uint8_t pfc_have_origin;
+
+    /* PSN gaps waiting to be classified (struct gapq_entry, roce_caploss.c),
+     * and when the oldest of them times out (INT64_MAX: none) */
+    struct roce_ring gapq;
+    int64_t gapq_next;
+    /* CNPs whose after window is open (struct dcq_entry, roce_dcqcn.c), and
+     * when the oldest window ends (INT64_MAX: none) */
+    struct roce_ring dcq;
+    int64_t dcq_next;
+    /* the recent requests of all flows (struct reqlog_entry, roce_reqlog.c),
+     * allocated at the first; written counts every request logged */
+    struct reqlog_entry *reqlog;
+    uint64_t reqlog_written;
+    /* source MACs (roce_hosts.c): entries, and their index by MAC */
+    struct roce_host_mac *macs;
+    uint32_t n_macs, cap_macs;
+    struct roce_index mac_index;
+    /* recovery times and DCQCN ratios (roce_diag.h) */
+    struct roce_hist hist[ROCE_HIST_KINDS];
 };
 
 /* The current frame will wait for one more annotation, until deadline. */

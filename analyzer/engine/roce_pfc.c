@@ -12,7 +12,10 @@
  * Time paused is the union of the paused intervals up to the latest frame,
  * split into fixed windows of pfc_window_ns from the first frame of the
  * capture; a window in which a priority was paused for more than
- * pfc_storm_pct percent of it is a pause storm.
+ * pfc_storm_pct percent of it is a pause storm. The first XOFF frames of a
+ * storm window are the evidence of the pfc_storm diagnosis (roce_diag.c):
+ * the XOFF frames of the latest two windows that had one are kept until
+ * their window closes (windows close in order, at most one behind).
  */
 #include "roce_pfc.h"
 
@@ -31,13 +34,43 @@ static int64_t quanta_ns(const struct roce_engine *e, uint32_t quanta)
            (int64_t)e->cfg.link_speed_mbps;
 }
 
+/* The storm window just closed: its XOFF frames become evidence. */
+static void storm_evidence(struct roce_engine *e, const struct pfc_state *s)
+{
+    unsigned p = (unsigned)(s - e->pfc);
+    struct roce_pfc_storm_frames *sf = &e->totals.storm_frames;
+    for (unsigned k = 0; k < 2; k++) {
+        if (s->ev_window[k] != s->window)
+            continue;
+        for (unsigned i = 0; i < s->ev_n[k] && sf->n[p] < ROCE_EVIDENCE_MAX; i++)
+            sf->frame[p][sf->n[p]++] = s->ev_frame[k][i];
+    }
+}
+
 /* Close the current window of a priority: count it as a storm when paused
  * for more than the configured share of it. */
 static void window_close(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_prio *r)
 {
-    if (s->window_paused * PCT > (int64_t)e->cfg.pfc_storm_pct * e->cfg.pfc_window_ns)
+    if (s->window_paused * PCT > (int64_t)e->cfg.pfc_storm_pct * e->cfg.pfc_window_ns) {
         r->storm_windows++;
+        storm_evidence(e, s);
+    }
     s->window_paused = 0;
+}
+
+/* Keep an XOFF frame with the window it came in. */
+static void xoff_frame(struct roce_engine *e, struct pfc_state *s, uint64_t frame, int64_t ts)
+{
+    int64_t idx = (ts - e->pfc_origin) / e->cfg.pfc_window_ns;
+    if (s->ev_window[0] != idx) {
+        s->ev_window[1] = s->ev_window[0];
+        s->ev_n[1] = s->ev_n[0];
+        memcpy(s->ev_frame[1], s->ev_frame[0], sizeof s->ev_frame[0]);
+        s->ev_window[0] = idx;
+        s->ev_n[0] = 0;
+    }
+    if (s->ev_n[0] < ROCE_EVIDENCE_MAX)
+        s->ev_frame[0][s->ev_n[0]++] = frame;
 }
 
 /* Add the paused time [from, to) to a priority: the partial windows at its
@@ -86,7 +119,7 @@ static void settle(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_p
 
 /* One XOFF (quanta > 0) or XON (quanta == 0) for a priority at ts. */
 static void pause_event(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_prio *r,
-                        uint32_t quanta, int64_t ts)
+                        uint32_t quanta, uint64_t frame, int64_t ts)
 {
     r->frames++;
     settle(e, s, r, ts);
@@ -97,6 +130,7 @@ static void pause_event(struct roce_engine *e, struct pfc_state *s, struct roce_
     }
     r->xoff++;
     r->quanta += quanta;
+    xoff_frame(e, s, frame, ts);
     if (!s->paused) {
         s->paused = 1;
         s->start = ts;
@@ -104,7 +138,7 @@ static void pause_event(struct roce_engine *e, struct pfc_state *s, struct roce_
     s->end = ts + quanta_ns(e, quanta);
 }
 
-void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, int64_t ts)
+void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, uint64_t frame, int64_t ts)
 {
     struct roce_pfc_report *t = &e->totals.pfc;
     if (!e->pfc_have_origin) {
@@ -116,11 +150,11 @@ void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, int64_t t
         t->pfc_frames++;
         for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++)
             if (pkt->pfc_cev & (1u << i))
-                pause_event(e, &e->pfc[i], &t->prio[i], pkt->pause_quanta[i], ts);
+                pause_event(e, &e->pfc[i], &t->prio[i], pkt->pause_quanta[i], frame, ts);
         break;
     case ROCE_MACCTRL_PAUSE:
         t->pause_frames++;
-        pause_event(e, &e->pfc[ROCE_PFC_PRIORITIES], &t->pause, pkt->pause_quanta[0], ts);
+        pause_event(e, &e->pfc[ROCE_PFC_PRIORITIES], &t->pause, pkt->pause_quanta[0], frame, ts);
         break;
     default:
         t->other_mac_control++;
@@ -145,6 +179,8 @@ void roce_pfc_settle(struct roce_engine *e, int64_t now, int final)
 void roce_pfc_init(struct roce_engine *e)
 {
     memset(e->pfc, 0, sizeof e->pfc);
-    for (unsigned i = 0; i <= ROCE_PFC_PRIORITIES; i++)
+    for (unsigned i = 0; i <= ROCE_PFC_PRIORITIES; i++) {
         e->pfc[i].window = -1;
+        e->pfc[i].ev_window[0] = e->pfc[i].ev_window[1] = -1;
+    }
 }

@@ -10,8 +10,8 @@ struct roce_engine;
 struct roce_pkt;
 
 void roce_pfc_init(struct roce_engine *e);
-/* A MAC Control frame at ts. */
-void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, int64_t ts);
+/* A MAC Control frame (frame number frame) at ts. */
+void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, uint64_t frame, int64_t ts);
 /* Bring paused times up to now (final: end of capture, running pauses run out). */
 void roce_pfc_settle(struct roce_engine *e, int64_t now, int final);
 

@@ -24,6 +24,7 @@
 #define ROCE_UDP_PORT_ROCEV2       4791
 #define ROCE_UDP_PORT_VXLAN        4789
 #define ROCE_ECN_CE                3u
+#define ROCE_QPN_GSI               1u /* QP1: management datagrams (CM) */
 
 enum roce_class {
     ROCE_CLASS_NON_ROCE = 0,

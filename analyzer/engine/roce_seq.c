@@ -18,9 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce_caploss.h"
 #include "roce_internal.h"
 #include "roce_psn.h"
 #include "roce_read.h"
+#include "roce_reqlog.h"
 #include "roce_verdq.h"
 
 #define PAIR_MAX_CANDIDATES 256u /* unpaired request flows examined per response */
@@ -67,8 +69,11 @@ void roce_seq_drop_naks(struct roce_engine *e, struct nak_ring *ring)
 void roce_seq_reset(struct roce_engine *e, struct roce_flow *f)
 {
     struct read_ring *reads = f->req.reads;
+    uint8_t dcqcn_open = f->req.dcqcn_open; /* roce_dcqcn.c's, not the PSN history */
     roce_seq_drop_naks(e, &f->req.naks);
+    roce_caploss_forget(e, f);
     memset(&f->req, 0, sizeof f->req);
+    f->req.dcqcn_open = dcqcn_open;
     if (reads != NULL) {
         memset(reads, 0, sizeof *reads);
         f->req.reads = reads;
@@ -87,21 +92,45 @@ static void nak_push(struct roce_engine *e, struct nak_ring *ring, const struct 
         ring->count++;
 }
 
-/* Move the unused NAKs of from (oldest first) into to. */
-static void nak_move(struct roce_engine *e, struct nak_ring *from, struct nak_ring *to)
+/* The recovery breakdown's first part (ANALYSIS-DEFINITIONS Revision 2):
+ * from the out-of-sequence arrival that made the responder send NAK n (the
+ * earliest request of x captured before it with a PSN after n's) to n.
+ * Into n and, when given, its verdict v. */
+static void nak_generation(struct roce_engine *e, const struct roce_flow *x, struct nak_rec *n,
+                           struct roce_verdict *v)
+{
+    int64_t t;
+    if (n->type != ROCE_TRIGGER_NAK || n->has_gen ||
+        !roce_reqlog_first_after(e, x, n->psn, n->ts, &t))
+        return;
+    n->has_gen = 1;
+    n->gen_ns = n->ts - t;
+    roce_hist_add(&e->hist[ROCE_HIST_NAK_GENERATION], ROCE_HIST_NAK_GENERATION, n->gen_ns);
+    if (v != NULL) {
+        v->has_nak_generation = 1;
+        v->nak_generation_ns = n->gen_ns;
+    }
+}
+
+/* Move the unused NAKs of from (oldest first) into the NAKs of request flow
+ * to, which they now concern. */
+static void nak_move(struct roce_engine *e, struct nak_ring *from, struct roce_flow *to)
 {
     for (unsigned i = from->count; i > 0; i--) {
-        const struct nak_rec *n = &from->recs[(from->head + NAK_RING - i) % NAK_RING];
-        if (!n->used)
-            nak_push(e, to, n);
+        struct nak_rec *n = &from->recs[(from->head + NAK_RING - i) % NAK_RING];
+        if (n->used)
+            continue;
+        nak_generation(e, to, n, roce_vq_get(e, n->vq_seq, n->frame));
+        roce_caploss_resend(e, to, n->psn);
+        nak_push(e, &to->req.naks, n);
     }
     memset(from, 0, sizeof *from);
 }
 
 void roce_seq_adopt_naks(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b)
 {
-    nak_move(e, &b->orphan_naks, &a->req.naks);
-    nak_move(e, &a->orphan_naks, &b->req.naks);
+    nak_move(e, &b->orphan_naks, a);
+    nak_move(e, &a->orphan_naks, b);
 }
 
 /* ---- requests ---- */
@@ -165,10 +194,13 @@ static void start_episode(struct roce_engine *e, struct roce_flow *f, const stru
 
     if (nak == NULL)
         nak = find_nak(e, rq, psn, ROCE_TRIGGER_RNR, v->ts_ns);
+    roce_caploss_resend(e, f, psn);
     if (nak != NULL) {
         trig = nak->type;
         v->nak_frame = nak->frame;
         v->nak_to_resend_ns = v->ts_ns - nak->ts;
+        roce_hist_add(&e->hist[ROCE_HIST_NAK_TO_RESEND], ROCE_HIST_NAK_TO_RESEND,
+                      v->nak_to_resend_ns);
         consume_naks(e, rq, psn, v->frame);
     } else if (pkt->op->flags & ROCE_OPF_READ_REQ) {
         struct read_span *r = roce_read_covering(f, psn);
@@ -192,6 +224,10 @@ static void start_episode(struct roce_engine *e, struct roce_flow *f, const stru
         ep->trigger = (uint8_t)trig;
         ep->nak_frame = v->nak_frame;
         ep->nak_to_resend_ns = v->nak_to_resend_ns;
+        if (nak != NULL && trig == ROCE_TRIGGER_NAK && nak->has_gen) {
+            ep->has_nak_generation = 1;
+            ep->nak_generation_ns = nak->gen_ns;
+        }
     }
 }
 
@@ -230,6 +266,7 @@ static void gap(struct roce_engine *e, struct roce_flow *f, struct roce_verdict 
     f->report.missing_psns += missing;
     e->totals.gap_events++;
     e->totals.missing_psns += missing;
+    roce_caploss_gap(e, f, v, missing); /* network or capture loss: told later */
 }
 
 void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
@@ -347,9 +384,13 @@ static void ack_latency(struct roce_engine *e, struct roce_flow *x, uint32_t psn
 
 /* A NAK for the requests of x, or, while y is unpaired, kept on y until it is. */
 static void record_nak(struct roce_engine *e, struct roce_flow *x, struct roce_flow *y,
-                       const struct roce_verdict *v, uint32_t psn, uint8_t type)
+                       struct roce_verdict *v, uint32_t psn, uint8_t type)
 {
-    struct nak_rec n = {v->frame, e->cur_seq, v->ts_ns, psn, type, 0};
+    struct nak_rec n = {v->frame, e->cur_seq, v->ts_ns, psn, type, 0, 0, 0};
+    if (x != NULL) {
+        nak_generation(e, x, &n, v);
+        roce_caploss_resend(e, x, psn); /* the responder did not get psn and what follows */
+    }
     nak_push(e, x != NULL ? &x->req.naks : &y->orphan_naks, &n);
     roce_cur_expect(e, v->ts_ns + e->cfg.nak_horizon_ns);
 }
@@ -405,8 +446,10 @@ void roce_seq_response(struct roce_engine *e, struct roce_flow *y, const struct 
             e->totals.aeth_reserved++;
             break;
         default:
-            if (x != NULL)
+            if (x != NULL) {
                 ack_latency(e, x, pkt->psn, v->ts_ns);
+                roce_caploss_ack(e, x, pkt->psn);
+            }
             break;
         }
     }

@@ -12,6 +12,13 @@
 #include "roce_pkt.h"
 #include "roce_verdict.h"
 
+/* Evidence frames kept per diagnosis kind and subject (ANALYSIS-DEFINITIONS
+ * Revision 2 "Diagnoses": the first 10). */
+#define ROCE_EVIDENCE_MAX 10
+
+/* Distinct UDP source ports recorded per request flow. */
+#define ROCE_UDP_SPORTS_MAX 8
+
 struct roce_nak_counts {
     uint64_t code[ROCE_NAK_CODES]; /* by enum roce_nak_code */
     uint64_t reserved_code;        /* NAK codes 5..31 */
@@ -37,6 +44,13 @@ struct roce_pfc_report {
     struct roce_pfc_prio pause; /* link-level PAUSE */
 };
 
+/* The XOFF frames of the storm windows, per PFC priority and (last) for the
+ * link PAUSE: the evidence of a pfc_storm diagnosis. */
+struct roce_pfc_storm_frames {
+    uint64_t frame[ROCE_PFC_PRIORITIES + 1][ROCE_EVIDENCE_MAX];
+    uint8_t n[ROCE_PFC_PRIORITIES + 1];
+};
+
 struct roce_totals {
     uint64_t packets, roce_packets, rocev1_packets, rocev2_packets, non_roce_packets;
     uint64_t malformed_packets, truncated_packets;
@@ -50,6 +64,7 @@ struct roce_totals {
     uint64_t episodes, retransmitted_packets;
     uint64_t by_trigger[ROCE_TRIGGER_COUNT];
     uint64_t gap_events, missing_psns;
+    uint64_t capture_loss_events, capture_loss_psns; /* gaps the responder acknowledged */
     uint64_t psn_reuse;
     uint64_t read_response_gaps, read_response_missing;
     uint64_t ce_marked, ce_answered, ce_unanswered;
@@ -64,10 +79,26 @@ struct roce_totals {
     uint64_t ce_tracking_overflow;/* CE marks settled early (tracking bound) */
     uint64_t cnp_tracking_overflow; /* CNPs decided before their connection was known (bound) */
     uint64_t alloc_failures;      /* allocations that failed: state not kept (reported, never silent) */
+    uint64_t dcqcn_cnps_evaluated;  /* CNPs whose DCQCN reaction was evaluated */
+    uint64_t dcqcn_untracked;       /* CNPs not evaluated because a bound was hit */
+    uint64_t gap_tracking_overflow; /* PSN gaps classified early (bound): as packet loss */
+    uint64_t macs_untracked;        /* frames from source MACs beyond the MAC table */
+    uint64_t udp_sports_untracked;  /* request packets whose new source port was not kept */
     uint64_t unsupported_linktype;
     uint64_t encap[ROCE_ENCAP_COUNT]; /* frames unwrapped, by outermost encapsulation */
     struct roce_pfc_report pfc;
+    struct roce_pfc_storm_frames storm_frames;
     int64_t first_ts_ns, last_ts_ns; /* the earliest and the latest frame time */
+};
+
+/* The DCQCN reaction of a RoCEv2 request flow whose connection received
+ * CNPs (ANALYSIS-DEFINITIONS Revision 2 "DCQCN reaction"). */
+struct roce_dcqcn_report {
+    uint8_t tracked; /* a RoCEv2 request flow whose connection received CNPs */
+    uint8_t verdict; /* enum roce_dcqcn_verdict (roce_diag.h) */
+    uint64_t cnps_evaluated;
+    uint32_t rate_before_mbps, rate_after_mbps; /* medians over the evaluated CNPs */
+    uint32_t ratio_ppm;                         /* median of the ratios, x 10^6 */
 };
 
 struct roce_flow_report {
@@ -85,6 +116,8 @@ struct roce_flow_report {
     uint8_t have_psn;
     uint32_t first_psn, last_psn; /* first request PSN and highest PSN used */
     uint64_t retransmitted_packets, episodes, gap_events, missing_psns, psn_reuse;
+    uint64_t capture_loss_gaps, capture_loss_psns; /* of the gaps: the responder ACKed them */
+    uint64_t gaps_pending; /* gaps not classified yet (0 after roce_engine_finish) */
     uint64_t by_trigger[ROCE_TRIGGER_COUNT];
     uint64_t read_response_gaps;
     struct roce_nak_counts naks; /* NAKs carried on this flow */
@@ -97,6 +130,9 @@ struct roce_flow_report {
     uint64_t cm_connections; /* times CM (re)started this flow's PSN history */
     struct roce_lat_summary ack_latency; /* requests on this flow to their first ACK */
     struct roce_lat_summary cnp_latency; /* CE marks on this flow to their CNP */
+    uint16_t udp_sports[ROCE_UDP_SPORTS_MAX]; /* RoCEv2 requests' source ports, ascending */
+    uint8_t n_udp_sports;
+    struct roce_dcqcn_report dcqcn;
 };
 
 struct roce_episode {
@@ -107,6 +143,8 @@ struct roce_episode {
     uint8_t trigger;
     uint64_t nak_frame;       /* 0 for implied/timeout */
     int64_t nak_to_resend_ns; /* nak/rnr: NAK to first resent packet */
+    uint64_t has_nak_generation; /* nak: the out-of-sequence arrival was captured */
+    int64_t nak_generation_ns;   /* nak: that arrival to the NAK */
     int64_t first_ts_ns, last_ts_ns;
 };
 

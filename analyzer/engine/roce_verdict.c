@@ -37,6 +37,8 @@ static const char *const verdict_names[ROCE_V_COUNT] = {
     [ROCE_VBIT_MALFORMED] = "malformed",
     [ROCE_VBIT_NAK_RESENT] = "nak_resent",
     [ROCE_VBIT_DUP_RESPONSE] = "duplicate_read_response",
+    [ROCE_VBIT_CAPTURE_LOSS] = "capture_loss",
+    [ROCE_VBIT_DCQCN] = "dcqcn",
 };
 
 const char *roce_trigger_name(unsigned t)

@@ -55,6 +55,8 @@ enum roce_verdict_bit {
     ROCE_VBIT_MALFORMED,       /* RoCE by port/EtherType, but malformed */
     ROCE_VBIT_NAK_RESENT,      /* NAK/RNR NAK followed by a resend (retransmitted_in) */
     ROCE_VBIT_DUP_RESPONSE,    /* READ response PSN before the expected one */
+    ROCE_VBIT_CAPTURE_LOSS,    /* a GAP the responder acknowledged: the capture missed them */
+    ROCE_VBIT_DCQCN,           /* a CNP whose DCQCN reaction was evaluated (dcqcn_*) */
     ROCE_V_COUNT
 };
 
@@ -76,7 +78,9 @@ enum roce_verdict_flag {
     ROCE_V_RESP_GAP = 1u << ROCE_VBIT_RESP_GAP,
     ROCE_V_MALFORMED = 1u << ROCE_VBIT_MALFORMED,
     ROCE_V_NAK_RESENT = 1u << ROCE_VBIT_NAK_RESENT,
-    ROCE_V_DUP_RESPONSE = 1u << ROCE_VBIT_DUP_RESPONSE
+    ROCE_V_DUP_RESPONSE = 1u << ROCE_VBIT_DUP_RESPONSE,
+    ROCE_V_CAPTURE_LOSS = 1u << ROCE_VBIT_CAPTURE_LOSS,
+    ROCE_V_DCQCN = 1u << ROCE_VBIT_DCQCN
 };
 /* Identifier of one verdict bit (index 0..ROCE_V_COUNT-1): "gap", ... */
 const char *roce_verdict_name(unsigned bit_index);
@@ -128,6 +132,12 @@ struct roce_verdict {
     uint64_t reuse_frame;      /* on PSN_REUSE: the READ request whose span is reused */
     uint32_t icrc_calc;        /* on BAD_ICRC */
     uint32_t icrc_wire;
+    int64_t nak_generation_ns; /* on a PSN sequence error NAK, when has_nak_generation: from
+                                  the out-of-sequence arrival that caused it */
+    uint8_t has_nak_generation;
+    uint32_t dcqcn_before_mbps; /* on DCQCN: the flow's rate in the window before the CNP */
+    uint32_t dcqcn_after_mbps;  /* and in the window after it */
+    uint32_t dcqcn_ratio_ppm;   /* after / before, x 10^6 */
 };
 
 /* Nonzero when the verdict shows the expected PSN (expected_psn): the

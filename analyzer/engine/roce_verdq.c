@@ -69,6 +69,17 @@ struct roce_verdict *roce_vq_get(struct roce_engine *e, uint64_t seq, uint64_t f
     return q->verdict.frame == frame ? &q->verdict : NULL;
 }
 
+void roce_vq_hold(struct roce_engine *e, uint64_t seq, uint64_t frame, int64_t deadline)
+{
+    if (roce_vq_get(e, seq, frame) != NULL) {
+        struct vq_entry *q = vq_at(e, seq);
+        if (q->pending < UINT16_MAX)
+            q->pending++;
+        if (deadline > q->deadline)
+            q->deadline = deadline;
+    }
+}
+
 void roce_vq_done(struct roce_engine *e, uint64_t seq, uint64_t frame)
 {
     if (roce_vq_get(e, seq, frame) != NULL) {

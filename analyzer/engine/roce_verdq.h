@@ -18,6 +18,9 @@ uint64_t roce_vq_push(struct roce_engine *e, const struct roce_verdict *v, unsig
                       int64_t deadline);
 /* The open verdict with this sequence and frame, or NULL when already settled. */
 struct roce_verdict *roce_vq_get(struct roce_engine *e, uint64_t seq, uint64_t frame);
+/* One more annotation is due on the open verdict with this sequence and
+ * frame, until deadline (nothing when it was delivered already). */
+void roce_vq_hold(struct roce_engine *e, uint64_t seq, uint64_t frame, int64_t deadline);
 /* One awaited annotation arrived (or will not come). */
 void roce_vq_done(struct roce_engine *e, uint64_t seq, uint64_t frame);
 /* Deliver settled verdicts from the head (all when flush). */

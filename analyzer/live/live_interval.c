@@ -18,6 +18,10 @@
 
 struct roce_live_tracker {
     size_t top;
+    /* the diagnoses of this step and of the one before */
+    struct roce_diagnosis *diags, *prev_diags;
+    size_t n_diags, n_prev_diags;
+    struct roce_live_diag *raised;
     struct roce_totals prev;
     struct roce_livecap_stats prev_cap;
     struct roce_flow_report *reports; /* the engine's flow list (reused) */
@@ -52,7 +56,50 @@ void roce_live_tracker_free(struct roce_live_tracker *t)
     free(t->prev_flows);
     free(t->cur_flows);
     free(t->troubled);
+    free(t->diags);
+    free(t->prev_diags);
+    free(t->raised);
     free(t);
+}
+
+/* The engine's diagnoses now, and which of them were raised since the
+ * previous step (new, or with a larger count). 0, or -1 when out of memory. */
+static int diagnoses(struct roce_live_tracker *t, struct roce_engine *e)
+{
+    long n = roce_engine_diagnoses(e, NULL, 0);
+    struct roce_diagnosis *d = n > 0 ? calloc((size_t)n, sizeof *d) : NULL;
+    struct roce_live_diag *raised = n > 0 ? calloc((size_t)n, sizeof *raised) : NULL;
+    if (n < 0 || (n > 0 && (d == NULL || raised == NULL ||
+                            (n = roce_engine_diagnoses(e, d, (size_t)n)) < 0))) {
+        free(d);
+        free(raised);
+        return -1;
+    }
+    free(t->prev_diags);
+    free(t->raised);
+    t->prev_diags = t->diags;
+    t->n_prev_diags = t->n_diags;
+    t->diags = d;
+    t->n_diags = (size_t)n;
+    t->raised = raised;
+    return 0;
+}
+
+/* The diagnoses whose count grew since the previous step, in list order. */
+static size_t raised_since(struct roce_live_tracker *t)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n_diags; i++) {
+        uint64_t before = 0;
+        for (size_t j = 0; j < t->n_prev_diags; j++)
+            if (roce_diag_same(&t->diags[i], &t->prev_diags[j])) {
+                before = t->prev_diags[j].count;
+                break;
+            }
+        if (t->diags[i].count > before)
+            t->raised[n++] = (struct roce_live_diag){&t->diags[i], t->diags[i].count - before};
+    }
+    return n;
 }
 
 /* Make *p an array of cap elements of size bytes. 0, or -1 (*p unchanged). */
@@ -168,6 +215,18 @@ int roce_live_tracker_step(struct roce_live_tracker *t, struct roce_engine *e,
         t->n_prev = 0; /* the next interval starts the flows from scratch */
     iv->top = t->troubled;
     iv->n_top = iv->n_troubled < t->top ? iv->n_troubled : t->top;
+    if (diagnoses(t, e) != 0) {
+        rc = -1;
+        free(t->diags);
+        t->diags = NULL;
+        t->n_diags = 0; /* the next interval raises them all again */
+    }
+    iv->diags = t->diags;
+    iv->n_diags = t->n_diags;
+    iv->n_raised = t->diags != NULL ? raised_since(t) : 0;
+    iv->raised = t->raised;
+    for (unsigned k = 0; k < ROCE_HIST_KINDS; k++)
+        iv->hist[k] = roce_engine_histogram(e, (enum roce_hist_kind)k);
     /* the engine's totals again: roce_engine_flows may have moved nothing,
      * but the pointer is only promised until the next engine call */
     iv->total = roce_engine_totals(e);

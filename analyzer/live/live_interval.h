@@ -1,8 +1,9 @@
 /*
  * live_interval.h - what one reporting interval of the live monitor saw:
  * the engine's counters for the interval and in total, the capture
- * statistics, and the flows that had trouble in it (by retransmissions,
- * NAKs, PSN gaps, CE marks and CNPs), worst first. The writers (terminal
+ * statistics, the flows that had trouble in it (by retransmissions,
+ * NAKs, PSN gaps, CE marks and CNPs), worst first, and the diagnoses: all
+ * of them so far, and those raised in the interval. The writers (terminal
  * view, JSON Lines, Prometheus) read this and nothing else.
  */
 #ifndef ROCE_LIVE_INTERVAL_H
@@ -20,6 +21,12 @@ struct roce_live_flow {
     struct roce_flow_key key;
     uint8_t transport;
     uint64_t packets, retransmitted, naks, gaps, missing_psns, ce_marked, cnps;
+};
+
+/* A diagnosis raised in an interval: new, or its count grew. */
+struct roce_live_diag {
+    const struct roce_diagnosis *d; /* in roce_live_interval.diags */
+    uint64_t added;                 /* its count grew by this in the interval */
 };
 
 struct roce_live_interval {
@@ -41,6 +48,11 @@ struct roce_live_interval {
     const struct roce_live_flow *top;    /* flows with trouble in the interval, worst first */
     size_t n_top;                        /* listed in top (at most the tracker's top) */
     size_t n_troubled;                   /* flows with trouble in the interval */
+    const struct roce_diagnosis *diags;  /* every diagnosis so far, worst first */
+    size_t n_diags;
+    const struct roce_live_diag *raised; /* those raised in the interval, worst first */
+    size_t n_raised;
+    const struct roce_hist *hist[ROCE_HIST_KINDS]; /* the engine's (as total) */
 };
 
 struct roce_live_tracker;
@@ -49,10 +61,11 @@ struct roce_live_tracker;
 struct roce_live_tracker *roce_live_tracker_new(size_t top);
 void roce_live_tracker_free(struct roce_live_tracker *t);
 
-/* Close an interval: fill iv's counters (delta, total, cap, cap_delta, top)
- * from the engine and the capture statistics so far. iv->top points into
- * the tracker (valid until the next step). 0, or -1 when out of memory
- * (the flow list is then empty; the counters are still filled). */
+/* Close an interval: fill iv's counters (delta, total, cap, cap_delta, top),
+ * diagnoses and histograms from the engine and the capture statistics so
+ * far. iv->top, diags and raised point into the tracker (valid until the
+ * next step). 0, or -1 when out of memory (the flow and diagnosis lists are
+ * then empty; the counters are still filled). */
 int roce_live_tracker_step(struct roce_live_tracker *t, struct roce_engine *e,
                            const struct roce_livecap_stats *cap, struct roce_live_interval *iv);
 

@@ -78,6 +78,14 @@ int roce_live_json_interval(FILE *out, const struct roce_live_interval *iv)
     for (size_t i = 0; i < iv->n_top; i++)
         json_object_array_add(top, top_flow(&iv->top[i]));
     json_object_object_add(root, "top_flows", top);
+    json_object *raised = json_object_new_array();
+    for (size_t i = 0; i < iv->n_raised; i++) {
+        json_object *d = roce_json_diagnosis(iv->raised[i].d);
+        roce_json_put_u64(d, "interval_count", iv->raised[i].added);
+        json_object_array_add(raised, d);
+    }
+    roce_json_put_u64(root, "active_diagnoses", iv->n_diags);
+    json_object_object_add(root, "diagnoses", raised);
     int rc = fputs(json_object_to_json_string_ext(root, LINE_FLAGS), out) < 0 ||
              fputc('\n', out) == EOF || fflush(out) != 0;
     json_object_put(root);

@@ -99,6 +99,21 @@ static void flows_table(FILE *o, const char *indent, const struct roce_live_inte
         fprintf(o, "%s(%zu more)\n", indent, iv->n_troubled - iv->n_top);
 }
 
+/* The diagnoses raised in the interval, worst first: severity, kind, how
+ * much its count grew, its sentence. */
+static void diagnoses(FILE *o, const char *indent, const struct roce_live_interval *iv)
+{
+    if (iv->n_raised == 0)
+        return;
+    fprintf(o, "%sdiagnoses raised in the interval (%zu of %zu):\n", indent, iv->n_raised,
+            iv->n_diags);
+    for (size_t i = 0; i < iv->n_raised; i++) {
+        const struct roce_diagnosis *d = iv->raised[i].d;
+        fprintf(o, "%s  %-8s %s (+%" PRIu64 "): %s\n", indent, roce_diag_severity_name(d->severity),
+                roce_diag_kind_name(d->kind), iv->raised[i].added, d->summary);
+    }
+}
+
 /* One PFC line per priority (and link PAUSE) with frames in the interval or paused. */
 static void pfc_table(FILE *o, const char *indent, const struct roce_live_interval *iv)
 {
@@ -159,6 +174,9 @@ int roce_live_view_screen(FILE *o, const struct roce_live_interval *iv)
     fputc('\n', o);
     capture_line(o, "  ", iv);
     fputc('\n', o);
+    diagnoses(o, "  ", iv);
+    if (iv->n_raised)
+        fputc('\n', o);
     flows_table(o, "  ", iv);
     if (iv->n_troubled)
         fputc('\n', o);
@@ -176,6 +194,7 @@ int roce_live_view_lines(FILE *o, const struct roce_live_interval *iv)
     fprintf(o, " pps %.1f dropped %" PRIu64 " if_dropped %" PRIu64 "%s\n",
             per_second(iv->delta.packets, iv->length_ns), iv->cap_delta.dropped,
             iv->cap_delta.if_dropped, iv->final ? " final" : "");
+    diagnoses(o, "    ", iv);
     flows_table(o, "    ", iv);
     pfc_table(o, "    ", iv);
     return fflush(o) != 0 || ferror(o) ? -1 : 0;

@@ -248,6 +248,58 @@ static void flow_families(struct prom *p, const struct roce_live_interval *iv)
     }
 }
 
+/* Alertmanager's severities for the diagnoses' error, warning, note (the
+ * RocescopeDiagnosis rule of analyzer/deploy passes the label on). */
+static const char *alert_severity(unsigned sev)
+{
+    static const char *const names[] = {"critical", "warning", "info"};
+    return sev <= ROCE_SEV_NOTE ? names[sev] : "info";
+}
+
+/* The active diagnoses: one gauge sample per finding, labelled with its
+ * kind, severity and subject, valued by its count (the alert rules of
+ * analyzer/deploy fire on it). */
+static void diagnosis_family(struct prom *p, const struct roce_live_interval *iv)
+{
+    char subject[ROCE_DIAG_SUMMARY_LEN];
+    struct label l[3] = {{"kind", NULL}, {"severity", NULL}, {"subject", subject}};
+    family(p, "diagnosis", "gauge",
+           "Active diagnoses (analyzer/engine/ANALYSIS.md): the finding's count since the "
+           "monitor started");
+    for (size_t i = 0; i < iv->n_diags; i++) {
+        const struct roce_diagnosis *d = &iv->diags[i];
+        roce_diag_subject(d, subject, sizeof subject);
+        l[0].value = roce_diag_kind_name(d->kind);
+        l[1].value = alert_severity(d->severity);
+        sample_u64(p, "diagnosis", l, 3, d->count);
+    }
+}
+
+/* A histogram from the engine's bucket counts (not cumulative there);
+ * unit: its values per base unit (ns per second, ppm per ratio). */
+static void histogram(struct prom *p, const char *name, const char *help, const struct roce_hist *h,
+                      unsigned kind, double unit)
+{
+    const int64_t *bound = roce_hist_bounds(kind);
+    uint64_t cum = 0;
+    char le[VALUE_BUF], sub[NAME_BUF];
+    struct label l = {"le", le};
+    family(p, name, "histogram", help);
+    snprintf(sub, sizeof sub, "%s_bucket", name);
+    for (unsigned i = 0; i <= ROCE_HIST_BUCKETS; i++) {
+        cum += h->bucket[i];
+        if (i < ROCE_HIST_BUCKETS)
+            snprintf(le, sizeof le, "%.9g", (double)bound[i] / unit);
+        else
+            snprintf(le, sizeof le, "+Inf");
+        sample_u64(p, sub, &l, 1, cum);
+    }
+    snprintf(sub, sizeof sub, "%s_sum", name);
+    sample_double(p, sub, NULL, 0, (double)h->sum / unit);
+    snprintf(sub, sizeof sub, "%s_count", name);
+    sample_u64(p, sub, NULL, 0, h->count);
+}
+
 static void capture_families(struct prom *p, const struct roce_live_interval *iv)
 {
     struct label by = {"by", "kernel"};
@@ -282,6 +334,19 @@ int roce_prometheus_write(FILE *out, const struct roce_live_interval *iv)
     families(&p, fields, n < ROCE_REPORT_FIELDS_MAX ? n : ROCE_REPORT_FIELDS_MAX, "", "", &totals);
     nak_family(&p, iv->total);
     pfc_families(&p, iv->total, &iv->delta, iv->length_ns);
+    diagnosis_family(&p, iv);
+    if (iv->hist[0] != NULL) {
+        histogram(&p, "nak_generation_seconds",
+                  "Out-of-sequence arrival to the responder's NAK (recovery breakdown)",
+                  iv->hist[ROCE_HIST_NAK_GENERATION], ROCE_HIST_NAK_GENERATION,
+                  (double)ROCE_NS_PER_SEC);
+        histogram(&p, "nak_to_resend_seconds", "NAK to the first resent packet",
+                  iv->hist[ROCE_HIST_NAK_TO_RESEND], ROCE_HIST_NAK_TO_RESEND,
+                  (double)ROCE_NS_PER_SEC);
+        histogram(&p, "dcqcn_rate_ratio",
+                  "A sender's rate after a CNP over its rate before (DCQCN reaction)",
+                  iv->hist[ROCE_HIST_DCQCN_RATIO], ROCE_HIST_DCQCN_RATIO, 1e6);
+    }
     capture_families(&p, iv);
     flow_families(&p, iv);
     return ferror(out) ? -1 : 0;

@@ -8,6 +8,9 @@
 #include "fmt.h"
 #include "json_values.h"
 
+#define RATE_DECIMALS  3 /* Mb/s as Gb/s */
+#define RATIO_DECIMALS 6 /* ppm as a ratio */
+
 static void add_i64(json_object *o, const char *k, int64_t v)
 {
     json_object_object_add(o, k, json_object_new_int64(v));
@@ -52,6 +55,8 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
     }
     if (v->flags & ROCE_V_NAK)
         json_object_object_add(o, "nak_code", json_object_new_string(roce_nak_code_name(v->nak_code)));
+    if ((v->flags & ROCE_V_NAK) && v->has_nak_generation)
+        add_i64(o, "nak_generation_ns", v->nak_generation_ns);
     if (v->flags & ROCE_V_RNR)
         roce_json_put_u64(o, "rnr_timer", v->rnr_timer);
     if (v->flags & ROCE_V_NAK_RESENT)
@@ -61,6 +66,14 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
     if (v->flags & ROCE_V_CNP_MATCHED) {
         roce_json_put_u64(o, "cnp_for_frame", v->cnp_for_frame);
         add_i64(o, "cnp_latency_ns", v->cnp_latency_ns);
+    }
+    if (v->flags & ROCE_V_DCQCN) {
+        json_object_object_add(o, "dcqcn_rate_before_gbps",
+                               roce_json_decimal(v->dcqcn_before_mbps, RATE_DECIMALS));
+        json_object_object_add(o, "dcqcn_rate_after_gbps",
+                               roce_json_decimal(v->dcqcn_after_mbps, RATE_DECIMALS));
+        json_object_object_add(o, "dcqcn_rate_ratio",
+                               roce_json_decimal(v->dcqcn_ratio_ppm, RATIO_DECIMALS));
     }
     if (v->flags & ROCE_V_PSN_REUSE)
         roce_json_put_u64(o, "reuse_frame", v->reuse_frame);

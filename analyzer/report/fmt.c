@@ -1,20 +1,16 @@
 /*
  * fmt.c - text forms for the CLI (see fmt.h).
  */
-#define _DEFAULT_SOURCE
 #include "fmt.h"
 
-#include <arpa/inet.h>
 #include <stdio.h>
 
 #include "roce_time.h"
 
 void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size_t len)
 {
-    const char *r = is_v6 ? inet_ntop(AF_INET6, addr, buf, (socklen_t)len)
-                          : inet_ntop(AF_INET, roce_addr_v4(addr), buf, (socklen_t)len);
-    if (r == NULL && len > 0)
-        buf[0] = '\0';
+    if (roce_addr_format(addr, is_v6, buf, len) >= len && len > 0)
+        buf[0] = '\0'; /* as inet_ntop: nothing rather than a cut address */
 }
 
 void roce_fmt_seconds(int64_t ns, char *buf, size_t len)

@@ -24,5 +24,15 @@ json_object *roce_json_seconds(int64_t ns);
 /* src, dst (as inet_ntop writes them) and dest_qp of a flow key, added to
  * o: the endpoint of a flow in the report, the live lines and the events. */
 void roce_json_endpoint(json_object *o, const struct roce_flow_key *k);
+/* An exact decimal: units of 10^-decimals (Mb/s with 3 decimals are Gb/s). */
+json_object *roce_json_decimal(uint64_t units, unsigned decimals);
+/* A list of frame numbers. */
+json_object *roce_json_frames(const uint64_t *frames, unsigned n);
+/* An address (is_v6 == 0: dotted IPv4 of the last 4 bytes) or a MAC as text. */
+json_object *roce_json_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6);
+json_object *roce_json_mac(const uint8_t mac[ROCE_MAC_LEN]);
+/* A diagnosis: {kind, severity, subject, count, summary, frames}: in the
+ * report, the live lines and (the same members) the plugin's statistics. */
+json_object *roce_json_diagnosis(const struct roce_diagnosis *d);
 
 #endif

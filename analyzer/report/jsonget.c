@@ -163,6 +163,52 @@ static int parse_addr(const char *s, uint8_t addr[ROCE_ADDR_LEN], uint8_t *is_v6
     return 0;
 }
 
+void roce_jget_addr(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                    uint8_t addr[ROCE_ADDR_LEN], uint8_t *is_v6)
+{
+    if (parse_addr(roce_jget_str(g, o, where, key), addr, is_v6) != 0)
+        roce_jget_fail(g, where, key, "not an address");
+}
+
+void roce_jget_mac(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                   uint8_t mac[ROCE_MAC_LEN])
+{
+    const char *s = roce_jget_str(g, o, where, key);
+    unsigned b[ROCE_MAC_LEN];
+    char end;
+    if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &end) !=
+            ROCE_MAC_LEN ||
+        strlen(s) != ROCE_MAC_TEXT_LEN - 1) {
+        roce_jget_fail(g, where, key, "not a MAC address");
+        return;
+    }
+    for (unsigned i = 0; i < ROCE_MAC_LEN; i++)
+        mac[i] = (uint8_t)b[i];
+}
+
+unsigned roce_jget_frames(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                          uint64_t *frames, unsigned max)
+{
+    json_object *a = roce_jget_member(g, o, where, key, json_type_array, 0);
+    unsigned n = 0;
+    if (a == NULL)
+        return 0;
+    if (json_object_array_length(a) > max) {
+        roce_jget_fail(g, where, key, "too many frames");
+        return 0;
+    }
+    for (size_t i = 0; i < json_object_array_length(a); i++) {
+        json_object *v = json_object_array_get_idx(a, i);
+        if (json_object_get_type(v) != json_type_int || json_object_get_int64(v) <= 0 ||
+            (n > 0 && json_object_get_uint64(v) <= frames[n - 1])) {
+            roce_jget_fail(g, where, key, "not ascending frame numbers");
+            return 0;
+        }
+        frames[n++] = json_object_get_uint64(v);
+    }
+    return n;
+}
+
 void roce_jget_endpoint(struct roce_jget *g, json_object *o, const char *where,
                         struct roce_flow_key *k)
 {

@@ -45,6 +45,17 @@ const char *roce_jget_str(struct roce_jget *g, json_object *o, const char *where
  * where two share a name), 0 on a problem. */
 unsigned roce_jget_name(struct roce_jget *g, json_object *o, const char *where, const char *key,
                         const char *(*name)(unsigned), unsigned n);
+/* An address member as inet_ntop wrote it into addr, *is_v6 (0: dotted
+ * IPv4); a problem when it is not one. */
+void roce_jget_addr(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                    uint8_t addr[ROCE_ADDR_LEN], uint8_t *is_v6);
+/* A MAC address member ("aa:bb:cc:dd:ee:ff"). */
+void roce_jget_mac(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                   uint8_t mac[ROCE_MAC_LEN]);
+/* A list of at most max frame numbers, ascending and nonzero, into
+ * frames; returns how many. */
+unsigned roce_jget_frames(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                          uint64_t *frames, unsigned max);
 /* {src, dst, dest_qp} into k (addresses as inet_ntop wrote them; the
  * version is not part of an endpoint and is left alone). */
 void roce_jget_endpoint(struct roce_jget *g, json_object *o, const char *where,

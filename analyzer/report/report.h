@@ -33,11 +33,13 @@ struct roce_report_lat {
 };
 
 /* What the report adds to a flow's report (struct roce_flow_report, whose
- * peer_id it does not use): the paired flow's key, the distributions. */
+ * peer_id it does not use): the paired flow's key, the distributions, the
+ * evidence frames of its diagnoses. */
 struct roce_report_flow {
     struct roce_flow_key peer; /* the paired flow, when has_peer */
     uint8_t has_peer;
     struct roce_report_lat lat[ROCE_LATENCY_KINDS];
+    struct roce_evidence *ev; /* owned; NULL when the flow has none */
 };
 
 /* A connection: the requester is the flow whose first request came first
@@ -82,6 +84,11 @@ struct roce_report {
     size_t n_conns, cap_conns;
     struct roce_episode *episodes; /* in the order they started */
     size_t n_episodes, cap_episodes;
+    /* the source MACs of RoCE and MAC Control frames (owned), in the order
+     * first seen; the diagnoses are computed from all of the above
+     * (roce_report_diagnoses) */
+    struct roce_host_mac *macs;
+    size_t n_macs, cap_macs;
 
     struct roce_report_own own;
 };
@@ -122,6 +129,19 @@ size_t roce_report_troubled(const struct roce_report *r, const struct roce_flow_
 struct roce_flow_report *roce_report_add_flow(struct roce_report *r);
 struct roce_report_conn *roce_report_add_conn(struct roce_report *r);
 struct roce_episode *roce_report_add_episode(struct roce_report *r);
+struct roce_host_mac *roce_report_add_mac(struct roce_report *r);
+/* The evidence of flow i, made (zeroed) when it has none; NULL when out of
+ * memory. */
+struct roce_evidence *roce_report_flow_ev(struct roce_report *r, size_t i);
+
+/* The diagnoses of the report (roce_diagnose over its flows, their
+ * evidence, its MACs, totals and options), in *out (to free). How many, or
+ * -1 when out of memory (report_diag.c). */
+long roce_report_diagnoses(const struct roce_report *r, struct roce_diagnosis **out);
+/* Fold mac (from a capture read after r's, frames numbered on by frame_off)
+ * into r's entry of the same MAC, or add it. 0, or -1 when out of memory. */
+int roce_report_merge_mac(struct roce_report *r, const struct roce_host_mac *mac,
+                          uint64_t frame_off);
 /* Set what was read from owned copies (r->own): append a file name, set
  * the link type or the error (NULL allowed). 0, or -1 when out of memory. */
 int roce_report_add_file(struct roce_report *r, const char *name);
@@ -142,8 +162,9 @@ int roce_report_parse(const char *path, struct roce_report *r, char *err, size_t
 
 /* Write the full report as one JSON document. 0, or -1 on error. */
 int roce_report_json(const struct roce_report *r, FILE *out);
-/* Write the human summary: totals, troubled flows worst first (at most top),
- * episodes (at most top), clean flows in one line. 0, or -1 on error. */
+/* Write the human summary: the diagnoses worst first, totals, troubled
+ * flows worst first (at most top), episodes (at most top), clean flows in
+ * one line. 0, or -1 on error. */
 int roce_report_text(const struct roce_report *r, FILE *out, unsigned top);
 
 #endif

@@ -205,5 +205,8 @@ extern const struct roce_fcall roce_fcall_file, roce_fcall_files, roce_fcall_lin
     roce_fcall_duration_s, roce_fcall_latency, roce_fcall_priorities, roce_fcall_endpoint,
     roce_fcall_endpoint_object, roce_fcall_paired_with, roce_fcall_opcodes, roce_fcall_psn_range,
     roce_fcall_episodes, roce_fcall_duration_us, roce_fcall_files_overlap;
+/* report_fields_diag.c */
+extern const struct roce_fcall roce_fcall_diagnoses, roce_fcall_macs, roce_fcall_storm_frames,
+    roce_fcall_udp_sports, roce_fcall_dcqcn, roce_fcall_evidence, roce_fcall_nak_generation;
 
 #endif

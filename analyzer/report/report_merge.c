@@ -8,12 +8,15 @@
  * their flows_created (every flow created counts, also those CM created
  * without packets), counts add up, and the latency distributions merge
  * (roce_lat_merge), so merged percentiles are those of the joint
- * distribution. The first time is the earliest of the captures, the last
- * time the latest; a capture that begins before the latest time of those
- * before it makes the merged report say that the files overlap. How each field merges is said in
- * its declaration (report_fields.c); what cannot be exact (a flow table or verdict queue that would
- * have filled up jointly, PFC storm windows, which are counted per capture) is listed in
- * rocescope(1), MANY FILES.
+ * distribution; the evidence frames of the diagnoses are numbered on, the
+ * MAC tables fold by MAC, and the diagnoses are computed again from all
+ * that (roce_report_diagnoses). The first time is the earliest of the
+ * captures, the last time the latest; a capture that begins before the
+ * latest time of those before it makes the merged report say that the
+ * files overlap. How each field merges is said in its declaration
+ * (report_fields.c); what cannot be exact (a flow table or verdict queue
+ * that would have filled up jointly, PFC storm windows, which are counted
+ * per capture) is listed in rocescope(1), MANY FILES.
  */
 #include "report.h"
 
@@ -52,7 +55,27 @@ static int merge_flows(struct roce_report *dst, const struct roce_report *src, u
         for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
             if (roce_lat_copy(&x->lat[k].own, roce_report_lat_get(&sx->lat[k])) != 0)
                 return -1;
+        if (sx->ev != NULL) {
+            struct roce_evidence *ev = roce_report_flow_ev(dst, dst->n_flows - 1);
+            if (ev == NULL)
+                return -1;
+            roce_evidence_merge(ev, sx->ev, frame_off);
+        }
     }
+    return 0;
+}
+
+/* src's MACs folded into dst's, and its PFC storm frames after dst's. 0 or -1. */
+static int merge_macs(struct roce_report *dst, const struct roce_report *src, uint64_t frame_off)
+{
+    struct roce_pfc_storm_frames *d = &dst->t.storm_frames;
+    const struct roce_pfc_storm_frames *s = &src->t.storm_frames;
+    for (unsigned p = 0; p <= ROCE_PFC_PRIORITIES; p++)
+        for (unsigned i = 0; i < s->n[p] && d->n[p] < ROCE_EVIDENCE_MAX; i++)
+            d->frame[p][d->n[p]++] = s->frame[p][i] + frame_off;
+    for (size_t i = 0; i < src->n_macs; i++)
+        if (roce_report_merge_mac(dst, &src->macs[i], frame_off) != 0)
+            return -1;
     return 0;
 }
 
@@ -99,7 +122,7 @@ int roce_report_merge(struct roce_report *dst, const struct roce_report *src)
                       (struct roce_lat_summary *)(void *)((char *)&dst->t + f->off)) != 0)
             return -1;
     if (merge_flows(dst, src, frame_off, id_off) != 0 ||
-        merge_episodes(dst, src, frame_off, id_off) != 0)
+        merge_episodes(dst, src, frame_off, id_off) != 0 || merge_macs(dst, src, frame_off) != 0)
         return -1;
     for (size_t i = 0; i < src->n_conns; i++) {
         struct roce_report_conn *c = roce_report_add_conn(dst);

@@ -26,10 +26,13 @@ void roce_report_free(struct roce_report *r)
     free(r->own.error);
     for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
         roce_lat_free(&r->lat[k].own);
-    for (size_t i = 0; i < r->n_flows; i++)
+    for (size_t i = 0; i < r->n_flows; i++) {
         for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
             roce_lat_free(&r->flow_x[i].lat[k].own);
+        free(r->flow_x[i].ev);
+    }
     free(r->flows);
+    free(r->macs);
     free(r->flow_x);
     free(r->conns);
     free(r->episodes);
@@ -75,6 +78,19 @@ struct roce_report_conn *roce_report_add_conn(struct roce_report *r)
 struct roce_episode *roce_report_add_episode(struct roce_report *r)
 {
     return grow((void **)&r->episodes, &r->n_episodes, &r->cap_episodes, sizeof *r->episodes);
+}
+
+struct roce_host_mac *roce_report_add_mac(struct roce_report *r)
+{
+    return grow((void **)&r->macs, &r->n_macs, &r->cap_macs, sizeof *r->macs);
+}
+
+struct roce_evidence *roce_report_flow_ev(struct roce_report *r, size_t i)
+{
+    struct roce_report_flow *x = &r->flow_x[i];
+    if (x->ev == NULL)
+        x->ev = calloc(1, sizeof *x->ev);
+    return x->ev;
 }
 
 /* Replace an owned string by a copy of s (NULL allowed). 0 or -1. */
@@ -169,14 +185,23 @@ static int build_conns(struct roce_report *r, const struct roce_flow_report *all
     return 0;
 }
 
-/* What the report adds to the engine's flows (all[0..n-1]): the peers' keys
- * and the (borrowed) distributions. Then only the flows that carried
- * packets are kept: all and x become the report's arrays. */
-static void build_flows(struct roce_report *r, struct roce_engine *e, struct roce_flow_report *all,
-                        struct roce_report_flow *x, size_t n)
+/* What the report adds to the engine's flows (all[0..n-1]): the peers' keys,
+ * the (borrowed) distributions and a copy of the evidence. Then only the
+ * flows that carried packets are kept: all and x become the report's
+ * arrays. 0, or -1 when out of memory. */
+static int build_flows(struct roce_report *r, struct roce_engine *e, struct roce_flow_report *all,
+                       struct roce_report_flow *x, size_t n)
 {
     size_t kept = 0;
+    int rc = 0;
     for (size_t i = 0; i < n; i++) {
+        const struct roce_evidence *ev = roce_engine_flow_evidence(e, &all[i].key, all[i].id);
+        if (ev != NULL && all[i].packets) {
+            if ((x[i].ev = malloc(sizeof *x[i].ev)) == NULL)
+                rc = -1;
+            else
+                *x[i].ev = *ev;
+        }
         const struct roce_flow_report *p =
             all[i].peer_id ? find_report(all, n, all[i].peer_id) : NULL;
         if (p != NULL) {
@@ -196,6 +221,21 @@ static void build_flows(struct roce_report *r, struct roce_engine *e, struct roc
     r->flow_x = x;
     r->n_flows = kept;
     r->cap_flows = n;
+    return rc;
+}
+
+/* A copy of the engine's MAC table. 0, or -1 when out of memory. */
+static int build_macs(struct roce_report *r, const struct roce_engine *e)
+{
+    size_t n;
+    const struct roce_host_mac *m = roce_engine_macs(e, &n);
+    for (size_t i = 0; i < n; i++) {
+        struct roce_host_mac *c = roce_report_add_mac(r);
+        if (c == NULL)
+            return -1;
+        *c = m[i];
+    }
+    return 0;
 }
 
 int roce_report_build(struct roce_report *r, struct roce_engine *e)
@@ -215,7 +255,8 @@ int roce_report_build(struct roce_report *r, struct roce_engine *e)
         r->lat[k].ext = roce_engine_latency(e, (enum roce_latency_kind)k);
     n = roce_engine_flows(e, all, n);
     int rc = build_conns(r, all, n);
-    build_flows(r, e, all, x, n);
+    if (build_flows(r, e, all, x, n) != 0 || build_macs(r, e) != 0)
+        rc = -1;
     for (size_t i = 0; i < n_ep && rc == 0; i++) {
         struct roce_episode *ep = roce_report_add_episode(r);
         if (ep == NULL)

@@ -1,9 +1,10 @@
 /*
  * report_text.c - the human summary (the CLI's default output).
  *
- * Totals first, then the flows that had trouble (gaps, retransmissions,
- * NAKs, PSN reuse, CE marks / CNPs, bad ICRC), worst first, then the
- * go-back-N episodes, then the clean flows in one line.
+ * The diagnoses first (worst first, one line each), then the totals, the
+ * flows that had trouble (gaps, retransmissions, NAKs, PSN reuse, CE marks /
+ * CNPs, bad ICRC), worst first, the go-back-N episodes, and the clean flows
+ * in one line.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -106,16 +107,45 @@ static void pfc_text(FILE *o, const struct roce_totals *t)
     pfc_line(o, "link PAUSE", &p->pause);
 }
 
+static void title(FILE *o, const struct roce_report *r)
+{
+    fprintf(o, "rocescope report: %s", r->n_files ? r->files[0] : "");
+    if (r->n_files > 1)
+        fprintf(o, " and %zu more file%s", r->n_files - 1, r->n_files > 2 ? "s" : "");
+    fprintf(o, " (%s)\n", r->link_type ? r->link_type : "unknown link type");
+}
+
+/* The diagnoses, worst first, one line each: severity, kind, its sentence
+ * and its first evidence frames. 0, or -1 when out of memory. */
+static int diagnosis(FILE *o, const struct roce_report *r)
+{
+    struct roce_diagnosis *d;
+    long n = roce_report_diagnoses(r, &d);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        fputs("  Diagnosis      nothing found: no loss, congestion or error to act on\n\n", o);
+    else
+        fprintf(o, "  Diagnosis      %ld finding%s, worst first:\n", n, n == 1 ? "" : "s");
+    for (long i = 0; i < n; i++) {
+        fprintf(o, "  %-8s %s: %s", roce_diag_severity_name(d[i].severity),
+                roce_diag_kind_name(d[i].kind), d[i].summary);
+        for (unsigned k = 0; k < d[i].n_frames; k++)
+            fprintf(o, "%s%" PRIu64, k ? ", " : " (frames ", d[i].frames[k]);
+        fputs(d[i].n_frames ? ")\n" : "\n", o);
+        if (i == n - 1)
+            fputc('\n', o);
+    }
+    free(d);
+    return 0;
+}
+
 static void totals(FILE *o, const struct roce_report *r)
 {
     const struct roce_totals *t = &r->t;
     char dur[ROCE_FMT_TIME_LEN];
 
     roce_fmt_seconds(t->packets ? t->last_ts_ns - t->first_ts_ns : 0, dur, sizeof dur);
-    fprintf(o, "rocescope report: %s", r->n_files ? r->files[0] : "");
-    if (r->n_files > 1)
-        fprintf(o, " and %zu more file%s", r->n_files - 1, r->n_files > 2 ? "s" : "");
-    fprintf(o, " (%s)\n", r->link_type ? r->link_type : "unknown link type");
     if (r->error != NULL)
         fprintf(o, "  INCOMPLETE     %s: %s\n",
                 r->live ? "the live capture stopped early" : "not all of the input could be read",
@@ -137,15 +167,23 @@ static void totals(FILE *o, const struct roce_report *r)
     fprintf(o, "  RoCE traffic   %s, %s, %s\n", count(t->request_packets, "request", "requests").s,
             count(t->response_packets, "response", "responses").s,
             count(t->cnp_packets, "CNP", "CNPs").s);
-    fprintf(o, "  ICRC           %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked\n",
-            t->icrc_good, t->icrc_bad, t->icrc_unchecked);
+    fprintf(o, "  ICRC           %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked%s\n",
+            t->icrc_good, t->icrc_bad, t->icrc_unchecked,
+            roce_diag_icrc_all_bad(t) ? " (every ICRC checked is bad: the capture path probably "
+                                        "altered the frames, not a link)"
+                                      : "");
     fprintf(o,
             "  flows          %" PRIu64 " tracked, %" PRIu64 " connection%s (%" PRIu64
             " set up by CM), %" PRIu64 " evicted\n",
             t->flows_active, t->connections, roce_fmt_plural(t->connections), t->cm_connections,
             t->flows_evicted);
-    fprintf(o, "  PSN gaps       %" PRIu64 " (%s missing)\n", t->gap_events,
+    fprintf(o, "  PSN gaps       %" PRIu64 " (%s missing)", t->gap_events,
             count(t->missing_psns, "PSN", "PSNs").s);
+    if (t->capture_loss_events)
+        fprintf(o, ", of which %" PRIu64 " (%s) missed by the capture only: the responder "
+                   "acknowledged them",
+                t->capture_loss_events, count(t->capture_loss_psns, "PSN", "PSNs").s);
+    fputc('\n', o);
     fprintf(o, "  retransmitted  %s in %s", count(t->retransmitted_packets, "packet", "packets").s,
             count(t->episodes, "go-back-N episode", "go-back-N episodes").s);
     if (t->episodes) {
@@ -173,16 +211,27 @@ static void totals(FILE *o, const struct roce_report *r)
     latency_line(o, "CNP latency", &t->cnp_latency);
     pfc_text(o, t);
     latency_line(o, "ACK latency", &t->ack_latency);
+    uint64_t diag_limits =
+        t->dcqcn_untracked + t->gap_tracking_overflow + t->macs_untracked + t->udp_sports_untracked;
     if (t->flows_evicted || t->episodes_unlisted || t->verdicts_forced || t->ce_tracking_overflow ||
-        t->cnp_tracking_overflow)
+        t->cnp_tracking_overflow || diag_limits) {
         fprintf(o,
                 "  limits hit     %s evicted, %s not listed, %s settled early, %s untracked, "
-                "%s decided early\n",
+                "%s decided early",
                 count(t->flows_evicted, "flow", "flows").s,
                 count(t->episodes_unlisted, "episode", "episodes").s,
                 count(t->verdicts_forced, "verdict", "verdicts").s,
                 count(t->ce_tracking_overflow, "CE mark", "CE marks").s,
                 count(t->cnp_tracking_overflow, "CNP", "CNPs").s);
+        if (diag_limits)
+            fprintf(o, "; for the diagnoses: %s not evaluated, %s taken as network loss unchecked, "
+                       "%s of untracked MACs, %s not kept",
+                    count(t->dcqcn_untracked, "CNP", "CNPs").s,
+                    count(t->gap_tracking_overflow, "gap", "gaps").s,
+                    count(t->macs_untracked, "frame", "frames").s,
+                    count(t->udp_sports_untracked, "source port", "source ports").s);
+        fputc('\n', o);
+    }
 }
 
 /* What of the CNPs f carried was unexplained: "" (none), ", unexplained"
@@ -220,6 +269,8 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
          f->retransmitted_packets, f->episodes, roce_fmt_plural(f->episodes));
     ITEM(f->gap_events, "%" PRIu64 " PSN gap%s (%" PRIu64 " missing)", f->gap_events,
          roce_fmt_plural(f->gap_events), f->missing_psns);
+    ITEM(f->capture_loss_gaps, "%" PRIu64 " of them missed by the capture only",
+         f->capture_loss_gaps);
     ITEM(f->psn_reuse, "%s a PSN of an earlier READ",
          count(f->psn_reuse, "request reuses", "requests reuse").s);
     ITEM(f->read_response_gaps, "%s",
@@ -231,6 +282,10 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
     ITEM(f->cnp_packets, "%s carried%s", count(f->cnp_packets, "CNP", "CNPs").s,
          carried_unexplained(f, why, sizeof why));
     ITEM(f->bad_icrc, "%s", count(f->bad_icrc, "bad ICRC", "bad ICRCs").s);
+    ITEM(f->dcqcn.cnps_evaluated, "DCQCN %s (median rate ratio %u.%02u over %s evaluated)",
+         roce_dcqcn_verdict_name(f->dcqcn.verdict), (unsigned)(f->dcqcn.ratio_ppm / 1000000u),
+         (unsigned)(f->dcqcn.ratio_ppm % 1000000u / 10000u),
+         count(f->dcqcn.cnps_evaluated, "CNP", "CNPs").s);
 #undef ITEM
     if (f->naks.total) {
         fputs(", NAKs sent: ", o);
@@ -242,7 +297,7 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
 static void episodes_text(FILE *o, const struct roce_report *r, unsigned top)
 {
     size_t n = r->n_episodes;
-    char name[ROCE_FMT_FLOW_LEN], a[ROCE_FMT_US_LEN], b[ROCE_FMT_US_LEN];
+    char name[ROCE_FMT_FLOW_LEN], a[ROCE_FMT_US_LEN], b[ROCE_FMT_US_LEN], c[ROCE_FMT_US_LEN];
     if (n == 0)
         return;
     fprintf(o, "\nGo-back-N episodes (%zu listed%s):\n", n, n > top ? ", first shown" : "");
@@ -256,9 +311,13 @@ static void episodes_text(FILE *o, const struct roce_report *r, unsigned top)
         fprintf(o, "  frame %" PRIu64 "  %s  PSN 0x%06x..0x%06x, %s, trigger %s", ep->first_frame,
                 name, (unsigned)ep->first_psn, (unsigned)ep->last_psn,
                 count(ep->packets, "packet", "packets").s, roce_trigger_name(ep->trigger));
+        if (ep->nak_frame && ep->has_nak_generation)
+            fprintf(o, " (NAK frame %" PRIu64 " sent %s us after the out-of-sequence arrival",
+                    ep->nak_frame, roce_fmt_us_text(ep->nak_generation_ns, c));
+        else if (ep->nak_frame)
+            fprintf(o, " (NAK frame %" PRIu64, ep->nak_frame);
         if (ep->nak_frame)
-            fprintf(o, " (NAK frame %" PRIu64 ", resent after %s us)", ep->nak_frame,
-                    roce_fmt_us_text(ep->nak_to_resend_ns, a));
+            fprintf(o, ", resent after %s us)", roce_fmt_us_text(ep->nak_to_resend_ns, a));
         fprintf(o, ", lasted %s us\n", roce_fmt_us_text(ep->last_ts_ns - ep->first_ts_ns, b));
     }
 }
@@ -271,6 +330,11 @@ int roce_report_text(const struct roce_report *r, FILE *o, unsigned top)
 
     if (bad == NULL)
         return -1;
+    title(o, r);
+    if (diagnosis(o, r) != 0) {
+        free(bad);
+        return -1;
+    }
     totals(o, r);
     n_bad = roce_report_troubled(r, bad);
     for (size_t i = 0; i < r->n_flows; i++) {

@@ -43,6 +43,9 @@ SCENARIO_SETS = [
     ["clean_rc.pcap"],
     # QP reuse (closed flows, connections named by flow ids) and CNPs decided late
     ["cnp_before_pairing.pcap", "cm_reuse.pcap", "ipv6_vlan.pcap"],
+    # the diagnoses: computed again from the merged flows, MACs and evidence
+    ["capture_loss.pcap", "pfc_hosts.pcap", "ecmp.pcap"],
+    ["ce_unanswered.pcap", "dcqcn.pcap", "nak_generation.pcap", "icrc_rewritten.pcap"],
 ]
 PCAP_HDR = 24
 REC_HDR = 16

@@ -8,7 +8,11 @@ PSN gaps, retransmissions, NAKs or malformed frames; the PSN reuse in the
 two sanderw71 stall captures is flagged at the right frames; the QP reuse in
 the htons capture (two CM connections on dest QP 0x11) gives each connection
 its own flow to QP 0x11 (tests/integration/consistency.py checks them frame
-by frame); the ConnectX-4 Lx CNP is seen as a CNP.
+by frame); the ConnectX-4 Lx CNP is seen as a CNP; the two MACs of the
+link-local capture (hop limit 1) are host NICs; the diagnoses say nothing
+absurd: psn_reuse on the two stall captures (at the SEND reusing the READ's
+PSN), nothing else on any capture (no packet loss on clean captures, no ECMP
+collision, slow receiver or ICRC error).
 
 Fails when the folder is missing, skips (exit 77) when the build opted out
 of the real captures (tests/real_folder.py).
@@ -30,6 +34,8 @@ STALL = {
 }
 HTONS = "sanderw71__SoftRoce__Frame_req_and_response_htons_bytes.pcapng"
 CNP = "secdev__scapy__roce_uts_cnp_cx4lx.pcap"
+# RoCE over link-local GIDs, sent with hop limit 1: never routed, so host NICs
+LINK_LOCAL = "oferby__rdma__roce.cap"
 
 
 def provenance(real):
@@ -82,6 +88,9 @@ def main():
         check(r["retransmission"]["packets"] == 0,
               f"{name}: {r['retransmission']['packets']} retransmitted packets")
         check(r["naks"]["total"] == 0, f"{name}: {r['naks']['total']} NAKs")
+        kinds = [(d["kind"], d["frames"]) for d in r["diagnoses"]]
+        want = [("psn_reuse", [STALL[name][0]])] if name in STALL else []
+        check(kinds == want, f"{name}: diagnoses {kinds}, expected {want}")
         if name in STALL:
             send, read = STALL[name]
             check(r["psn_reuse"] == 1, f"{name}: psn_reuse {r['psn_reuse']}, expected 1")
@@ -96,6 +105,10 @@ def main():
             # QP 0x11 serves both connections: one flow record each, each set up by CM once
             reused = [f for f in r["flows"] if f["dest_qp"] == 0x11 and f["cm_connections"] == 1]
             check(len(reused) == 2, f"{name}: not two flows to QP 0x11, one per CM connection")
+        if name == LINK_LOCAL:
+            basis = sorted((m["address"], m["basis"]) for m in r["host_macs"] + r["fabric_macs"])
+            check(len(basis) == 2 and all(b == "unrouted" for _, b in basis),
+                  f"{name}: MACs {basis}: link-local senders are host NICs")
         if name == CNP:
             check(r["ecn"]["cnps"] == 1, f"{name}: {r['ecn']['cnps']} CNPs, expected 1")
             check(r["ecn"]["cnps_unexplained"] == 1, f"{name}: a lone CNP must be unexplained")

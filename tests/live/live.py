@@ -7,9 +7,14 @@ tcpreplay.
                     equals the offline report of the same file (every count
                     that comes from the headers; times and what depends on
                     them excepted) whenever pcap_stats shows no drops; the
-                    interval lines add up to the totals; the Prometheus file
-                    parses, agrees and passes `promtool check metrics`.
-                    ERSPAN II/III, VXLAN, GRE, PFC, VLAN.
+                    diagnoses equal those of the frames saved with -w
+                    analysed offline, and for the scenarios whose diagnoses
+                    do not depend on times those of the file replayed; the
+                    interval lines add up to the totals and raise every
+                    diagnosis by its count; the Prometheus file parses,
+                    agrees and passes `promtool check metrics`. ERSPAN
+                    II/III, VXLAN, GRE, PFC, VLAN, and the scenarios of the
+                    diagnoses.
   --part monitor    no-traffic intervals and --duration, interface errors,
                     -c, SIGINT and SIGTERM mid-run (JSON and the terminal
                     view), a vanished interface, -w with -C/-W rotation
@@ -50,10 +55,15 @@ TIMED = {"first_time", "last_time", "duration_s", "ack_latency_us", "cnp_latency
          "ce_unanswered", "cnps_matched", "cnps_unexplained", "cnps_carried_unexplained",
          "by_trigger",
          "episodes_by_trigger", "trigger", "nak_frame", "options", "file", "files", "live",
-         "complete", "error"}
+         "complete", "error", "nak_generation_us", "dcqcn", "evidence", "storm_frames",
+         "diagnoses"}
 GAUGES = {"flows_active", "peak_flows", "connections"}
 SCENARIOS = ("loss_receiver", "ecn_cnp", "nak_codes", "erspan2", "erspan3", "vxlan", "gre",
-             "pfc", "ipv6_vlan")
+             "pfc", "ipv6_vlan", "capture_loss", "nak_generation", "dcqcn", "clean_fabric",
+             "pfc_hosts", "ecmp", "icrc_rewritten", "ce_unanswered")
+# whose diagnoses come from the headers alone: the live ones equal the file's
+HEADER_DIAGNOSES = ("loss_receiver", "nak_codes", "capture_loss", "nak_generation", "pfc_hosts",
+                    "ecmp", "icrc_rewritten")
 
 
 class Fail(Exception):
@@ -252,7 +262,7 @@ def parse_prometheus(text):
             helps.add(line.split()[2])
         elif line.startswith("# TYPE "):
             _, _, name, typ = line.split(" ", 3)
-            if typ not in ("counter", "gauge") or name in types:
+            if typ not in ("counter", "gauge", "histogram") or name in types:
                 raise Fail("prometheus line %d: bad or repeated TYPE" % n)
             types[name] = typ
         elif line.startswith("#") or not line:
@@ -262,6 +272,9 @@ def parse_prometheus(text):
             if not m:
                 raise Fail("prometheus line %d: not a sample: %r" % (n, line))
             name, labels = m.group(1), {}
+            family = re.sub(r"_(bucket|sum|count)$", "", name)
+            if types.get(family) == "histogram":
+                name = family  # its samples: _bucket{le=...}, _sum, _count
             body = m.group(3) or ""
             pos = 0
             while pos < len(body):
@@ -276,7 +289,7 @@ def parse_prometheus(text):
                 raise Fail("prometheus: counter %s does not end in _total" % name)
             if not name.startswith("rocescope_") or labels.get("interface") != CAPTURE_IF:
                 raise Fail("prometheus line %d: name prefix or interface label" % n)
-            samples[(name, frozenset(labels.items()))] = float(m.group(4))
+            samples[(m.group(1), frozenset(labels.items()))] = float(m.group(4))
     return samples
 
 
@@ -345,11 +358,40 @@ def check_prometheus(path, report):
     for p in report["pfc"]["priorities"]:
         expect.append((val("rocescope_pfc_priority_frames_total", priority=str(p["priority"]),
                            state="xoff"), p["xoff"]))
+    gauges = {k: v for k, v in s.items() if k[0] == "rocescope_diagnosis"}
+    if len(gauges) != len(report["diagnoses"]):
+        raise Fail("prometheus: %d diagnosis gauges, report %d diagnoses" %
+                   (len(gauges), len(report["diagnoses"])))
+    alert = {"error": "critical", "warning": "warning", "note": "info"}
+    for d in report["diagnoses"]:
+        counts = [v for k, v in gauges.items()
+                  if ("kind", d["kind"]) in k[1] and ("severity", alert[d["severity"]]) in k[1]]
+        if d["count"] not in counts:
+            raise Fail("prometheus: no gauge %s=%d" % (d["kind"], d["count"]))
+    if val("rocescope_dcqcn_rate_ratio_count") != report["dcqcn"]["cnps_evaluated"] or \
+            val("rocescope_nak_generation_seconds_bucket", le="+Inf") != \
+            val("rocescope_nak_generation_seconds_count"):
+        raise Fail("prometheus: the histograms' counts")
     for name, n in report["encapsulation"].items():
         expect.append((val("rocescope_encapsulated_frames_total", encapsulation=name), n))
     for got, want in expect:
         if got != want:
             raise Fail("prometheus value %r, report %r" % (got, want))
+
+
+def check_raised(lines, report):
+    """The intervals raise every diagnosis of the report, by its count in all."""
+    raised = {}
+    for l in lines:
+        if l.get("type") != "interval":
+            continue
+        for d in l["diagnoses"]:
+            key = (d["kind"], json.dumps(d["subject"], sort_keys=True))
+            raised[key] = raised.get(key, 0) + d["interval_count"]
+    final = {(d["kind"], json.dumps(d["subject"], sort_keys=True)): d["count"]
+             for d in report["diagnoses"]}
+    if raised != final:
+        raise Fail("diagnoses raised in the intervals %r, in the report %r" % (raised, final))
 
 
 def final_report(mon):
@@ -361,8 +403,9 @@ def final_report(mon):
 
 def scenario(tool, captures, tmp, name):
     path = os.path.join(captures, name + ".pcap")
+    saved = os.path.join(tmp, name + ".saved.pcap")
     n = pcap_frames(path)
-    mon = Monitor(tool, tmp, ["--json", "-s", "0", "-c", str(n)], name=name)
+    mon = Monitor(tool, tmp, ["--json", "-s", "0", "-c", str(n), "-w", saved], name=name)
     mon.ready()
     replay(path)
     rc = mon.wait()
@@ -370,6 +413,7 @@ def scenario(tool, captures, tmp, name):
         raise Fail("%s: exit %d: %s" % (name, rc, mon.stderr()))
     lines, live = final_report(mon)
     check_sums(lines, live)
+    check_raised(lines, live)
     check_prometheus(mon.prom, live)
     stats = live["capture"]["live"]
     if stats["dropped"] or stats["if_dropped"]:
@@ -378,6 +422,13 @@ def scenario(tool, captures, tmp, name):
     d = diff(header_counts(live), header_counts(offline(tool, path)))
     if d:
         raise Fail("%s: live and offline reports differ: %s" % (name, d))
+    d = diff(live["diagnoses"], offline(tool, saved)["diagnoses"], "diagnoses")
+    if d:
+        raise Fail("%s: live diagnoses and those of the saved frames differ: %s" % (name, d))
+    if name in HEADER_DIAGNOSES:
+        d = diff(live["diagnoses"], offline(tool, path)["diagnoses"], "diagnoses")
+        if d:
+            raise Fail("%s: live diagnoses and the file's differ: %s" % (name, d))
 
 
 def part_scenarios(tool, captures, tmp):

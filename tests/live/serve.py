@@ -36,9 +36,12 @@ from live import Fail, Monitor, netns, replay, pcap_frames, parse_prometheus
 
 # event keys whose values depend on arrival times: the times, and which CNP
 # answered which CE mark (within --cnp-window of the arrival times)
-TIMED_EVENT_KEYS = {"time", "nak_to_resend_ns", "cnp_latency_ns", "cnp_frame", "cnp_for_frame"}
+TIMED_EVENT_KEYS = {"time", "nak_to_resend_ns", "cnp_latency_ns", "cnp_frame", "cnp_for_frame",
+                    "nak_generation_ns", "dcqcn_rate_before_gbps", "dcqcn_rate_after_gbps",
+                    "dcqcn_rate_ratio"}
 SETTLED_BY_TIME = {"ce_answered": "ce_settled", "ce_unanswered": "ce_settled",
                    "cnp_matched": "cnp_settled", "cnp_unexplained": "cnp_settled"}
+TIMED_VERDICTS = {"dcqcn"}  # evaluated only when the windows hold enough requests
 HTTP_PER_IP = 8          # ROCE_HTTP_PER_IP (analyzer/live/http.h)
 REQUEST_BYTES = 16384    # ROCE_HTTP_REQUEST_BYTES
 
@@ -200,7 +203,7 @@ def listen(tool, captures, tmp):
 
 def strip_times(ev):
     out = {k: v for k, v in ev.items() if k not in TIMED_EVENT_KEYS}
-    out["verdicts"] = [SETTLED_BY_TIME.get(v, v) for v in ev["verdicts"]]
+    out["verdicts"] = [SETTLED_BY_TIME.get(v, v) for v in ev["verdicts"] if v not in TIMED_VERDICTS]
     return out
 
 

@@ -34,7 +34,11 @@ roce.analysis.psn_reuse roce.analysis.nak roce.analysis.rnr roce.analysis.retran
 roce.analysis.ce roce.analysis.cnp_frame roce.analysis.ce_unanswered
 roce.analysis.cnp_for_frame roce.analysis.cnp_latency roce.analysis.cnp_unexplained
 roce.analysis.read_response_gap roce.analysis.duplicate_read_response
-roce.analysis.malformed roce.flow.id roce.endpoint roce.src_endpoint roce.dst_endpoint""".split()
+roce.analysis.malformed roce.flow.id roce.endpoint roce.src_endpoint roce.dst_endpoint
+roce.analysis.capture_loss roce.analysis.nak_generation roce.analysis.dcqcn
+roce.analysis.dcqcn.rate_before roce.analysis.dcqcn.rate_after roce.analysis.dcqcn.ratio
+roce.analysis.dcqcn.verdict roce.analysis.dcqcn.cnps_evaluated roce.diagnosis
+roce.diagnosis.severity roce.diagnosis.count""".split()
 FRAMENUM_FIELDS = """roce.analysis.episode_frame roce.analysis.nak_frame roce.analysis.psn_reuse
 roce.analysis.retransmitted_in roce.analysis.cnp_frame roce.analysis.cnp_for_frame""".split()
 
@@ -165,6 +169,54 @@ def expert_lines(out):
 def has_expert(lines, severity, text):
     return any(s == severity and g == "Sequence" and p == "RoCE" and t.startswith(text)
                for s, g, p, t in lines)
+
+
+def test_diagnoses(c, t):
+    """capture_loss, dcqcn, pfc_hosts: a gap the capture missed is never
+    called a loss; each diagnosis is an expert info with its sentence on its
+    evidence frames (a PFC frame too), from the second pass on; a CNP shows
+    its flow's DCQCN verdict, as the CLI's report has it."""
+    path = t.scenario("capture_loss")
+    report = t.report(path)
+    out = t.tshark(path, "-2", "-Y", "roce.analysis.psn_gap", "-T", "fields", "-e",
+                   "frame.number", "-e", "roce.analysis.capture_loss", "-e", "_ws.col.Info",
+                   "-z", "expert")
+    missed = [int(r[0]) for r in field_rows(out) if r[1] != ""]
+    want = [f for d in report["diagnoses"] if d["kind"] == "capture_loss" for f in d["frames"]]
+    c.check(missed == want and want, f"capture_loss: roce.analysis.capture_loss on {missed}, "
+                                     f"the CLI's capture_loss frames {want}")
+    labels = {int(r[0]): ("[RoCE PSN gap missed by the capture]" in r[2],
+                          "[RoCE PSN gap]" in r[2]) for r in field_rows(out)}
+    c.check(labels and all(labels[n] == ((True, False) if n in want else (False, True))
+                           for n in labels),
+            f"capture_loss: Info labels {labels} (missed gaps: {want})")
+    ex = expert_lines(out)
+    lost = [x for x in ex if x[3].startswith("PSN gap: packets lost")]
+    c.check(len(lost) == 1 and any(x[3].startswith("PSN gap missed by the capture") for x in ex),
+            f"capture_loss: the missed gaps are called lost: {ex}")
+    for d in report["diagnoses"]:
+        sev = {"error": "Errors", "warning": "Warns", "note": "Notes"}[d["severity"]]
+        c.check(any(x[0] == sev and x[2] == "RoCE" and x[3] == d["summary"] for x in ex),
+                f"capture_loss: no {sev} expert info {d['summary']!r}")
+
+    path = t.scenario("dcqcn")
+    verdicts = {(f["dst"], f["src"]): f["dcqcn"]["verdict"] for f in t.report(path)["flows"]
+                if f["dcqcn"]}
+    out = t.tshark(path, "-2", "-Y", "roce.cnp", "-T", "fields", "-e", "roce.flow.src",
+                   "-e", "roce.flow.dst", "-e", "roce.analysis.dcqcn.verdict")
+    rows = field_rows(out)
+    c.check(rows and all(verdicts.get((r[0], r[1])) == r[2] for r in rows),
+            f"dcqcn: CNPs show verdicts {rows[:4]}, the CLI's flows {verdicts}")
+
+    path = t.scenario("pfc_hosts")
+    frames = [d["frames"] for d in t.report(path)["diagnoses"]]
+    for passes in ((), ("-2",)):
+        out = t.tshark(path, *passes, "-Y", "roce.diagnosis == \"slow_receiver\"", "-T",
+                       "fields", "-e", "frame.number", "-e", "eth.type")
+        got = [int(r[0]) for r in field_rows(out)]
+        c.check(got == (frames[0] if passes else []) and all(r[1] == "0x8808"
+                                                             for r in field_rows(out)),
+                f"pfc_hosts {passes}: slow_receiver on {got}, CLI {frames}")
 
 
 def test_loading(c, t):
@@ -691,7 +743,7 @@ def test_preferences(c, t):
         default = cli_events(t.rocescope, path)
         cli = cli_events(t.rocescope, path, *options)
         c.check(cli != default, f"{pref}: {name} does not exercise it (scenario changed?)")
-        diffs = compare(f"{name} with {pref}", cli, plugin_events(t.env, path, "-o", pref))
+        diffs = compare(f"{name} with {pref}", cli, plugin_events(t.env, path, "-o", pref)[0])
         c.check(not diffs, "; ".join(diffs[:3]))
     # max_flows changes no verdict of the scenarios, only the evictions
     path = t.scenario("ecn_cnp")
@@ -725,7 +777,8 @@ def main():
         if c.failures:
             print("the plugin does not load: nothing else checked")
             return 1
-        tests = (test_sequence, test_details, test_ecn, test_nak_kinds, test_header_only,
+        tests = (test_sequence, test_details, test_ecn, test_nak_kinds, test_diagnoses,
+                 test_header_only,
                  test_flowtable, test_conversations, test_colorfilters, test_random_access,
                  test_preferences, test_ports, test_flows_on_frames)
         if a.real:

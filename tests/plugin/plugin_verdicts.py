@@ -8,10 +8,14 @@ build tree, see tshark_env.py) and compares, frame by frame: the set of
 frames with verdicts, the verdict names, and every detail the event carries
 (malformed reason, expected PSN, missing PSNs, episode frame, trigger, NAK frame and delay,
 NAK code, RNR timer, resend frame, CNP frames and latency, reused READ
-frame, ICRC values), plus time, addresses, destination QP, flow id and PSN. This is
-the proof that both front ends show one engine's analysis. (The first frame
-of a go-back-N episode shows no episode frame in the plugin, where the event
-names the frame itself: that is taken as equal.)
+frame, ICRC values, capture loss, NAK generation time, DCQCN rates), plus
+time, addresses, destination QP, flow id and PSN; and the diagnoses: `-z
+roce,diagnoses` lists those of `rocescope --json` (kind, severity, count,
+sentence, frames), and every evidence frame carries roce.diagnosis of each
+diagnosis that cites it (PFC frames too). This is the proof that both front
+ends show one engine's analysis. (The first frame of a go-back-N episode
+shows no episode frame in the plugin, where the event names the frame
+itself: that is taken as equal.)
 
 With --snaplens 64,96,128 every capture is also cut at those snaplens
 (editcap -s) and compared again: header-only frames must be analysed alike.
@@ -64,7 +68,12 @@ FIELDS = [
     ("roce.analysis.psn_reuse", "reuse_frame", "int"),
     ("roce.icrc.computed", "icrc_computed", "int"),
     ("roce.icrc.wire", "icrc_wire", "int"),
+    ("roce.analysis.nak_generation", "nak_generation_ns", "ns"),
+    ("roce.analysis.dcqcn.rate_before", "dcqcn_rate_before_gbps", "float"),
+    ("roce.analysis.dcqcn.rate_after", "dcqcn_rate_after_gbps", "float"),
+    ("roce.analysis.dcqcn.ratio", "dcqcn_rate_ratio", "float"),
 ]
+DIAGNOSIS = "roce.diagnosis"  # last field: every diagnosis citing the frame
 IGNORED_CLI_KEYS = {"opcode"}  # the plugin shows the opcode number, the CLI its identifier
 
 
@@ -79,6 +88,8 @@ def convert(kind, text):
         return ipaddress.ip_address(text)
     if kind == "list":
         return text.split(",")
+    if kind == "float":
+        return float(text)
     return text
 
 
@@ -108,27 +119,71 @@ def cli_events(rocescope, path, *options):
     return events
 
 
+def cli_diagnoses(rocescope, path, *options):
+    """The diagnoses of `rocescope --json [options] path`: the list, and
+    {frame: sorted kinds of the diagnoses citing it}."""
+    p = subprocess.run([rocescope, "--json", *options, path], capture_output=True, text=True,
+                       timeout=300)
+    if p.returncode != 0:
+        raise RuntimeError(f"rocescope --json exit {p.returncode}: {p.stderr.strip()}")
+    listed = [(d["severity"], d["kind"], d["count"], d["summary"], d["frames"])
+              for d in json.loads(p.stdout)["diagnoses"]]
+    return listed, frame_kinds(listed)
+
+
+def frame_kinds(listed):
+    cited = {}
+    for _, kind, _, _, frames in listed:
+        for f in frames:
+            cited.setdefault(f, []).append(kind)
+    return {f: sorted(k) for f, k in cited.items()}
+
+
+def parse_diagnoses_table(lines):
+    """The entries of the -z roce,diagnoses table (roce_ws_diag.c): a line
+    "SEVERITY KIND COUNT SUBJECT", the sentence, "frames: N N ..."."""
+    listed, i = [], 0
+    while i < len(lines) and not lines[i].startswith("RoCE diagnoses"):
+        i += 1
+    i += 1
+    while i + 2 < len(lines) and not lines[i].startswith("="):
+        head = lines[i].split()
+        frames = [int(x) for x in lines[i + 2].split()[1:]]
+        listed.append((head[0], head[1], int(head[2]), lines[i + 1].strip(), frames))
+        i += 3
+    return listed
+
+
 def plugin_events(env, path, *options):
-    """{frame: event} the plugin shows (tshark -2 [options]), in the same form."""
-    args = [*options, "-2", "-r", env.capture(path), "-Y", "roce.analysis", "-T", "fields",
-            "-E", "separator=\t", "-E", "occurrence=f", "-e", "frame.number"]
+    """What the plugin shows (tshark -2 [options] -z roce,diagnoses):
+    {frame: event} of the frames with verdicts, in the form of the CLI's, the
+    diagnoses table, and {frame: sorted kinds of roce.diagnosis}."""
+    args = [*options, "-2", "-r", env.capture(path), "-Y", "roce.analysis || roce.diagnosis",
+            "-T", "fields", "-E", "separator=\t", "-E", "occurrence=a", "-E", "aggregator=;",
+            "-e", "frame.number"]
     for field, _, _ in FIELDS:
         args += ["-e", field]
+    args += ["-e", DIAGNOSIS, "-z", "roce,diagnoses"]
     rc, out, err = env.run(*args)
     if rc != 0:
         raise RuntimeError(f"tshark exit {rc}: {err.strip()}")
-    events = {}
-    for line in out.splitlines():
+    events, cited, lines = {}, {}, out.splitlines()
+    for n, line in enumerate(lines):
+        if not line or not line[0].isdigit():
+            return events, parse_diagnoses_table(lines[n:]), cited
         cells = line.split("\t")
         frame = int(cells[0])
         ev = {"frame": frame}
         for (field, key, kind), text in zip(FIELDS, cells[1:]):
-            if text != "":
-                ev[key] = convert(kind, text)
+            if text != "":  # the first occurrence (all are listed for roce.diagnosis)
+                ev[key] = convert(kind, text.split(";")[0])
         if "episode_start" in ev.get("verdicts", ()) and "episode_frame" not in ev:
             ev["episode_frame"] = frame  # the plugin leaves out this self-reference
-        events[frame] = ev
-    return events
+        if cells[-1]:
+            cited[frame] = sorted(cells[-1].split(";"))
+        if "verdicts" in ev:
+            events[frame] = ev
+    return events, [], cited
 
 
 def compare(name, cli, plug):
@@ -151,10 +206,16 @@ def check_capture(env, rocescope, path):
     name = os.path.basename(path)
     try:
         cli = cli_events(rocescope, path)
-        plug = plugin_events(env, path)
-    except (RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
+        cli_listed, cli_cited = cli_diagnoses(rocescope, path)
+        plug, plug_listed, plug_cited = plugin_events(env, path)
+    except (RuntimeError, subprocess.TimeoutExpired, ValueError, IndexError) as e:
         return name, 0, [f"{name}: {e}"]
-    return name, len(cli), compare(name, cli, plug)
+    diffs = compare(name, cli, plug)
+    if cli_listed != plug_listed:
+        diffs.append(f"{name}: diagnoses: CLI {cli_listed}, -z roce,diagnoses {plug_listed}")
+    if cli_cited != plug_cited:
+        diffs.append(f"{name}: evidence frames: CLI {cli_cited}, roce.diagnosis {plug_cited}")
+    return name, len(cli), diffs
 
 
 def captures_in(folder):

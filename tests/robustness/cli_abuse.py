@@ -44,6 +44,13 @@ NUMERIC = {
     "--interval": ["0", "0s", "1h", "1.5s", "18446744073709551615s", "20000000000000000000us",
                    "ms", "5 s", "1e3ms"],
     "--storm-share": ["0", "101", "50%"],
+    "--dcqcn-window": ["0", "1000001"],
+    "--dcqcn-delay": ["1000001", "4us"],
+    "--dcqcn-packets": ["0", "1000001"],
+    "--dcqcn-cnps": ["0", "1000001"],
+    "--dcqcn-reacted": ["1001", "85%"],
+    "--dcqcn-ignored": ["1001"],
+    "--ce-unanswered": ["0", "1000001"],
     "--jobs": ["0", "1025"],
     "-s": ["63", "262145"],
     "-B": ["0", "2097152"],
@@ -122,6 +129,11 @@ def main():
                 case(f"{opt}={v[:20]!r}", [f"{opt}={v}", good], 2, want)
             elif v:
                 case(f"{opt}{v[:20]!r}", [f"{opt}{v}", good], 2, want)
+    # the DCQCN thresholds must be in order (reacted <= ignored)
+    case("--dcqcn-reacted above --dcqcn-ignored", ["--dcqcn-reacted", "96", good], 2,
+         "rocescope: --dcqcn-reacted: 96 is above --dcqcn-ignored (95)")
+    case("--dcqcn-ignored below --dcqcn-reacted", ["--dcqcn-ignored", "50", good], 2,
+         "rocescope: --dcqcn-reacted: 85 is above --dcqcn-ignored (50)")
     # (getopt_long takes unambiguous prefixes: --jso is --json, not an error)
     for args in (["-x", good], ["---json", good], ["--json=1", good], ["-o"], ["--top"],
                  ["--events", "--json", good]):

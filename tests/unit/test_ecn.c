@@ -193,8 +193,9 @@ static void test_unanswered_settles_after_window(void)
     at(&t, T, 0);
     uint64_t ce = tu_send_ce(&t, &c, 2);
     at(&t, T, 10 * US);
-    uint64_t gap = tu_send(&t, &c, 5); /* a verdict behind the CE mark */
-    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
+    /* a verdict behind the CE mark, with nothing to wait for itself */
+    uint64_t retx = tu_send(&t, &c, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_RETRANSMISSION | ROCE_V_EPISODE_START);
     at(&t, T, WINDOW); /* the window has not passed yet */
     tu_send(&t, &other, 1);
     CU_ASSERT_EQUAL(tu_settled_count(&t), 0);
@@ -202,8 +203,8 @@ static void test_unanswered_settles_after_window(void)
     tu_send(&t, &other, 2);
     CU_ASSERT_EQUAL(tu_settled_count(&t), 2);
     CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
-    CU_ASSERT_EQUAL(tu_sflags(&t, gap), ROCE_V_GAP);
-    CU_ASSERT_EQUAL(t.last_settled, gap); /* the CE mark first, then the gap */
+    CU_ASSERT_EQUAL(tu_sflags(&t, retx), ROCE_V_RETRANSMISSION | ROCE_V_EPISODE_START);
+    CU_ASSERT_EQUAL(t.last_settled, retx); /* the CE mark first, then the resend */
     CU_ASSERT_EQUAL(tu_totals(&t)->ce_unanswered, 1);
     tu_eng_done(&t);
 }

@@ -59,6 +59,10 @@ void tu_eng_init(struct tu_eng *t, const struct tu_opts *o)
             t->cfg.nak_horizon_ns = o->nak_horizon_ns;
         if (o->max_episodes)
             t->cfg.max_episodes = o->max_episodes;
+        if (o->dcqcn_window_ns)
+            t->cfg.dcqcn_window_ns = o->dcqcn_window_ns;
+        if (o->dcqcn_delay_ns)
+            t->cfg.dcqcn_delay_ns = o->dcqcn_delay_ns;
     }
     t->cfg.on_verdict = on_verdict;
     t->cfg.ctx = t;

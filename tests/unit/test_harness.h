@@ -54,6 +54,8 @@ struct tu_opts {
     int64_t cnp_window_ns;
     int64_t nak_horizon_ns;
     uint32_t max_episodes;
+    int64_t dcqcn_window_ns;
+    int64_t dcqcn_delay_ns;
 };
 
 /* Create the engine (o NULL: defaults; on_verdict is always the harness').

@@ -121,6 +121,72 @@ static void random_key(struct tu_rng *g, struct roce_flow_key *k)
     k->dqpn = tu_rng_below(g, 1u << 24);
 }
 
+/* Up to max ascending frame numbers into frames; how many. */
+static uint8_t random_frames(struct tu_rng *g, uint64_t *frames, unsigned max)
+{
+    uint8_t n = (uint8_t)tu_rng_below(g, max + 1);
+    uint64_t f = 0;
+    for (unsigned i = 0; i < n; i++)
+        frames[i] = f += 1 + tu_rng_below(g, 1000);
+    return n;
+}
+
+/* The members of a flow the diagnoses read (CALL fields): source ports,
+ * DCQCN reaction, evidence. */
+static void random_diag_members(struct tu_rng *g, struct roce_report *r, struct roce_flow_report *f,
+                                size_t i)
+{
+    f->n_udp_sports = (uint8_t)tu_rng_below(g, ROCE_UDP_SPORTS_MAX + 1);
+    for (unsigned k = 0; k < f->n_udp_sports; k++)
+        f->udp_sports[k] = (uint16_t)(k * 4000 + tu_rng_below(g, 4000));
+    memset(&f->dcqcn, 0, sizeof f->dcqcn);
+    f->dcqcn.tracked = (uint8_t)tu_rng_below(g, 2);
+    if (f->dcqcn.tracked) {
+        f->dcqcn.cnps_evaluated = tu_rng_below(g, 3) ? tu_rng_next(g) : 0;
+        if (f->dcqcn.cnps_evaluated) {
+            f->dcqcn.rate_before_mbps = tu_rng_next(g);
+            f->dcqcn.rate_after_mbps = tu_rng_next(g);
+            f->dcqcn.ratio_ppm = tu_rng_next(g);
+        }
+        f->dcqcn.verdict = (uint8_t)tu_rng_below(g, ROCE_DCQCN_VERDICTS);
+    }
+    if (tu_rng_below(g, 2)) {
+        struct roce_evidence *ev = roce_report_flow_ev(r, i);
+        CU_ASSERT_FATAL(ev != NULL);
+        for (unsigned k = 0; k < ROCE_DIAG_KINDS; k++)
+            ev->n[k] = tu_rng_below(g, 3) ? 0 : random_frames(g, ev->frame[k], ROCE_EVIDENCE_MAX);
+    }
+}
+
+/* A MAC table at random: hosts and fabric MACs of every basis. */
+static void random_macs(struct tu_rng *g, struct roce_report *r)
+{
+    for (unsigned i = 0; i < 6; i++) {
+        struct roce_host_mac *m = roce_report_add_mac(r);
+        struct roce_flow_key k;
+        CU_ASSERT_FATAL(m != NULL);
+        for (unsigned b = 0; b < ROCE_MAC_LEN; b++)
+            m->mac[b] = (uint8_t)tu_rng_next(g);
+        m->mac[5] = (uint8_t)i; /* distinct */
+        m->addresses = (uint8_t)(i % 3);
+        if (m->addresses) {
+            random_key(g, &k);
+            memcpy(m->addr, k.src, ROCE_ADDR_LEN);
+            m->is_v6 = k.is_v6;
+            m->version = (uint8_t)(1 + tu_rng_below(g, 2));
+            m->ttl_min = (uint8_t)tu_rng_next(g);
+            m->ttl_max = (uint8_t)tu_rng_next(g);
+            m->checked_frames = tu_rng_next(g);
+            m->unrouted_frames = i % 2 ? m->checked_frames : 0;
+        }
+        m->pfc_frames = tu_rng_next(g);
+        m->pause_frames = tu_rng_next(g);
+        m->n_frames = random_frames(g, m->frames, ROCE_EVIDENCE_MAX);
+    }
+    for (unsigned p = 0; p <= ROCE_PFC_PRIORITIES; p++)
+        r->t.storm_frames.n[p] = random_frames(g, r->t.storm_frames.frame[p], ROCE_EVIDENCE_MAX);
+}
+
 /* A report filled at random through the tables. */
 static void random_report(struct tu_rng *g, struct roce_report *r)
 {
@@ -135,6 +201,7 @@ static void random_report(struct tu_rng *g, struct roce_report *r)
     for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++)
         fill(g, &roce_pfc_prio_fields, &r->t.pfc.prio[i]);
     r->t.last_ts_ns = r->t.first_ts_ns + (int64_t)tu_rng_below(g, 1u << 30);
+    random_macs(g, r);
     for (unsigned i = 0; i < N_FLOWS; i++) {
         struct roce_flow_report *f = roce_report_add_flow(r);
         CU_ASSERT_FATAL(f != NULL);
@@ -153,11 +220,14 @@ static void random_report(struct tu_rng *g, struct roce_report *r)
         f->have_psn = (uint8_t)tu_rng_below(g, 2);
         f->first_psn = f->have_psn ? tu_rng_below(g, 1u << 24) : 0;
         f->last_psn = f->have_psn ? tu_rng_below(g, 1u << 24) : 0;
+        random_diag_members(g, r, f, r->n_flows - 1);
     }
     for (unsigned i = 0; i < N_EPISODES; i++) { /* in the order they started */
         struct roce_episode *ep = roce_report_add_episode(r);
         CU_ASSERT_FATAL(ep != NULL);
         fill(g, &roce_episode_fields, ep);
+        ep->has_nak_generation = tu_rng_below(g, 2);
+        ep->nak_generation_ns = ep->has_nak_generation ? (int64_t)tu_rng_below(g, 1u << 30) : 0;
         ep->flow_id = r->flows[tu_rng_below(g, N_FLOWS)].id;
         ep->first_frame = frame += 1 + tu_rng_below(g, 100);
         ep->first_ts_ns = 0;
@@ -251,12 +321,15 @@ static void expect_problem(const char *from, const char *to, const char *why)
 static void test_problems(void)
 {
     expect_problem("\"alloc_failures\"", "\"alloc_failurez\"", "limits.alloc_failures: missing");
-    expect_problem("\"frames\": ", "\"frames\": -", "pfc.priorities.frames: negative");
+    expect_problem("\"xoff\": ", "\"xoff\": -", "pfc.priorities.xoff: negative");
     expect_problem("\"pause\": {", "\"pause\": [], \"p\": {", "pfc.pause: not an object");
     expect_problem("\"storm_share_pct\": ", "\"storm_share_pct\": 9",
                    "options.storm_share_pct: a value out of range");
-    expect_problem(
-        "\"version\": ", "\"version\": \"1\", \"v\": ", "flows[0]: version: not a number");
+    expect_problem("\"id\": ", "\"id\": \"1\", \"i\": ", "flows[0]: id: not a number");
+    expect_problem("\"unrouted_frames\": ", "\"unrouted_frames\": -",
+                   "host_macs.unrouted_frames: negative");
+    expect_problem("\"cnps_evaluated\": ", "\"cnps_evaluated\": -",
+                   "dcqcn.cnps_evaluated: negative");
     expect_problem("\"duration_us\": ", "\"duration_us\": \"1\", \"d\": ",
                    "episodes.duration_us: not a decimal number");
 }
@@ -294,8 +367,8 @@ static void random_totals(uint64_t seed, struct roce_totals *a, struct roce_tota
 }
 
 /* Two random totals merged: counts add up, gauges too (a later capture's
- * flows come on top), the first time is the first report's with packets,
- * the last time the last one's. */
+ * flows come on top), the first time is the earliest of the reports with
+ * packets, the last time the latest. */
 static void test_merge(void)
 {
     struct roce_totals a, b, m;
@@ -310,9 +383,86 @@ static void test_merge(void)
               (int64_t)((uint64_t)a.pfc.prio[7].paused_ns + (uint64_t)b.pfc.prio[7].paused_ns));
     CU_ASSERT(m.encap[ROCE_ENCAP_COUNT - 1] ==
               a.encap[ROCE_ENCAP_COUNT - 1] + b.encap[ROCE_ENCAP_COUNT - 1]);
-    CU_ASSERT(m.first_ts_ns == (a.packets ? a.first_ts_ns : b.first_ts_ns));
-    CU_ASSERT(m.last_ts_ns == (b.packets ? b.last_ts_ns : a.last_ts_ns));
+    /* the earliest and the latest of the reports with packets */
+    int64_t first = !a.packets                      ? b.first_ts_ns
+                    : !b.packets                    ? a.first_ts_ns
+                    : a.first_ts_ns < b.first_ts_ns ? a.first_ts_ns
+                                                    : b.first_ts_ns;
+    int64_t last = !a.packets                    ? b.last_ts_ns
+                   : !b.packets                  ? a.last_ts_ns
+                   : a.last_ts_ns > b.last_ts_ns ? a.last_ts_ns
+                                                 : b.last_ts_ns;
+    CU_ASSERT(m.first_ts_ns == first);
+    CU_ASSERT(m.last_ts_ns == last);
     CU_ASSERT(memcmp(&m.ack_latency, &a.ack_latency, sizeof m.ack_latency) == 0);
+}
+
+/* Two captures' reports merged: a MAC that only paused in the first and
+ * sent RoCE from one unrouted address in the second is that host's NIC in
+ * the merged report, whose slow_receiver diagnosis cites the first's
+ * frames; the evidence and storm frames of the second are numbered on; a
+ * MAC behind two addresses across the reports is no host's. */
+static void test_merge_diagnoses(void)
+{
+    struct roce_report a, b, m;
+    struct roce_diagnosis *d;
+    roce_report_init(&a);
+    roce_report_init(&b);
+    roce_report_init(&m);
+    a.t.packets = 100;
+    struct roce_host_mac *ma = roce_report_add_mac(&a), *mb = roce_report_add_mac(&b);
+    CU_ASSERT_FATAL(ma != NULL && mb != NULL);
+    ma->mac[5] = mb->mac[5] = 7;
+    ma->pfc_frames = 2;
+    ma->frames[ma->n_frames++] = 11;
+    ma->frames[ma->n_frames++] = 12;
+    mb->addresses = 1;
+    mb->version = 2;
+    mb->addr[10] = mb->addr[11] = 0xFF;
+    mb->checked_frames = mb->unrouted_frames = 3;
+    mb->ttl_min = mb->ttl_max = 64;
+    struct roce_host_mac *other = roce_report_add_mac(&b);
+    CU_ASSERT_FATAL(other != NULL);
+    *other = *mb;
+    other->mac[5] = 8;
+    b.t.packets = 50;
+    b.t.storm_frames.n[3] = 1;
+    b.t.storm_frames.frame[3][0] = 4;
+    b.t.pfc.prio[3].storm_windows = 1;
+    struct roce_flow_report *f = roce_report_add_flow(&b);
+    CU_ASSERT_FATAL(f != NULL);
+    f->id = 1;
+    f->packets = f->psn_reuse = 1;
+    struct roce_evidence *ev = roce_report_flow_ev(&b, 0);
+    CU_ASSERT_FATAL(ev != NULL);
+    roce_evidence_add(ev, ROCE_DIAG_PSN_REUSE, 9);
+    CU_ASSERT(roce_report_merge(&m, &a) == 0 && roce_report_merge(&m, &b) == 0);
+    CU_ASSERT_EQUAL(m.n_macs, 2);
+    CU_ASSERT_EQUAL(roce_host_mac_role(&m.macs[0]), ROCE_MAC_UNROUTED);
+    CU_ASSERT_EQUAL(m.t.storm_frames.frame[3][0], 104);
+    long n = roce_report_diagnoses(&m, &d);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_EQUAL(d[0].kind, ROCE_DIAG_PFC_STORM);
+    CU_ASSERT_EQUAL(d[0].frames[0], 104);
+    CU_ASSERT_EQUAL(d[1].kind, ROCE_DIAG_SLOW_RECEIVER);
+    CU_ASSERT_EQUAL(d[1].count, 2);
+    CU_ASSERT_EQUAL(d[1].frames[0], 11);
+    CU_ASSERT_EQUAL(d[2].kind, ROCE_DIAG_PSN_REUSE);
+    CU_ASSERT_EQUAL(d[2].frames[0], 109);
+    free(d);
+    /* the same MAC behind another address in a third report: no host's */
+    struct roce_report c;
+    roce_report_init(&c);
+    struct roce_host_mac *mc = roce_report_add_mac(&c);
+    CU_ASSERT_FATAL(mc != NULL);
+    *mc = *mb;
+    mc->addr[15] = 1;
+    CU_ASSERT(roce_report_merge(&m, &c) == 0);
+    CU_ASSERT_EQUAL(roce_host_mac_role(&m.macs[0]), ROCE_MAC_SEVERAL);
+    roce_report_free(&a);
+    roce_report_free(&b);
+    roce_report_free(&c);
+    roce_report_free(&m);
 }
 
 /* The interval's counters: counts are differences, the rest current. */
@@ -525,6 +675,7 @@ static const struct tu_test tests[] = {
     {"problems", test_problems},
     {"totals_covered", test_totals_covered},
     {"merge", test_merge},
+    {"merge_diagnoses", test_merge_diagnoses},
     {"live_delta", test_live_delta},
     {"live_fields", test_live_fields},
     {"prometheus", test_prometheus},

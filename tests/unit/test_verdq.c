@@ -14,7 +14,7 @@
 #define US     1000
 #define WINDOW (100 * US)
 
-/* A gap verdict behind a CE mark waits for the mark to settle. */
+/* A resend verdict behind a CE mark waits for the mark to settle. */
 static void test_held_behind_open_verdict(void)
 {
     struct tu_eng t;
@@ -22,33 +22,34 @@ static void test_held_behind_open_verdict(void)
     tu_setup(&t, &c, NULL);
     int64_t T = t.now;
     uint64_t ce = tu_send_ce(&t, &c, 1);
-    uint64_t gap = tu_send(&t, &c, 3);
-    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_GAP);
-    CU_ASSERT_PTR_NULL(tu_settled(&t, gap));
+    uint64_t retx = tu_send(&t, &c, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.flags, ROCE_V_RETRANSMISSION | ROCE_V_EPISODE_START);
+    CU_ASSERT_PTR_NULL(tu_settled(&t, retx));
     t.now = T + WINDOW + 1;
-    tu_send(&t, &c, 4);
+    tu_send(&t, &c, 2);
     CU_ASSERT_PTR_NOT_NULL(tu_settled(&t, ce));
-    CU_ASSERT_PTR_NOT_NULL(tu_settled(&t, gap));
+    CU_ASSERT_PTR_NOT_NULL(tu_settled(&t, retx));
     tu_eng_done(&t);
 }
 
-/* A verdict with nothing to wait for is delivered during its own frame. */
+/* A verdict with nothing to wait for is delivered during its own frame: a
+ * gap of UC (no ACK can tell capture loss from network loss). */
 static void test_immediate_delivery(void)
 {
     struct tu_eng t;
     struct tu_conn c;
     tu_setup(&t, &c, NULL);
-    tu_send(&t, &c, 1);
-    uint64_t gap = tu_send(&t, &c, 3);
+    tu_req(&t, &c, RG_OP_UC_SEND_ONLY, 1, 64);
+    uint64_t gap = tu_req(&t, &c, RG_OP_UC_SEND_ONLY, 3, 64);
     const struct roce_verdict *v = tu_v(&t, gap);
     CU_ASSERT_EQUAL(v->frame, gap);
     CU_ASSERT_EQUAL(v->ts_ns, t.now - t.step);
     CU_ASSERT_EQUAL(v->has_flow, 1);
     CU_ASSERT_EQUAL(v->key.dqpn, TU_QB);
     CU_ASSERT_EQUAL(v->key.version, 2);
-    CU_ASSERT_EQUAL(v->opcode, RG_OP_RC_SEND_ONLY);
+    CU_ASSERT_EQUAL(v->opcode, RG_OP_UC_SEND_ONLY);
     CU_ASSERT_EQUAL(v->psn, 3);
-    CU_ASSERT_EQUAL(v->transport, ROCE_TRANSPORT_RC);
+    CU_ASSERT_EQUAL(v->transport, ROCE_TRANSPORT_UC);
     CU_ASSERT_EQUAL(v->missing_psns, 1);
     tu_eng_done(&t);
 }
@@ -108,8 +109,8 @@ static void test_finish_settles_everything(void)
     CU_ASSERT_EQUAL(tu_sflags(&t, nak), ROCE_V_NAK);
     CU_ASSERT_EQUAL(tu_sflags(&t, ce), ROCE_V_CE | ROCE_V_CE_UNANSWERED);
     /* frames may follow a finish: it acted as a flush */
-    uint64_t gap = tu_send(&t, &c, 9);
-    CU_ASSERT_PTR_NOT_NULL(tu_settled(&t, gap));
+    uint64_t retx = tu_send(&t, &c, 1);
+    CU_ASSERT_PTR_NOT_NULL(tu_settled(&t, retx));
     tu_eng_done(&t);
 }
 

@@ -1,0 +1,95 @@
+/*
+ * roce_reqlog.c - the recent request packets of all flows (see
+ * roce_reqlog.h).
+ *
+ * One ring in capture order, written sequentially: a per-flow ring would
+ * cost a cold cache line per request when many flows interleave. A flow's
+ * entries are chained (each names the flow's previous one, the flow its
+ * latest), so a query walks that flow's entries only; a link to an entry
+ * the ring has overwritten ends the chain.
+ */
+#include "roce_reqlog.h"
+
+#include <stdlib.h>
+
+#include "roce_internal.h"
+#include "roce_psn.h"
+
+#define MASK (REQLOG_ENTRIES - 1)
+
+/* The entry a link names (its number + 1), or NULL when there is none or
+ * the ring has overwritten it. */
+static const struct reqlog_entry *entry(const struct roce_engine *e, uint64_t link)
+{
+    if (link == 0 || e->reqlog == NULL || e->reqlog_written - (link - 1) > REQLOG_ENTRIES)
+        return NULL;
+    return &e->reqlog[(link - 1) & MASK];
+}
+
+/* Nonzero when the chain that ended at link was cut by the ring (older
+ * entries of the flow were overwritten), not by its start. */
+static int cut(const struct roce_engine *e, uint64_t link)
+{
+    return link != 0 && entry(e, link) == NULL;
+}
+
+void roce_reqlog_add(struct roce_engine *e, struct roce_flow *f, int64_t ts, uint32_t psn,
+                     uint32_t len)
+{
+    if (e->reqlog == NULL && (e->reqlog = malloc(REQLOG_ENTRIES * sizeof *e->reqlog)) == NULL) {
+        e->alloc_failures++; /* this request is not logged; the next one tries again */
+        return;
+    }
+    struct reqlog_entry *x = &e->reqlog[e->reqlog_written & MASK];
+    x->ts = ts;
+    x->prev = f->req.log_last;
+    x->psn = psn;
+    x->len = len;
+    f->req.log_last = ++e->reqlog_written;
+}
+
+int roce_reqlog_window(const struct roce_engine *e, const struct roce_flow *f, int64_t from,
+                       int64_t to, uint64_t *bytes, uint64_t *packets)
+{
+    uint64_t b = 0, n = 0, link = f->req.log_last;
+    const struct reqlog_entry *x;
+    unsigned walked = 0;
+    for (; (x = entry(e, link)) != NULL && walked < REQLOG_WALK; link = x->prev, walked++) {
+        if (x->ts < from)
+            break;
+        if (x->ts < to) {
+            b += x->len;
+            n++;
+        }
+    }
+    if ((x == NULL && cut(e, link)) || walked == REQLOG_WALK)
+        return -1; /* requests older than what is kept may still be in the window */
+    *bytes = b;
+    *packets = n;
+    return 0;
+}
+
+int roce_reqlog_first_after(const struct roce_engine *e, const struct roce_flow *f, uint32_t psn,
+                            int64_t at, int64_t *ts)
+{
+    uint64_t link = f->req.log_last;
+    const struct reqlog_entry *x, *first = NULL;
+    unsigned walked = 0;
+    for (; (x = entry(e, link)) != NULL && walked < REQLOG_WALK; link = x->prev, walked++) {
+        if (x->ts > at)
+            continue; /* captured after the NAK */
+        if (!roce_psn_after(x->psn, psn))
+            break;
+        first = x;
+    }
+    if (first == NULL || (x == NULL && cut(e, link)) || walked == REQLOG_WALK)
+        return 0; /* none, or the run began before the oldest request kept */
+    *ts = first->ts;
+    return 1;
+}
+
+void roce_reqlog_done(struct roce_engine *e)
+{
+    free(e->reqlog);
+    e->reqlog = NULL;
+}

@@ -1,0 +1,49 @@
+/*
+ * report_diag.c - the diagnoses of a report and its MAC table (see
+ * report.h): the engine's roce_diagnose over what the report holds, so that
+ * a report built from an engine, read back from JSON or merged from several
+ * gives the list one engine would.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+long roce_report_diagnoses(const struct roce_report *r, struct roce_diagnosis **out)
+{
+    struct roce_diag_flow *flows = calloc(r->n_flows ? r->n_flows : 1, sizeof *flows);
+    long n = -1;
+    *out = NULL;
+    if (flows == NULL)
+        return -1;
+    for (size_t i = 0; i < r->n_flows; i++) {
+        const struct roce_report_flow *x = &r->flow_x[i];
+        flows[i].r = &r->flows[i];
+        flows[i].ev = x->ev;
+        flows[i].peer = x->has_peer ? &x->peer : NULL;
+    }
+    struct roce_diag_input in = {flows, r->n_flows, r->macs, r->n_macs, &r->t, r->cfg};
+    n = roce_diagnose(&in, NULL, 0);
+    if (n > 0) {
+        *out = calloc((size_t)n, sizeof **out);
+        n = *out == NULL ? -1 : roce_diagnose(&in, *out, (size_t)n);
+    }
+    free(flows);
+    return n;
+}
+
+int roce_report_merge_mac(struct roce_report *r, const struct roce_host_mac *mac,
+                          uint64_t frame_off)
+{
+    for (size_t i = 0; i < r->n_macs; i++)
+        if (memcmp(r->macs[i].mac, mac->mac, sizeof mac->mac) == 0) {
+            roce_host_mac_merge(&r->macs[i], mac, frame_off);
+            return 0;
+        }
+    struct roce_host_mac *m = roce_report_add_mac(r);
+    if (m == NULL)
+        return -1;
+    memcpy(m->mac, mac->mac, sizeof mac->mac);
+    roce_host_mac_merge(m, mac, frame_off);
+    return 0;
+}

@@ -235,6 +235,9 @@ def report_counters(rep):
         put("episodes_total", n, trigger=t)
     put("psn_gaps_total", rep["psn_gaps"]["events"])
     put("missing_psns_total", rep["psn_gaps"]["missing_psns"])
+    put("psn_gaps_capture_loss_total", rep["psn_gaps"]["capture_loss_events"])
+    put("missing_psns_capture_loss_total", rep["psn_gaps"]["capture_loss_psns"])
+    put("dcqcn_cnps_evaluated_total", rep["dcqcn"]["cnps_evaluated"])
     put("psn_reuse_total", rep["psn_reuse"])
     put("read_response_gaps_total", rep["read_response_gaps"]["events"])
     put("read_response_missing_psns_total", rep["read_response_gaps"]["missing_psns"])
@@ -266,7 +269,8 @@ def report_counters(rep):
         put("encapsulated_frames_total", n, encapsulation=enc)
     lim = rep["limits"]
     for k in ("flows_created", "flows_evicted", "flows_retired", "verdicts_forced",
-              "ce_tracking_overflow", "cnp_tracking_overflow", "alloc_failures"):
+              "ce_tracking_overflow", "cnp_tracking_overflow", "alloc_failures", "dcqcn_untracked",
+              "gap_tracking_overflow", "macs_untracked", "udp_sports_untracked"):
         put(k + "_total", lim[k])
     live = c["live"]
     put("capture_received_packets_total", live["received"])
@@ -381,6 +385,20 @@ def inside(a):
         other = sorted({al["labels"]["alertname"] for al in prom.api("alerts")["alerts"]
                         if al["state"] == "firing"} - {"RocescopePfcPauseStorm"})
         step("RocescopePfcPauseStorm firing (%d alerts; also %s)" % (len(firing), other), t0)
+
+        # the monitor's diagnoses reach Alertmanager's routing through one rule:
+        # the storm is a critical pfc_storm, the replayed loss a packet_loss warning
+        def diagnosis_alerts():
+            got = {(al["labels"].get("kind"), al["labels"].get("severity"),
+                    al["labels"].get("subject"))
+                   for al in prom.api("alerts")["alerts"]
+                   if al["labels"]["alertname"] == "RocescopeDiagnosis" and
+                   al["state"] == "firing" and al["labels"].get("interface") == CAPTURE_IF}
+            want = {("pfc_storm", "critical", "priority 3"),
+                    ("packet_loss", "warning", "192.168.1.10 -> 192.168.1.20 QP 0x0000b2")}
+            return want <= got and got
+        got = wait_for("RocescopeDiagnosis to fire for the storm and the loss", diagnosis_alerts)
+        step("RocescopeDiagnosis firing (%d diagnoses)" % len(got), t0)
 
         # idle now: --listen and the file carry the same counters at one instant
         def same_counters():

@@ -153,8 +153,7 @@ const struct roce_host_mac *roce_engine_macs(const struct roce_engine *e, size_t
  * flow the key names now), or NULL when it has none or is not tracked.
  * Valid until the next engine call that takes a frame or retires flows. */
 const struct roce_evidence *roce_engine_flow_evidence(const struct roce_engine *e,
-                                                      const struct roce_flow_key *key,
-                                                      uint64_t id);
+                                                      const struct roce_flow_key *key, uint64_t id);
 
 /* The diagnoses of everything analysed so far (roce_diagnose over the
  * tracked flows, the MACs and the totals): how many there are, at most cap

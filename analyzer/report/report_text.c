@@ -180,8 +180,9 @@ static void totals(FILE *o, const struct roce_report *r)
     fprintf(o, "  PSN gaps       %" PRIu64 " (%s missing)", t->gap_events,
             count(t->missing_psns, "PSN", "PSNs").s);
     if (t->capture_loss_events)
-        fprintf(o, ", of which %" PRIu64 " (%s) missed by the capture only: the responder "
-                   "acknowledged them",
+        fprintf(o,
+                ", of which %" PRIu64 " (%s) missed by the capture only: the responder "
+                "acknowledged them",
                 t->capture_loss_events, count(t->capture_loss_psns, "PSN", "PSNs").s);
     fputc('\n', o);
     fprintf(o, "  retransmitted  %s in %s", count(t->retransmitted_packets, "packet", "packets").s,
@@ -224,8 +225,9 @@ static void totals(FILE *o, const struct roce_report *r)
                 count(t->ce_tracking_overflow, "CE mark", "CE marks").s,
                 count(t->cnp_tracking_overflow, "CNP", "CNPs").s);
         if (diag_limits)
-            fprintf(o, "; for the diagnoses: %s not evaluated, %s taken as network loss unchecked, "
-                       "%s of untracked MACs, %s not kept",
+            fprintf(o,
+                    "; for the diagnoses: %s not evaluated, %s taken as network loss unchecked, "
+                    "%s of untracked MACs, %s not kept",
                     count(t->dcqcn_untracked, "CNP", "CNPs").s,
                     count(t->gap_tracking_overflow, "gap", "gaps").s,
                     count(t->macs_untracked, "frame", "frames").s,

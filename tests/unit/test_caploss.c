@@ -81,7 +81,8 @@ static void test_nak_first(void)
     tu_ack(&t, &c, 3, rg_aeth_ack(0));
     CU_ASSERT_EQUAL(tu_totals(&t)->capture_loss_events, 0);
     const struct roce_flow_report r = req_flow(&t);
-    CU_ASSERT_EQUAL(roce_engine_flow_evidence(t.e, &r.key, 0)->frame[ROCE_DIAG_PACKET_LOSS][0], gap);
+    CU_ASSERT_EQUAL(roce_engine_flow_evidence(t.e, &r.key, 0)->frame[ROCE_DIAG_PACKET_LOSS][0],
+                    gap);
     tu_eng_done(&t);
 }
 

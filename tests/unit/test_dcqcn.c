@@ -226,8 +226,8 @@ static void test_decided_late(void)
     roce_engine_finish(t.e);
     const struct roce_verdict *v = tu_v(&t, cnp);
     CU_ASSERT(v->flags & ROCE_V_DCQCN);
-    CU_ASSERT_EQUAL(v->dcqcn_before_mbps, MBPS_1US);      /* 20 requests in [10.5, 30.5) */
-    CU_ASSERT_EQUAL(v->dcqcn_after_mbps, MBPS_1US / 2);   /* 35, 37, 39 then 41 ... 53 */
+    CU_ASSERT_EQUAL(v->dcqcn_before_mbps, MBPS_1US);    /* 20 requests in [10.5, 30.5) */
+    CU_ASSERT_EQUAL(v->dcqcn_after_mbps, MBPS_1US / 2); /* 35, 37, 39 then 41 ... 53 */
     CU_ASSERT_EQUAL(v->dcqcn_ratio_ppm, 500000);
     CU_ASSERT_EQUAL(req_flow(&t).dcqcn.cnps_evaluated, 1);
     tu_eng_done(&t);

@@ -305,14 +305,11 @@ static void register_experts(int proto)
         /* Malformed is Wireshark's own group: it also sets _ws.malformed. */
         {&roce_ws_ei.malformed,
          {"roce.expert.malformed", PI_MALFORMED, PI_WARN, "Malformed RoCE packet", EXPFILL}},
-    /* one per diagnosis kind, with its severity (roce_diag_kind_severity) */
-#define DIAG(kind, name, group, sev, what)                                                         \
-    {                                                                                              \
-        &roce_ws_ei.diag[kind],                                                                    \
-        {                                                                                          \
-            "roce.expert.diagnosis." name, group, sev, what, EXPFILL                               \
-        }                                                                                          \
-    }
+        /* one per diagnosis kind, with its severity (roce_diag_kind_severity) */
+        /* clang-format off */
+#define DIAG(kind, name, group, sev, what) \
+    {&roce_ws_ei.diag[kind], {"roce.expert.diagnosis." name, group, sev, what, EXPFILL}}
+        /* clang-format on */
         DIAG(ROCE_DIAG_PACKET_LOSS, "packet_loss", PI_SEQUENCE, PI_WARN,
              "Diagnosis: packets lost in the network"),
         DIAG(ROCE_DIAG_CAPTURE_LOSS, "capture_loss", PI_SEQUENCE, PI_WARN,

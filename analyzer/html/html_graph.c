@@ -285,9 +285,9 @@ static void marks(struct graph *g, const struct roce_html_flow *ms, int missing_
             continue;
         }
         fprintf(o,
-                "<use href=\"#%s\" x=\"%.1f\" y=\"%.1f\"%s data-frame=\"%" PRIu64
-                "\" data-verdicts=\"",
-                shape_of(m->flags), x, strip ? (double)STRIP_Y : roce_html_map(&g->y, y),
+                "<use href=\"#%s\" id=\"frame-%" PRIu64 "\" x=\"%.1f\" y=\"%.1f\"%s "
+                "data-frame=\"%" PRIu64 "\" data-verdicts=\"",
+                shape_of(m->flags), m->frame, x, strip ? (double)STRIP_Y : roce_html_map(&g->y, y),
                 strip ? " data-strip=\"\"" : "", m->frame);
         roce_html_verdicts(o, m->flags);
         fputs("\"/>\n", o);

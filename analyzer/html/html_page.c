@@ -97,6 +97,12 @@ void roce_html_flow_ref(const struct roce_html_page *pg, const struct roce_flow_
 
 /* ---- which flows get graphs ---- */
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* The flows with trouble, and those a kept frame with verdicts is plotted
  * on, worst first, at most top of them. 0, or -1 when out of memory. */
 static int choose_drawn(struct roce_html_page *pg)
@@ -127,6 +133,7 @@ static int choose_drawn(struct roce_html_page *pg)
         pg->has_graph[cand[i] - r->flows] = 1;
     free(wanted);
     /* the frames kept that no graph shows (the graphs count what they plot) */
+    size_t n_plot = 0;
     for (size_t i = 0; pg->s != NULL && i < pg->s->n_slots; i++) {
         const struct roce_html_flow *fs = pg->s->slots[i].f;
         const struct roce_flow_report *f = fs != NULL ? roce_report_flow(r, fs->id) : NULL;
@@ -135,7 +142,21 @@ static int choose_drawn(struct roce_html_page *pg)
         for (uint32_t k = 0; f != NULL && k < fs->n_marks; k++)
             if (!pg->has_graph[roce_html_subject(pg, f, fs->marks[k].kind) - r->flows])
                 pg->marks_not_drawn++;
+            else
+                n_plot++;
     }
+    /* and which frames they plot, for the diagnoses' links */
+    pg->plotted = calloc(n_plot ? n_plot : 1, sizeof *pg->plotted);
+    if (pg->plotted == NULL)
+        return -1;
+    for (size_t i = 0; pg->s != NULL && i < pg->s->n_slots; i++) {
+        const struct roce_html_flow *fs = pg->s->slots[i].f;
+        const struct roce_flow_report *f = fs != NULL ? roce_report_flow(r, fs->id) : NULL;
+        for (uint32_t k = 0; f != NULL && k < fs->n_marks; k++)
+            if (pg->has_graph[roce_html_subject(pg, f, fs->marks[k].kind) - r->flows])
+                pg->plotted[pg->n_plotted++] = fs->marks[k].frame;
+    }
+    qsort(pg->plotted, pg->n_plotted, sizeof *pg->plotted, cmp_u64);
     return 0;
 }
 
@@ -175,7 +196,8 @@ static void header(struct roce_html_page *pg)
         roce_html_esc(o, r->error);
         fputs("</p>\n", o);
     }
-    fputs("<nav aria-label=\"sections\"><ul><li><a href=\"#summary\">Summary</a></li>"
+    fputs("<nav aria-label=\"sections\"><ul><li><a href=\"#diagnoses\">Diagnosis</a></li>"
+          "<li><a href=\"#summary\">Summary</a></li>"
           "<li><a href=\"#flows\">Flows</a></li><li><a href=\"#graphs\">Flows with trouble</a></li>"
           "<li><a href=\"#cnp-latency\">CNP latency</a></li><li><a href=\"#pfc\">PFC/PAUSE</a></li>"
           "<li><a href=\"#episodes\">Go-back-N episodes</a></li>"
@@ -278,17 +300,106 @@ static void summary(struct roce_html_page *pg)
     fputs("</small></dd></div>\n</dl>\n", o);
 }
 
-/*
- * Diagnoses (issue 13) go here, first in the summary: the report model does
- * not carry them yet. When it does (r->diagnoses: kind, severity, subject,
- * count, summary, frames), write them as
- *   <section id="diagnoses"><h2>Diagnosis</h2><ol><li data-kind=".." data-severity="..">
- *   summary, subject, count, first frames</li>...</ol></section>
- * worst first, as the text summary's Diagnosis section.
- */
-static void diagnoses(struct roce_html_page *pg)
+/* ---- the diagnoses ---- */
+
+/* Nonzero when frame is plotted in one of the page's graphs (its mark has
+ * the id frame-N). */
+static int plotted(const struct roce_html_page *pg, uint64_t frame)
 {
-    (void)pg;
+    return pg->n_plotted != 0 &&
+           bsearch(&frame, pg->plotted, pg->n_plotted, sizeof frame, cmp_u64) != NULL;
+}
+
+/* The flow of the report with key k, linked to its graph when it has one;
+ * text when the report does not hold it. */
+static void key_ref(const struct roce_html_page *pg, const struct roce_flow_key *k,
+                    const char *text)
+{
+    const struct roce_flow_report *f = roce_html_flow_by_key(pg, k);
+    if (f != NULL && pg->has_graph[f - pg->r->flows]) {
+        fprintf(pg->o, "<a href=\"#flow-%" PRIu64 "\">", f->id);
+        roce_html_esc(pg->o, text);
+        fputs("</a>", pg->o);
+    } else {
+        roce_html_esc(pg->o, text);
+    }
+}
+
+/* The subject of d: a flow linked to its graph, the QPs of an ECMP
+ * collision linked to theirs, a host or a priority linked to the PFC
+ * section. */
+static void diag_subject(const struct roce_html_page *pg, const struct roce_diagnosis *d)
+{
+    char subject[ROCE_FMT_FLOW_LEN + 64], qp[16];
+    roce_diag_subject(d, subject, sizeof subject);
+    switch (d->kind) {
+    case ROCE_DIAG_SLOW_RECEIVER:
+    case ROCE_DIAG_PFC_STORM:
+        fputs("<a href=\"#pfc\">", pg->o);
+        roce_html_esc(pg->o, subject);
+        fputs("</a>", pg->o);
+        break;
+    case ROCE_DIAG_ECMP_COLLISION:
+        roce_html_esc(pg->o, subject);
+        for (unsigned i = 0; i < d->n_dest_qps; i++) {
+            struct roce_flow_key k = d->flow;
+            k.dqpn = d->dest_qps[i];
+            snprintf(qp, sizeof qp, "QP 0x%06x", (unsigned)k.dqpn);
+            fputs(i ? ", " : ": ", pg->o);
+            key_ref(pg, &k, qp);
+        }
+        break;
+    default:
+        key_ref(pg, &d->flow, subject);
+        break;
+    }
+}
+
+/* The diagnoses, worst first as in the text summary: severity, kind,
+ * subject, count, the sentence, and the evidence frames, each linked to its
+ * mark in the graphs where it is plotted. */
+static int diagnoses(struct roce_html_page *pg)
+{
+    struct roce_diagnosis *d;
+    FILE *o = pg->o;
+    long n = roce_report_diagnoses(pg->r, &d);
+    if (n < 0)
+        return -1;
+    fputs("<section id=\"diagnoses\">\n<h2>Diagnosis</h2>\n", o);
+    if (n == 0)
+        fputs("<p>Nothing found: no loss, congestion or error to act on.</p>\n", o);
+    else
+        fprintf(o, "<p class=\"muted\">%ld finding%s, worst first.</p>\n<ol>\n", n,
+                roce_fmt_plural((uint64_t)n));
+    for (long i = 0; i < n; i++) {
+        const char *sev = roce_diag_severity_name(d[i].severity);
+        const char *kind = roce_diag_kind_name(d[i].kind);
+        fprintf(o,
+                "<li data-kind=\"%s\" data-severity=\"%s\"><span class=\"sev %s\">%s</span> "
+                "<b>%s</b> <span class=\"subject\">",
+                kind, sev, sev, sev, kind);
+        diag_subject(pg, &d[i]);
+        fprintf(o, "</span> <small class=\"muted\">count %" PRIu64 "</small><br>", d[i].count);
+        roce_html_esc(o, d[i].summary);
+        for (unsigned k = 0; k < d[i].n_frames; k++) {
+            uint64_t fr = d[i].frames[k];
+            fputs(k ? ", " : " <span class=\"evidence\">frame", o);
+            if (k == 0 && d[i].n_frames > 1)
+                fputc('s', o);
+            if (k == 0)
+                fputc(' ', o);
+            if (plotted(pg, fr))
+                fprintf(o, "<a href=\"#frame-%" PRIu64 "\">%" PRIu64 "</a>", fr, fr);
+            else
+                fprintf(o, "%" PRIu64, fr);
+        }
+        fputs(d[i].n_frames ? "</span></li>\n" : "</li>\n", o);
+    }
+    if (n > 0)
+        fputs("</ol>\n", o);
+    fputs("</section>\n", o);
+    free(d);
+    return 0;
 }
 
 static void graphs(struct roce_html_page *pg)
@@ -374,8 +485,11 @@ int roce_html_report(FILE *o, const struct roce_report *r, const struct roce_htm
              r->n_files > 1 ? " and more" : "");
     roce_html_begin(o, title);
     header(&pg);
+    if (diagnoses(&pg) != 0) {
+        rc = -1;
+        goto out;
+    }
     summary(&pg);
-    diagnoses(&pg);
     roce_html_flows_table(&pg);
     graphs(&pg);
     fputs("<section id=\"cnp-latency\">\n<h2>CNP latency</h2>\n", o);
@@ -393,5 +507,6 @@ out:
     free(pg.by_key);
     free(pg.drawn);
     free(pg.has_graph);
+    free(pg.plotted);
     return rc;
 }

@@ -34,6 +34,9 @@ struct roce_html_page {
     /* frames with verdicts kept in the series: plotted in a graph, on flows
      * without a graph (beyond top), on flows not in the report (evicted) */
     uint64_t marks_plotted, marks_not_drawn, marks_no_flow;
+    /* the frames plotted in the graphs, ascending (the diagnoses link to them) */
+    uint64_t *plotted;
+    size_t n_plotted;
 };
 
 /* The flow of the report with this key, or NULL. */

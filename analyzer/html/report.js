@@ -100,7 +100,28 @@
   document.addEventListener("mouseout", function (e) {
     if (!pinned && frameOf(e.target)) tip.className = "";
   });
+  /* a diagnosis's evidence frame: the page goes to its mark, which keeps its tooltip */
+  function pinFrame(id) {
+    var el = document.getElementById(id);
+    if (!el || !el.ownerSVGElement) return;
+    hide();
+    pinned = el;
+    el.classList.add("pinned");
+    var r = el.getBoundingClientRect();
+    show(el, r.left + r.width / 2, r.top + r.height / 2);
+  }
+
   document.addEventListener("click", function (e) {
+    var a = e.target && e.target.closest ? e.target.closest('a[href^="#frame-"]') : null;
+    if (a) {
+      e.preventDefault();
+      var id = a.getAttribute("href").slice(1), el = document.getElementById(id);
+      if (!el) return;
+      history.replaceState(null, "", "#" + id);
+      el.scrollIntoView({ block: "center" });
+      pinFrame(id);
+      return;
+    }
     var el = frameOf(e.target);
     if (!el || !el.ownerSVGElement) { hide(); return; }
     var same = el === pinned;
@@ -111,5 +132,6 @@
     show(el, e.clientX, e.clientY);
   });
   document.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+  if (/^#frame-[0-9]+$/.test(location.hash)) pinFrame(location.hash.slice(1));
   window.addEventListener("scroll", function () { if (!pinned) tip.className = ""; }, { passive: true });
 })();

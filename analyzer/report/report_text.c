@@ -126,12 +126,15 @@ static int diagnosis(FILE *o, const struct roce_report *r)
     if (n == 0)
         fputs("  Diagnosis      nothing found: no loss, congestion or error to act on\n\n", o);
     else
-        fprintf(o, "  Diagnosis      %ld finding%s, worst first:\n", n, n == 1 ? "" : "s");
+        fprintf(o, "  Diagnosis      %ld finding%s, worst first:\n", n,
+                roce_fmt_plural((uint64_t)n));
     for (long i = 0; i < n; i++) {
         fprintf(o, "  %-8s %s: %s", roce_diag_severity_name(d[i].severity),
                 roce_diag_kind_name(d[i].kind), d[i].summary);
+        if (d[i].n_frames)
+            fprintf(o, " (frame%s ", roce_fmt_plural(d[i].n_frames));
         for (unsigned k = 0; k < d[i].n_frames; k++)
-            fprintf(o, "%s%" PRIu64, k ? ", " : " (frames ", d[i].frames[k]);
+            fprintf(o, "%s%" PRIu64, k ? ", " : "", d[i].frames[k]);
         fputs(d[i].n_frames ? ")\n" : "\n", o);
         if (i == n - 1)
             fputc('\n', o);

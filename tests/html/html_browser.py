@@ -15,6 +15,12 @@ of `-j 2`, of `rocescope merge`, of `rocescope localize`, and of a
     the decoded PNG); for the bulk capture, the page's size and its first
     contentful paint.
 
+  - the Diagnosis section lists what `rocescope --json` diagnoses, in its
+    order (severity, kind, count, sentence, evidence frames); an evidence
+    frame links to its mark exactly when a graph plots it, and the subject
+    of a flow links to that flow's graph; a clean capture says nothing was
+    found;
+
 And on one page: the tooltip shows the frame under the pointer, a click on
 a column heading sorts the table, a 400-pixel window needs no horizontal
 scrolling, printing hides the navigation and makes a PDF, and the shapes of
@@ -36,8 +42,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
 
-SECTIONS = ["summary", "flows", "graphs", "cnp-latency", "pfc", "episodes", "loose", "limits"]
-LOCALIZE_SECTIONS = ["summary", "points", "segments", "flows", "losses", "ce-marks"]
+SECTIONS = ["diagnoses", "summary", "flows", "graphs", "cnp-latency", "pfc", "episodes", "loose", "limits"]
+LOCALIZE_SECTIONS = ["diagnoses", "summary", "points", "segments", "flows", "losses", "ce-marks"]
 # captures whose every section is photographed (the others: their graphs)
 FULL_SHOTS = {"loss_receiver", "ecn_cnp", "pfc", "malformed", "timeout", "read_loss"}
 MIN_VARIANCE = 20.0
@@ -108,6 +114,57 @@ def check_frames(b, label, want):
              f"(DOM {len(got)}, events {len(want)}): "
              f"{[(f, got.get(f), want.get(f)) for f in diff[:3]]}")
     return len(got)
+
+
+DOM_DIAGNOSES = """Array.from(document.querySelectorAll('#diagnoses li')).map(li => ({
+  kind: li.getAttribute('data-kind'), severity: li.getAttribute('data-severity'),
+  text: li.textContent,
+  frames: Array.from(li.querySelectorAll('.evidence')).map(e => e.textContent)[0] || '',
+  links: Array.from(li.querySelectorAll('.evidence a')).map(a => a.getAttribute('href')),
+  subject: Array.from(li.querySelectorAll('.subject a')).map(a => a.getAttribute('href'))}))"""
+
+
+def diagnoses_of(rocescope, args, files):
+    return json.loads(run([rocescope, "--json", *args, *files]))["diagnoses"]
+
+
+def check_diagnoses(b, label, want, plotted):
+    """The Diagnosis section against --json's diagnoses; plotted: the
+    frames with a mark in the graphs."""
+    got = b.evaluate(DOM_DIAGNOSES)
+    section = b.evaluate("(document.getElementById('diagnoses') || {}).textContent || null")
+    if section is None:
+        fail(f"{label}: no Diagnosis section")
+        return 0
+    if not want and "Nothing found" not in section:
+        fail(f"{label}: no diagnosis, and the section says {section[:200]!r}")
+    if [(g["kind"], g["severity"]) for g in got] != [(d["kind"], d["severity"]) for d in want]:
+        fail(f"{label}: diagnoses {[(g['kind'], g['severity']) for g in got]}, "
+             f"--json says {[(d['kind'], d['severity']) for d in want]}")
+        return 0
+    linked = 0
+    for g, d in zip(got, want):
+        what = f"{label}: {d['kind']}"
+        if d["summary"] not in g["text"] or f"count {d['count']}" not in g["text"]:
+            fail(f"{what}: {g['text']!r} lacks its sentence or count {d['count']}")
+        nums = [int(x) for x in re.findall(r"[0-9]+", g["frames"])]
+        if nums != d["frames"]:
+            fail(f"{what}: evidence frames {nums}, --json says {d['frames']}")
+        want_links = ["#frame-%d" % f for f in d["frames"] if f in plotted]
+        if g["links"] != want_links:
+            fail(f"{what}: evidence links {g['links']}, frames plotted {want_links}")
+        for href in g["links"]:
+            mark = b.evaluate("(() => { const e = document.getElementById(%s); return e && "
+                              "e.ownerSVGElement ? e.getAttribute('data-frame') : null; })()"
+                              % json.dumps(href[1:]))
+            if mark != href[len("#frame-"):]:
+                fail(f"{what}: link {href} leads to {mark}")
+        for href in g["subject"]:
+            if b.evaluate("!!document.querySelector(%s)" % json.dumps(
+                    "h3" + href if href.startswith("#flow-") else href)) is not True:
+                fail(f"{what}: subject link {href} leads nowhere")
+        linked += len(g["links"])
+    return linked
 
 
 def check_sections(b, label, sections, shots_dir, required=()):
@@ -206,6 +263,27 @@ def interaction_checks(b, html, want):
         fail(f"marks use shapes that are not defined: {used}")
 
 
+def evidence_click(b, html):
+    """A click on a diagnosis's evidence frame goes to its mark and shows its
+    tooltip."""
+    b.load("file://" + os.path.abspath(html))
+    pos = b.evaluate("""(() => { const a = document.querySelector('#diagnoses .evidence a');
+        const r = a.getBoundingClientRect(); return [a.getAttribute('href'),
+        r.left + r.width / 2, r.top + r.height / 2]; })()""")
+    href = pos[0]
+    for t in ("mousePressed", "mouseReleased"):
+        b.page("Input.dispatchMouseEvent", {"type": t, "x": pos[1], "y": pos[2],
+                                            "button": "left", "clickCount": 1})
+    b.drain(0.3)
+    st = b.evaluate("""(() => { const e = document.getElementById(%s), r = e.getBoundingClientRect();
+        return [location.hash, e.classList.contains('pinned'), r.top >= 0 &&
+                r.bottom <= window.innerHeight, document.getElementById('tip').className,
+                document.getElementById('tip').textContent]; })()""" % json.dumps(href[1:]))
+    if st[0] != href or not st[1] or not st[2] or st[3] != "on" or \
+            f"frame {href[len('#frame-'):]}" not in st[4]:
+        fail(f"a click on evidence {href}: hash, pinned, in view, tooltip = {st}")
+
+
 def write_pcap_header(path):
     import struct
     with open(path, "wb") as f:
@@ -230,7 +308,7 @@ def main():
     shots = os.path.join(work, "shots")
     os.makedirs(shots, exist_ok=True)
     rs = a.rocescope
-    pages = 0
+    pages = n_diags = n_links = 0
 
     with cdp.Browser(exe) as b:
         # every scenario capture, all flows drawn (--top)
@@ -243,10 +321,16 @@ def main():
             run([rs, "--html", html, "--top", "1000", "-o", os.devnull, *args, cap])
             want = events_of(rs, args, [cap])
             secs = SECTIONS if base in FULL_SHOTS else (["graphs"] if want else ["summary"])
-            n = page_check(b, rs, html, name, want, shots, secs,
-                           required=("summary", "flows", "graphs", "episodes", "limits"))
+            n = page_check(b, rs, html, name, want, shots, secs + ["diagnoses"],
+                           required=("diagnoses", "summary", "flows", "graphs", "episodes",
+                                     "limits"))
+            diags = diagnoses_of(rs, args, [cap])
+            links = check_diagnoses(b, name, diags, set(want))
+            n_diags += len(diags)
+            n_links += links
             pages += 1
-            print(f"ok {name}: {n} frames with verdicts, {os.path.getsize(html)} bytes", flush=True)
+            print(f"ok {name}: {n} frames with verdicts, {len(diags)} diagnoses ({links} evidence "
+                  f"links), {os.path.getsize(html)} bytes", flush=True)
 
         # header-only cuts (snaplen 64)
         for base in ("loss_receiver", "ecn_cnp", "erspan3"):
@@ -269,6 +353,7 @@ def main():
             run([rs, "--html", html, "-o", os.devnull, cap])
             page_check(b, rs, html, label, {}, shots, SECTIONS,
                        required=("summary", "flows", "graphs", "limits"))
+            check_diagnoses(b, label, [], set())
             text = b.evaluate("document.getElementById('graphs').textContent")
             if "No flow had trouble" not in text:
                 fail(f"{label}: the graphs section says {text[:200]!r}")
@@ -291,6 +376,9 @@ def main():
         page_check(b, rs, html, "merge", {}, shots, ["summary", "flows", "episodes"])
         if "need the frames" not in b.evaluate("document.getElementById('graphs').textContent"):
             fail("merge: the page does not say why it has no graphs")
+        # merged reports: the diagnoses recomputed from the merged counts, no mark to link
+        check_diagnoses(b, "merge", json.loads(run([rs, "merge", "--json", *jsons]))["diagnoses"],
+                        set())
         pages += 2
         print("ok -j 2 and merge", flush=True)
 
@@ -302,6 +390,11 @@ def main():
                    required=("summary", "points", "segments", "flows"))
         pages += 1
         print("ok localize", flush=True)
+
+        if n_diags < 10 or n_links < 10:
+            fail(f"the scenarios gave {n_diags} diagnoses and {n_links} evidence links")
+        evidence_click(b, os.path.join(work, "dcqcn_pcap.html"))
+        print("ok a click on evidence frame pins its mark", flush=True)
 
         interaction_checks(b, os.path.join(work, "loss_receiver_pcap.html"),
                            events_of(rs, [], [os.path.join(a.captures, "loss_receiver.pcap")]))

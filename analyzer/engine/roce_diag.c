@@ -517,7 +517,7 @@ static void join(struct cand *dst, const struct cand *src)
     do {                                                                                           \
         size_t at_ = strlen(s);                                                                    \
         if (at_ < ROCE_DIAG_SUMMARY_LEN)                                                           \
-            snprintf(s + at_, ROCE_DIAG_SUMMARY_LEN - at_, __VA_ARGS__);                           \
+            (void)snprintf(s + at_, ROCE_DIAG_SUMMARY_LEN - at_, __VA_ARGS__);                     \
     } while (0)
 
 static const char *plural(uint64_t n)
@@ -531,26 +531,26 @@ static void flow_text(const struct roce_flow_key *k, char *buf, size_t len)
     char s[ROCE_ADDR_TEXT_LEN], d[ROCE_ADDR_TEXT_LEN];
     roce_addr_format(k->src, k->is_v6, s, sizeof s);
     roce_addr_format(k->dst, k->is_v6, d, sizeof d);
-    snprintf(buf, len, "%s -> %s QP 0x%06x", s, d, (unsigned)k->dqpn);
+    (void)snprintf(buf, len, "%s -> %s QP 0x%06x", s, d, (unsigned)k->dqpn);
 }
 
 /* Gb/s with one decimal from Mb/s. */
 static void gbps(uint32_t mbps, char *buf, size_t len)
 {
-    snprintf(buf, len, "%u.%u", mbps / KBPS_PER_GB, (mbps % KBPS_PER_GB) / 100);
+    (void)snprintf(buf, len, "%u.%u", mbps / KBPS_PER_GB, (mbps % KBPS_PER_GB) / 100);
 }
 
 /* A duration such as "1 s", "500 ms", "250 us" or "1500 ns". */
 static void duration(int64_t ns, char *buf, size_t len)
 {
     if (ns % ROCE_NS_PER_SEC == 0)
-        snprintf(buf, len, "%lld s", (long long)(ns / ROCE_NS_PER_SEC));
+        (void)snprintf(buf, len, "%lld s", (long long)(ns / ROCE_NS_PER_SEC));
     else if (ns % ROCE_NS_PER_MS == 0)
-        snprintf(buf, len, "%lld ms", (long long)(ns / ROCE_NS_PER_MS));
+        (void)snprintf(buf, len, "%lld ms", (long long)(ns / ROCE_NS_PER_MS));
     else if (ns % ROCE_NS_PER_US == 0)
-        snprintf(buf, len, "%lld us", (long long)(ns / ROCE_NS_PER_US));
+        (void)snprintf(buf, len, "%lld us", (long long)(ns / ROCE_NS_PER_US));
     else
-        snprintf(buf, len, "%lld ns", (long long)ns);
+        (void)snprintf(buf, len, "%lld ns", (long long)ns);
 }
 
 static void summarize(struct cand *x, const struct roce_config *cfg)
@@ -648,8 +648,8 @@ static void summarize(struct cand *x, const struct roce_config *cfg)
         char qps[MAX_QP_TEXT] = "";
         for (unsigned i = 0; i < d->n_dest_qps; i++) {
             size_t at = strlen(qps);
-            snprintf(qps + at, sizeof qps - at, "%s0x%06x", i ? ", " : "",
-                     (unsigned)d->dest_qps[i]);
+            (void)snprintf(qps + at, sizeof qps - at, "%s0x%06x", i ? ", " : "",
+                           (unsigned)d->dest_qps[i]);
         }
         roce_addr_format(d->flow.src, d->flow.is_v6, a, sizeof a);
         roce_addr_format(d->flow.dst, d->flow.is_v6, b, sizeof b);

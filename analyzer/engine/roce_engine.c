@@ -507,13 +507,14 @@ const struct roce_evidence *roce_engine_flow_evidence(const struct roce_engine *
 
 long roce_engine_diagnoses(struct roce_engine *e, struct roce_diagnosis *out, size_t cap)
 {
-    size_t n = e->flows.n_flows, i = 0;
+    size_t n = e->flows.n_flows;
     struct roce_flow_report *reports = calloc(n ? n : 1, sizeof *reports);
     struct roce_diag_flow *flows = calloc(n ? n : 1, sizeof *flows);
     long rc = -1;
 
     if (reports != NULL && flows != NULL) {
         uint32_t h = 0;
+        size_t i = 0;
         for (const struct roce_flow *f; i < n && (f = roce_flow_next(&e->flows, &h)) != NULL; i++) {
             fill_report(e, f, &reports[i]);
             flows[i].r = &reports[i];

@@ -396,10 +396,10 @@ static void flow_line(struct graph *g, const char *name, unsigned rank)
 #define PL(n) (n), roce_fmt_plural(n)
     fprintf(o,
             "</small></h3>\n<p>%" PRIu64 " packet%s, %" PRIu64 " retransmitted in %" PRIu64
-            " episode%s, %" PRIu64 " PSN gap%s (%" PRIu64 " missing), %" PRIu64 " NAK%s sent (%" PRIu64
-            " RNR), %" PRIu64 " CE mark%s (%" PRIu64 " unanswered), %" PRIu64
-            " CNP%s for it, %" PRIu64 " CNP%s carried, %" PRIu64 " bad ICRC, %" PRIu64
-            " PSN reuse. <a href=\"#row-%" PRIu64 "\">In the table</a>."
+            " episode%s, %" PRIu64 " PSN gap%s (%" PRIu64 " missing), %" PRIu64
+            " NAK%s sent (%" PRIu64 " RNR), %" PRIu64 " CE mark%s (%" PRIu64
+            " unanswered), %" PRIu64 " CNP%s for it, %" PRIu64 " CNP%s carried, %" PRIu64
+            " bad ICRC, %" PRIu64 " PSN reuse. <a href=\"#row-%" PRIu64 "\">In the table</a>."
             "</p>\n",
             PL(f->packets), f->retransmitted_packets, PL(f->episodes), PL(f->gap_events),
             f->missing_psns, PL(f->naks.total), f->naks.rnr, PL(f->ce_marked), f->ce_unanswered,

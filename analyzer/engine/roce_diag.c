@@ -513,11 +513,14 @@ static void join(struct cand *dst, const struct cand *src)
 
 /* ---- the sentences ---- */
 
+/* Append to the summary s (cut at ROCE_DIAG_SUMMARY_LEN - 1 characters, as
+ * meant: the return value is looked at, so GCC does not warn of the cut). */
 #define SAY(...)                                                                                   \
     do {                                                                                           \
         size_t at_ = strlen(s);                                                                    \
-        if (at_ < ROCE_DIAG_SUMMARY_LEN)                                                           \
-            (void)snprintf(s + at_, ROCE_DIAG_SUMMARY_LEN - at_, __VA_ARGS__);                     \
+        if (at_ < ROCE_DIAG_SUMMARY_LEN &&                                                         \
+            snprintf(s + at_, ROCE_DIAG_SUMMARY_LEN - at_, __VA_ARGS__) < 0)                       \
+            s[at_] = '\0'; /* an encoding error: what was there stays */                           \
     } while (0)
 
 static const char *plural(uint64_t n)

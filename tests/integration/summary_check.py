@@ -4,7 +4,9 @@ check(text, report) reads the summary (analyzer/report/report_text.c, described
 in analyzer/report/REPORT.md, "Human summary") with its own patterns and
 returns the list of its disagreements with the JSON report (parsed with
 parse_float=decimal.Decimal): every total, every listed flow with trouble,
-every listed go-back-N episode and the clean flows. The words that name NAK
+every listed go-back-N episode, the clean flows, and the Diagnosis section
+(each finding's severity, kind, sentence and frames, in the JSON report's
+order). The words that name NAK
 codes are written here from PROTOCOL.md ("AETH": 0 PSN sequence error, 1
 invalid request, 2 remote access error, 3 remote operational error, 4 invalid
 RD request), not taken from the engine. So a summary that puts a count in the
@@ -97,19 +99,24 @@ def _totals(c, lines, r):
     if m:
         c.eq("RoCE traffic", [int(x) for x in m.groups()],
              [cap["request_packets"], cap["response_packets"], cap["cnp_packets"]])
-    m = _line(c, lines, "ICRC", rf"{N} good, {N} bad, {N} unchecked")
+    m = _line(c, lines, "ICRC", rf"{N} good, {N} bad, {N} unchecked( \(every ICRC checked is bad: "
+              rf"the capture path probably altered the frames, not a link\))?")
     if m:
-        c.eq("ICRC", [int(x) for x in m.groups()],
+        c.eq("ICRC", [int(x) for x in m.groups()[:3]],
              [cap["icrc"]["good"], cap["icrc"]["bad"], cap["icrc"]["unchecked"]])
+        ic = cap["icrc"]
+        c.eq("ICRC all bad", bool(m.group(4)), ic["bad"] > 0 and ic["good"] == 0)
     m = _line(c, lines, "flows", rf"{N} tracked, {N} connections? \({N} set up by CM\), {N} evicted")
     if m:
         c.eq("flows", [int(x) for x in m.groups()],
              [r["limits"]["flows_active"], len(r["connections"]), r["cm"]["connections"],
               r["limits"]["flows_evicted"]])
-    m = _line(c, lines, "PSN gaps", rf"{N} \({N} PSNs? missing\)")
+    m = _line(c, lines, "PSN gaps", rf"{N} \({N} PSNs? missing\)(?:, of which {N} \({N} PSNs?\) "
+              rf"missed by the capture only: the responder acknowledged them)?")
     if m:
-        c.eq("PSN gaps", [int(x) for x in m.groups()],
-             [r["psn_gaps"]["events"], r["psn_gaps"]["missing_psns"]])
+        g = r["psn_gaps"]
+        c.eq("PSN gaps", [int(x or 0) for x in m.groups()],
+             [g["events"], g["missing_psns"], g["capture_loss_events"], g["capture_loss_psns"]])
     m = _line(c, lines, "retransmitted",
               rf"{N} packets? in {N} go-back-N episodes?(?: \((.+)\))?")
     if m:
@@ -152,10 +159,13 @@ def _totals(c, lines, r):
     _pfc(c, lines, r["pfc"])
     lim = r["limits"]
     m = _line(c, lines, "limits hit", rf"{N} flows? evicted, {N} episodes? not listed, "
-              rf"{N} verdicts? settled early, {N} CE marks? untracked, {N} CNPs? decided early")
+              rf"{N} verdicts? settled early, {N} CE marks? untracked, {N} CNPs? decided early"
+              rf"(?:; for the diagnoses: {N} CNPs? not evaluated, {N} gaps? taken as network loss "
+              rf"unchecked, {N} frames? of untracked MACs, {N} source ports? not kept)?")
     want = [lim["flows_evicted"], lim["episodes_unlisted"], lim["verdicts_forced"],
-            lim["ce_tracking_overflow"], lim["cnp_tracking_overflow"]]
-    c.eq("limits hit", [int(x) for x in m.groups()] if m else [0] * 5, want)
+            lim["ce_tracking_overflow"], lim["cnp_tracking_overflow"], lim["dcqcn_untracked"],
+            lim["gap_tracking_overflow"], lim["macs_untracked"], lim["udp_sports_untracked"]]
+    c.eq("limits hit", [int(x or 0) for x in m.groups()] if m else [0] * 9, want)
 
 
 def _pfc(c, lines, p):
@@ -210,6 +220,8 @@ def _flow_items(f):
     items = [(f["retransmitted_packets"], rf"{f['retransmitted_packets']} retransmitted in "
               rf"{f['episode_count']} episodes?"),
              (f["psn_gaps"], rf"{f['psn_gaps']} PSN gaps? \({f['missing_psns']} missing\)"),
+             (f["capture_loss_gaps"], rf"{f['capture_loss_gaps']} of them missed by the capture "
+              rf"only"),
              (f["psn_reuse"], rf"{f['psn_reuse']} requests? reuses? a PSN of an earlier READ"),
              (f["read_response_gaps"], rf"{f['read_response_gaps']} READ response gaps?"),
              (f["ce_marked"], rf"{f['ce_marked']} CE marks? \({f['ce_unanswered']} unanswered\)"),
@@ -217,6 +229,12 @@ def _flow_items(f):
               rf"\({f['cnps_matched']} matched, {f['cnps_unexplained']} unexplained\)"),
              (f["cnps"], rf"{f['cnps']} CNPs? carried{unexplained}"),
              (f["bad_icrc"], rf"{f['bad_icrc']} bad ICRCs?")]
+    dq = f.get("dcqcn")
+    if dq is not None and dq["cnps_evaluated"]:
+        ratio = Decimal(dq["rate_ratio_p50"]).quantize(Decimal("0.01"), rounding="ROUND_DOWN")
+        n = dq["cnps_evaluated"]
+        items.append((n, rf"DCQCN {dq['verdict']} \(median rate ratio {ratio} over {n} CNPs? "
+                         rf"evaluated\)"))
     return [p for n, p in items if n]
 
 
@@ -272,7 +290,11 @@ def _episodes(c, lines, r, top):
     for ln, (e, f) in zip(listed, eps):
         nak = ""
         if e["nak_frame"] is not None:
-            nak = f" \\(NAK frame {e['nak_frame']}, resent after {e['nak_to_resend_us']} us\\)"
+            gen = ""
+            if e["nak_generation_us"] is not None:
+                gen = f" sent {e['nak_generation_us']} us after the out-of-sequence arrival"
+            nak = (f" \\(NAK frame {e['nak_frame']}{gen}, resent after "
+                   f"{e['nak_to_resend_us']} us\\)")
         want = (rf"  frame {e['first_frame']}  {re.escape(_flow_name(f))}  PSN "
                 rf"0x{e['first_psn']:06x}..0x{e['last_psn']:06x}, {e['packets']} packets?, "
                 rf"trigger {e['trigger']}{nak}, lasted {e['duration_us']} us")
@@ -302,12 +324,44 @@ def _clean(c, lines, r):
     c.eq("clean flows by transport", tr, by_tr)
 
 
+SEVERITIES = ("error", "warning", "note")
+
+
+def _diagnoses(c, lines, r):
+    """The Diagnosis section: first after the header, one line per finding in
+    the JSON report's order (worst first), its sentence and frames."""
+    d = r["diagnoses"]
+    if len(lines) < 2 or not lines[1].startswith("  Diagnosis "):
+        c.fail("no Diagnosis line after the header")
+        return
+    if not d:
+        c.eq("Diagnosis", lines[1],
+             "  Diagnosis      nothing found: no loss, congestion or error to act on")
+        return
+    c.eq("Diagnosis", lines[1], f"  Diagnosis      {len(d)} finding{'s' if len(d) > 1 else ''}, "
+         "worst first:")
+    for i, x in enumerate(d):
+        ln = lines[2 + i] if 2 + i < len(lines) else ""
+        frames = ""
+        if x["frames"]:
+            frames = (f" (frame{'s' if len(x['frames']) > 1 else ''} "
+                      + ", ".join(str(f) for f in x["frames"]) + ")")
+        if x["severity"] not in SEVERITIES:
+            c.fail(f"diagnosis {i + 1}: severity {x['severity']!r}")
+        c.eq(f"diagnosis {i + 1}", ln, f"  {x['severity']:<8} {x['kind']}: {x['summary']}{frames}")
+    order = [SEVERITIES.index(x["severity"]) for x in d if x["severity"] in SEVERITIES]
+    c.eq("diagnoses worst first", order, sorted(order))
+    if len(lines) > 2 + len(d) and lines[2 + len(d)] != "":
+        c.fail(f"no blank line after the diagnoses: {lines[2 + len(d)]!r}")
+
+
 def check(text, report, top=20):
     """Disagreements of the summary text with the JSON report (a list)."""
     c = _Check()
     lines = text.split("\n")
     if not lines or not lines[0].startswith("rocescope report: "):
         c.fail("no header line")
+    _diagnoses(c, lines, report)
     _totals(c, lines, report)
     _flows(c, lines, report, top)
     _episodes(c, lines, report, top)

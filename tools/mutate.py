@@ -284,8 +284,8 @@ MUTANTS = [
      '"CE marks").s,\n         f->ce_unanswered);', '"CE marks").s,\n         f->ce_answered);',
      "summary: a flow's answered marks shown as unanswered"),
     ("text-gaps-swapped", R + "report_text.c",
-     '(%s missing)\\n", t->gap_events,\n            count(t->missing_psns, "PSN", "PSNs").s);',
-     '(%s missing)\\n", t->missing_psns,\n            count(t->gap_events, "PSN", "PSNs").s);',
+     '(%s missing)", t->gap_events,\n            count(t->missing_psns, "PSN", "PSNs").s);',
+     '(%s missing)", t->missing_psns,\n            count(t->gap_events, "PSN", "PSNs").s);',
      "summary: PSN gaps and missing PSNs swapped"),
     ("text-retx-episodes-swapped", R + "report_text.c",
      'count(t->retransmitted_packets, "packet", "packets").s,\n'

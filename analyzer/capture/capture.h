@@ -1,9 +1,9 @@
 /*
- * capture.h - reading capture files frame by frame (libpcap front end).
- *
- * pcap and pcapng through libpcap's offline reader with nanosecond
- * timestamps. Frames are only valid until the next call (libpcap reuses its
- * buffer). Errors are reported as text in the reader (roce_capture_error).
+ * capture.h - reading captures frame by frame: pcap and pcapng files,
+ * standard input ("-"), compressed captures (gzip, zstd, lz4), with
+ * nanosecond time stamps (capture.c says which reader reads what). Frames
+ * are only valid until the next call. Errors are reported as text in the
+ * reader (roce_capture_error).
  */
 #ifndef ROCE_CAPTURE_H
 #define ROCE_CAPTURE_H
@@ -18,6 +18,7 @@ struct roce_capture_frame {
     uint32_t caplen;
     uint32_t wirelen;
     const uint8_t *data;
+    int linktype; /* of the frame's interface (pcapng files may mix them) */
 };
 
 enum roce_capture_status {
@@ -26,9 +27,11 @@ enum roce_capture_status {
     ROCE_CAPTURE_ERROR = -1 /* read error (e.g. file cut short): see roce_capture_error */
 };
 
-/* Open a capture file; NULL on failure with the reason in err (errlen bytes). */
+/* Open a capture file ("-": standard input); NULL on failure with the
+ * reason in err (errlen bytes). */
 struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen);
-/* Link-layer type of the file, as a LINKTYPE_ value (DLT mapped back). */
+/* Link-layer type of the file (of its first interface), as a LINKTYPE_
+ * value (DLT mapped back). */
 int roce_capture_linktype(const struct roce_capture *c);
 /* Name of the link-layer type as libpcap knows it (e.g. "EN10MB"). */
 const char *roce_capture_linktype_name(const struct roce_capture *c);

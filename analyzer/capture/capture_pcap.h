@@ -15,10 +15,10 @@
 int roce_pcap_linktype(int dlt);
 /* Name of a DLT_ value as libpcap knows it (e.g. "EN10MB"), never NULL. */
 const char *roce_pcap_linktype_name(int dlt);
-/* Fill f from a libpcap record; nano: the handle gives nanoseconds in
- * tv_usec (else microseconds). f->data points into libpcap's buffer: valid
- * until the next read. */
-void roce_pcap_frame(const struct pcap_pkthdr *h, const u_char *d, int nano,
+/* Fill f from a libpcap record of link type linktype; nano: the handle
+ * gives nanoseconds in tv_usec (else microseconds). f->data points into
+ * libpcap's buffer: valid until the next read. */
+void roce_pcap_frame(const struct pcap_pkthdr *h, const u_char *d, int nano, int linktype,
                      struct roce_capture_frame *f);
 
 #endif

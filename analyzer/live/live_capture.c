@@ -210,7 +210,7 @@ int roce_livecap_wait(struct roce_livecap *c, int64_t timeout_ns, const sigset_t
 static void on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
 {
     struct roce_livecap *c = (struct roce_livecap *)user;
-    roce_pcap_frame(h, bytes, c->nano, &c->frame);
+    roce_pcap_frame(h, bytes, c->nano, c->linktype, &c->frame);
     c->fn(&c->frame, c->ctx);
 }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Set-up for a Debian 12 machine: install the packages that are missing (as
-# root), then configure and build rocescope into build/. clang (with its
+# root), then configure and build rocescope into build/. zlib, libzstd and
+# liblz4 read compressed captures (zstd and lz4, their tools, serve the tests). clang (with its
 # libFuzzer runtime), valgrind, cppcheck, clang-tidy and GNU time serve the robustness
 # tests and tools/fuzz.sh; tcpreplay and iproute2 the live monitor tests;
 # libmicrohttpd the monitor's --listen; curl, prometheus (promtool) and
@@ -16,6 +17,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PKGS="build-essential cmake pkg-config python3 debian-archive-keyring libpcap-dev libjson-c-dev libcunit1-dev \
+zlib1g-dev libzstd-dev liblz4-dev zstd lz4 \
 wireshark-dev tshark jq clang libclang-rt-14-dev valgrind cppcheck clang-tidy time tcpreplay iproute2 \
 libmicrohttpd-dev curl prometheus prometheus-node-exporter lintian bash-completion python3-yaml \
 chromium fonts-dejavu-core"

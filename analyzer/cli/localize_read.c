@@ -126,7 +126,7 @@ static void read_file(struct lz_input *in, int second)
         goto done;
     }
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
-        struct lz_sub *s = sub_of(in, &dc, lt, &fr, !second);
+        struct lz_sub *s = sub_of(in, &dc, fr.linktype, &fr, !second);
         frame++;
         if (s == NULL) {
             in->unsplit += !second;
@@ -136,7 +136,7 @@ static void read_file(struct lz_input *in, int second)
         }
         if (engine_of(in, s) == NULL)
             break;
-        struct roce_frame_in fi = {frame, fr.ts_ns, lt, fr.data, fr.caplen, fr.wirelen};
+        struct roce_frame_in fi = {frame, fr.ts_ns, fr.linktype, fr.data, fr.caplen, fr.wirelen};
         roce_engine_frame(s->engine, &fi, &out);
         if (!roce_vtx_from_frame(&out, &tx))
             continue;

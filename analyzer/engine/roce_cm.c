@@ -96,14 +96,13 @@ static void cm_rep(struct roce_engine *e, const struct roce_pkt *pkt, const uint
         struct cm_req *c = &e->cm[i];
         if (c->valid && c->comm_id == remote_comm && c->version == pkt->version &&
             memcmp(c->src, pkt->dst, ROCE_ADDR_LEN) == 0 &&
-            memcmp(c->dst, pkt->src, ROCE_ADDR_LEN) == 0) {
+            memcmp(c->dst, pkt->src, ROCE_ADDR_LEN) == 0 && (q == NULL || c->seq < q->seq))
             q = c;
-            break;
-        }
     }
     if (q == NULL)
         return; /* REQ not captured: nothing to pair with */
     q->valid = 0;
+    e->cm_waiting--;
 
     struct roce_flow_key kx, ky;
     memset(&kx, 0, sizeof kx);
@@ -132,6 +131,22 @@ static void cm_rep(struct roce_engine *e, const struct roce_pkt *pkt, const uint
     e->totals.cm_connections++;
 }
 
+/* The place of a new REQ: a free one, or the oldest waiting REQ's. */
+static struct cm_req *cm_place(struct roce_engine *e)
+{
+    struct cm_req *oldest = &e->cm[0];
+    for (unsigned i = 0; i < CM_PENDING; i++) {
+        if (!e->cm[i].valid) {
+            if (++e->cm_waiting > e->cm_peak)
+                e->cm_peak = e->cm_waiting;
+            return &e->cm[i];
+        }
+        if (e->cm[i].seq < oldest->seq)
+            oldest = &e->cm[i];
+    }
+    return oldest;
+}
+
 void roce_cm_packet(struct roce_engine *e, const struct roce_pkt *pkt, const uint8_t *data,
                     size_t caplen, uint64_t frame, int64_t ts)
 {
@@ -147,9 +162,9 @@ void roce_cm_packet(struct roce_engine *e, const struct roce_pkt *pkt, const uin
     const uint8_t *d = m + MAD_HDR_LEN;
     size_t avail = caplen - off - MAD_HDR_LEN;
     if (attr == CM_ATTR_REQ && avail >= REQ_LEN) {
-        struct cm_req *c = &e->cm[e->cm_next];
-        e->cm_next = (e->cm_next + 1) % CM_PENDING;
+        struct cm_req *c = cm_place(e);
         memset(c, 0, sizeof *c);
+        c->seq = ++e->cm_reqs;
         c->comm_id = roce_get_be32(d, REQ_LOCAL_COMM_OFF);
         memcpy(c->src, pkt->src, ROCE_ADDR_LEN);
         memcpy(c->dst, pkt->dst, ROCE_ADDR_LEN);

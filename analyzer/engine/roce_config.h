@@ -14,6 +14,9 @@
 /* Callback for settled verdicts (frames with flags != 0), in frame order.
  * The record is only valid during the call. */
 typedef void (*roce_verdict_fn)(const struct roce_verdict *v, void *ctx);
+/* Callback for every flow created: its id (ids count up from 1) and the
+ * frame that created it (by its first packet, or by a CM exchange). */
+typedef void (*roce_flow_fn)(uint64_t id, uint64_t frame, void *ctx);
 
 struct roce_config {
     uint16_t udp_port;       /* RoCEv2 UDP destination port, default 4791 */
@@ -38,7 +41,8 @@ struct roce_config {
     /* diagnoses */
     uint32_t ce_unanswered_min; /* unanswered CE marks that make ce_unanswered, default 3 */
     roce_verdict_fn on_verdict;
-    void *ctx;
+    roce_flow_fn on_flow; /* NULL: none */
+    void *ctx;            /* of both callbacks */
 };
 
 /* Fill cfg with the defaults above. */

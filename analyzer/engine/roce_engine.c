@@ -31,7 +31,8 @@
 static void flow_created(void *ctx, struct roce_flow *f, uint64_t frame, int64_t ts)
 {
     const struct roce_engine *e = ctx;
-    (void)frame;
+    if (e->cfg.on_flow != NULL)
+        e->cfg.on_flow(f->id, frame, e->cfg.ctx);
     f->transport = ROCE_TRANSPORT_NONE;
     f->pmtu = e->cfg.pmtu;
     f->last_ts_ns = ts;
@@ -348,6 +349,15 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
     return rc;
 }
 
+void roce_engine_note_time(struct roce_engine *e, int64_t now_ns)
+{
+    now_ns = clamp_ts(now_ns);
+    if (!e->have_now || now_ns > e->now) {
+        e->now = now_ns;
+        e->have_now = 1;
+    }
+}
+
 void roce_engine_advance(struct roce_engine *e, int64_t now_ns)
 {
     now_ns = clamp_ts(now_ns);
@@ -395,6 +405,12 @@ const struct roce_totals *roce_engine_totals(struct roce_engine *e)
     roce_lat_summarize(&e->cnp_lat, &e->totals.cnp_latency);
     roce_lat_summarize(&e->ack_lat, &e->totals.ack_latency);
     return &e->totals;
+}
+
+void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u)
+{
+    u->cm_pending_peak = e->cm_peak;
+    u->cm_pending_max = CM_PENDING;
 }
 
 size_t roce_engine_flow_count(const struct roce_engine *e)

@@ -72,6 +72,31 @@ struct roce_frame_in {
 int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
                       struct roce_frame_out *out);
 
+/*
+ * A split analysis: frames with the same key (the unordered pair of their
+ * packet's addresses, after any mirror encapsulation; 0 for frames without
+ * a RoCE packet) go to the same engine, so that every connection, its CNPs
+ * and its CM exchange are analysed by one engine. Each engine is told the
+ * latest capture time of the whole input (roce_engine_note_time). The
+ * front end merges the verdicts in frame order and the reports, with flow
+ * ids renumbered in the order the flows were created (on_flow). The result
+ * is that of one engine as long as the capture is in time order and no
+ * engine-wide bound is reached: max_flows, max_open_verdicts, the CE mark
+ * and CNP rings, the CM REQs waiting (roce_engine_usage); rocescope(1),
+ * THREADS, says how the CLI checks that.
+ */
+uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_in *in);
+/* The input reached capture time now_ns (a frame another engine takes):
+ * the next frame is analysed at that time or later, as one engine would. */
+void roce_engine_note_time(struct roce_engine *e, int64_t now_ns);
+
+/* What engine-wide bounds a split analysis must check. */
+struct roce_engine_usage {
+    uint32_t cm_pending_peak; /* CM REQs waiting for their REP at once, at most */
+    uint32_t cm_pending_max;  /* how many can wait */
+};
+void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u);
+
 /* Let capture time pass without a frame (a live monitor with idle links):
  * CE marks whose window ran out are settled, waiting verdicts delivered,
  * PFC paused time brought up to now. Times earlier than the latest frame's

@@ -42,6 +42,7 @@ struct cm_req {
     uint32_t comm_id;
     uint8_t src[ROCE_ADDR_LEN], dst[ROCE_ADDR_LEN];
     uint8_t version, is_v6, valid;
+    uint64_t seq;       /* order of arrival (the engine's count of REQs) */
     uint32_t qpn;       /* requester (active side) QPN */
     uint32_t start_psn; /* REQ starting PSN */
     uint32_t pmtu;
@@ -79,7 +80,8 @@ struct roce_engine {
     int64_t cur_deadline;
 
     struct cm_req cm[CM_PENDING];
-    uint32_t cm_next;
+    uint64_t cm_reqs;               /* REQs seen */
+    uint32_t cm_waiting, cm_peak;   /* REQs waiting now, at most */
 
     struct pfc_state pfc[ROCE_PFC_PRIORITIES + 1]; /* the last one: 802.3x PAUSE */
     int64_t pfc_origin; /* start of the first storm window */

@@ -51,10 +51,9 @@ static const char *fz_read(struct roce_capture *c, struct roce_engine *e,
     struct roce_frame_out out;
     enum roce_capture_status st;
     uint64_t frame = 0;
-    int lt = roce_capture_linktype(c);
 
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
-        struct roce_frame_in in = {++frame, fr.ts_ns, lt, fr.data, fr.caplen, fr.wirelen};
+        struct roce_frame_in in = {++frame, fr.ts_ns, fr.linktype, fr.data, fr.caplen, fr.wirelen};
         roce_engine_frame(e, &in, &out);
         roce_html_series_frame(s, e, &in, &out);
     }

@@ -1,0 +1,112 @@
+/*
+ * roce_shard.c - which part of a split analysis a frame belongs to (see
+ * roce_engine.h, roce_shard_key).
+ *
+ * Everything the engine keeps about a connection (its two flows, their CM
+ * exchange, its CNPs, the pairing of responses with requests) lives between
+ * one pair of addresses, so frames split by the unordered pair of their
+ * packet's addresses analyse apart as they do together. The common frame is
+ * read at fixed offsets:
+ *
+ *   Ethernet | [802.1Q/802.1ad tag]... | IPv4 (no fragment) or IPv6 | UDP dst = udp_port
+ *
+ * giving the addresses the decoder would give (IPv4 IPv4-mapped, roce_addr.h);
+ * anything else goes through the decoder itself (mirror encapsulations:
+ * the inner packet's addresses; RoCEv1: the GIDs). Frames without a RoCE
+ * packet (MAC Control, other traffic) get 0.
+ */
+#include "roce_engine.h"
+
+#include <string.h>
+
+#include "roce_extract.h"
+#include "roce_index.h"
+
+#define ETH_HDR_LEN      14
+#define ETH_TYPE_OFF     12
+#define VLAN_TAG_LEN     4
+#define ETHERTYPE_IPV4   0x0800u
+#define ETHERTYPE_IPV6   0x86DDu
+#define ETHERTYPE_VLAN   0x8100u
+#define ETHERTYPE_QINQ   0x88A8u
+#define ETHERTYPE_QINQ_O 0x9100u
+#define IPV4_MIN_LEN     20
+#define IPV4_IHL_MASK    0x0Fu
+#define IPV4_FRAG_OFF    6
+#define IPV4_FRAG_MASK   0x3FFFu /* more fragments and the offset */
+#define IPV4_PROTO_OFF   9
+#define IPV4_SRC_OFF     12
+#define IPV6_HDR_LEN     40
+#define IPV6_NEXT_OFF    6
+#define IPV6_SRC_OFF     8
+#define IPPROTO_UDP      17u
+#define UDP_DPORT_OFF    2
+#define UDP_HDR_LEN      8
+
+/* The key of an address pair, the same in both directions (never 0). */
+static uint32_t pair_key(const uint8_t a[ROCE_ADDR_LEN], const uint8_t b[ROCE_ADDR_LEN])
+{
+    uint8_t k[2 * ROCE_ADDR_LEN];
+    int swap = memcmp(a, b, ROCE_ADDR_LEN) > 0;
+    memcpy(k, swap ? b : a, ROCE_ADDR_LEN);
+    memcpy(k + ROCE_ADDR_LEN, swap ? a : b, ROCE_ADDR_LEN);
+    uint32_t h = roce_hash_bytes(k, sizeof k);
+    return h ? h : 1;
+}
+
+/* The fixed-offset frame: 1 with *key set, or 0 when it is not one. */
+static int fast_key(const struct roce_config *cfg, const uint8_t *p, size_t caplen, uint32_t *key)
+{
+    if (caplen < ETH_HDR_LEN)
+        return 0;
+    size_t off = ETH_HDR_LEN;
+    unsigned type = roce_get_be16(p, ETH_TYPE_OFF);
+    for (int tags = 0; type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ ||
+                       type == ETHERTYPE_QINQ_O; tags++) {
+        if (tags == ROCE_VLAN_MAX_TAGS || !roce_fits(caplen, off, VLAN_TAG_LEN))
+            return 0;
+        type = roce_get_be16(p, off + 2);
+        off += VLAN_TAG_LEN;
+    }
+    uint8_t src[ROCE_ADDR_LEN], dst[ROCE_ADDR_LEN];
+    size_t udp;
+    if (type == ETHERTYPE_IPV4) {
+        if (!roce_fits(caplen, off, IPV4_MIN_LEN))
+            return 0;
+        size_t ihl = (size_t)(p[off] & IPV4_IHL_MASK) * 4;
+        if (ihl < IPV4_MIN_LEN || p[off + IPV4_PROTO_OFF] != IPPROTO_UDP ||
+            (roce_get_be16(p, off + IPV4_FRAG_OFF) & IPV4_FRAG_MASK) != 0)
+            return 0;
+        roce_addr_set_v4(src, p + off + IPV4_SRC_OFF);
+        roce_addr_set_v4(dst, p + off + IPV4_SRC_OFF + ROCE_ADDR_V4_LEN);
+        udp = off + ihl;
+    } else if (type == ETHERTYPE_IPV6) {
+        if (!roce_fits(caplen, off, IPV6_HDR_LEN) || p[off + IPV6_NEXT_OFF] != IPPROTO_UDP)
+            return 0;
+        memcpy(src, p + off + IPV6_SRC_OFF, ROCE_ADDR_LEN);
+        memcpy(dst, p + off + IPV6_SRC_OFF + ROCE_ADDR_LEN, ROCE_ADDR_LEN);
+        udp = off + IPV6_HDR_LEN;
+    } else {
+        return 0;
+    }
+    if (!roce_fits(caplen, udp, UDP_HDR_LEN))
+        return 0;
+    unsigned dport = roce_get_be16(p, udp + UDP_DPORT_OFF);
+    if (dport != cfg->udp_port || dport == cfg->vxlan_port)
+        return 0;
+    *key = pair_key(src, dst);
+    return 1;
+}
+
+uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_in *in)
+{
+    uint32_t key;
+    if (in->linktype == ROCE_LINKTYPE_ETHERNET && fast_key(cfg, in->data, in->caplen, &key))
+        return key;
+    const struct roce_decode_cfg dcfg = {cfg->udp_port, cfg->vxlan_port, 0};
+    struct roce_pkt pkt;
+    if (roce_decode(&dcfg, in->linktype, in->data, in->caplen, in->wirelen, &pkt) != 0 ||
+        pkt.cls != ROCE_CLASS_ROCE)
+        return 0;
+    return pair_key(pkt.src, pkt.dst);
+}

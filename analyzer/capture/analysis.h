@@ -7,6 +7,7 @@
 #ifndef ROCE_ANALYSIS_H
 #define ROCE_ANALYSIS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,15 @@ struct roce_analysis {
     void (*on_frame)(void *ctx, struct roce_engine *e, const struct roce_frame_in *in,
                      const struct roce_frame_out *out);
     void *frame_ctx;
+    /* A split analysis (roce_shard_key): the engine takes the frames whose
+     * key modulo shards is shard, and is told the latest time of the others
+     * (shards 0 or 1: every frame). cfg gives the key's settings; reading
+     * stops early when *stop is set. */
+    unsigned shard, shards;
+    const struct roce_config *cfg;
+    atomic_int *stop;
+    int out_of_order; /* a frame came earlier than the latest before it */
+    int64_t now_ns;   /* the latest frame time (when frame > 0) */
 };
 
 /* Read one capture file into a->engine. Returns 0, or -1 on a problem (file

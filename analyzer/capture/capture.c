@@ -53,6 +53,7 @@ struct roce_capture {
     const uint8_t *pre;    /* the headers replayed before the rest of the input */
     size_t pre_len, pre_off;
     int linktype;
+    int reopenable; /* a file read in place or by libpcap, not a stream */
     char err[PCAP_ERRBUF_SIZE + 64];
 };
 
@@ -241,6 +242,7 @@ struct roce_capture *roce_capture_open(const char *path, char *err, size_t errle
         regular = 0;
         roce_src_need(&c->src, MAGIC_LEN);
     }
+    c->reopenable = regular;
     const char *reader = getenv(READER_ENV);
     if (reader == NULL || strcmp(reader, "libpcap") != 0) {
         if (roce_rd_pcap_open(&c->classic, &c->src) == 0) {
@@ -264,6 +266,29 @@ fail:
     }
     roce_capture_close(c);
     return NULL;
+}
+
+int roce_capture_path_reopenable(const char *path)
+{
+    struct stat st;
+    uint8_t head[MAGIC_LEN];
+    if (strcmp(path, "-") == 0)
+        return 0;
+    if (stat(path, &st) != 0 || S_ISDIR(st.st_mode))
+        return 1;
+    if (!S_ISREG(st.st_mode))
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 1;
+    ssize_t n = pread(fd, head, sizeof head, 0);
+    close(fd);
+    return n <= 0 || roce_unzip_kind(head, (size_t)n) == ROCE_Z_NONE;
+}
+
+int roce_capture_reopenable(const struct roce_capture *c)
+{
+    return c->reopenable;
 }
 
 int roce_capture_linktype(const struct roce_capture *c)

@@ -30,6 +30,13 @@ enum roce_capture_status {
 /* Open a capture file ("-": standard input); NULL on failure with the
  * reason in err (errlen bytes). */
 struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen);
+/* Nonzero when the input at path is a file that can be read again and
+ * again, or cannot be opened (its problem is then the same each time);
+ * 0 for standard input, pipes and compressed files. */
+int roce_capture_path_reopenable(const char *path);
+/* Nonzero when the input is a file that can be read again (not standard
+ * input, a pipe or a compressed file). */
+int roce_capture_reopenable(const struct roce_capture *c);
 /* Link-layer type of the file (of its first interface), as a LINKTYPE_
  * value (DLT mapped back). */
 int roce_capture_linktype(const struct roce_capture *c);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "roce_time.h"
 
@@ -23,6 +24,7 @@
 #define DCQCN_US_MAX        1000000ull /* 1 s */
 #define DCQCN_PCT_MAX       1000ull
 #define COUNT_MAX           1000000ull
+#define THREADS_MAX        256ull
 
 enum long_only {
     OPT_JSON = 255,
@@ -49,6 +51,7 @@ enum long_only {
 static const struct option long_opts[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"jobs", required_argument, NULL, 'j'},
+    {"threads", required_argument, NULL, 'T'},
     {"events", no_argument, NULL, OPT_EVENTS},
     {"output", required_argument, NULL, 'o'},
     {"html", required_argument, NULL, OPT_HTML},
@@ -103,6 +106,9 @@ static void usage(FILE *f)
           "add up to. Several files are read one after the other as one capture\n"
           "(frame numbers continue).\n"
           "\n"
+          "  -T, --threads N       analyse with N engines at once, each taking the frames\n"
+          "                        of its connections (default: the number of CPUs;\n"
+          "                        the results are those of one engine)\n"
           "  -j, --jobs N          analyse the files apart, N at a time, and merge their\n"
           "                        reports (equal to the joint report where no flow\n"
           "                        spans two files)\n"
@@ -251,6 +257,12 @@ static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
             return roce_cli_bad_value("-j", arg, "a number of jobs 1..1024; JSON output is --json");
         o->jobs = (unsigned)v;
         return 0;
+    case 'T':
+        if (roce_cli_parse_u64(arg, 1, THREADS_MAX, &v))
+            return roce_cli_bad_value("-T", arg, "a number of threads 1..256");
+        o->threads = (unsigned)v;
+        o->threads_given = 1;
+        return 0;
     case OPT_TOP:
         return roce_cli_top(arg, &o->top);
     default:
@@ -265,11 +277,13 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
     memset(o, 0, sizeof *o);
     roce_config_default(&o->cfg);
     o->top = ROCE_CLI_TOP_DEFAULT;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    o->threads = cpus < 1 ? 1 : cpus > (long)THREADS_MAX ? (unsigned)THREADS_MAX : (unsigned)cpus;
     o->interval_ns = INTERVAL_DEFAULT_NS;
     roce_cli_live_defaults(&o->live);
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":j:o:hVi:f:s:B:pqc:w:C:W:Z:", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":j:T:o:hVi:f:s:B:pqc:w:C:W:Z:", long_opts, NULL)) != -1) {
         switch (c) {
         case OPT_JSON:
             json = 1;
@@ -323,6 +337,10 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
         goto usage_error;
     if (o->jobs && o->live.iface != NULL) {
         fputs("rocescope: -j needs capture files (not -i)\n", stderr);
+        goto usage_error;
+    }
+    if (o->threads_given && o->live.iface != NULL) {
+        fputs("rocescope: -T needs capture files (not -i)\n", stderr);
         goto usage_error;
     }
     if (o->n_files == 0 && o->live.iface == NULL) {

@@ -1,6 +1,7 @@
 /*
  * rocescope.c - the CLI: options, then capture files through the engine
- * (or, with -j, each through its own, merged), then the report (text, JSON)
+ * (with -T, through several engines, each taking its connections, merged;
+ * with -j, each file through its own, merged), then the report (text, JSON)
  * or the per-frame events; `rocescope merge` merges JSON reports (merge.c);
  * `rocescope localize` locates losses across vantage points (localize.c).
  *
@@ -28,6 +29,7 @@
 #include "parallel.h"
 #include "report.h"
 #include "roce_engine.h"
+#include "threads.h"
 
 
 /* Where the settled verdicts go: --events, the HTML report's series, or both. */
@@ -156,8 +158,10 @@ int main(int argc, char **argv)
     events.out = out.fp;
     memset(&run, 0, sizeof run);
     sinks.events = opt.mode == ROCE_MODE_EVENTS ? &events : NULL;
-    rc = opt.jobs ? roce_parallel_run(&opt, sinks.events, sinks.series, &rep, &input_problem)
-                  : run_joint(&opt, &sinks, &rep, &run, &input_problem);
+    if (opt.jobs)
+        rc = roce_parallel_run(&opt, sinks.events, sinks.series, &rep, &input_problem);
+    else if ((rc = roce_threads_run(&opt, sinks.events, &rep, &input_problem)) == 1)
+        rc = run_joint(&opt, &sinks, &rep, &run, &input_problem);
     if (rc != 0 || rep.link_type == NULL) { /* out of memory, or no file could be opened */
         roce_report_free(&rep);
         roce_engine_free(run.engine);

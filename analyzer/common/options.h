@@ -46,6 +46,8 @@ struct roce_cli_options {
     int n_files;
     unsigned top; /* flows and episodes listed in the text report */
     unsigned jobs; /* -j: files analysed apart, that many at a time, then merged (0: one engine) */
+    unsigned threads; /* -T: engines analysing the capture at once (1: one; default: the CPUs) */
+    int threads_given; /* -T was given */
     int64_t interval_ns; /* --interval: PFC storm window (and live reporting interval) */
     struct roce_live_options live;
 };

@@ -93,6 +93,12 @@ static int ring_full(struct roce_engine *e, struct roce_ring *r, size_t size, ui
     return 1;
 }
 
+void roce_ecn_bounds(uint32_t *ce_max, uint32_t *cnp_max)
+{
+    *ce_max = CE_RING_MAX;
+    *cnp_max = CNP_RING_MAX;
+}
+
 int roce_ecn_busy(const struct roce_engine *e)
 {
     return e->ce.head != e->ce.tail || e->cnp_wait.head != e->cnp_wait.tail;

@@ -27,4 +27,7 @@ int roce_ecn_busy(const struct roce_engine *e);
 /* Decide the waiting CNPs of a flow that goes away, drop its CE marks. */
 void roce_ecn_forget_flow(struct roce_engine *e, struct roce_flow *f);
 
+/* How many CE marks and waiting CNPs the rings hold at most. */
+void roce_ecn_bounds(uint32_t *ce_max, uint32_t *cnp_max);
+
 #endif

@@ -411,6 +411,7 @@ void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u)
 {
     u->cm_pending_peak = e->cm_peak;
     u->cm_pending_max = CM_PENDING;
+    roce_ecn_bounds(&u->ce_ring_max, &u->cnp_ring_max);
 }
 
 size_t roce_engine_flow_count(const struct roce_engine *e)

@@ -94,6 +94,8 @@ void roce_engine_note_time(struct roce_engine *e, int64_t now_ns);
 struct roce_engine_usage {
     uint32_t cm_pending_peak; /* CM REQs waiting for their REP at once, at most */
     uint32_t cm_pending_max;  /* how many can wait */
+    uint32_t ce_ring_max;     /* CE marks waiting for a CNP that can be tracked */
+    uint32_t cnp_ring_max;    /* CNPs waiting for their connection that can be tracked */
 };
 void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u);
 

@@ -43,15 +43,21 @@
 #define UDP_DPORT_OFF    2
 #define UDP_HDR_LEN      8
 
-/* The key of an address pair, the same in both directions (never 0). */
+/* The hash of one address. */
+static uint64_t addr_hash(const uint8_t a[ROCE_ADDR_LEN])
+{
+    uint64_t w[2];
+    memcpy(w, a, sizeof w);
+    return roce_hash_mix(roce_hash_mix(ROCE_HASH_SEED, w[0]), w[1]);
+}
+
+/* The key of an address pair, the same in both directions (never 0): the
+ * sum of the addresses' hashes, mixed. */
 static uint32_t pair_key(const uint8_t a[ROCE_ADDR_LEN], const uint8_t b[ROCE_ADDR_LEN])
 {
-    uint8_t k[2 * ROCE_ADDR_LEN];
-    int swap = memcmp(a, b, ROCE_ADDR_LEN) > 0;
-    memcpy(k, swap ? b : a, ROCE_ADDR_LEN);
-    memcpy(k + ROCE_ADDR_LEN, swap ? a : b, ROCE_ADDR_LEN);
-    uint32_t h = roce_hash_bytes(k, sizeof k);
-    return h ? h : 1;
+    uint64_t h = roce_hash_mix(ROCE_HASH_SEED, addr_hash(a) + addr_hash(b));
+    uint32_t k = (uint32_t)(h ^ (h >> 32));
+    return k ? k : 1;
 }
 
 /* The fixed-offset frame: 1 with *key set, or 0 when it is not one. */

@@ -156,6 +156,17 @@ int roce_report_set_error(struct roce_report *r, const char *error);
  * says what is exact. */
 int roce_report_merge(struct roce_report *dst, const struct roce_report *src);
 
+/* Fold src, the report of one part of a split analysis (roce_shard_key:
+ * every part read the same frames, each analysed its own), into dst (from
+ * roce_report_init): frame numbers as they are, flow ids through map (the
+ * parts' ids to the ids one engine would have given), counts add up,
+ * distributions merge. Then roce_report_merge_parts_done orders the flows,
+ * connections and episodes as one engine's report and keeps the episodes
+ * cfg.max_episodes allows. 0, or -1 when out of memory. */
+int roce_report_merge_part(struct roce_report *dst, const struct roce_report *src,
+                           uint64_t (*map)(uint64_t id, void *ctx), void *ctx);
+int roce_report_merge_parts_done(struct roce_report *dst);
+
 /* Read a JSON report written by roce_report_json (report_parse.c) into r
  * (initialised here). 0, or -1 with the reason in err (r is then freed). */
 int roce_report_parse(const char *path, struct roce_report *r, char *err, size_t errlen);

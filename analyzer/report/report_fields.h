@@ -184,6 +184,9 @@ void roce_fields_merge_totals(struct roce_totals *dst, const struct roce_totals 
  * frames and id_off flows. */
 void roce_fields_renumber(const struct roce_fieldset *fs, void *base, uint64_t frame_off,
                           uint64_t id_off);
+/* Map the FLOW_ID and FLOW_REF (when not 0) fields of a record through map. */
+void roce_fields_map_ids(const struct roce_fieldset *fs, void *base,
+                         uint64_t (*map)(uint64_t id, void *ctx), void *ctx);
 /* Add t0 to the RELATIVE times of a record read back. */
 void roce_fields_absolute(const struct roce_fieldset *fs, void *base, int64_t t0);
 /* dst += src (subtract: dst -= src) for the 64-bit counters of a count

@@ -100,6 +100,16 @@ void roce_fields_renumber(const struct roce_fieldset *fs, void *base, uint64_t f
     }
 }
 
+void roce_fields_map_ids(const struct roce_fieldset *fs, void *base,
+                         uint64_t (*map)(uint64_t id, void *ctx), void *ctx)
+{
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++) {
+        uint64_t v = roce_field_u64(base, f->off);
+        if (f->merge == ROCE_MERGE_FLOW_ID || (f->merge == ROCE_MERGE_FLOW_REF && v != 0))
+            set_u64(base, f->off, map(v, ctx));
+    }
+}
+
 void roce_fields_absolute(const struct roce_fieldset *fs, void *base, int64_t t0)
 {
     for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++)

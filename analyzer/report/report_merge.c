@@ -20,7 +20,27 @@
  */
 #include "report.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "report_fields.h"
+
+/* How the frames and flow ids of a report being merged are numbered in the
+ * merged one: on after offsets (captures read one after the other), or
+ * through map (the parts of a split analysis: frames as they are). */
+struct renumber {
+    uint64_t frame_off, id_off;
+    uint64_t (*map)(uint64_t id, void *ctx);
+    void *ctx;
+};
+
+static void renumber(const struct roce_fieldset *fs, void *base, const struct renumber *rn)
+{
+    if (rn->map != NULL)
+        roce_fields_map_ids(fs, base, rn->map, rn->ctx);
+    else
+        roce_fields_renumber(fs, base, rn->frame_off, rn->id_off);
+}
 
 /* dst's own distribution plus src's. 0 or -1. */
 static int merge_lat(struct roce_report_lat *dst, const struct roce_report_lat *src,
@@ -39,8 +59,8 @@ static int merge_lat(struct roce_report_lat *dst, const struct roce_report_lat *
 
 /* src's flows after dst's, their ids and frames numbered on, their
  * distributions copied. 0 or -1. */
-static int merge_flows(struct roce_report *dst, const struct roce_report *src, uint64_t frame_off,
-                       uint64_t id_off)
+static int merge_flows(struct roce_report *dst, const struct roce_report *src,
+                       const struct renumber *rn)
 {
     for (size_t i = 0; i < src->n_flows; i++) {
         const struct roce_report_flow *sx = &src->flow_x[i];
@@ -49,7 +69,7 @@ static int merge_flows(struct roce_report *dst, const struct roce_report *src, u
             return -1;
         struct roce_report_flow *x = &dst->flow_x[dst->n_flows - 1];
         *f = src->flows[i];
-        roce_fields_renumber(&roce_flow_fields, f, frame_off, id_off);
+        renumber(&roce_flow_fields, f, rn);
         x->peer = sx->peer;
         x->has_peer = sx->has_peer;
         for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
@@ -59,7 +79,7 @@ static int merge_flows(struct roce_report *dst, const struct roce_report *src, u
             struct roce_evidence *ev = roce_report_flow_ev(dst, dst->n_flows - 1);
             if (ev == NULL)
                 return -1;
-            roce_evidence_merge(ev, sx->ev, frame_off);
+            roce_evidence_merge(ev, sx->ev, rn->frame_off);
         }
     }
     return 0;
@@ -80,12 +100,12 @@ static int merge_macs(struct roce_report *dst, const struct roce_report *src, ui
 }
 
 /* src's episodes after dst's, as long as the joint list has room
- * (cfg.max_episodes); the others are counted as unlisted. */
+ * (limit); the others are counted as unlisted. */
 static int merge_episodes(struct roce_report *dst, const struct roce_report *src,
-                          uint64_t frame_off, uint64_t id_off)
+                          const struct renumber *rn, size_t limit)
 {
     for (size_t i = 0; i < src->n_episodes; i++) {
-        if (dst->n_episodes >= dst->cfg->max_episodes) {
+        if (dst->n_episodes >= limit) {
             dst->t.episodes_unlisted++;
             continue;
         }
@@ -93,27 +113,19 @@ static int merge_episodes(struct roce_report *dst, const struct roce_report *src
         if (ep == NULL)
             return -1;
         *ep = src->episodes[i];
-        roce_fields_renumber(&roce_episode_fields, ep, frame_off, id_off);
+        renumber(&roce_episode_fields, ep, rn);
     }
     return 0;
 }
 
-int roce_report_merge(struct roce_report *dst, const struct roce_report *src)
+/* What was read and what the totals and distributions of src add to dst. 0 or -1. */
+static int merge_common(struct roce_report *dst, const struct roce_report *src, int first)
 {
-    const uint64_t frame_off = dst->t.packets, id_off = dst->t.flows_created;
-
-    if (dst->n_files == 0 && src->cfg != NULL)
+    if (first && src->cfg != NULL)
         dst->own.cfg = *src->cfg;
-    for (size_t i = 0; i < src->n_files; i++)
-        if (roce_report_add_file(dst, src->files[i]) != 0)
-            return -1;
     if ((dst->link_type == NULL && roce_report_set_link_type(dst, src->link_type) != 0) ||
         (dst->error == NULL && roce_report_set_error(dst, src->error) != 0))
         return -1;
-    /* the rule of the joint run (analysis.c): src begins before dst's latest time */
-    if (src->files_overlap ||
-        (dst->t.packets && src->t.packets && src->t.first_ts_ns < dst->t.last_ts_ns))
-        dst->files_overlap = 1;
     roce_fields_merge_totals(&dst->t, &src->t);
     for (const struct roce_field *f = roce_report_fields.f;
          f < roce_report_fields.f + roce_report_fields.n; f++)
@@ -121,15 +133,119 @@ int roce_report_merge(struct roce_report *dst, const struct roce_report *src)
             merge_lat(&dst->lat[f->arg], &src->lat[f->arg],
                       (struct roce_lat_summary *)(void *)((char *)&dst->t + f->off)) != 0)
             return -1;
-    if (merge_flows(dst, src, frame_off, id_off) != 0 ||
-        merge_episodes(dst, src, frame_off, id_off) != 0 || merge_macs(dst, src, frame_off) != 0)
-        return -1;
+    return 0;
+}
+
+/* src's connections after dst's, renumbered. 0 or -1. */
+static int merge_conns(struct roce_report *dst, const struct roce_report *src,
+                       const struct renumber *rn)
+{
     for (size_t i = 0; i < src->n_conns; i++) {
         struct roce_report_conn *c = roce_report_add_conn(dst);
         if (c == NULL)
             return -1;
         *c = src->conns[i];
-        roce_fields_renumber(&roce_conn_fields, c, frame_off, id_off);
+        renumber(&roce_conn_fields, c, rn);
+    }
+    return 0;
+}
+
+int roce_report_merge(struct roce_report *dst, const struct roce_report *src)
+{
+    const struct renumber rn = {dst->t.packets, dst->t.flows_created, NULL, NULL};
+    const int first = dst->n_files == 0;
+
+    for (size_t i = 0; i < src->n_files; i++)
+        if (roce_report_add_file(dst, src->files[i]) != 0)
+            return -1;
+    /* the rule of the joint run (analysis.c): src begins before dst's latest time */
+    if (src->files_overlap ||
+        (dst->t.packets && src->t.packets && src->t.first_ts_ns < dst->t.last_ts_ns))
+        dst->files_overlap = 1;
+    if (merge_common(dst, src, first) != 0 || merge_flows(dst, src, &rn) != 0 ||
+        merge_episodes(dst, src, &rn, dst->cfg->max_episodes) != 0 ||
+        merge_conns(dst, src, &rn) != 0 || merge_macs(dst, src, rn.frame_off) != 0)
+        return -1;
+    return 0;
+}
+
+int roce_report_merge_part(struct roce_report *dst, const struct roce_report *src,
+                           uint64_t (*map)(uint64_t id, void *ctx), void *ctx)
+{
+    const struct renumber rn = {0, 0, map, ctx};
+    const int first = dst->n_files == 0;
+    if (first) { /* what was read: the same in every part */
+        for (size_t i = 0; i < src->n_files; i++)
+            if (roce_report_add_file(dst, src->files[i]) != 0)
+                return -1;
+        dst->files_overlap = src->files_overlap;
+    }
+    if (merge_common(dst, src, first) != 0 || merge_flows(dst, src, &rn) != 0 ||
+        merge_episodes(dst, src, &rn, SIZE_MAX) != 0 || merge_conns(dst, src, &rn) != 0 ||
+        merge_macs(dst, src, 0) != 0)
+        return -1;
+    return 0;
+}
+
+/* A flow's place in the merged list. */
+struct flow_order {
+    uint64_t id;
+    size_t at;
+};
+
+static int cmp_flow_order(const void *a, const void *b)
+{
+    const struct flow_order *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_episode(const void *a, const void *b)
+{
+    const struct roce_episode *x = a, *y = b;
+    return (x->first_frame > y->first_frame) - (x->first_frame < y->first_frame);
+}
+
+static uint64_t conn_id(const struct roce_report_conn *c)
+{
+    return c->req_id < c->resp_id ? c->req_id : c->resp_id;
+}
+
+static int cmp_conn(const void *a, const void *b)
+{
+    uint64_t x = conn_id(a), y = conn_id(b);
+    return (x > y) - (x < y);
+}
+
+int roce_report_merge_parts_done(struct roce_report *dst)
+{
+    size_t n = dst->n_flows;
+    struct flow_order *order = malloc((n ? n : 1) * sizeof *order);
+    struct roce_flow_report *flows = malloc((n ? n : 1) * sizeof *flows);
+    struct roce_report_flow *x = malloc((n ? n : 1) * sizeof *x);
+    if (order == NULL || flows == NULL || x == NULL) {
+        free(order);
+        free(flows);
+        free(x);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = (struct flow_order){dst->flows[i].id, i};
+    qsort(order, n, sizeof *order, cmp_flow_order);
+    for (size_t i = 0; i < n; i++) {
+        flows[i] = dst->flows[order[i].at];
+        x[i] = dst->flow_x[order[i].at];
+    }
+    free(order);
+    free(dst->flows);
+    free(dst->flow_x);
+    dst->flows = flows;
+    dst->flow_x = x;
+    dst->cap_flows = n ? n : 1;
+    qsort(dst->conns, dst->n_conns, sizeof *dst->conns, cmp_conn);
+    qsort(dst->episodes, dst->n_episodes, sizeof *dst->episodes, cmp_episode);
+    if (dst->n_episodes > dst->cfg->max_episodes) {
+        dst->t.episodes_unlisted += dst->n_episodes - dst->cfg->max_episodes;
+        dst->n_episodes = dst->cfg->max_episodes;
     }
     return 0;
 }

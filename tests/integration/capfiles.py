@@ -21,6 +21,14 @@ def pcap(records, magic=0xA1B23C4D, snaplen=65535, endian="<", linktype=1):
     return out
 
 
+def pcap_at(frames, snaplen=65535):
+    """A little-endian nanosecond classic pcap file of (ts_ns, data) frames."""
+    out = struct.pack("<IHHiIII", 0xA1B23C4D, 2, 4, 0, 0, snaplen, 1)
+    for ts, data in frames:
+        out += struct.pack("<IIII", ts // 10**9, ts % 10**9, len(data), len(data)) + data
+    return out
+
+
 def frames_of(path):
     """The frames of a little-endian nanosecond classic pcap file, with their times (ns)."""
     with open(path, "rb") as f:

@@ -4,9 +4,14 @@
  * Order at start, as tcpdump: open and activate the capture and bind the
  * --listen socket (as root), drop privileges (-Z), then open the outputs
  * (-o, -w, the Prometheus file, --events) and start the HTTP server as the
- * user. The loop sleeps on the capture descriptor until the
- * next interval boundary (CLOCK_MONOTONIC), reads what is ready in batches,
- * and closes an interval whenever its time has come, packets or not.
+ * user. The capture thread sleeps on the capture descriptor until the
+ * next interval boundary (CLOCK_MONOTONIC), reads what is ready in batches
+ * into a bounded queue (live_queue.c; -w writes the frames as they are
+ * read) and marks in it the end of an interval whenever its time has come,
+ * packets or not. The analysis thread takes the frames and the marks in
+ * order: frames through the engine, at a mark the interval's outputs. The
+ * analysis never holds up the capture: a frame the queue has no room for is
+ * counted (analysis_dropped) and shown with the kernel's drops.
  * SIGINT and SIGTERM are blocked except while sleeping (ppoll), so they
  * interrupt the sleep and nothing else; the handler only sets a flag and
  * calls pcap_breakloop. On a stop by signal or --duration the kernel's
@@ -17,7 +22,9 @@
 #include "live.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -29,6 +36,7 @@
 #include "live_capture.h"
 #include "live_interval.h"
 #include "live_json.h"
+#include "live_queue.h"
 #include "live_pages.h"
 #include "live_view.h"
 #include "output.h"
@@ -46,6 +54,28 @@
 #define DRAIN_EXTRA_NS    (150 * ROCE_NS_PER_MS)
 #define READ_BATCH        4096 /* frames per read: the clock is checked between batches */
 #define VIEW_TOP          10   /* flows listed per interval (or --top when smaller) */
+#define QUEUE_BYTES       (64u * 1024u * 1024u) /* frames waiting for the analysis, at most */
+#define QUEUE_WAIT_MS     100  /* the analysis thread's longest sleep */
+#define MARK_RETRY_NS     (ROCE_NS_PER_MS) /* a full queue: wait that long for room for a mark */
+
+/* What the capture thread puts in the queue. */
+enum rec_type { REC_FRAME = 1, REC_INTERVAL, REC_END };
+
+struct rec_frame {
+    uint32_t type;
+    uint32_t caplen, wirelen;
+    int32_t linktype;
+    uint64_t frame;
+    int64_t ts_ns;
+    /* the bytes follow */
+};
+
+/* The end of an interval: the capture statistics then, the clocks. */
+struct mark {
+    uint32_t type;
+    struct roce_livecap_stats stats;
+    int64_t mono_ns, wall_ns;
+};
 
 enum stop_reason { RUNNING, STOP_SIGNAL, STOP_COUNT, STOP_DURATION, STOP_READ_ERROR, STOP_OUTPUT };
 
@@ -66,6 +96,11 @@ struct monitor {
     struct roce_output html;         /* --html: the final report's page */
     struct roce_html_series *series; /* --html: what the page plots over time */
     struct roce_livecap_stats stats;
+    struct roce_lq *queue;       /* the capture thread's frames and marks for the analysis */
+    pthread_t analysis;
+    int analysis_started;
+    atomic_int analysis_failed;  /* an output of the analysis thread failed */
+    uint64_t analysis_dropped;   /* frames the queue had no room for */
     uint64_t frames;
     uint64_t seq;
     int64_t start_ns, last_ns; /* CLOCK_MONOTONIC */
@@ -232,18 +267,22 @@ static int flush_events(struct monitor *m)
     return 0;
 }
 
-/* Capture callback: one frame into the engine (and the -w file). */
+/* Capture callback: one frame into the queue (and the -w file). */
 static void on_frame(const struct roce_capture_frame *f, void *ctx)
 {
     struct monitor *m = ctx;
-    struct roce_frame_in in = {++m->frames, f->ts_ns,  roce_livecap_linktype(m->cap),
-                               f->data,     f->caplen, f->wirelen};
-    if (m->series == NULL) {
-        roce_engine_frame(m->engine, &in, NULL);
+    struct rec_frame *r = roce_lq_reserve(m->queue, sizeof *r + f->caplen);
+    ++m->frames;
+    if (r == NULL) {
+        m->analysis_dropped++;
     } else {
-        struct roce_frame_out out;
-        roce_engine_frame(m->engine, &in, &out);
-        roce_html_series_frame(m->series, m->engine, &in, &out);
+        r->type = REC_FRAME;
+        r->caplen = f->caplen;
+        r->wirelen = f->wirelen;
+        r->linktype = roce_livecap_linktype(m->cap);
+        r->frame = m->frames;
+        r->ts_ns = f->ts_ns;
+        memcpy(r + 1, f->data, f->caplen);
     }
     if (m->save != NULL && !m->save_failed && roce_savefile_write(m->save, f) != 0) {
         m->save_failed = 1;
@@ -260,13 +299,14 @@ static void read_batch(struct monitor *m)
     if (count && count - m->frames < (uint64_t)max)
         max = (int)(count - m->frames);
     int n = roce_livecap_dispatch(m->cap, max, on_frame, m);
+    roce_lq_commit(m->queue);
     if (n == ROCE_LIVECAP_ERROR) {
         snprintf(m->error, sizeof m->error, "%s: %s", m->iface, roce_livecap_error(m->cap));
         m->reason = STOP_READ_ERROR;
     } else if (m->save_failed) {
         roce_complain(m->opt->live.savefile, roce_savefile_error(m->save));
         m->reason = STOP_OUTPUT;
-    } else if (flush_events(m) != 0) {
+    } else if (atomic_load(&m->analysis_failed)) {
         m->reason = STOP_OUTPUT;
     } else if (count && m->frames >= count) {
         m->reason = STOP_COUNT;
@@ -289,19 +329,32 @@ static int publish(struct monitor *m, const struct roce_live_interval *iv)
     return 0;
 }
 
-/* Close an interval and write it everywhere. 0, or -1 when an output
- * failed (message printed). */
-static int emit_interval(struct monitor *m, int final)
+/* The end of an interval as the capture thread sees it: the capture
+ * statistics (with the analysis' drops) and the clocks. */
+static void take_mark(struct monitor *m, struct mark *mk)
+{
+    if (roce_livecap_stats(m->cap, &m->stats) != 0 && m->error[0] == '\0')
+        roce_complain(m->iface, roce_livecap_error(m->cap));
+    m->stats.analysis_dropped = m->analysis_dropped;
+    mk->type = REC_INTERVAL;
+    mk->stats = m->stats;
+    mk->mono_ns = clock_ns(CLOCK_MONOTONIC);
+    mk->wall_ns = clock_ns(CLOCK_REALTIME);
+}
+
+/* Close an interval ended at mk and write it everywhere (the analysis
+ * thread, or the caller after it ended). 0, or -1 when an output failed
+ * (message printed). */
+static int emit_interval(struct monitor *m, int final, const struct mark *mk)
 {
     const struct roce_live_options *lo = &m->opt->live;
     struct roce_live_interval iv;
-    int64_t now = clock_ns(CLOCK_MONOTONIC);
+    int64_t now = mk->mono_ns;
     memset(&iv, 0, sizeof iv);
-    if (roce_livecap_stats(m->cap, &m->stats) != 0 && m->error[0] == '\0')
-        roce_complain(m->iface, roce_livecap_error(m->cap));
+    m->stats = mk->stats;
     iv.seq = ++m->seq;
     iv.final = final;
-    iv.wall_ns = clock_ns(CLOCK_REALTIME);
+    iv.wall_ns = mk->wall_ns;
     iv.length_ns = now - m->last_ns;
     iv.uptime_ns = now - m->start_ns;
     iv.iface = m->iface;
@@ -326,13 +379,80 @@ static int emit_interval(struct monitor *m, int final)
         roce_complain("stdout", "write failed");
     if (publish(m, &iv) != 0 || flush_events(m) != 0)
         rc = -1;
-    if (m->save != NULL && roce_savefile_flush(m->save) != 0) {
-        roce_complain(lo->savefile, roce_savefile_error(m->save));
-        rc = -1;
-    }
     if (!final && lo->idle_timeout_ns > 0)
         roce_engine_retire_idle(m->engine, lo->idle_timeout_ns);
     return rc;
+}
+
+/* The analysis thread: frames through the engine, interval marks to the
+ * outputs, until the end record. The events are handed over whenever the
+ * queue runs empty. */
+static void *analysis_main(void *arg)
+{
+    struct monitor *m = arg;
+    for (;;) {
+        size_t len;
+        const void *p = roce_lq_next(m->queue, 0, &len);
+        if (p == NULL) {
+            if (flush_events(m) != 0)
+                atomic_store(&m->analysis_failed, 1);
+            p = roce_lq_next(m->queue, QUEUE_WAIT_MS, &len);
+            if (p == NULL)
+                continue;
+        }
+        uint32_t type;
+        memcpy(&type, p, sizeof type);
+        if (type == REC_FRAME) {
+            const struct rec_frame *r = p;
+            struct roce_frame_in in = {r->frame,   r->ts_ns,           r->linktype,
+                                       (const uint8_t *)(r + 1), r->caplen, r->wirelen};
+            if (m->series == NULL) {
+                roce_engine_frame(m->engine, &in, NULL);
+            } else {
+                struct roce_frame_out out;
+                roce_engine_frame(m->engine, &in, &out);
+                roce_html_series_frame(m->series, m->engine, &in, &out);
+            }
+        } else if (type == REC_INTERVAL) {
+            struct mark mk;
+            memcpy(&mk, p, sizeof mk);
+            if (emit_interval(m, 0, &mk) != 0)
+                atomic_store(&m->analysis_failed, 1);
+        }
+        roce_lq_pop(m->queue);
+        if (type == REC_END)
+            break;
+    }
+    if (flush_events(m) != 0)
+        atomic_store(&m->analysis_failed, 1);
+    return NULL;
+}
+
+/* Put a record of the capture thread's that must not be dropped (an
+ * interval mark, the end) in the queue, waiting for room. */
+static void post(struct monitor *m, const void *rec, size_t len)
+{
+    void *p;
+    while ((p = roce_lq_reserve(m->queue, len)) == NULL) {
+        struct timespec ts = {0, MARK_RETRY_NS};
+        nanosleep(&ts, NULL);
+    }
+    memcpy(p, rec, len);
+    roce_lq_commit(m->queue);
+}
+
+/* The end of an interval, from the capture thread: the -w file flushed,
+ * the mark queued. 0, or -1 when the -w file could not be written. */
+static int end_interval(struct monitor *m)
+{
+    struct mark mk;
+    take_mark(m, &mk);
+    post(m, &mk, sizeof mk);
+    if (m->save != NULL && roce_savefile_flush(m->save) != 0) {
+        roce_complain(m->opt->live.savefile, roce_savefile_error(m->save));
+        return -1;
+    }
+    return atomic_load(&m->analysis_failed) ? -1 : 0;
 }
 
 /* Capture until a stop: signal, -c, --duration, read error or output error. */
@@ -350,7 +470,7 @@ static void capture_loop(struct monitor *m, const sigset_t *sleep_mask)
             break;
         }
         if (now >= next) {
-            if (emit_interval(m, 0) != 0) {
+            if (end_interval(m) != 0) {
                 m->reason = STOP_OUTPUT;
                 break;
             }
@@ -398,7 +518,7 @@ static int final_report(struct monitor *m)
     if (!report && m->opt->html == NULL)
         return 0;
     struct roce_report_live live = {m->iface, m->stats.received, m->stats.dropped,
-                                    m->stats.if_dropped};
+                                    m->stats.if_dropped, m->stats.analysis_dropped};
     struct roce_report rep;
     memset(&rep, 0, sizeof rep);
     rep.files = files;
@@ -406,12 +526,13 @@ static int final_report(struct monitor *m)
     rep.link_type = roce_livecap_linktype_name(m->cap);
     rep.cfg = &m->opt->cfg;
     rep.live = &live;
-    if (m->stats.dropped || m->stats.if_dropped)
+    if (m->stats.dropped || m->stats.if_dropped || m->stats.analysis_dropped)
         snprintf(why, sizeof why,
                  "%s%spackets were dropped (%llu by the kernel, %llu by the "
-                 "interface): the counts may be low",
+                 "interface, %llu by the analysis): the counts may be low",
                  m->error, m->error[0] ? "; " : "", (unsigned long long)m->stats.dropped,
-                 (unsigned long long)m->stats.if_dropped);
+                 (unsigned long long)m->stats.if_dropped,
+                 (unsigned long long)m->stats.analysis_dropped);
     else
         snprintf(why, sizeof why, "%s", m->error);
     rep.error = why[0] ? why : NULL;
@@ -508,16 +629,34 @@ static int monitor(struct monitor *m)
     }
     m->start_ns = m->last_ns = clock_ns(CLOCK_MONOTONIC);
     signal_cap = m->cap;
-    catch_signals(&sleep_mask, &saved);
+    catch_signals(&sleep_mask, &saved); /* the analysis thread keeps them blocked */
+    m->queue = roce_lq_new(QUEUE_BYTES);
+    if (m->queue == NULL || pthread_create(&m->analysis, NULL, analysis_main, m) != 0) {
+        roce_complain("analysis", m->queue == NULL ? "out of memory" : "cannot start its thread");
+        sigprocmask(SIG_SETMASK, &saved, NULL);
+        roce_output_abort(&m->out);
+        return ROCE_EXIT_INPUT;
+    }
     capture_loop(m, &sleep_mask);
     if (m->reason == STOP_SIGNAL || m->reason == STOP_DURATION)
         drain(m);
+    const uint32_t end = REC_END;
+    post(m, &end, sizeof end);
+    pthread_join(m->analysis, NULL);
+    if (atomic_load(&m->analysis_failed))
+        m->reason = STOP_OUTPUT;
     roce_engine_finish(m->engine);
     if (m->series != NULL)
         roce_html_series_finish(m->series, m->engine);
     if (flush_events(m) != 0)
         status = ROCE_EXIT_OUTPUT;
-    if (emit_interval(m, 1) != 0)
+    struct mark last;
+    take_mark(m, &last);
+    if (m->save != NULL && roce_savefile_flush(m->save) != 0) {
+        roce_complain(m->opt->live.savefile, roce_savefile_error(m->save));
+        status = ROCE_EXIT_OUTPUT;
+    }
+    if (emit_interval(m, 1, &last) != 0)
         status = ROCE_EXIT_OUTPUT;
     if (m->reason == STOP_READ_ERROR) {
         roce_complain(m->iface, roce_livecap_error(m->cap));
@@ -563,6 +702,7 @@ int roce_live_run(const struct roce_cli_options *opt)
     roce_live_tracker_free(m.tracker);
     roce_engine_free(m.engine);
     roce_html_series_free(m.series);
+    roce_lq_free(m.queue);
     roce_livecap_close(m.cap);
     return status;
 }

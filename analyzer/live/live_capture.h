@@ -42,6 +42,7 @@ struct roce_livecap_stats {
     uint64_t received;   /* packets that passed the filter */
     uint64_t dropped;    /* dropped by the kernel: the buffer was full */
     uint64_t if_dropped; /* dropped by the interface or its driver */
+    uint64_t analysis_dropped; /* the monitor's: frames its analysis queue had no room for */
 };
 
 /* Open and activate. On failure returns NULL with *status and the reason

@@ -207,6 +207,7 @@ int roce_live_tracker_step(struct roce_live_tracker *t, struct roce_engine *e,
     iv->cap_delta.received = cap->received - t->prev_cap.received;
     iv->cap_delta.dropped = cap->dropped - t->prev_cap.dropped;
     iv->cap_delta.if_dropped = cap->if_dropped - t->prev_cap.if_dropped;
+    iv->cap_delta.analysis_dropped = cap->analysis_dropped - t->prev_cap.analysis_dropped;
     t->prev_cap = *cap;
 
     int rc = reserve(t, roce_engine_flow_count(e));

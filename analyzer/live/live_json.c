@@ -38,6 +38,7 @@ static json_object *capture_stats(const struct roce_livecap_stats *s)
     roce_json_put_u64(o, "received", s->received);
     roce_json_put_u64(o, "dropped", s->dropped);
     roce_json_put_u64(o, "if_dropped", s->if_dropped);
+    roce_json_put_u64(o, "analysis_dropped", s->analysis_dropped);
     return o;
 }
 

@@ -307,11 +307,13 @@ static void capture_families(struct prom *p, const struct roce_live_interval *iv
            "Packets the capture received (pcap_stats)");
     sample_u64(p, "capture_received_packets_total", NULL, 0, iv->cap.received);
     family(p, "capture_dropped_packets_total", "counter",
-           "Packets the capture lost (pcap_stats): by the kernel (its buffer was full) or by "
-           "the interface or its driver");
+           "Packets the capture lost: by the kernel (its buffer was full) or by the interface "
+           "or its driver (pcap_stats), or by the analysis (its queue was full)");
     sample_u64(p, "capture_dropped_packets_total", &by, 1, iv->cap.dropped);
     by.value = "interface";
     sample_u64(p, "capture_dropped_packets_total", &by, 1, iv->cap.if_dropped);
+    by.value = "analysis";
+    sample_u64(p, "capture_dropped_packets_total", &by, 1, iv->cap.analysis_dropped);
     family(p, "flows_with_trouble", "gauge",
            "Flows with retransmissions, NAKs, gaps, CE marks or CNPs in the last interval");
     sample_u64(p, "flows_with_trouble", NULL, 0, iv->n_troubled);

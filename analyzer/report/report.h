@@ -20,10 +20,10 @@
 #include "roce_engine.h"
 
 /* What a live capture adds to its report: the interface and the capture
- * statistics (pcap_stats). */
+ * statistics (pcap_stats, and the frames the analysis had no room for). */
 struct roce_report_live {
     const char *iface;
-    uint64_t received, dropped, if_dropped;
+    uint64_t received, dropped, if_dropped, analysis_dropped;
 };
 
 /* A latency distribution, owned, or borrowed from an engine. */

@@ -138,6 +138,7 @@ static void live_write(json_object *o, const struct roce_field *f, const void *b
     roce_json_put_u64(live, "received", l->received);
     roce_json_put_u64(live, "dropped", l->dropped);
     roce_json_put_u64(live, "if_dropped", l->if_dropped);
+    roce_json_put_u64(live, "analysis_dropped", l->analysis_dropped);
     json_object_object_add(o, f->key, live);
 }
 const struct roce_fcall roce_fcall_live = {live_write, NULL};

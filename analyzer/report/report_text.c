@@ -160,8 +160,9 @@ static void totals(FILE *o, const struct roce_report *r)
     if (r->live != NULL)
         fprintf(o,
                 "  capture        %" PRIu64 " received, %" PRIu64 " dropped by the kernel, %" PRIu64
-                " by the interface\n",
-                r->live->received, r->live->dropped, r->live->if_dropped);
+                " by the interface, %" PRIu64 " by the analysis\n",
+                r->live->received, r->live->dropped, r->live->if_dropped,
+                r->live->analysis_dropped);
     fprintf(o,
             "  packets        %" PRIu64 " in %s s: RoCE %" PRIu64 " (v2 %" PRIu64 ", v1 %" PRIu64
             "), non-RoCE %" PRIu64 ", malformed %" PRIu64 ", truncated %" PRIu64 "\n",

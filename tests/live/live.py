@@ -366,7 +366,9 @@ def check_prometheus(path, report):
               (val("rocescope_ce_marked_packets_total"), report["ecn"]["ce_marked"]),
               (family_sum("rocescope_cnp_packets_total"), c["cnp_packets"]),
               (val("rocescope_mac_control_frames_total", type="pfc"), report["pfc"]["pfc_frames"]),
-              (val("rocescope_capture_dropped_packets_total", by="kernel"), c["live"]["dropped"])]
+              (val("rocescope_capture_dropped_packets_total", by="kernel"), c["live"]["dropped"]),
+              (val("rocescope_capture_dropped_packets_total", by="analysis"),
+               c["live"]["analysis_dropped"])]
     for p in report["pfc"]["priorities"]:
         expect.append((val("rocescope_pfc_priority_frames_total", priority=str(p["priority"]),
                            state="xoff"), p["xoff"]))
@@ -428,7 +430,7 @@ def scenario(tool, captures, tmp, name):
     check_raised(lines, live)
     check_prometheus(mon.prom, live)
     stats = live["capture"]["live"]
-    if stats["dropped"] or stats["if_dropped"]:
+    if stats["dropped"] or stats["if_dropped"] or stats["analysis_dropped"]:
         print("  %s: the capture dropped packets, report not compared" % name)
         return
     d = diff(header_counts(live), header_counts(offline(tool, path)))

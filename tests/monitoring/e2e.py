@@ -276,6 +276,7 @@ def report_counters(rep):
     put("capture_received_packets_total", live["received"])
     put("capture_dropped_packets_total", live["dropped"], by="kernel")
     put("capture_dropped_packets_total", live["if_dropped"], by="interface")
+    put("capture_dropped_packets_total", live["analysis_dropped"], by="analysis")
     return want
 
 

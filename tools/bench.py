@@ -9,19 +9,23 @@ with --only. It builds the libpcap floor (tools/bench/pcap_floor.c: a bare
 pcap_next_ex loop that only counts packets), then times on each capture,
 interleaved, `runs` times each:
 
-  rocescope --json FILE          the complete analysis
+  rocescope --json FILE          the complete analysis, default settings
+                                 (-T: as many engines as CPUs)
+  rocescope --json -T 1 FILE     the same with one engine
   pcap_floor FILE                the libpcap floor
   cat FILE > /dev/null           the page-cache floor
-  tshark -r FILE -q -Y infiniband   (on the first --tshark-packets packets)
 
-and prints a Markdown table: median seconds, packets/s, MB/s, peak RSS, and
-the ratios rocescope / libpcap floor and tshark / rocescope (tshark's rate on
-its slice). Timings are wall-clock medians; wall time and peak RSS are taken
-by a small C launcher (tools/bench/runmeasure.c) with wait4().
+and tshark -r FILE -q -Y infiniband on the whole capture (--tshark-runs
+times, interleaved with the first runs; --tshark-packets N: only the first
+N packets, compared per packet), then prints a Markdown table: median
+seconds, packets/s, MB/s, peak RSS, and the ratios rocescope / libpcap floor
+(both settings) and tshark / rocescope. Timings are wall-clock medians; wall
+time and peak RSS are taken by a small C launcher (tools/bench/runmeasure.c)
+with wait4(). The machine's load average is printed before and after.
 
   tools/bench.py [--build build] [--packets 10000000] [--full-packets 500000]
-                 [--qps 1000] [--only a|b|c] [--runs 5] [--tshark-packets 200000]
-                 [--workdir DIR] [--keep]
+                 [--qps 1000] [--only a|b|c] [--runs 5] [--tshark-runs 1]
+                 [--tshark-packets 0] [--no-tshark] [--workdir DIR] [--keep]
 """
 import argparse
 import os
@@ -62,36 +66,46 @@ def bench_one(a, rocescope, floor, launcher, cap, label):
     """Time the tools on one capture; print its Markdown table."""
     out = subprocess.run([floor, cap], check=True, capture_output=True, text=True).stdout.split()
     packets, size = int(out[0]), os.path.getsize(cap)
-    tools = [("rocescope --json", [rocescope, "--json", cap], packets),
+    r = f"rocescope --json (default: -T {os.cpu_count()})"
+    r1 = "rocescope --json -T 1"
+    tools = [(r, [rocescope, "--json", cap], packets),
+             (r1, [rocescope, "--json", "-T", "1", cap], packets),
              ("libpcap floor (pcap_next_ex loop)", [floor, cap], packets),
              ("cat > /dev/null (page cache)", ["cat", cap], packets)]
     tshark = shutil.which("tshark")
+    ts_name = None
     if tshark and not a.no_tshark:
-        n = min(a.tshark_packets, packets)
-        tools.append((f"tshark -q -Y infiniband (first {n} packets)",
-                      [tshark, "-r", cap, "-c", str(n), "-q", "-Y", "infiniband"], n))
+        n = min(a.tshark_packets, packets) if a.tshark_packets else packets
+        ts_name = (f"tshark -q -Y infiniband (first {n} packets)" if n < packets
+                   else "tshark -q -Y infiniband (whole capture)")
+        tools.append((ts_name, [tshark, "-r", cap, "-c", str(n), "-q", "-Y", "infiniband"], n))
     subprocess.run(["cat", cap], stdout=subprocess.DEVNULL, check=True)  # warm the page cache
     times = {name: [] for name, _, _ in tools}
     rss = {name: 0.0 for name, _, _ in tools}
-    for _ in range(a.runs):
+    for run in range(a.runs):
         for name, cmd, _ in tools:
+            if name == ts_name and run >= a.tshark_runs:
+                continue
             dt, mem = measure(launcher, cmd)
             times[name].append(dt)
             rss[name] = max(rss[name], mem)
     med = {name: statistics.median(times[name]) for name in times}
     pps = {name: n / med[name] for name, _, n in tools}
     print(f"### {label}\n\n{packets} packets, {size / 1e6:.1f} MB; median of {a.runs} "
-          f"interleaved runs\n")
+          f"interleaved runs (tshark: {min(a.runs, a.tshark_runs)}); load average "
+          f"{os.getloadavg()[0]:.1f} at the end\n")
     print("| tool | median s | packets/s | MB/s | peak RSS MiB |")
     print("|---|---|---|---|---|")
     for name, _, n in tools:
         mbs = size * (n / packets) / med[name] / 1e6
         print(f"| {name} | {med[name]:.3f} | {pps[name] / 1e6:.2f} M | {mbs:.0f} | {rss[name]:.1f} |")
-    r = "rocescope --json"
-    print(f"\nrocescope time / libpcap floor time: {med[r] / med[tools[1][0]]:.2f} "
-          f"(below 1: faster than libpcap can merely read the file)")
-    if len(tools) > 3:
-        print(f"tshark time / rocescope time, per packet: {pps[r] / pps[tools[3][0]]:.0f}x")
+    fl = tools[2][0]
+    print(f"\nrocescope time / libpcap floor time: {med[r] / med[fl]:.2f} with the default "
+          f"settings, {med[r1] / med[fl]:.2f} with one engine (below 1: faster than libpcap "
+          f"can merely read the file)")
+    if ts_name:
+        print(f"tshark time / rocescope time, per packet: {pps[r] / pps[ts_name]:.0f}x "
+              f"(one engine: {pps[r1] / pps[ts_name]:.0f}x)")
     print()
 
 
@@ -114,7 +128,8 @@ def main():
     ap.add_argument("--qps", type=int, default=1000)
     ap.add_argument("--only", choices=("a", "b", "c"))
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--tshark-packets", type=int, default=200_000)
+    ap.add_argument("--tshark-packets", type=int, default=0, help="0: the whole capture")
+    ap.add_argument("--tshark-runs", type=int, default=1)
     ap.add_argument("--no-tshark", action="store_true")
     ap.add_argument("--workdir")
     ap.add_argument("--keep", action="store_true", help="keep the generated captures")
@@ -138,7 +153,7 @@ def main():
              ("b", f"(b) {a.full_packets} full-size frames, {a.qps} QPs, pcap",
               a.full_packets, True, False),
              ("c", f"(c) the traffic of (a) as pcapng", a.packets, False, True)]
-    print(f"Machine: {machine()}\n")
+    print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f} at the start\n")
     for key, label, packets, full, ng in suite:
         if a.only and a.only != key:
             continue

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The same reports and events whichever way a capture comes in.
+
+One reference per file and output -- libpcap reading the plain file with one
+engine (ROCESCOPE_READER=libpcap -T 1) -- and every other way of reading it
+must give the same bytes, exit status and messages (the input's name aside):
+
+  rocescope's own reader with -T 1, -T 2 and -T 4;
+  libpcap with -T 2 (each engine reopens the file with libpcap);
+  the file gzip-compressed, with -T 1 and -T 4 (a stream: one engine);
+  the file on standard input, with -T 1 and -T 4, and gzip-compressed there.
+
+The files: every capture in captures/, every real capture in
+../shared/captures/real, the pcapng files and damaged files readers.py makes
+(classic and pcapng), and a bulk capture with losses, go-back-N, CE marks and
+CNPs over 64 QPs (so that the split has work to share). The outputs: the JSON
+report, the events and the text summary.
+
+readers.py, inputs.py and threads.py test each way against its neighbour, with
+their own further checks; this test holds every way to one reference.
+"""
+import argparse
+import gzip
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import capfiles as cf
+import readers
+
+MODES = (["--json"], ["--events"], [])
+
+
+def run(tool, args, reader=None, stdin=b""):
+    env = dict(os.environ)
+    for k in ("ROCESCOPE_READER", "ROCESCOPE_THREADS_TRACE"):
+        env.pop(k, None)
+    if reader:
+        env["ROCESCOPE_READER"] = reader
+    p = subprocess.run([tool, *args], capture_output=True, env=env, timeout=600, input=stdin)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def named(result, path, name):
+    """A result with name in place of the file's path."""
+    code, out, err = result
+    return code, out.replace(path, name), err.replace(path, name)
+
+
+def ways(path, gz):
+    """(label, reader, args before the input, input name, standard input bytes)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    zdata = gzip.compress(data, mtime=0)
+    with open(gz, "wb") as f:
+        f.write(zdata)
+    return [("own reader -T 1", None, ["-T", "1"], path, b""),
+            ("own reader -T 2", None, ["-T", "2"], path, b""),
+            ("own reader -T 4", None, ["-T", "4"], path, b""),
+            ("libpcap -T 2", "libpcap", ["-T", "2"], path, b""),
+            ("gzip file -T 1", None, ["-T", "1"], gz, b""),
+            ("gzip file -T 4", None, ["-T", "4"], gz, b""),
+            ("standard input -T 1", None, ["-T", "1"], "-", data),
+            ("standard input -T 4", None, ["-T", "4"], "-", data),
+            ("gzip on standard input -T 2", None, ["-T", "2"], "-", zdata)]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rocescope", required=True)
+    ap.add_argument("--rocegen", required=True)
+    ap.add_argument("--captures", required=True)
+    ap.add_argument("--real", required=True)
+    a = ap.parse_args()
+    tool = a.rocescope
+    tmp = tempfile.mkdtemp(prefix="rocescope-same-")
+    files = [os.path.join(a.captures, n) for n in sorted(os.listdir(a.captures))
+             if n.endswith((".pcap", ".pcapng"))]
+    reals = []
+    if os.path.isdir(a.real):
+        reals = [os.path.join(a.real, n) for n in sorted(os.listdir(a.real))
+                 if n.endswith((".pcap", ".pcapng", ".cap"))]
+    else:
+        print(f"note: {a.real} absent, real captures not compared")
+    frames = cf.frames_of(os.path.join(a.captures, "loss_receiver.pcap"))
+    made = (readers.damaged(frames, tmp) + readers.pcapng_variants(frames, tmp) +
+            readers.ng_damaged(frames, tmp))
+    bulk = os.path.join(tmp, "bulk.pcap")
+    subprocess.run([a.rocegen, "bulk", "-o", bulk, "--packets", "50000", "--qps", "64",
+                    "--seed", "3", "--snaplen", "128"], check=True, stdout=subprocess.DEVNULL)
+    files += reals + made + [bulk]
+    failures, runs = [], 0
+    for path in files:
+        name = os.path.basename(path)
+        gz = os.path.join(tmp, "z-" + name + ".gz")
+        all_ways = ways(path, gz)
+        for mode in MODES:
+            want = run(tool, ["-T", "1", *mode, path], "libpcap")
+            for label, reader, opts, inp, stdin in all_ways:
+                got = run(tool, [*opts, *mode, inp], reader, stdin)
+                runs += 1
+                if got != named(want, path, inp):
+                    failures.append(
+                        f"{name} {' '.join(mode) or 'text'}, {label}: differs from libpcap -T 1 "
+                        f"(exit {got[0]} vs {want[0]}; stderr {got[2].strip()[:160]!r} vs "
+                        f"{want[2].strip()[:160]!r}" +
+                        ("" if got[1] == want[1] else "; outputs differ") + ")")
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{len(files)} files ({len(reals)} real, {len(made)} made or damaged), {runs} runs "
+          f"compared with libpcap -T 1, {len(failures)} failures")
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,11 +2,12 @@
 """Benchmark rocescope against the floors and against tshark, in one run.
 
 Generates captures with the project's generator (`rocegen bulk`): by default
-the three of BENCHMARKS.md -- (a) --packets header-only packets (snaplen 128)
+the four of BENCHMARKS.md -- (a) --packets header-only packets (snaplen 128)
 over --qps QPs with losses, go-back-N, CE marks and CNPs, (b) --full-packets
-full-size frames, (c) the traffic of (a) as pcapng -- or one capture chosen
-with --only. It builds the libpcap floor (tools/bench/pcap_floor.c: a bare
-pcap_next_ex loop that only counts packets), then times on each capture,
+full-size frames, (c) the traffic of (a) as pcapng, (d) the frames of (b) as
+pcapng -- or one capture chosen with --only. It builds the libpcap floor
+(tools/bench/pcap_floor.c: a bare pcap_next_ex loop that only counts
+packets), then times on each capture,
 interleaved, `runs` times each:
 
   rocescope --json FILE          the complete analysis, default settings
@@ -24,7 +25,7 @@ time and peak RSS are taken by a small C launcher (tools/bench/runmeasure.c)
 with wait4(). The machine's load average is printed before and after.
 
   tools/bench.py [--build build] [--packets 10000000] [--full-packets 500000]
-                 [--qps 1000] [--only a|b|c] [--runs 5] [--tshark-runs 1]
+                 [--qps 1000] [--only a|b|c|d] [--runs 5] [--tshark-runs 1]
                  [--tshark-packets 0] [--no-tshark] [--workdir DIR] [--keep]
 """
 import argparse
@@ -126,7 +127,7 @@ def main():
     ap.add_argument("--packets", type=int, default=10_000_000)
     ap.add_argument("--full-packets", type=int, default=500_000)
     ap.add_argument("--qps", type=int, default=1000)
-    ap.add_argument("--only", choices=("a", "b", "c"))
+    ap.add_argument("--only", choices=("a", "b", "c", "d"))
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--tshark-packets", type=int, default=0, help="0: the whole capture")
     ap.add_argument("--tshark-runs", type=int, default=1)
@@ -152,7 +153,8 @@ def main():
               a.packets, False, False),
              ("b", f"(b) {a.full_packets} full-size frames, {a.qps} QPs, pcap",
               a.full_packets, True, False),
-             ("c", f"(c) the traffic of (a) as pcapng", a.packets, False, True)]
+             ("c", f"(c) the traffic of (a) as pcapng", a.packets, False, True),
+             ("d", f"(d) the frames of (b) as pcapng", a.full_packets, True, True)]
     print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f} at the start\n")
     for key, label, packets, full, ng in suite:
         if a.only and a.only != key:

@@ -156,3 +156,9 @@ void roce_caploss_forget(struct roce_engine *e, struct roce_flow *f)
     while (f->ev != NULL && f->ev->gap_n > 0)
         pop_oldest(e, f, 0);
 }
+
+void roce_caploss_room(const struct roce_engine *e, uint32_t *room, uint32_t *max)
+{
+    *room = e->gapq.cap;
+    *max = GAPQ_MAX;
+}

@@ -25,5 +25,7 @@ void roce_caploss_resend(struct roce_engine *e, struct roce_flow *f, uint32_t ps
 void roce_caploss_expire(struct roce_engine *e, int64_t now, int flush);
 /* The flow goes away or starts afresh: its pending gaps are network loss. */
 void roce_caploss_forget(struct roce_engine *e, struct roce_flow *f);
+/* The pending gaps' ring: room made so far, and its bound. */
+void roce_caploss_room(const struct roce_engine *e, uint32_t *room, uint32_t *max);
 
 #endif

@@ -241,3 +241,9 @@ void roce_dcqcn_free(struct roce_flow *f)
     free(f->dcqcn);
     f->dcqcn = NULL;
 }
+
+void roce_dcqcn_room(const struct roce_engine *e, uint32_t *room, uint32_t *max)
+{
+    *room = e->dcq.cap;
+    *max = DCQ_MAX;
+}

@@ -50,5 +50,7 @@ void roce_dcqcn_forget(struct roce_engine *e, struct roce_flow *f);
 void roce_dcqcn_report(const struct roce_engine *e, const struct roce_flow *f,
                        struct roce_flow_report *r);
 void roce_dcqcn_free(struct roce_flow *f);
+/* The ring of CNPs waiting for their after window: room made so far, and its bound. */
+void roce_dcqcn_room(const struct roce_engine *e, uint32_t *room, uint32_t *max);
 
 #endif

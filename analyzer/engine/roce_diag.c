@@ -132,17 +132,28 @@ void roce_host_mac_merge(struct roce_host_mac *dst, const struct roce_host_mac *
             dst->version = src->version;
             dst->is_v6 = src->is_v6;
             memcpy(dst->addr, src->addr, ROCE_ADDR_LEN);
+            dst->addr_frame = src->addr_frame ? src->addr_frame + frame_off : 0;
             dst->ttl_min = src->ttl_min;
             dst->ttl_max = src->ttl_max;
         } else {
             if (src->addresses > 1 || memcmp(dst->addr, src->addr, ROCE_ADDR_LEN) != 0)
                 dst->addresses = 2;
+            if (src->addr_frame != 0 && src->addr_frame + frame_off < dst->addr_frame) {
+                /* src saw its address first (another part of a split analysis) */
+                dst->version = src->version;
+                dst->is_v6 = src->is_v6;
+                memcpy(dst->addr, src->addr, ROCE_ADDR_LEN);
+                dst->addr_frame = src->addr_frame + frame_off;
+            }
             if (src->ttl_min < dst->ttl_min)
                 dst->ttl_min = src->ttl_min;
             if (src->ttl_max > dst->ttl_max)
                 dst->ttl_max = src->ttl_max;
         }
     }
+    if (src->first_frame != 0 &&
+        (dst->first_frame == 0 || src->first_frame + frame_off < dst->first_frame))
+        dst->first_frame = src->first_frame + frame_off;
     dst->checked_frames += src->checked_frames;
     dst->unrouted_frames += src->unrouted_frames;
     dst->pfc_frames += src->pfc_frames;

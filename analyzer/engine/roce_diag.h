@@ -80,6 +80,10 @@ struct roce_host_mac {
     uint64_t pfc_frames, pause_frames;  /* MAC Control frames it sent */
     uint64_t frames[ROCE_EVIDENCE_MAX]; /* its first PFC / PAUSE frames */
     uint8_t n_frames;
+    /* the frame that made the entry and the one whose address is addr (0:
+     * unknown, as in a report read back): the order and the first address of
+     * one engine when the reports of a split analysis merge */
+    uint64_t first_frame, addr_frame;
 };
 
 /* Why a MAC is, or is not, a host NIC's. */
@@ -99,7 +103,8 @@ unsigned roce_host_mac_role(const struct roce_host_mac *m);
  * link-local source (fe80::/10, 169.254/16), which no router forwards
  * (hosts send link-local RoCE with hop limit 1). */
 int roce_frame_unrouted(unsigned ttl, unsigned version, const uint8_t src[ROCE_ADDR_LEN]);
-/* Fold src (a capture read after dst's) into dst, the same MAC. */
+/* Fold src (a capture read after dst's, or another part of a split
+ * analysis of the same frames: frame_off 0) into dst, the same MAC. */
 void roce_host_mac_merge(struct roce_host_mac *dst, const struct roce_host_mac *src,
                          uint64_t frame_off);
 

@@ -412,6 +412,12 @@ void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u)
     u->cm_pending_peak = e->cm_peak;
     u->cm_pending_max = CM_PENDING;
     roce_ecn_bounds(&u->ce_ring_max, &u->cnp_ring_max);
+    u->requests_logged = e->reqlog_written;
+    u->requests_kept = REQLOG_ENTRIES;
+    roce_caploss_room(e, &u->gap_ring_room, &u->gap_ring_max);
+    roce_dcqcn_room(e, &u->dcqcn_ring_room, &u->dcqcn_ring_max);
+    u->macs = e->n_macs;
+    u->macs_max = ROCE_MACS_MAX;
 }
 
 size_t roce_engine_flow_count(const struct roce_engine *e)

@@ -82,8 +82,9 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
  * ids renumbered in the order the flows were created (on_flow). The result
  * is that of one engine as long as the capture is in time order and no
  * engine-wide bound is reached: max_flows, max_open_verdicts, the CE mark
- * and CNP rings, the CM REQs waiting (roce_engine_usage); rocescope(1),
- * THREADS, says how the CLI checks that.
+ * and CNP rings, the CM REQs waiting, the diagnoses' request log, gap and
+ * DCQCN rings and MAC table (roce_engine_usage); rocescope(1), THREADS,
+ * says how the CLI checks that.
  */
 uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_in *in);
 /* The input reached capture time now_ns (a frame another engine takes):
@@ -96,6 +97,11 @@ struct roce_engine_usage {
     uint32_t cm_pending_max;  /* how many can wait */
     uint32_t ce_ring_max;     /* CE marks waiting for a CNP that can be tracked */
     uint32_t cnp_ring_max;    /* CNPs waiting for their connection that can be tracked */
+    uint64_t requests_logged; /* requests written to the diagnoses' recent requests */
+    uint32_t requests_kept;   /* how many of them it keeps */
+    uint32_t gap_ring_room, gap_ring_max;     /* PSN gaps waiting: room made, at most */
+    uint32_t dcqcn_ring_room, dcqcn_ring_max; /* CNPs waiting for their after window */
+    uint32_t macs, macs_max;                  /* source MACs in the table, at most */
 };
 void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u);
 

@@ -92,7 +92,7 @@ static int mac_eq(uint32_t val, const void *key, const void *ctx)
 
 /* The handle of mac's entry, added when new; 0 when the table is full or
  * out of memory (the frame is counted in macs_untracked). */
-static uint32_t entry_of(struct roce_engine *e, const uint8_t *mac)
+static uint32_t entry_of(struct roce_engine *e, const uint8_t *mac, uint64_t frame)
 {
     uint32_t hash = roce_hash_bytes(mac, ROCE_MAC_LEN);
     uint32_t h = roce_index_find(&e->mac_index, hash, mac_eq, mac, e);
@@ -121,6 +121,7 @@ static uint32_t entry_of(struct roce_engine *e, const uint8_t *mac)
     struct roce_host_mac *m = &e->macs[e->n_macs++];
     memset(m, 0, sizeof *m);
     memcpy(m->mac, mac, ROCE_MAC_LEN);
+    m->first_frame = frame;
     return e->n_macs;
 }
 
@@ -137,7 +138,7 @@ void roce_hosts_roce(struct roce_engine *e, struct roce_flow *f, const struct ro
     uint32_t h = f->mac_slot;
     if (h == 0 || memcmp(e->macs[h - 1].mac, mac, ROCE_MAC_LEN) != 0) {
         /* the flow's first frame, or its MAC changed: bind it, note its address */
-        if ((h = entry_of(e, mac)) == 0)
+        if ((h = entry_of(e, mac, in->frame)) == 0)
             return;
         f->mac_slot = (uint16_t)h;
         struct roce_host_mac *m = &e->macs[h - 1];
@@ -146,6 +147,7 @@ void roce_hosts_roce(struct roce_engine *e, struct roce_flow *f, const struct ro
             m->version = pkt->version;
             m->is_v6 = pkt->l3_v6;
             memcpy(m->addr, pkt->src, ROCE_ADDR_LEN);
+            m->addr_frame = in->frame;
             m->ttl_min = UINT8_MAX;
         } else if (m->addresses == 1 && memcmp(m->addr, pkt->src, ROCE_ADDR_LEN) != 0) {
             m->addresses = 2;
@@ -168,7 +170,7 @@ void roce_hosts_mac_control(struct roce_engine *e, const struct roce_frame_in *i
     const uint8_t *mac = src_mac(in, pkt);
     uint32_t h;
     if (mac == NULL || (pkt->mac_ctrl != ROCE_MACCTRL_PFC && pkt->mac_ctrl != ROCE_MACCTRL_PAUSE) ||
-        (h = entry_of(e, mac)) == 0)
+        (h = entry_of(e, mac, in->frame)) == 0)
         return;
     struct roce_host_mac *m = &e->macs[h - 1];
     if (pkt->mac_ctrl == ROCE_MACCTRL_PFC)

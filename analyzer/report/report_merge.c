@@ -216,6 +216,12 @@ static int cmp_conn(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int cmp_mac(const void *a, const void *b)
+{
+    const struct roce_host_mac *x = a, *y = b;
+    return (x->first_frame > y->first_frame) - (x->first_frame < y->first_frame);
+}
+
 int roce_report_merge_parts_done(struct roce_report *dst)
 {
     size_t n = dst->n_flows;
@@ -242,6 +248,8 @@ int roce_report_merge_parts_done(struct roce_report *dst)
     dst->flow_x = x;
     dst->cap_flows = n ? n : 1;
     qsort(dst->conns, dst->n_conns, sizeof *dst->conns, cmp_conn);
+    /* one engine's MAC table: in the order of the frames that made the entries */
+    qsort(dst->macs, dst->n_macs, sizeof *dst->macs, cmp_mac);
     qsort(dst->episodes, dst->n_episodes, sizeof *dst->episodes, cmp_episode);
     if (dst->n_episodes > dst->cfg->max_episodes) {
         dst->t.episodes_unlisted += dst->n_episodes - dst->cfg->max_episodes;

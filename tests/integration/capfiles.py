@@ -23,10 +23,10 @@ def pcap(records, magic=0xA1B23C4D, snaplen=65535, endian="<", linktype=1):
 
 def pcap_at(frames, snaplen=65535):
     """A little-endian nanosecond classic pcap file of (ts_ns, data) frames."""
-    out = struct.pack("<IHHiIII", 0xA1B23C4D, 2, 4, 0, 0, snaplen, 1)
-    for ts, data in frames:
-        out += struct.pack("<IIII", ts // 10**9, ts % 10**9, len(data), len(data)) + data
-    return out
+    out = [struct.pack("<IHHiIII", 0xA1B23C4D, 2, 4, 0, 0, snaplen, 1)]
+    for ts, data in frames:  # joined once: large files are made too
+        out += [struct.pack("<IIII", ts // 10**9, ts % 10**9, len(data), len(data)), data]
+    return b"".join(out)
 
 
 def frames_of(path):

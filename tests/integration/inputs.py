@@ -114,11 +114,11 @@ def main():
             with open(cap, "rb") as f:
                 data = f.read()
             c.equal(f"{base} {mode} on standard input",
-                    named(run(tool, [mode, "-"], data), "-", cap), want)
+                    run(tool, [mode, "-"], data), named(want, cap, "-"))
             if base == "clean_rc.pcapng":
                 gz = gzip.compress(data)
                 c.equal(f"{base}.gz {mode} on standard input",
-                        named(run(tool, [mode, "-"], gz), "-", cap), want)
+                        run(tool, [mode, "-"], gz), named(want, cap, "-"))
 
     # the magic decides, not the name; gzip members one after the other
     cap = os.path.join(a.captures, "loss_receiver.pcap")

@@ -11,8 +11,9 @@ go-back-N, CE marks and CNPs over many QPs, several files in one run, the text
 summary, the JSON report and the events with -T 2, 3 and 4 must equal those of
 -T 1, byte for byte, with the same exit status and messages. The split must
 actually be used where it can be (ROCESCOPE_THREADS_TRACE says which way a run
-went), and not used for frames out of time order or more flows than
---max-flows.
+went), and not used for frames out of time order, more flows than --max-flows
+or the HTML report (--html: its series takes every frame in order; the page
+must equal that of -T 1).
 """
 import argparse
 import os
@@ -45,6 +46,26 @@ def way(tool, args):
     return lines[0].split(": ", 2)[2] if lines else "no trace"
 
 
+def request_log_wrap(captures, tmp):
+    """dcqcn.pcap with 70 000 requests of another QP of C2's address pair
+    (PSNs counting up, so --no-icrc) at the time of the frame before C1's
+    first CNP: one engine's request log (65536) no longer reaches C1's
+    requests before that CNP (dcqcn_untracked), while a part without C2's
+    frames would still reach them."""
+    fr = cf.frames_of(os.path.join(captures, "dcqcn.pcap"))
+    c2 = next(d for _, d in fr if d[26:30] == bytes([10, 0, 5, 1]) and d[42] == 0x04)
+    more = []
+    for i in range(70000):
+        d = bytearray(c2)
+        d[47:50] = (0x999).to_bytes(3, "big")  # BTH destination QP
+        d[51:54] = i.to_bytes(3, "big")        # BTH PSN
+        more.append((fr[63][0], bytes(d)))
+    path = os.path.join(tmp, "request_log_wrap.pcap")
+    with open(path, "wb") as f:
+        f.write(cf.pcap_at(fr[:64] + more + fr[64:]))
+    return path
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rocescope", required=True)
@@ -64,10 +85,14 @@ def main():
     frames = cf.frames_of(os.path.join(a.captures, "loss_receiver.pcap"))
     files += (readers.damaged(frames, tmp) + readers.pcapng_variants(frames, tmp) +
               readers.ng_damaged(frames, tmp))
+    # 43 381 requests: within the diagnoses' request log (65536), the split;
+    # 173 000: beyond it, one engine
+    bulk_small = os.path.join(tmp, "bulk_small.pcap")
     bulk = os.path.join(tmp, "bulk.pcap")
-    subprocess.run([a.rocegen, "bulk", "-o", bulk, "--packets", "200000", "--qps", "64",
-                    "--seed", "7", "--snaplen", "128"], check=True, stdout=subprocess.DEVNULL)
-    files.append(bulk)
+    for path, packets in ((bulk_small, "50000"), (bulk, "200000")):
+        subprocess.run([a.rocegen, "bulk", "-o", path, "--packets", packets, "--qps", "64",
+                        "--seed", "7", "--snaplen", "128"], check=True, stdout=subprocess.DEVNULL)
+        files.append(path)
     failures, runs, split_used = [], 0, []
 
     def compare(label, args):
@@ -95,7 +120,7 @@ def main():
         compare(f"several files {mode}", [mode, *group])
 
     # where the split must be used, and where it must not
-    for name in ("bulk.pcap", "ecn_cnp.pcap", "cm_reuse.pcap", "nak_codes.pcap", "pfc.pcap",
+    for name in ("bulk_small.pcap", "ecn_cnp.pcap", "cm_reuse.pcap", "nak_codes.pcap", "pfc.pcap",
                  "clean_rc.pcapng"):
         if name not in split_used:
             path = next(p for p in files if os.path.basename(p) == name)
@@ -109,12 +134,32 @@ def main():
     for label, args, expect in (
             ("frames out of time order", [shuffled], "one engine: frames out of time order"),
             ("--max-flows 4", ["--max-flows", "4", bulk], "one engine: more flows than"),
-            ("bulk", [bulk], "split")):
+            ("bulk_small", [bulk_small], "split"),
+            ("more requests than the request log keeps", [bulk],
+             "one engine: more requests than the diagnoses keep"),
+            ("request log wrapped before a CNP", ["--no-icrc", request_log_wrap(a.captures, tmp)],
+             "one engine: more requests than the diagnoses keep")):
         got = way(tool, ["-T", "2", "--json", *args])
         if not got.startswith(expect):
             failures.append(f"{label}: -T 2 went '{got}', expected '{expect}'")
         compare(label, ["--json", *args])
         compare(label, ["--events", *args])
+
+    # --html: the page's series takes every frame in order, so one engine
+    # analyses; the page and the report beside it are those of -T 1
+    for name in ("dcqcn.pcap", "ecn_cnp.pcap", "pfc.pcap", "bulk_small.pcap"):
+        path = next(p for p in files if os.path.basename(p) == name)
+        pages = {}
+        for n in (1, *THREADS):
+            page = os.path.join(tmp, f"page-{n}.html")
+            got = run(tool, ["-T", str(n), "--json", "--html", page, path])
+            with open(page, "rb") as f:
+                pages[n] = (got, f.read())
+            if n != 1 and pages[n] != pages[1]:
+                failures.append(f"{name} --html -T {n}: page or report differs from -T 1")
+        got = way(tool, ["-T", "2", "--html", os.path.join(tmp, "page.html"), path])
+        if got != "one engine: the HTML report":
+            failures.append(f"{name} --html: -T 2 went '{got}', expected one engine")
 
     for f in failures:
         print("FAIL:", f)

@@ -181,11 +181,20 @@ static int open_input(struct roce_capture *c, const char *path, int *regular, ch
         snprintf(err, errlen, "empty file, not a capture");
         return -1;
     }
-    /* our own open first: libpcap's message would repeat the path */
-    c->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* our own open first: libpcap's message would repeat the path. A named
+     * pipe is opened without waiting for a writer: with none it is empty
+     * input, not a hang; then its reads wait for data as a pipe's do. */
+    c->fd = open(path, O_RDONLY | O_CLOEXEC | (S_ISFIFO(st.st_mode) ? O_NONBLOCK : 0));
     if (c->fd < 0) {
         snprintf(err, errlen, "%s", strerror(errno));
         return -1;
+    }
+    if (S_ISFIFO(st.st_mode)) {
+        int fl = fcntl(c->fd, F_GETFL);
+        if (fl < 0 || fcntl(c->fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+            snprintf(err, errlen, "%s", strerror(errno));
+            return -1;
+        }
     }
     if (S_ISREG(st.st_mode) && roce_src_map(&c->src, c->fd, (size_t)st.st_size) == 0) {
         *regular = 1;

@@ -10,10 +10,10 @@ must give the same bytes, exit status and messages (the input's name aside):
   the file gzip-compressed, with -T 1 and -T 4 (a stream: one engine);
   the file on standard input, with -T 1 and -T 4, and gzip-compressed there.
 
-The files: every capture in captures/, every real capture in
-../shared/captures/real, the pcapng files and damaged files readers.py makes
-(classic and pcapng), and a bulk capture with losses, go-back-N, CE marks and
-CNPs over 64 QPs (so that the split has work to share). The outputs: the JSON
+The files: every capture in captures/, the pcapng files and damaged files
+readers.py makes (classic and pcapng), and a bulk capture with losses, go-back-N, CE marks and
+CNPs over 64 QPs (so that the split has work to share) (ctest: same_results);
+or every real capture (--real, ctest: same_results_real; tests/real_folder.py). The outputs: the JSON
 report, the events and the text summary.
 
 readers.py, inputs.py and threads.py test each way against its neighbour, with
@@ -29,6 +29,9 @@ import tempfile
 
 import capfiles as cf
 import readers
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from real_folder import captures_in, real_folder  # noqa: E402
 
 MODES = (["--json"], ["--events"], [])
 
@@ -70,27 +73,23 @@ def ways(path, gz):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rocescope", required=True)
-    ap.add_argument("--rocegen", required=True)
-    ap.add_argument("--captures", required=True)
-    ap.add_argument("--real", required=True)
+    ap.add_argument("--rocegen")
+    ap.add_argument("--captures", help="the scenario captures (and files made from them)")
+    ap.add_argument("--real", help="the real captures instead (same_results_real)")
     a = ap.parse_args()
     tool = a.rocescope
     tmp = tempfile.mkdtemp(prefix="rocescope-same-")
-    files = [os.path.join(a.captures, n) for n in sorted(os.listdir(a.captures))
-             if n.endswith((".pcap", ".pcapng"))]
-    reals = []
-    if os.path.isdir(a.real):
-        reals = [os.path.join(a.real, n) for n in sorted(os.listdir(a.real))
-                 if n.endswith((".pcap", ".pcapng", ".cap"))]
+    made = []
+    if a.real:
+        files = captures_in(real_folder(a.real))
     else:
-        print(f"note: {a.real} absent, real captures not compared")
-    frames = cf.frames_of(os.path.join(a.captures, "loss_receiver.pcap"))
-    made = (readers.damaged(frames, tmp) + readers.pcapng_variants(frames, tmp) +
-            readers.ng_damaged(frames, tmp))
-    bulk = os.path.join(tmp, "bulk.pcap")
-    subprocess.run([a.rocegen, "bulk", "-o", bulk, "--packets", "50000", "--qps", "64",
-                    "--seed", "3", "--snaplen", "128"], check=True, stdout=subprocess.DEVNULL)
-    files += reals + made + [bulk]
+        frames = cf.frames_of(os.path.join(a.captures, "loss_receiver.pcap"))
+        made = (readers.damaged(frames, tmp) + readers.pcapng_variants(frames, tmp) +
+                readers.ng_damaged(frames, tmp))
+        bulk = os.path.join(tmp, "bulk.pcap")
+        subprocess.run([a.rocegen, "bulk", "-o", bulk, "--packets", "50000", "--qps", "64",
+                        "--seed", "3", "--snaplen", "128"], check=True, stdout=subprocess.DEVNULL)
+        files = captures_in(a.captures, (".pcap", ".pcapng")) + made + [bulk]
     failures, runs = [], 0
     for path in files:
         name = os.path.basename(path)
@@ -109,7 +108,7 @@ def main():
                         ("" if got[1] == want[1] else "; outputs differ") + ")")
     for f in failures:
         print("FAIL:", f)
-    print(f"{len(files)} files ({len(reals)} real, {len(made)} made or damaged), {runs} runs "
+    print(f"{len(files)} files ({len(made)} made or damaged), {runs} runs "
           f"compared with libpcap -T 1, {len(failures)} failures")
     shutil.rmtree(tmp, ignore_errors=True)
     return 1 if failures else 0

@@ -5,8 +5,9 @@
 address pair of their packet and merges the verdicts and the reports
 (analyzer/cli/threads.c); when the split could give another result (frames out
 of time order, a bound of one engine reached) it analyses with one engine.
-For every capture in captures/ and ../shared/captures/real, pcapng files and
-damaged files made as readers.py makes them, a bulk capture with losses,
+For every capture in captures/ (ctest: threads) or every real capture
+(--real, ctest: threads_real; tests/real_folder.py), and with the captures for
+pcapng files and damaged files made as readers.py makes them, a bulk capture with losses,
 go-back-N, CE marks and CNPs over many QPs, several files in one run, the text
 summary, the JSON report and the events with -T 2, 3 and 4 must equal those of
 -T 1, byte for byte, with the same exit status and messages. The split must
@@ -24,6 +25,9 @@ import tempfile
 
 import capfiles as cf
 import readers
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from real_folder import captures_in, real_folder  # noqa: E402
 
 THREADS = (2, 3, 4)
 
@@ -44,6 +48,30 @@ def way(tool, args):
     err = run(tool, args, trace=True)[2]
     lines = [l for l in err.splitlines() if l.startswith("rocescope: -T ")]
     return lines[0].split(": ", 2)[2] if lines else "no trace"
+
+
+def compare_runs(tool, label, args, failures, runs):
+    """-T 2, 3 and 4 against -T 1 on args; runs[0] counts the runs."""
+    want = run(tool, ["-T", "1", *args])
+    for n in THREADS:
+        got = run(tool, ["-T", str(n), *args])
+        runs[0] += 1
+        if got != want:
+            failures.append(f"{label} -T {n}: differs from -T 1 (exit {got[0]} vs {want[0]}; "
+                            f"stderr {got[2].strip()[:200]!r} vs {want[2].strip()[:200]!r})")
+
+
+def compare_all(tool, files):
+    """Every file's summary, JSON and events with -T 2, 3, 4 against -T 1."""
+    failures, runs = [], [0]
+    for path in files:
+        for mode in ([], ["--json"], ["--events"]):
+            compare_runs(tool, f"{os.path.basename(path)} {' '.join(mode) or 'text'}",
+                         [*mode, path], failures, runs)
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{runs[0]} runs of {len(files)} files compared with -T 1, {len(failures)} failures")
+    return 1 if failures else 0
 
 
 def request_log_wrap(captures, tmp):
@@ -70,18 +98,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--rocegen", required=True)
-    ap.add_argument("--captures", required=True)
-    ap.add_argument("--real", required=True)
+    ap.add_argument("--captures", help="the scenario captures (and files made from them)")
+    ap.add_argument("--real", help="the real captures instead (threads_real)")
     a = ap.parse_args()
     tool = a.rocescope
     tmp = tempfile.mkdtemp(prefix="rocescope-threads-")
-    files = [os.path.join(a.captures, n) for n in sorted(os.listdir(a.captures))
-             if n.endswith((".pcap", ".pcapng"))]
-    if os.path.isdir(a.real):
-        files += [os.path.join(a.real, n) for n in sorted(os.listdir(a.real))
-                  if n.endswith((".pcap", ".pcapng", ".cap"))]
-    else:
-        print(f"note: {a.real} absent, real captures not compared")
+    if a.real:
+        return compare_all(tool, captures_in(real_folder(a.real)))
+    files = captures_in(a.captures, (".pcap", ".pcapng"))
     frames = cf.frames_of(os.path.join(a.captures, "loss_receiver.pcap"))
     files += (readers.damaged(frames, tmp) + readers.pcapng_variants(frames, tmp) +
               readers.ng_damaged(frames, tmp))
@@ -93,24 +117,16 @@ def main():
         subprocess.run([a.rocegen, "bulk", "-o", path, "--packets", packets, "--qps", "64",
                         "--seed", "7", "--snaplen", "128"], check=True, stdout=subprocess.DEVNULL)
         files.append(path)
-    failures, runs, split_used = [], 0, []
+    failures, runs, split_used = [], [0], []
 
     def compare(label, args):
-        nonlocal runs
-        want = run(tool, ["-T", "1", *args])
-        for n in THREADS:
-            got = run(tool, ["-T", str(n), *args])
-            runs += 1
-            if got != want:
-                failures.append(f"{label} -T {n}: differs from -T 1 (exit {got[0]} vs {want[0]}; "
-                                f"stderr {got[2].strip()[:200]!r} vs {want[2].strip()[:200]!r})")
+        compare_runs(tool, label, args, failures, runs)
 
     for path in files:
-        name = os.path.basename(path)
         for mode in ([], ["--json"], ["--events"]):
-            compare(f"{name} {' '.join(mode) or 'text'}", [*mode, path])
+            compare(f"{os.path.basename(path)} {' '.join(mode) or 'text'}", [*mode, path])
         if way(tool, ["-T", "2", "--json", path]) == "split":
-            split_used.append(name)
+            split_used.append(os.path.basename(path))
 
     # several files in one run, one of them damaged: the problem is printed
     # where a plain run prints it
@@ -163,7 +179,7 @@ def main():
 
     for f in failures:
         print("FAIL:", f)
-    print(f"{runs} runs compared with -T 1 ({len(split_used)} of {len(files)} files split), "
+    print(f"{runs[0]} runs compared with -T 1 ({len(split_used)} of {len(files)} files split), "
           f"{len(failures)} failures")
     shutil.rmtree(tmp, ignore_errors=True)
     return 1 if failures else 0

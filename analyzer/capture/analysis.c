@@ -53,8 +53,8 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
     int64_t earliest = 0, latest = 0;
     uint64_t first = a->frame + 1;
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
-        struct roce_frame_in in = {++a->frame, fr.ts_ns, fr.linktype, fr.data, fr.caplen,
-                                   fr.wirelen};
+        struct roce_frame_in in = {++a->frame, fr.ts_ns,  fr.linktype,
+                                   fr.data,    fr.caplen, fr.wirelen};
         if (in.frame == first || fr.ts_ns < earliest)
             earliest = fr.ts_ns;
         if (in.frame == first || fr.ts_ns > latest)

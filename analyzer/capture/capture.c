@@ -43,14 +43,14 @@ enum reader { RD_LIBPCAP, RD_PCAP, RD_NG };
 
 struct roce_capture {
     struct roce_src src;
-    int fd;                /* the input's descriptor (-1: none of ours) */
+    int fd; /* the input's descriptor (-1: none of ours) */
     struct roce_unzip *unzip;
     enum reader reader;
     struct roce_rd_pcap classic;
     struct roce_rd_ng ng;
     pcap_t *p;
-    FILE *replay;          /* libpcap's stream (NULL: it opened the file itself) */
-    const uint8_t *pre;    /* the headers replayed before the rest of the input */
+    FILE *replay;       /* libpcap's stream (NULL: it opened the file itself) */
+    const uint8_t *pre; /* the headers replayed before the rest of the input */
     size_t pre_len, pre_off;
     int linktype;
     int reopenable; /* a file read in place or by libpcap, not a stream */
@@ -164,7 +164,8 @@ static int open_input(struct roce_capture *c, const char *path, int *regular, ch
         roce_src_stream(&c->src, STDIN_FILENO);
         if (!roce_src_need(&c->src, 1)) {
             snprintf(err, errlen, "%s",
-                     c->src.read_errno ? strerror(c->src.read_errno) : "empty input, not a capture");
+                     c->src.read_errno ? strerror(c->src.read_errno)
+                                       : "empty input, not a capture");
             return -1;
         }
         return 0;
@@ -342,8 +343,7 @@ enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_c
     if (c->reader != RD_LIBPCAP) {
         int classic = c->reader == RD_PCAP;
         if (to_libpcap(c, classic ? c->classic.hdr : c->ng.pre,
-                       classic ? sizeof c->classic.hdr : c->ng.pre_len, c->err,
-                       sizeof c->err) != 0)
+                       classic ? sizeof c->classic.hdr : c->ng.pre_len, c->err, sizeof c->err) != 0)
             return ended(c, ROCE_CAPTURE_ERROR);
     }
     int rc = pcap_next_ex(c->p, &h, &d);

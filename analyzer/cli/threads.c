@@ -513,10 +513,10 @@ int roce_threads_run(const struct roce_cli_options *o, struct roce_events *event
         roce_report_init(rep);
         if (events != NULL) {
             write_events(&sp, events, input_problem);
-            rc = sp.parts[0].a.opened &&
-                         roce_report_set_link_type(rep, sp.parts[0].a.link_type) != 0
-                     ? -1
-                     : 0;
+            rc =
+                sp.parts[0].a.opened && roce_report_set_link_type(rep, sp.parts[0].a.link_type) != 0
+                    ? -1
+                    : 0;
         } else {
             rc = merge_reports(&sp, rep, input_problem) != 0 ? -1 : 0;
         }

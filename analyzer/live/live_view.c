@@ -143,8 +143,8 @@ static void capture_line(FILE *o, const char *indent, const struct roce_live_int
     const struct roce_livecap_stats *c = &iv->cap, *d = &iv->cap_delta;
     fprintf(o,
             "%scapture: %" PRIu64 " received, %" PRIu64 " dropped by the kernel, %" PRIu64
-            " by the interface, %" PRIu64 " by the analysis (in the interval: %" PRIu64
-            ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ")%s\n",
+            " by the interface, %" PRIu64 " by the analysis (in the interval: %" PRIu64 ", %" PRIu64
+            ", %" PRIu64 ", %" PRIu64 ")%s\n",
             indent, c->received, c->dropped, c->if_dropped, c->analysis_dropped, d->received,
             d->dropped, d->if_dropped, d->analysis_dropped,
             d->dropped || d->if_dropped || d->analysis_dropped ? "  PACKETS DROPPED" : "");
@@ -193,7 +193,8 @@ int roce_live_view_lines(FILE *o, const struct roce_live_interval *iv)
     fprintf(o, "%s %s", now, iv->iface);
     for (const struct row *r = rows; r->label != NULL; r++)
         fprintf(o, " %s %" PRIu64, r->word, roce_field_u64(&iv->delta, row_offset(r)));
-    fprintf(o, " pps %.1f dropped %" PRIu64 " if_dropped %" PRIu64 " analysis_dropped %" PRIu64 "%s\n",
+    fprintf(o,
+            " pps %.1f dropped %" PRIu64 " if_dropped %" PRIu64 " analysis_dropped %" PRIu64 "%s\n",
             per_second(iv->delta.packets, iv->length_ns), iv->cap_delta.dropped,
             iv->cap_delta.if_dropped, iv->cap_delta.analysis_dropped, iv->final ? " final" : "");
     diagnoses(o, "    ", iv);

@@ -76,6 +76,24 @@ void roce_src_window(struct roce_src *s)
     s->map_check = populate < release ? populate : release;
 }
 
+/* One read() of at most len bytes into dst, again when a signal cut it
+ * short: the bytes read, or 0 at the end of the input or on an error (then
+ * eof is set, and read_errno on an error). */
+static size_t read_some(struct roce_src *s, uint8_t *dst, size_t len)
+{
+    for (;;) {
+        ssize_t r = read(s->fd, dst, len);
+        if (r > 0)
+            return (size_t)r;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            s->read_errno = errno;
+        s->eof = 1;
+        return 0;
+    }
+}
+
 int roce_src_fill(struct roce_src *s, size_t n)
 {
     if (s->len - s->off >= n)
@@ -104,16 +122,10 @@ int roce_src_fill(struct roce_src *s, size_t n)
     s->off = 0;
     s->len = left;
     while (s->len < n) {
-        ssize_t r = read(s->fd, s->buf + s->len, s->cap - s->len);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            if (r < 0)
-                s->read_errno = errno;
-            s->eof = 1;
+        size_t r = read_some(s, s->buf + s->len, s->cap - s->len);
+        if (r == 0)
             return 0;
-        }
-        s->len += (size_t)r;
+        s->len += r;
     }
     return 1;
 }
@@ -127,17 +139,11 @@ size_t roce_src_read(struct roce_src *s, void *out, size_t n)
                 break;
             /* large reads go straight to the caller */
             if (n - done >= STREAM_BUFFER / 4) {
-                ssize_t r = read(s->fd, (uint8_t *)out + done, n - done);
-                if (r < 0 && errno == EINTR)
-                    continue;
-                if (r <= 0) {
-                    if (r < 0)
-                        s->read_errno = errno;
-                    s->eof = 1;
+                size_t r = read_some(s, (uint8_t *)out + done, n - done);
+                if (r == 0)
                     break;
-                }
-                s->pos += (size_t)r;
-                done += (size_t)r;
+                s->pos += r;
+                done += r;
                 continue;
             }
             roce_src_fill(s, 1);

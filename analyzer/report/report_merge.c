@@ -247,10 +247,14 @@ int roce_report_merge_parts_done(struct roce_report *dst)
     dst->flows = flows;
     dst->flow_x = x;
     dst->cap_flows = n ? n : 1;
-    qsort(dst->conns, dst->n_conns, sizeof *dst->conns, cmp_conn);
+    /* (an empty list may have no array: qsort takes none) */
+    if (dst->n_conns > 1)
+        qsort(dst->conns, dst->n_conns, sizeof *dst->conns, cmp_conn);
     /* one engine's MAC table: in the order of the frames that made the entries */
-    qsort(dst->macs, dst->n_macs, sizeof *dst->macs, cmp_mac);
-    qsort(dst->episodes, dst->n_episodes, sizeof *dst->episodes, cmp_episode);
+    if (dst->n_macs > 1)
+        qsort(dst->macs, dst->n_macs, sizeof *dst->macs, cmp_mac);
+    if (dst->n_episodes > 1)
+        qsort(dst->episodes, dst->n_episodes, sizeof *dst->episodes, cmp_episode);
     if (dst->n_episodes > dst->cfg->max_episodes) {
         dst->t.episodes_unlisted += dst->n_episodes - dst->cfg->max_episodes;
         dst->n_episodes = dst->cfg->max_episodes;

@@ -51,14 +51,21 @@ enum roce_ws_route {
     ROCE_WS_ROUTE_INFO_KEPT  /* through it, header-only: the built-in was kept off Info */
 };
 
-/* A Wireshark address (pointing into addr) for an engine address: IPv6 or a
- * GID, or IPv4 (is_v6 == 0: IPv4-mapped, roce_addr.h). */
-static inline void roce_ws_address(address *out, const guint8 *addr, guint8 is_v6)
+/* The text of an engine address of family af (enum roce_af, roce_addr.h)
+ * as the CLI writes it, into buf: IPv6 or a GID and IPv4 (IPv4-mapped) as
+ * Wireshark writes them, a LID as "lid:0x0012". */
+static inline void roce_ws_address_text(const guint8 *addr, guint8 af, char *buf, size_t len)
 {
-    if (is_v6)
-        set_address(out, AT_IPv6, ROCE_ADDR_LEN, addr);
+    address a;
+    if (af == ROCE_AF_LID) {
+        snprintf(buf, len, ROCE_ADDR_LID_TEXT "%04x", (unsigned)roce_addr_lid(addr));
+        return;
+    }
+    if (af == ROCE_AF_IPV6)
+        set_address(&a, AT_IPv6, ROCE_ADDR_LEN, addr);
     else
-        set_address(out, AT_IPv4, ROCE_ADDR_V4_LEN, roce_addr_v4(addr));
+        set_address(&a, AT_IPv4, ROCE_ADDR_V4_LEN, roce_addr_v4(addr));
+    address_to_str_buf(&a, buf, (int)len);
 }
 
 /* ---- roce_ws_frames.c ---- */

@@ -56,18 +56,18 @@ static nstime_t ns_to_nstime(gint64 ns)
     return t;
 }
 
-static const char *addr_str(wmem_allocator_t *scope, const guint8 *a, guint8 is_v6)
+static const char *addr_str(wmem_allocator_t *scope, const guint8 *a, guint8 af)
 {
-    address addr;
-    roce_ws_address(&addr, a, is_v6);
-    return address_to_str(scope, &addr);
+    char buf[WS_INET6_ADDRSTRLEN];
+    roce_ws_address_text(a, af, buf, sizeof buf);
+    return wmem_strdup(scope, buf);
 }
 
 const char *roce_ws_endpoint(wmem_allocator_t *scope, const struct roce_ws_frame *fr,
                              gboolean source)
 {
     const struct roce_flow_key *k = &fr->key;
-    const char *addr = addr_str(scope, source ? k->src : k->dst, k->is_v6);
+    const char *addr = addr_str(scope, source ? k->src : k->dst, k->af);
 
     if (!source)
         return wmem_strdup_printf(scope, "%s QP 0x%06x", addr, k->dqpn);
@@ -142,8 +142,8 @@ static void add_flow(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
     if (proto_field_is_referenced(rt, roce_ws_hf.flow) ||
         proto_field_is_referenced(rt, roce_ws_hf.flow_src) ||
         proto_field_is_referenced(rt, roce_ws_hf.flow_dst)) {
-        const char *src = addr_str(pinfo->pool, k->src, k->is_v6);
-        const char *dst = addr_str(pinfo->pool, k->dst, k->is_v6);
+        const char *src = addr_str(pinfo->pool, k->src, k->af);
+        const char *dst = addr_str(pinfo->pool, k->dst, k->af);
         generated(proto_tree_add_string(
             rt, roce_ws_hf.flow, tvb, 0, 0,
             wmem_strdup_printf(pinfo->pool, "%s -> %s QP 0x%06x", src, dst, k->dqpn)));

@@ -78,13 +78,10 @@ struct flow_row {
 
 static void flow_label(const struct roce_flow_key *k, char *buf, size_t len)
 {
-    address s, d;
     char sb[WS_INET6_ADDRSTRLEN], db[WS_INET6_ADDRSTRLEN];
 
-    roce_ws_address(&s, k->src, k->is_v6);
-    roce_ws_address(&d, k->dst, k->is_v6);
-    address_to_str_buf(&s, sb, sizeof sb);
-    address_to_str_buf(&d, db, sizeof db);
+    roce_ws_address_text(k->src, k->af, sb, sizeof sb);
+    roce_ws_address_text(k->dst, k->af, db, sizeof db);
     snprintf(buf, len, "%s -> %s QP 0x%06x", sb, db, (unsigned)k->dqpn);
 }
 

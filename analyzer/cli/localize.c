@@ -249,7 +249,7 @@ static void sub_name(const char *file_name, const struct roce_split_key *k,
     if (!k->has) {
         snprintf(buf, len, "%s", file_name);
     } else if (split == ROCE_SPLIT_OUTER_SOURCE) {
-        roce_fmt_addr(k->addr, k->is_v6, addr, alen);
+        roce_fmt_addr(k->addr, k->af, addr, alen);
         snprintf(buf, len, "%s/%s", file_name, addr);
     } else {
         snprintf(buf, len, "%s/%u", file_name, (unsigned)k->session);
@@ -263,8 +263,8 @@ static int cmp_sub(const void *a, const void *b)
         return (int)x->key.has - (int)y->key.has; /* the unsplit rest first */
     if (x->key.session != y->key.session)
         return x->key.session < y->key.session ? -1 : 1;
-    if (x->key.is_v6 != y->key.is_v6)
-        return (int)x->key.is_v6 - (int)y->key.is_v6;
+    if (x->key.af != y->key.af)
+        return (int)x->key.af - (int)y->key.af;
     return memcmp(x->key.addr, y->key.addr, ROCE_ADDR_LEN);
 }
 

@@ -1,6 +1,7 @@
 /*
  * roce_addr.c - the text forms of addresses (see roce_addr.h): dotted IPv4,
- * IPv6 as RFC 5952 writes it (and inet_ntop prints it), MAC addresses.
+ * IPv6 as RFC 5952 writes it (and inet_ntop prints it), InfiniBand LIDs
+ * ("lid:0x0012"), MAC addresses.
  */
 #include "roce_addr.h"
 
@@ -17,6 +18,11 @@
         int w_ = snprintf(*n < len ? buf + *n : NULL, *n < len ? len - *n : 0, __VA_ARGS__);       \
         *n += w_ > 0 ? (size_t)w_ : 0;                                                             \
     } while (0)
+
+static void lid(const uint8_t *a, char *buf, size_t len, size_t *n)
+{
+    PUT(ROCE_ADDR_LID_TEXT "%04x", (unsigned)roce_addr_lid(a));
+}
 
 static void v4(const uint8_t *a, char *buf, size_t len, size_t *n)
 {
@@ -66,12 +72,14 @@ static void v6(const uint8_t *a, char *buf, size_t len, size_t *n)
     }
 }
 
-size_t roce_addr_format(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size_t len)
+size_t roce_addr_format(const uint8_t addr[ROCE_ADDR_LEN], int af, char *buf, size_t len)
 {
     size_t n = 0, *np = &n;
     if (len > 0)
         buf[0] = '\0';
-    if (is_v6)
+    if (af == ROCE_AF_LID)
+        lid(addr, buf, len, np);
+    else if (af == ROCE_AF_IPV6)
         v6(addr, buf, len, np);
     else
         v4(roce_addr_v4(addr), buf, len, np);

@@ -1,14 +1,23 @@
 /*
  * roce_addr.h - the 16-byte addresses of packets and flow keys.
  *
- * Every address is kept in 16 bytes (ROCE_ADDR_LEN): IPv6 addresses and
- * RoCEv1 GIDs as they are, IPv4 addresses IPv4-mapped (RFC 4291 2.5.5.2):
+ * Every address is kept in 16 bytes (ROCE_ADDR_LEN), with its family
+ * (enum roce_af) beside it: IPv6 addresses and GIDs (RoCEv1, InfiniBand
+ * with a GRH) as they are, IPv4 addresses IPv4-mapped (RFC 4291 2.5.5.2),
+ * InfiniBand LIDs (packets without a GRH) in IETF-reserved IPv6 space
+ * (::/8, RFC 4291 2.4), which no IP packet or GID carries:
  *
- *   0                                     10      12              16
- *   +-------------------------------------+-------+---------------+
- *   |                 zero                | FF FF | IPv4 address  |
- *   +-------------------------------------+-------+---------------+
+ *   0                                     10      12      14      16
+ *   +-------------------------------------+-------+-------+-------+
+ *   |                 zero                | FF FF | IPv4 address  |  ROCE_AF_IPV4
+ *   +-------------------------------------+-------+-------+-------+
+ *   |                 zero                | FF FE | zero  |  LID  |  ROCE_AF_LID
+ *   +-------------------------------------+-------+-------+-------+
  *
+ * The family travels with the bytes (flow keys, vantage keys), so equal
+ * bytes of two families never name the same endpoint; the bytes of a LID
+ * also differ from any IPv4-mapped address and from any GID in use. Text
+ * forms: dotted IPv4, IPv6 as inet_ntop writes it, "lid:0x0012" for a LID.
  * The decoder writes them, the report parser reads them back from text, the
  * writers print them: all through these helpers (the text forms in
  * roce_addr.c, so that the engine's own sentences name addresses too).
@@ -27,6 +36,17 @@
 #define ROCE_ADDR_TEXT_LEN 48   /* room for any address's text form */
 #define ROCE_MAC_ADDR_LEN  6
 #define ROCE_MAC_TEXT_LEN  18 /* "02:00:0a:00:00:01" */
+#define ROCE_ADDR_MARK_OFF 10   /* bytes 10 and 11: FF FF (IPv4) or FF FE (LID) */
+#define ROCE_ADDR_LID_MARK 0xFE /* byte 11 of a LID */
+#define ROCE_ADDR_LID_OFF  14   /* the LID, big-endian */
+#define ROCE_ADDR_LID_TEXT "lid:0x" /* text form: "lid:0x" and 4 hex digits */
+
+/* What the 16 bytes of an address hold. */
+enum roce_af {
+    ROCE_AF_IPV4 = 0, /* IPv4, IPv4-mapped */
+    ROCE_AF_IPV6 = 1, /* IPv6 address or GID */
+    ROCE_AF_LID = 2   /* InfiniBand local identifier */
+};
 
 /* addr = ::ffff:v4 (v4: 4 bytes in network order). */
 static inline void roce_addr_set_v4(uint8_t addr[ROCE_ADDR_LEN], const uint8_t *v4)
@@ -53,11 +73,27 @@ static inline const uint8_t *roce_addr_v4(const uint8_t addr[ROCE_ADDR_LEN])
     return addr + ROCE_ADDR_V4_OFF;
 }
 
-/* The text form of addr: dotted IPv4 (is_v6 == 0: its last 4 bytes), else
- * IPv6 (or a GID) as RFC 5952 and inet_ntop write it. Writes at most len
- * bytes, NUL-terminated when len > 0; returns the length of the whole text
- * (as snprintf). roce_addr.c */
-size_t roce_addr_format(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size_t len);
+/* addr = the 16-byte form of LID lid. */
+static inline void roce_addr_set_lid(uint8_t addr[ROCE_ADDR_LEN], uint16_t lid)
+{
+    memset(addr, 0, ROCE_ADDR_LEN);
+    addr[ROCE_ADDR_MARK_OFF] = ROCE_ADDR_V4_MAP;
+    addr[ROCE_ADDR_MARK_OFF + 1] = ROCE_ADDR_LID_MARK;
+    addr[ROCE_ADDR_LID_OFF] = (uint8_t)(lid >> 8);
+    addr[ROCE_ADDR_LID_OFF + 1] = (uint8_t)lid;
+}
+
+/* The LID in the 16-byte form of one. */
+static inline uint16_t roce_addr_lid(const uint8_t addr[ROCE_ADDR_LEN])
+{
+    return (uint16_t)(addr[ROCE_ADDR_LID_OFF] << 8 | addr[ROCE_ADDR_LID_OFF + 1]);
+}
+
+/* The text form of addr of family af (enum roce_af): dotted IPv4 (its last
+ * 4 bytes), IPv6 (or a GID) as RFC 5952 and inet_ntop write it, or
+ * "lid:0x0012". Writes at most len bytes, NUL-terminated when len > 0;
+ * returns the length of the whole text (as snprintf). roce_addr.c */
+size_t roce_addr_format(const uint8_t addr[ROCE_ADDR_LEN], int af, char *buf, size_t len);
 /* "aa:bb:cc:dd:ee:ff" (as snprintf). */
 size_t roce_mac_format(const uint8_t mac[ROCE_MAC_ADDR_LEN], char *buf, size_t len);
 

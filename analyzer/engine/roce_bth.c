@@ -120,7 +120,7 @@ void roce_transport_decode(const struct roce_decode_cfg *cfg, const uint8_t *p, 
     if (cfg->check_icrc && pkt->end_off <= caplen) {
         size_t icrc_off = pkt->end_off - ROCE_ICRC_LEN;
         uint32_t calc =
-            roce_icrc_compute(p + pkt->l3_off, pkt->l3_hdr_len, pkt->l3_v6, pkt->version == 2,
+            roce_icrc_compute(p + pkt->l3_off, pkt->l3_hdr_len, pkt->af, pkt->version == 2,
                               p + pkt->l4_off, icrc_off - pkt->l4_off);
         pkt->icrc_status = roce_get_le32(p, icrc_off) == calc ? ROCE_ICRC_GOOD : ROCE_ICRC_BAD;
         /* both as Wireshark shows the field: the bytes in wire order, big-endian */

@@ -45,7 +45,7 @@
  * extension headers, the pad and the ICRC (else the packet is malformed),
  * decodes what was captured of them, and checks the ICRC when the whole
  * packet was captured and cfg->check_icrc is set. Needs pkt->l3_off,
- * l3_hdr_len, l3_v6, l4_off and version.
+ * l3_hdr_len, af, l4_off and version (lrh_off and has_grh for InfiniBand).
  */
 void roce_transport_decode(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
                            size_t declared, struct roce_pkt *pkt);

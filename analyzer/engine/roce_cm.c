@@ -110,7 +110,7 @@ static void cm_rep(struct roce_engine *e, const struct roce_pkt *pkt, const uint
     memcpy(kx.dst, q->dst, ROCE_ADDR_LEN);
     kx.dqpn = roce_get_be24(d, REP_LOCAL_QPN_OFF);
     kx.version = q->version;
-    kx.is_v6 = q->is_v6;
+    kx.af = q->af;
     ky = kx;
     memcpy(ky.src, q->dst, ROCE_ADDR_LEN);
     memcpy(ky.dst, q->src, ROCE_ADDR_LEN);
@@ -169,7 +169,7 @@ void roce_cm_packet(struct roce_engine *e, const struct roce_pkt *pkt, const uin
         memcpy(c->src, pkt->src, ROCE_ADDR_LEN);
         memcpy(c->dst, pkt->dst, ROCE_ADDR_LEN);
         c->version = pkt->version;
-        c->is_v6 = pkt->l3_v6;
+        c->af = pkt->af;
         c->qpn = roce_get_be24(d, REQ_LOCAL_QPN_OFF);
         c->start_psn = roce_get_be24(d, REQ_START_PSN_OFF);
         unsigned mtu = d[REQ_PMTU_OFF] >> REQ_PMTU_SHIFT;

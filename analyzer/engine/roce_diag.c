@@ -130,7 +130,7 @@ void roce_host_mac_merge(struct roce_host_mac *dst, const struct roce_host_mac *
         if (dst->addresses == 0) {
             dst->addresses = src->addresses;
             dst->version = src->version;
-            dst->is_v6 = src->is_v6;
+            dst->af = src->af;
             memcpy(dst->addr, src->addr, ROCE_ADDR_LEN);
             dst->addr_frame = src->addr_frame ? src->addr_frame + frame_off : 0;
             dst->ttl_min = src->ttl_min;
@@ -310,7 +310,7 @@ static void mac_findings(struct cands *cs, const struct roce_diag_input *in)
         memcpy(x->d.mac, m->mac, ROCE_MAC_LEN);
         memcpy(x->d.flow.src, m->addr, ROCE_ADDR_LEN);
         x->d.flow.version = m->version;
-        x->d.flow.is_v6 = m->is_v6;
+        x->d.flow.af = m->af;
         x->d.count = m->pfc_frames + m->pause_frames;
         for (unsigned k = 0; k < m->n_frames && k < ROCE_EVIDENCE_MAX; k++)
             x->d.frames[x->d.n_frames++] = m->frames[k];
@@ -543,8 +543,8 @@ static const char *plural(uint64_t n)
 static void flow_text(const struct roce_flow_key *k, char *buf, size_t len)
 {
     char s[ROCE_ADDR_TEXT_LEN], d[ROCE_ADDR_TEXT_LEN];
-    roce_addr_format(k->src, k->is_v6, s, sizeof s);
-    roce_addr_format(k->dst, k->is_v6, d, sizeof d);
+    roce_addr_format(k->src, k->af, s, sizeof s);
+    roce_addr_format(k->dst, k->af, d, sizeof d);
     (void)snprintf(buf, len, "%s -> %s QP 0x%06x", s, d, (unsigned)k->dqpn);
 }
 
@@ -637,7 +637,7 @@ static void summarize(struct cand *x, const struct roce_config *cfg)
             f, (unsigned long long)n, plural(n), n == 1 ? "it" : "any of them");
         break;
     case ROCE_DIAG_SLOW_RECEIVER:
-        roce_addr_format(d->flow.src, d->flow.is_v6, a, sizeof a);
+        roce_addr_format(d->flow.src, d->flow.af, a, sizeof a);
         roce_mac_format(d->mac, m, sizeof m);
         SAY("host %s (NIC MAC %s, the source of its RoCE frames, which arrive unrouted with ", a,
             m);
@@ -665,8 +665,8 @@ static void summarize(struct cand *x, const struct roce_config *cfg)
             (void)snprintf(qps + at, sizeof qps - at, "%s0x%06x", i ? ", " : "",
                            (unsigned)d->dest_qps[i]);
         }
-        roce_addr_format(d->flow.src, d->flow.is_v6, a, sizeof a);
-        roce_addr_format(d->flow.dst, d->flow.is_v6, b, sizeof b);
+        roce_addr_format(d->flow.src, d->flow.af, a, sizeof a);
+        roce_addr_format(d->flow.dst, d->flow.af, b, sizeof b);
         SAY("%llu QPs from %s to %s (%s%s) share UDP source port %u: every ECMP hash puts them on "
             "one path; give each QP its own source port",
             (unsigned long long)n, a, b, qps, n > d->n_dest_qps ? ", ..." : "", d->udp_sport);
@@ -697,8 +697,8 @@ size_t roce_diag_subject(const struct roce_diagnosis *d, char *buf, size_t len)
 {
     char a[ROCE_ADDR_TEXT_LEN], b[ROCE_ADDR_TEXT_LEN], m[ROCE_MAC_TEXT_LEN];
     int n;
-    roce_addr_format(d->flow.src, d->flow.is_v6, a, sizeof a);
-    roce_addr_format(d->flow.dst, d->flow.is_v6, b, sizeof b);
+    roce_addr_format(d->flow.src, d->flow.af, a, sizeof a);
+    roce_addr_format(d->flow.dst, d->flow.af, b, sizeof b);
     switch (d->kind) {
     case ROCE_DIAG_SLOW_RECEIVER:
         roce_mac_format(d->mac, m, sizeof m);

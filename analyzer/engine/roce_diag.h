@@ -71,7 +71,7 @@ struct roce_host_mac {
     uint8_t mac[ROCE_MAC_LEN];
     uint8_t addresses; /* addresses behind it: 0 (no RoCE), 1, or 2 for two or more */
     uint8_t version;   /* of the RoCE frames (1 GIDs, 2 IP), when addresses > 0 */
-    uint8_t is_v6;
+    uint8_t af;        /* enum roce_af of addr */
     uint8_t ttl_min, ttl_max;    /* TTL / hop limit of its RoCE frames (addresses > 0) */
     uint8_t addr[ROCE_ADDR_LEN]; /* the address behind it (the first one seen) */
     uint64_t checked_frames;     /* RoCE frames whose MAC and TTL were looked at: the first of

@@ -162,7 +162,7 @@ static void flow_key_of(const struct roce_pkt *pkt, struct roce_flow_key *k)
     memcpy(k->dst, pkt->dst, ROCE_ADDR_LEN);
     k->dqpn = pkt->dqpn;
     k->version = pkt->version;
-    k->is_v6 = pkt->l3_v6;
+    k->af = pkt->af;
 }
 
 /* A request's own source port, among the flow's (ascending; a new one

@@ -145,7 +145,7 @@ void roce_hosts_roce(struct roce_engine *e, struct roce_flow *f, const struct ro
         if (m->addresses == 0) {
             m->addresses = 1;
             m->version = pkt->version;
-            m->is_v6 = pkt->l3_v6;
+            m->af = pkt->af;
             memcpy(m->addr, pkt->src, ROCE_ADDR_LEN);
             m->addr_frame = in->frame;
             m->ttl_min = UINT8_MAX;
@@ -154,7 +154,7 @@ void roce_hosts_roce(struct roce_engine *e, struct roce_flow *f, const struct ro
         }
     }
     struct roce_host_mac *m = &e->macs[h - 1];
-    unsigned ttl = in->data[pkt->l3_off + (pkt->l3_v6 ? IPV6_HOPLIMIT_OFF : IPV4_TTL_OFF)];
+    unsigned ttl = in->data[pkt->l3_off + (pkt->af == ROCE_AF_IPV6 ? IPV6_HOPLIMIT_OFF : IPV4_TTL_OFF)];
     m->checked_frames++;
     if (roce_frame_unrouted(ttl, pkt->version, pkt->src))
         m->unrouted_frames++;

@@ -41,7 +41,7 @@ struct pfc_state {
 struct cm_req {
     uint32_t comm_id;
     uint8_t src[ROCE_ADDR_LEN], dst[ROCE_ADDR_LEN];
-    uint8_t version, is_v6, valid;
+    uint8_t version, af, valid; /* af: enum roce_af */
     uint64_t seq;       /* order of arrival (the engine's count of REQs) */
     uint32_t qpn;       /* requester (active side) QPN */
     uint32_t start_psn; /* REQ starting PSN */

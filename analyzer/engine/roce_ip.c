@@ -61,7 +61,7 @@ static void decode_udp(const struct roce_decode_cfg *cfg, const uint8_t *p, size
     if (cfg->vxlan_port && dport == cfg->vxlan_port && dport != cfg->udp_port) {
         size_t ulen = roce_get_be16(p, off + UDP_LEN_OFF);
         if (pkt->encap_depth == 0) { /* pkt->src holds the tunnel's source for now */
-            pkt->encap_src_v6 = pkt->l3_v6;
+            pkt->encap_src_af = pkt->af;
             memcpy(pkt->encap_src, pkt->src, ROCE_ADDR_LEN);
         }
         if (ulen >= UDP_HDR_LEN && ulen <= ip_payload_end - off)
@@ -96,7 +96,7 @@ void roce_decode_ipv4(const struct roce_decode_cfg *cfg, const uint8_t *p, size_
         return; /* a fragment: RoCE and mirrors are never fragmented */
     if (p[off + IPV4_PROTO_OFF] == ROCE_IPPROTO_GRE) {
         if (pkt->encap_depth == 0) { /* the outermost tunnel: who mirrored it */
-            pkt->encap_src_v6 = 0;
+            pkt->encap_src_af = ROCE_AF_IPV4;
             roce_addr_set_v4(pkt->encap_src, p + off + IPV4_SRC_OFF);
         }
         roce_decode_gre(p, caplen, off + ihl, off + totlen, pkt);
@@ -106,7 +106,7 @@ void roce_decode_ipv4(const struct roce_decode_cfg *cfg, const uint8_t *p, size_
         return;
     pkt->l3_off = (uint32_t)off;
     pkt->l3_hdr_len = (uint32_t)ihl;
-    pkt->l3_v6 = 0;
+    pkt->af = ROCE_AF_IPV4;
     pkt->ecn = p[off + 1] & IP_ECN_MASK;
     pkt->dscp = p[off + 1] >> IP_DSCP_SHIFT;
     roce_addr_set_v4(pkt->src, p + off + IPV4_SRC_OFF);
@@ -119,7 +119,7 @@ static void take_v6_header(const uint8_t *p, size_t off, struct roce_pkt *pkt)
 {
     uint8_t tc = (uint8_t)(roce_get_be32(p, off) >> IPV6_TC_SHIFT);
     pkt->l3_off = (uint32_t)off;
-    pkt->l3_v6 = 1;
+    pkt->af = ROCE_AF_IPV6;
     pkt->ecn = tc & IP_ECN_MASK;
     pkt->dscp = tc >> IP_DSCP_SHIFT;
     memcpy(pkt->src, p + off + IPV6_SRC_OFF, ROCE_ADDR_LEN);
@@ -161,7 +161,7 @@ void roce_decode_ipv6(const struct roce_decode_cfg *cfg, const uint8_t *p, size_
     }
     if (nxt == ROCE_IPPROTO_GRE && h <= end) {
         if (pkt->encap_depth == 0) {
-            pkt->encap_src_v6 = 1;
+            pkt->encap_src_af = ROCE_AF_IPV6;
             memcpy(pkt->encap_src, p + off + IPV6_SRC_OFF, ROCE_ADDR_LEN);
         }
         roce_decode_gre(p, caplen, h, end, pkt);

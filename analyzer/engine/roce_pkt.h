@@ -99,7 +99,7 @@ struct roce_pkt {
     uint8_t truncated; /* captured length < original length */
     uint8_t bth_captured;
     uint8_t icrc_status; /* enum roce_icrc_status (icrc_wire, icrc_calc below) */
-    uint8_t l3_v6;   /* addresses are IPv6 or GIDs (else IPv4, stored in the last 4 bytes) */
+    uint8_t af;      /* enum roce_af of src and dst: IPv4, IPv6 / GID, or LID */
     uint8_t n_vlans; /* tags walked (of the innermost frame); the first ROCE_MAX_VLANS recorded */
     uint8_t pcp[ROCE_MAX_VLANS];
     uint16_t vid[ROCE_MAX_VLANS];
@@ -120,9 +120,10 @@ struct roce_pkt {
 
     uint8_t src[ROCE_ADDR_LEN]; /* IPv4 IPv4-mapped (roce_addr.h) */
     uint8_t dst[ROCE_ADDR_LEN];
-    uint8_t encap_src_v6;             /* encap_src is IPv6 (else IPv4 in its last 4 bytes) */
-    uint8_t encap_src[ROCE_ADDR_LEN]; /* source address of the outermost tunnel's IP header
-                                         (the mirroring switch); valid when encap_depth > 0 */
+    uint8_t encap_src_af;             /* enum roce_af of encap_src */
+    uint8_t encap_src[ROCE_ADDR_LEN]; /* source address of the outermost tunnel's IP header,
+                                         or LID of an InfiniBand mirror (the mirroring
+                                         switch); valid when encap_depth > 0 */
 
     /* BTH (IBTA Vol. 1 9.2) */
     uint8_t opcode, se, mig, padcnt, tver, fecn, becn, ackreq;

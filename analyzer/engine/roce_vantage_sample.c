@@ -70,7 +70,7 @@ void roce_vantage_split_key(const struct roce_pkt *pkt, enum roce_vantage_split 
         k->session = (uint16_t)pkt->encap_id;
     } else if (by == ROCE_SPLIT_OUTER_SOURCE) {
         k->has = 1;
-        k->is_v6 = pkt->encap_src_v6;
+        k->af = pkt->encap_src_af;
         memcpy(k->addr, pkt->encap_src, ROCE_ADDR_LEN);
     }
 }

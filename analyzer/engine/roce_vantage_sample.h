@@ -57,7 +57,7 @@ enum roce_vantage_split {
 
 struct roce_split_key {
     uint8_t has;   /* 0: the frame was not mirrored that way (it belongs to the file itself) */
-    uint8_t is_v6; /* outer source: IPv6 (else IPv4-mapped, roce_addr.h) */
+    uint8_t af; /* enum roce_af of the outer source (roce_addr.h) */
     uint16_t session;
     uint8_t addr[ROCE_ADDR_LEN];
 };

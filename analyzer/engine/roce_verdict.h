@@ -96,7 +96,7 @@ struct roce_flow_key {
     uint8_t dst[ROCE_ADDR_LEN];
     uint32_t dqpn;
     uint8_t version; /* 1 (GIDs) or 2 (IP) */
-    uint8_t is_v6;   /* 0: IPv4 (the last 4 bytes of src/dst) */
+    uint8_t af;      /* enum roce_af of src and dst (roce_addr.h) */
     uint8_t pad_[2];
 };
 

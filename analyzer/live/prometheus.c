@@ -239,8 +239,8 @@ static void flow_families(struct prom *p, const struct roce_live_interval *iv)
         family(p, flow_gauges[g].name, "gauge", help);
         for (size_t i = 0; i < iv->n_top; i++) {
             const struct roce_live_flow *f = &iv->top[i];
-            roce_fmt_addr(f->key.src, f->key.is_v6, src, sizeof src);
-            roce_fmt_addr(f->key.dst, f->key.is_v6, dst, sizeof dst);
+            roce_fmt_addr(f->key.src, f->key.af, src, sizeof src);
+            roce_fmt_addr(f->key.dst, f->key.af, dst, sizeof dst);
             snprintf(qp, sizeof qp, "0x%06x", (unsigned)f->key.dqpn);
             sample_u64(p, flow_gauges[g].name, l, sizeof l / sizeof l[0],
                        roce_field_u64(f, flow_gauges[g].off));

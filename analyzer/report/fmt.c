@@ -7,9 +7,9 @@
 
 #include "roce_time.h"
 
-void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size_t len)
+void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int af, char *buf, size_t len)
 {
-    if (roce_addr_format(addr, is_v6, buf, len) >= len && len > 0)
+    if (roce_addr_format(addr, af, buf, len) >= len && len > 0)
         buf[0] = '\0'; /* as inet_ntop: nothing rather than a cut address */
 }
 
@@ -28,8 +28,8 @@ void roce_fmt_seconds(int64_t ns, char *buf, size_t len)
 void roce_fmt_flow(const struct roce_flow_key *k, char *buf, size_t len)
 {
     char s[ROCE_FMT_ADDR_LEN], d[ROCE_FMT_ADDR_LEN];
-    roce_fmt_addr(k->src, k->is_v6, s, sizeof s);
-    roce_fmt_addr(k->dst, k->is_v6, d, sizeof d);
+    roce_fmt_addr(k->src, k->af, s, sizeof s);
+    roce_fmt_addr(k->dst, k->af, d, sizeof d);
     snprintf(buf, len, "%s -> %s QP 0x%06x", s, d, (unsigned)k->dqpn);
 }
 

@@ -16,8 +16,9 @@
 #define ROCE_FMT_OPCODE_LEN 48
 #define ROCE_FMT_US_LEN 32
 
-/* An address: dotted IPv4 (is_v6 == 0: last 4 bytes) or IPv6 / GID text. */
-void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6, char *buf, size_t len);
+/* An address of family af (enum roce_af): dotted IPv4 (its last 4 bytes),
+ * IPv6 / GID text, or "lid:0x0012". */
+void roce_fmt_addr(const uint8_t addr[ROCE_ADDR_LEN], int af, char *buf, size_t len);
 /* Seconds with nine decimals from nanoseconds, e.g. "1700000000.000012345" or "-0.5". */
 void roce_fmt_seconds(int64_t ns, char *buf, size_t len);
 /* "SRC -> DST QP 0x00002c". */

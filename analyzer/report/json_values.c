@@ -34,9 +34,9 @@ json_object *roce_json_seconds(int64_t ns)
 void roce_json_endpoint(json_object *o, const struct roce_flow_key *k)
 {
     char a[ROCE_FMT_ADDR_LEN];
-    roce_fmt_addr(k->src, k->is_v6, a, sizeof a);
+    roce_fmt_addr(k->src, k->af, a, sizeof a);
     json_object_object_add(o, "src", json_object_new_string(a));
-    roce_fmt_addr(k->dst, k->is_v6, a, sizeof a);
+    roce_fmt_addr(k->dst, k->af, a, sizeof a);
     json_object_object_add(o, "dst", json_object_new_string(a));
     roce_json_put_u64(o, "dest_qp", k->dqpn);
 }
@@ -60,10 +60,10 @@ json_object *roce_json_frames(const uint64_t *frames, unsigned n)
     return a;
 }
 
-json_object *roce_json_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6)
+json_object *roce_json_addr(const uint8_t addr[ROCE_ADDR_LEN], int af)
 {
     char a[ROCE_FMT_ADDR_LEN];
-    roce_fmt_addr(addr, is_v6, a, sizeof a);
+    roce_fmt_addr(addr, af, a, sizeof a);
     return json_object_new_string(a);
 }
 
@@ -81,7 +81,7 @@ static json_object *subject(const struct roce_diagnosis *d)
     switch (d->kind) {
     case ROCE_DIAG_SLOW_RECEIVER:
         json_object_object_add(o, "mac", roce_json_mac(d->mac));
-        json_object_object_add(o, "address", roce_json_addr(d->flow.src, d->flow.is_v6));
+        json_object_object_add(o, "address", roce_json_addr(d->flow.src, d->flow.af));
         break;
     case ROCE_DIAG_PFC_STORM:
         if (d->priority < ROCE_PFC_PRIORITIES)
@@ -90,8 +90,8 @@ static json_object *subject(const struct roce_diagnosis *d)
             json_object_object_add(o, "pause", json_object_new_boolean(1));
         break;
     case ROCE_DIAG_ECMP_COLLISION:
-        json_object_object_add(o, "src", roce_json_addr(d->flow.src, d->flow.is_v6));
-        json_object_object_add(o, "dst", roce_json_addr(d->flow.dst, d->flow.is_v6));
+        json_object_object_add(o, "src", roce_json_addr(d->flow.src, d->flow.af));
+        json_object_object_add(o, "dst", roce_json_addr(d->flow.dst, d->flow.af));
         roce_json_put_u64(o, "udp_sport", d->udp_sport);
         qps = json_object_new_array();
         for (unsigned i = 0; i < d->n_dest_qps; i++)

@@ -28,8 +28,8 @@ void roce_json_endpoint(json_object *o, const struct roce_flow_key *k);
 json_object *roce_json_decimal(uint64_t units, unsigned decimals);
 /* A list of frame numbers. */
 json_object *roce_json_frames(const uint64_t *frames, unsigned n);
-/* An address (is_v6 == 0: dotted IPv4 of the last 4 bytes) or a MAC as text. */
-json_object *roce_json_addr(const uint8_t addr[ROCE_ADDR_LEN], int is_v6);
+/* An address of family af (enum roce_af) or a MAC as text. */
+json_object *roce_json_addr(const uint8_t addr[ROCE_ADDR_LEN], int af);
 json_object *roce_json_mac(const uint8_t mac[ROCE_MAC_LEN]);
 /* A diagnosis: {kind, severity, subject, count, summary, frames}: in the
  * report, the live lines and (the same members) the plugin's statistics. */

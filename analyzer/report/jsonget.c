@@ -6,10 +6,13 @@
 
 #include <arpa/inet.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PATH_MAX_LEN 128
 #define QPN_MAX      0xFFFFFFu /* QP numbers are 24 bits */
+#define LID_DIGITS   4u        /* "lid:0x0012" */
+#define LID_BASE     16
 
 const char *roce_jget_where(char *buf, size_t len, const char *where, const char *key)
 {
@@ -149,12 +152,27 @@ unsigned roce_jget_name(struct roce_jget *g, json_object *o, const char *where, 
     return 0;
 }
 
-/* An address as inet_ntop writes it: IPv4 dotted (stored IPv4-mapped,
- * is_v6 0), anything with a colon IPv6 or a GID. 0, or -1. */
-static int parse_addr(const char *s, uint8_t addr[ROCE_ADDR_LEN], uint8_t *is_v6)
+/* A LID as roce_fmt_addr writes it: "lid:0x" and four hex digits. 0, or -1. */
+static int parse_lid(const char *s, uint8_t addr[ROCE_ADDR_LEN])
 {
-    *is_v6 = strchr(s, ':') != NULL;
-    if (*is_v6)
+    const char *digits = s + sizeof ROCE_ADDR_LID_TEXT - 1;
+    if (strlen(digits) != LID_DIGITS || strspn(digits, "0123456789abcdefABCDEF") != LID_DIGITS)
+        return -1;
+    roce_addr_set_lid(addr, (uint16_t)strtoul(digits, NULL, LID_BASE));
+    return 0;
+}
+
+/* An address as roce_fmt_addr writes it: IPv4 dotted (stored IPv4-mapped),
+ * a LID ("lid:0x0012"), anything else with a colon IPv6 or a GID; *af its
+ * enum roce_af. 0, or -1. */
+static int parse_addr(const char *s, uint8_t addr[ROCE_ADDR_LEN], uint8_t *af)
+{
+    if (strncmp(s, ROCE_ADDR_LID_TEXT, sizeof ROCE_ADDR_LID_TEXT - 1) == 0) {
+        *af = ROCE_AF_LID;
+        return parse_lid(s, addr);
+    }
+    *af = strchr(s, ':') != NULL ? ROCE_AF_IPV6 : ROCE_AF_IPV4;
+    if (*af == ROCE_AF_IPV6)
         return inet_pton(AF_INET6, s, addr) == 1 ? 0 : -1;
     uint8_t v4[ROCE_ADDR_V4_LEN];
     if (inet_pton(AF_INET, s, v4) != 1)
@@ -164,9 +182,9 @@ static int parse_addr(const char *s, uint8_t addr[ROCE_ADDR_LEN], uint8_t *is_v6
 }
 
 void roce_jget_addr(struct roce_jget *g, json_object *o, const char *where, const char *key,
-                    uint8_t addr[ROCE_ADDR_LEN], uint8_t *is_v6)
+                    uint8_t addr[ROCE_ADDR_LEN], uint8_t *af)
 {
-    if (parse_addr(roce_jget_str(g, o, where, key), addr, is_v6) != 0)
+    if (parse_addr(roce_jget_str(g, o, where, key), addr, af) != 0)
         roce_jget_fail(g, where, key, "not an address");
 }
 
@@ -212,13 +230,13 @@ unsigned roce_jget_frames(struct roce_jget *g, json_object *o, const char *where
 void roce_jget_endpoint(struct roce_jget *g, json_object *o, const char *where,
                         struct roce_flow_key *k)
 {
-    uint8_t v6_src = 0, v6_dst = 0;
-    if (parse_addr(roce_jget_str(g, o, where, "src"), k->src, &v6_src) != 0 ||
-        parse_addr(roce_jget_str(g, o, where, "dst"), k->dst, &v6_dst) != 0 || v6_src != v6_dst) {
+    uint8_t af_src = 0, af_dst = 0;
+    if (parse_addr(roce_jget_str(g, o, where, "src"), k->src, &af_src) != 0 ||
+        parse_addr(roce_jget_str(g, o, where, "dst"), k->dst, &af_dst) != 0 || af_src != af_dst) {
         roce_jget_fail(g, where, "src", "not a pair of addresses");
         return;
     }
-    k->is_v6 = v6_src;
+    k->af = af_src;
     uint64_t qp = roce_jget_u64(g, o, where, "dest_qp");
     k->dqpn = (uint32_t)qp;
     if (qp > QPN_MAX)

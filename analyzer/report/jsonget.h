@@ -45,10 +45,11 @@ const char *roce_jget_str(struct roce_jget *g, json_object *o, const char *where
  * where two share a name), 0 on a problem. */
 unsigned roce_jget_name(struct roce_jget *g, json_object *o, const char *where, const char *key,
                         const char *(*name)(unsigned), unsigned n);
-/* An address member as inet_ntop wrote it into addr, *is_v6 (0: dotted
- * IPv4); a problem when it is not one. */
+/* An address member as the writers write it (IPv4, IPv6 / GID, or
+ * "lid:0x0012") into addr, its family into *af (enum roce_af); a problem
+ * when it is not one. */
 void roce_jget_addr(struct roce_jget *g, json_object *o, const char *where, const char *key,
-                    uint8_t addr[ROCE_ADDR_LEN], uint8_t *is_v6);
+                    uint8_t addr[ROCE_ADDR_LEN], uint8_t *af);
 /* A MAC address member ("aa:bb:cc:dd:ee:ff"). */
 void roce_jget_mac(struct roce_jget *g, json_object *o, const char *where, const char *key,
                    uint8_t mac[ROCE_MAC_LEN]);

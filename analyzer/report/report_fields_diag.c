@@ -43,7 +43,7 @@ static void mac_write(json_object *a, const struct roce_host_mac *m)
 {
     json_object *o = json_object_new_object(), *ttl = NULL;
     json_object_object_add(o, "mac", roce_json_mac(m->mac));
-    json_object_object_add(o, "address", m->addresses ? roce_json_addr(m->addr, m->is_v6) : NULL);
+    json_object_object_add(o, "address", m->addresses ? roce_json_addr(m->addr, m->af) : NULL);
     json_object_object_add(o, "version", m->addresses ? json_object_new_int(m->version) : NULL);
     roce_json_put_u64(o, "addresses", m->addresses);
     json_object_object_add(o, "basis",
@@ -95,7 +95,7 @@ static void mac_parse(struct roce_jget *g, json_object *o, const char *where,
     m->addresses = (uint8_t)n;
     if (m->addresses) {
         json_object *ttl = roce_jget_member(g, o, where, "ttl", json_type_array, 0);
-        roce_jget_addr(g, o, where, "address", m->addr, &m->is_v6);
+        roce_jget_addr(g, o, where, "address", m->addr, &m->af);
         uint64_t v = roce_jget_u64(g, o, where, "version");
         if (v < 1 || v > 2)
             roce_jget_fail(g, where, "version", "not 1 or 2");

@@ -135,7 +135,7 @@ static void check_link(const struct rg_spec *s, int as)
     CU_ASSERT_EQUAL(p.bth_off, lay.bth_off);
     CU_ASSERT_EQUAL(p.dqpn, s->dqpn);
     CU_ASSERT_EQUAL(p.psn, s->psn);
-    CU_ASSERT_EQUAL(p.l3_v6, s->ip_version == 6);
+    CU_ASSERT_EQUAL(p.af, s->ip_version == 6 ? ROCE_AF_IPV6 : ROCE_AF_IPV4);
     CU_ASSERT_EQUAL(memcmp(p.src, s->src, ROCE_ADDR_LEN), 0);
     CU_ASSERT_EQUAL(memcmp(p.dst, s->dst, ROCE_ADDR_LEN), 0);
     CU_ASSERT_EQUAL(p.icrc_status, ROCE_ICRC_GOOD);
@@ -391,7 +391,7 @@ static void test_ipv6_extension_headers(void)
     size_t n = build_v6_ext(f, -1); /* hop-by-hop only */
     roce_decode(&nocheck, ROCE_LINKTYPE_ETHERNET, f, n, n, &p);
     CU_ASSERT_EQUAL(p.cls, ROCE_CLASS_ROCE);
-    CU_ASSERT_EQUAL(p.l3_v6, 1);
+    CU_ASSERT_EQUAL(p.af, ROCE_AF_IPV6);
     CU_ASSERT_EQUAL(p.l4_off, 54 + 8);
     CU_ASSERT_EQUAL(p.bth_off, 54 + 8 + 8);
     CU_ASSERT_EQUAL(p.psn, 5);
@@ -516,7 +516,7 @@ static void test_rocev1(void)
     td_dec(ROCE_LINKTYPE_ETHERNET, f, n, n, &p);
     CU_ASSERT_EQUAL(p.cls, ROCE_CLASS_ROCE);
     CU_ASSERT_EQUAL(p.version, 1);
-    CU_ASSERT_EQUAL(p.l3_v6, 1);
+    CU_ASSERT_EQUAL(p.af, ROCE_AF_IPV6);
     CU_ASSERT_EQUAL(p.l3_off, ETH_LEN);
     CU_ASSERT_EQUAL(p.bth_off, ETH_LEN + 40);
     CU_ASSERT_EQUAL(memcmp(p.src, gid_a, 16), 0);

@@ -162,7 +162,7 @@ static void check_gre_ip(int outer_v6, int inner_v6)
     CU_ASSERT_EQUAL(pkt.inner_type, type);
     CU_ASSERT_EQUAL(pkt.inner_off + (unsigned)(n_in - 14), (unsigned)n);
     CU_ASSERT_EQUAL(pkt.l3_off, pkt.inner_off);
-    CU_ASSERT_EQUAL(pkt.l3_v6, inner_v6);
+    CU_ASSERT_EQUAL(pkt.af, inner_v6 ? ROCE_AF_IPV6 : ROCE_AF_IPV4);
     CU_ASSERT_EQUAL(pkt.dqpn, INNER_DQPN);
     CU_ASSERT_EQUAL(pkt.psn, INNER_PSN);
     CU_ASSERT_EQUAL(pkt.icrc_status, ROCE_ICRC_GOOD);

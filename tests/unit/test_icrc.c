@@ -265,7 +265,7 @@ static void test_real_v6_good(void)
     CU_ASSERT_EQUAL(roce_icrc_compute(l3, IPV6_LEN, 1, 1, udp, rest), TU_REAL_V6_ICRC);
     decode(f, TU_REAL_V6_LEN, &pkt);
     CU_ASSERT_EQUAL(pkt.cls, ROCE_CLASS_ROCE);
-    CU_ASSERT_EQUAL(pkt.l3_v6, 1);
+    CU_ASSERT_EQUAL(pkt.af, ROCE_AF_IPV6);
     CU_ASSERT_EQUAL(pkt.payload_len, TU_REAL_V6_PAYLOAD);
     CU_ASSERT_EQUAL(pkt.icrc_status, ROCE_ICRC_GOOD);
 }

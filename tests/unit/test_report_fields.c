@@ -98,16 +98,20 @@ static void fill(struct tu_rng *g, const struct roce_fieldset *fs, void *base)
     }
 }
 
-/* A flow key at random: IPv4 (mapped) or IPv6. */
+/* A flow key at random: IPv4 (mapped), IPv6 or InfiniBand LIDs. */
 static void random_key(struct tu_rng *g, struct roce_flow_key *k)
 {
     uint8_t v4[ROCE_ADDR_V4_LEN];
-    k->is_v6 = (uint8_t)tu_rng_below(g, 2);
+    k->af = (uint8_t)tu_rng_below(g, ROCE_AF_LID + 1);
     for (unsigned i = 0; i < ROCE_ADDR_LEN; i++) {
         k->src[i] = (uint8_t)tu_rng_next(g);
         k->dst[i] = (uint8_t)tu_rng_next(g);
     }
-    if (!k->is_v6) {
+    if (k->af == ROCE_AF_LID) {
+        roce_addr_set_lid(k->src, (uint16_t)tu_rng_next(g));
+        roce_addr_set_lid(k->dst, (uint16_t)tu_rng_next(g));
+        CU_ASSERT(!roce_addr_is_v4(k->src));
+    } else if (k->af == ROCE_AF_IPV4) {
         memcpy(v4, k->src, sizeof v4);
         roce_addr_set_v4(k->src, v4);
         CU_ASSERT(roce_addr_is_v4(k->src) && memcmp(roce_addr_v4(k->src), v4, sizeof v4) == 0);
@@ -172,7 +176,7 @@ static void random_macs(struct tu_rng *g, struct roce_report *r)
         if (m->addresses) {
             random_key(g, &k);
             memcpy(m->addr, k.src, ROCE_ADDR_LEN);
-            m->is_v6 = k.is_v6;
+            m->af = k.af;
             m->version = (uint8_t)(1 + tu_rng_below(g, 2));
             m->ttl_min = (uint8_t)tu_rng_next(g);
             m->ttl_max = (uint8_t)tu_rng_next(g);
@@ -586,7 +590,7 @@ static void test_prometheus(void)
     top.key.src[15] = 1;
     top.key.dst[15] = 2;
     top.key.dqpn = 0xb2;
-    top.key.is_v6 = 1;
+    top.key.af = ROCE_AF_IPV6;
     top.retransmitted = 4;
     roce_live_totals_delta(&total, &prev, &iv.delta);
     iv.total = &total;

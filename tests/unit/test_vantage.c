@@ -215,7 +215,7 @@ static void test_vtx_from_frame(void)
     roce_vantage_split_key(&out.pkt, ROCE_SPLIT_ERSPAN_SESSION, &k);
     CU_ASSERT(k.has && k.session == 300);
     roce_vantage_split_key(&out.pkt, ROCE_SPLIT_OUTER_SOURCE, &k);
-    CU_ASSERT(k.has && !k.is_v6 && k.addr[12] == 10 && k.addr[13] == 9 && k.addr[14] == 0 &&
+    CU_ASSERT(k.has && k.af == ROCE_AF_IPV4 && k.addr[12] == 10 && k.addr[13] == 9 && k.addr[14] == 0 &&
               k.addr[15] == 7);
     /* the same packet unwrapped: same record, no split key */
     in.data = inner;

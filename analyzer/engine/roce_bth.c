@@ -120,8 +120,11 @@ void roce_transport_decode(const struct roce_decode_cfg *cfg, const uint8_t *p, 
     if (cfg->check_icrc && pkt->end_off <= caplen) {
         size_t icrc_off = pkt->end_off - ROCE_ICRC_LEN;
         uint32_t calc =
-            roce_icrc_compute(p + pkt->l3_off, pkt->l3_hdr_len, pkt->af, pkt->version == 2,
-                              p + pkt->l4_off, icrc_off - pkt->l4_off);
+            pkt->version == ROCE_VERSION_IB
+                ? roce_icrc_ib_compute(p + pkt->lrh_off, pkt->has_grh, icrc_off - pkt->lrh_off)
+                : roce_icrc_compute(p + pkt->l3_off, pkt->l3_hdr_len, pkt->af == ROCE_AF_IPV6,
+                                    pkt->version == ROCE_VERSION_2, p + pkt->l4_off,
+                                    icrc_off - pkt->l4_off);
         pkt->icrc_status = roce_get_le32(p, icrc_off) == calc ? ROCE_ICRC_GOOD : ROCE_ICRC_BAD;
         /* both as Wireshark shows the field: the bytes in wire order, big-endian */
         pkt->icrc_wire = roce_get_be32(p, icrc_off);

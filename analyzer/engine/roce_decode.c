@@ -10,8 +10,9 @@
  *   +--------+--------+-------+ [+-------+-----+]...+-----------+
  *   TCI = PCP(3) DEI(1) VID(12)
  * Linux cooked v1 (16 bytes, protocol at 14), v2 (20 bytes, protocol at 0).
- * Raw IP link types start with the IP header. A layer below that finds an
- * encapsulated frame records where it starts, and the walk goes into it.
+ * Raw IP link types start with the IP header, InfiniBand (247) with the LRH
+ * (roce_ib.c). A layer below that finds an encapsulated frame records where
+ * it starts, and the walk goes into it.
  */
 #include "roce_decode.h"
 
@@ -44,6 +45,7 @@ static const struct {
     {ROCE_LINKTYPE_DLT_RAW_ALT, "RAW"}, {ROCE_LINKTYPE_RAW, "RAW"},
     {ROCE_LINKTYPE_LINUX_SLL, "LINUX_SLL"}, {ROCE_LINKTYPE_LINUX_SLL2, "LINUX_SLL2"},
     {ROCE_LINKTYPE_IPV4, "IPV4"}, {ROCE_LINKTYPE_IPV6, "IPV6"},
+    {ROCE_LINKTYPE_INFINIBAND, "INFINIBAND"},
     {0, NULL},
 };
 
@@ -64,7 +66,8 @@ static const char *const malformed_names[ROCE_MAL_COUNT] = {
     [ROCE_MAL_NONE] = "none",          [ROCE_MAL_UDP_LENGTH] = "udp_length",
     [ROCE_MAL_GRH] = "grh_next_header", [ROCE_MAL_SHORT_BTH] = "short_bth",
     [ROCE_MAL_OPCODE] = "unknown_opcode", [ROCE_MAL_SHORT_HDRS] = "short_headers",
-    [ROCE_MAL_PAD] = "pad_count",
+    [ROCE_MAL_PAD] = "pad_count",      [ROCE_MAL_LRH_VERSION] = "lrh_version",
+    [ROCE_MAL_LRH_LENGTH] = "lrh_length",
 };
 
 const char *roce_malformed_name(enum roce_malformed m)
@@ -139,7 +142,9 @@ static void walk_inner(const struct roce_decode_cfg *cfg, const uint8_t *p, size
 {
     for (unsigned walked = 0; pkt->encap_depth != walked;) {
         walked = pkt->encap_depth;
-        if (pkt->inner_type)
+        if (pkt->inner_type == ROCE_INNER_IB)
+            roce_decode_lrh(cfg, p, caplen, pkt->inner_off, pkt);
+        else if (pkt->inner_type)
             ethertype(cfg, p, caplen, pkt->inner_type, pkt->inner_off, pkt);
         else
             ether(cfg, p, caplen, pkt->inner_off, pkt);
@@ -173,6 +178,9 @@ int roce_decode(const struct roce_decode_cfg *cfg, int linktype, const uint8_t *
         break;
     case ROCE_LINKTYPE_IPV6:
         roce_decode_ipv6(cfg, p, caplen, 0, pkt);
+        break;
+    case ROCE_LINKTYPE_INFINIBAND:
+        roce_decode_lrh(cfg, p, caplen, 0, pkt);
         break;
     default:
         return -1;

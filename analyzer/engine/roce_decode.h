@@ -2,12 +2,14 @@
  * roce_decode.h - from frame bytes to a decoded RoCE packet (roce_pkt.h).
  *
  * Link types (tcpdump.org/linktypes.html): Ethernet, Linux cooked capture
- * v1 and v2, raw IP, raw IPv4, raw IPv6. Up to ROCE_VLAN_MAX_TAGS (four)
+ * v1 and v2, raw IP, raw IPv4, raw IPv6, InfiniBand (LRH first, the VCRC
+ * last; IBA Vol. 1 7.7). Up to ROCE_VLAN_MAX_TAGS (four)
  * stacked 802.1Q/802.1ad tags are walked; the PCP and VID of the outer
  * ROCE_MAX_VLANS (two) are recorded, n_vlans counts them all. RoCEv1:
  * EtherType 0x8915, GRH, BTH (IBTA Annex A16). RoCEv2: IPv4 or IPv6, UDP
  * destination port 4791, BTH (IBTA Annex A17). Mirror encapsulations (GRE,
- * ERSPAN, VXLAN) are unwrapped and MAC Control frames (PAUSE, PFC) decoded.
+ * ERSPAN, VXLAN, InfiniBand mirrors) are unwrapped and MAC Control frames
+ * (PAUSE, PFC) decoded.
  *
  * The decoder never reads past the captured length and keeps three outcomes
  * apart: non-RoCE, RoCE and malformed (roce_pkt.h).
@@ -29,6 +31,7 @@ enum roce_linktype {
     ROCE_LINKTYPE_LINUX_SLL = 113,
     ROCE_LINKTYPE_IPV4 = 228,
     ROCE_LINKTYPE_IPV6 = 229,
+    ROCE_LINKTYPE_INFINIBAND = 247,
     ROCE_LINKTYPE_LINUX_SLL2 = 276
 };
 

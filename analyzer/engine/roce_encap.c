@@ -14,6 +14,9 @@
  *            | Timestamp (32) | SGT (16) | P | FT (5) | HW ID (6) | D | Gra (2) | O |
  * GRE 0x6558: transparent Ethernet bridging; GRE 0x0800 / 0x86DD: IP in GRE.
  * VXLAN (RFC 7348), UDP 4789: | Flags (8, I = 0x08) | Reserved (24) | VNI (24) | Reserved (8) |
+ * InfiniBand mirror (what ibdump's --decap removes, Mellanox/ibdump ibdump.c):
+ *   LRH (LNH raw) | raw header: reserved (16), EtherType 0x1123 | prefix (4) |
+ *   the mirrored packet, LRH to VCRC | the mirror's VCRC
  * MAC Control (EtherType 0x8808): IEEE 802.3 Annex 31B PAUSE (opcode 0x0001,
  *   pause_time (16)), IEEE 802.1Qbb PFC (opcode 0x0101, class-enable vector
  *   (16, priorities in bits 7..0), time[0..7] (16 each)).
@@ -51,6 +54,7 @@
 #define ERSPAN3_FT_ETHERNET 0u
 #define ERSPAN3_O_OFF       11
 #define ERSPAN3_O_BIT       0x01u
+#define IB_MIRROR_PREFIX_LEN 4
 #define VXLAN_LEN           8
 #define VXLAN_VNI_OFF       4
 #define MACCTRL_OPCODE_PAUSE 0x0001u
@@ -63,7 +67,7 @@ const char *roce_encap_name(enum roce_encap e)
         [ROCE_ENCAP_NONE] = "none",       [ROCE_ENCAP_ERSPAN1] = "erspan1",
         [ROCE_ENCAP_ERSPAN2] = "erspan2", [ROCE_ENCAP_ERSPAN3] = "erspan3",
         [ROCE_ENCAP_GRE_TEB] = "gre_teb", [ROCE_ENCAP_GRE_IP] = "gre_ip",
-        [ROCE_ENCAP_VXLAN] = "vxlan",
+        [ROCE_ENCAP_VXLAN] = "vxlan",     [ROCE_ENCAP_IB_MIRROR] = "ib_mirror",
     };
     return (unsigned)e < ROCE_ENCAP_COUNT ? names[e] : "unknown";
 }
@@ -143,6 +147,19 @@ void roce_decode_vxlan(const uint8_t *p, size_t caplen, size_t off, size_t end,
     if (!roce_fits(caplen, off, VXLAN_LEN) || off + VXLAN_LEN > end)
         return;
     inner(pkt, ROCE_ENCAP_VXLAN, roce_get_be24(p, off + VXLAN_VNI_OFF), 0, off + VXLAN_LEN);
+}
+
+void roce_decode_ib_mirror(const uint8_t *p, size_t caplen, size_t off, uint16_t slid,
+                           struct roce_pkt *pkt)
+{
+    (void)p; /* the prefix is not interpreted */
+    if (!roce_fits(caplen, off, IB_MIRROR_PREFIX_LEN))
+        return;
+    if (pkt->encap_depth == 0) { /* who mirrored it: the raw packet's source */
+        pkt->encap_src_af = ROCE_AF_LID;
+        roce_addr_set_lid(pkt->encap_src, slid);
+    }
+    inner(pkt, ROCE_ENCAP_IB_MIRROR, 0, ROCE_INNER_IB, off + IB_MIRROR_PREFIX_LEN);
 }
 
 void roce_decode_mac_control(const uint8_t *p, size_t caplen, size_t off, struct roce_pkt *pkt)

@@ -130,8 +130,10 @@ static int count_class(struct roce_engine *e, const struct roce_pkt *pkt, struct
         return 0;
     }
     t->roce_packets++;
-    if (pkt->version == 1)
+    if (pkt->version == ROCE_VERSION_1)
         t->rocev1_packets++;
+    else if (pkt->version == ROCE_VERSION_IB)
+        t->ib_packets++;
     else
         t->rocev2_packets++;
     switch (pkt->icrc_status) {
@@ -153,6 +155,28 @@ static int count_class(struct roce_engine *e, const struct roce_pkt *pkt, struct
         return 0;
     }
     return 1;
+}
+
+/* An InfiniBand packet whose LRH was captured: its VCRC, and what it
+ * carries when that is not the transport. */
+static void count_ib(struct roce_engine *e, const struct roce_pkt *pkt, struct roce_verdict *v)
+{
+    struct roce_totals *t = &e->totals;
+    t->ib_other[pkt->ib_other]++;
+    switch (pkt->vcrc_status) {
+    case ROCE_ICRC_GOOD:
+        t->vcrc_good++;
+        break;
+    case ROCE_ICRC_BAD:
+        t->vcrc_bad++;
+        v->flags |= ROCE_V_BAD_VCRC;
+        v->vcrc_calc = pkt->vcrc_calc;
+        v->vcrc_wire = pkt->vcrc_wire;
+        break;
+    default:
+        t->vcrc_unchecked++;
+        break;
+    }
 }
 
 static void flow_key_of(const struct roce_pkt *pkt, struct roce_flow_key *k)
@@ -235,6 +259,8 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
         f->report.bad_icrc++;
         roce_ev_note(e, f, ROCE_DIAG_ICRC_ERROR, in->frame);
     }
+    if (v->flags & ROCE_V_BAD_VCRC)
+        f->report.bad_vcrc++;
     roce_hosts_roce(e, f, in, pkt);
     if (kind == ROCE_KIND_CNP) {
         if (f->transport == ROCE_TRANSPORT_NONE)
@@ -252,7 +278,7 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
         roce_flow_mark_request(&e->flows, f);
         roce_seq_request(e, f, pkt, v);
         request_diag(e, f, in, pkt, v);
-        if (pkt->version == 2 && pkt->ecn == ROCE_ECN_CE) {
+        if (roce_pkt_congestion_marked(pkt)) {
             roce_ecn_ce(e, f, v);
             roce_ev_note(e, f, ROCE_DIAG_CE_UNANSWERED, in->frame);
         }
@@ -266,6 +292,11 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
         if ((v->flags & ROCE_V_NAK) && v->nak_code >= ROCE_NAK_INVALID_REQUEST &&
             v->nak_code < ROCE_NAK_CODES)
             roce_ev_note(e, f, ROCE_DIAG_REMOTE_ERROR, in->frame);
+        if (roce_pkt_becn_answer(pkt)) {
+            e->totals.becn_packets++;
+            f->report.becn_packets++;
+            roce_ecn_cnp(e, f, v);
+        }
         break;
     case ROCE_KIND_CNP: {
         e->totals.cnp_packets++;
@@ -337,6 +368,8 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
         roce_pfc_frame(e, &out->pkt, in->frame, in->ts_ns);
         roce_hosts_mac_control(e, in, &out->pkt);
     }
+    if (out->pkt.lrh_captured)
+        count_ib(e, &out->pkt, &out->verdict);
     e->cur_seq = e->vq.tail;
     e->cur_pending = 0;
     e->cur_deadline = in->ts_ns;

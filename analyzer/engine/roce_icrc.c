@@ -39,6 +39,9 @@
 #define UDP_HDR_LEN          8
 #define BTH_RESV8A_OFF       4
 #define MAX_L3_HDR_LEN       512
+#define LRH_LEN              8
+#define LRH_VL_MASK          0xF0u
+#define GRH_LEN              40
 
 /* The table-driven CRC. */
 static uint32_t crc32_tables(uint32_t crc, const uint8_t *p, size_t n)
@@ -164,4 +167,22 @@ uint32_t roce_icrc_compute(const uint8_t *l3, size_t l3_hdr_len, int is_v6, int 
     crc = roce_crc32_update(crc, head, head_len);
     crc = roce_crc32_update(crc, rest + head_len, rest_len - head_len);
     return ~crc;
+}
+
+uint32_t roce_icrc_ib_compute(const uint8_t *lrh, int has_grh, size_t len)
+{
+    uint8_t head[LRH_LEN + BTH_RESV8A_OFF + 1];
+
+    if (has_grh) /* the LRH as the RoCEv1 stand-in: 8 bytes of ones */
+        return len < LRH_LEN + GRH_LEN ? 0
+                                       : roce_icrc_compute(lrh + LRH_LEN, GRH_LEN, 1, 0,
+                                                           lrh + LRH_LEN + GRH_LEN,
+                                                           len - LRH_LEN - GRH_LEN);
+    if (len < sizeof head)
+        return 0; /* cannot happen for a decoded packet */
+    memcpy(head, lrh, sizeof head);
+    head[0] |= LRH_VL_MASK;
+    head[LRH_LEN + BTH_RESV8A_OFF] = 0xFF; /* BTH byte 4: FECN, BECN, resv6 */
+    uint32_t crc = roce_crc32_update(0xFFFFFFFFu, head, sizeof head);
+    return ~roce_crc32_update(crc, lrh + sizeof head, len - sizeof head);
 }

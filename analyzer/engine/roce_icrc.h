@@ -41,6 +41,17 @@ uint32_t roce_crc32(const uint8_t *p, size_t n);
 uint32_t roce_icrc_compute(const uint8_t *l3, size_t l3_hdr_len, int is_v6, int has_udp,
                            const uint8_t *rest, size_t rest_len);
 
+/*
+ * The ICRC of a native InfiniBand packet (IBA Vol. 1 7.8.1): len bytes from
+ * the first byte of the LRH up to, not including, the ICRC; has_grh: a GRH
+ * follows the LRH. Variant fields are replaced by ones: without a GRH the
+ * LRH's VL; with one the whole LRH (routers rewrite it) and the GRH's
+ * traffic class, flow label and hop limit; and BTH byte 4 (FECN, BECN,
+ * resv6). So a global packet has the ICRC of the RoCEv1 packet with the
+ * same GRH. The caller guarantees the bytes are captured.
+ */
+uint32_t roce_icrc_ib_compute(const uint8_t *lrh, int has_grh, size_t len);
+
 /* An ICRC as roce_icrc_compute() returns it, turned into the number its four
  * bytes make in wire order read big-endian: what Wireshark shows as the
  * Invariant CRC (infiniband.invariant.crc), and what the engine reports. */

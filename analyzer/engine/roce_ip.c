@@ -114,8 +114,7 @@ void roce_decode_ipv4(const struct roce_decode_cfg *cfg, const uint8_t *p, size_
     decode_udp(cfg, p, caplen, off + ihl, off + totlen, pkt);
 }
 
-/* Copy addresses and traffic class of an IPv6 header or a GRH at off. */
-static void take_v6_header(const uint8_t *p, size_t off, struct roce_pkt *pkt)
+void roce_take_v6_header(const uint8_t *p, size_t off, struct roce_pkt *pkt)
 {
     uint8_t tc = (uint8_t)(roce_get_be32(p, off) >> IPV6_TC_SHIFT);
     pkt->l3_off = (uint32_t)off;
@@ -169,7 +168,7 @@ void roce_decode_ipv6(const struct roce_decode_cfg *cfg, const uint8_t *p, size_
     }
     if (nxt != IPPROTO_UDP_ || h > end || !roce_fits(caplen, off, h - off))
         return;
-    take_v6_header(p, off, pkt);
+    roce_take_v6_header(p, off, pkt);
     pkt->l3_hdr_len = (uint32_t)(h - off);
     decode_udp(cfg, p, caplen, h, end, pkt);
 }
@@ -181,7 +180,7 @@ void roce_decode_grh(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t
     pkt->cls = ROCE_CLASS_ROCE;
     if (!roce_fits(caplen, off, GRH_LEN))
         return; /* RoCE by EtherType; the snaplen cut the GRH */
-    take_v6_header(p, off, pkt);
+    roce_take_v6_header(p, off, pkt);
     pkt->l3_hdr_len = GRH_LEN;
     pkt->l4_off = (uint32_t)(off + GRH_LEN);
     pkt->bth_off = (uint32_t)(off + GRH_LEN);

@@ -1,6 +1,7 @@
 /*
  * roce_opcode.c - the BTH opcode table (IBTA Vol. 1 9.2 Table 35/38,
- * Annex A17 for the CNP, IBTA 1.5 for FLUSH and ATOMIC WRITE).
+ * Annex A10 for the InfiniBand CNP, Annex A17 for the RoCEv2 CNP, IBTA 1.5
+ * for FLUSH and ATOMIC WRITE).
  *
  * One row per defined opcode: display name, identifier, the extension
  * headers that follow the BTH (their length is derived from them:
@@ -134,6 +135,8 @@ static const struct roce_opcode_info opcode_table[256] = {
     ROW(0xB7, "XRC SEND Only with Invalidate", "XRC_SEND_ONLY_WITH_INVALIDATE", H_XRCETH|H_IETH, F_ONLY|F_PAYLOAD|F_SEND, K_REQUEST),
     ROW(0xBC, "XRC FLUSH", "XRC_FLUSH", H_XRCETH|H_FETH|H_RETH, F_ONLY, K_REQUEST),
     ROW(0xBD, "XRC ATOMIC WRITE", "XRC_ATOMIC_WRITE", H_XRCETH|H_RETH, F_ONLY|F_PAYLOAD|F_ATOMIC, K_REQUEST),
+    /* InfiniBand Congestion Notification Packet (Vol. 1 Table 38, Annex A10.3.2): no payload */
+    ROW(0x80, "IB CNP", "IB_CNP", 0, 0, K_CNP),
     /* RoCEv2 Congestion Notification Packet (Annex A17.9.3) */
     ROW(0x81, "CNP", "CNP", H_CNP_RSVD, 0, K_CNP),
 };

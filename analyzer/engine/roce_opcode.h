@@ -2,7 +2,8 @@
  * roce_opcode.h - the BTH opcode table.
  *
  * IBTA Vol. 1 9.2 (Table 35 "OpCode field", Table 38 "Extended transport
- * headers per opcode"), Annex A17 (CNP, opcode 0x81), IBTA 1.5 errata
+ * headers per opcode"), Annex A10 (InfiniBand CNP, opcode 0x80), Annex A17
+ * (RoCEv2 CNP, opcode 0x81), IBTA 1.5 errata
  * (FLUSH 0x1C, ATOMIC WRITE 0x1D). Which extension headers follow an opcode
  * lives in this one table; the decoder and the analysis only consult it.
  */
@@ -100,7 +101,8 @@ struct roce_opcode_info {
 };
 
 /* Opcodes named in the analysis. */
-#define ROCE_OPCODE_CNP           0x81u
+#define ROCE_OPCODE_CNP           0x81u /* RoCEv2 */
+#define ROCE_OPCODE_IB_CNP        0x80u /* native InfiniBand */
 #define ROCE_OPCODE_UD_SEND_ONLY  0x64u
 #define ROCE_OPCODE_OP_MASK       0x1Fu
 

@@ -7,7 +7,9 @@
  * the snaplen: then analysed as far as the captured headers allow) and
  * malformed (RoCE by EtherType or port, but the length its headers declare
  * cannot hold the BTH, the extension headers of its opcode, the pad and the
- * ICRC, or the opcode is not defined).
+ * ICRC, or the opcode is not defined). Native InfiniBand packets that carry
+ * the IBA transport (a BTH) are of the class RoCE too, with version
+ * ROCE_VERSION_IB: the transport and its analysis are the same.
  */
 #ifndef ROCE_PKT_H
 #define ROCE_PKT_H
@@ -26,6 +28,14 @@
 #define ROCE_ECN_CE                3u
 #define ROCE_QPN_GSI               1u /* QP1: management datagrams (CM) */
 
+/* What carries the transport (struct roce_pkt.version, flow keys). */
+enum roce_version {
+    ROCE_VERSION_NONE = 0, /* not RoCE */
+    ROCE_VERSION_1 = 1,    /* RoCEv1: Ethernet, GRH */
+    ROCE_VERSION_2 = 2,    /* RoCEv2: IP, UDP */
+    ROCE_VERSION_IB = 3    /* native InfiniBand: LRH (and GRH) */
+};
+
 enum roce_class {
     ROCE_CLASS_NON_ROCE = 0,
     ROCE_CLASS_ROCE = 1,
@@ -41,6 +51,8 @@ enum roce_malformed {
     ROCE_MAL_OPCODE,      /* opcode not defined */
     ROCE_MAL_SHORT_HDRS,  /* declared length cannot hold the opcode's headers and the ICRC */
     ROCE_MAL_PAD,         /* pad count larger than the payload */
+    ROCE_MAL_LRH_VERSION, /* InfiniBand LRH link version not 0 */
+    ROCE_MAL_LRH_LENGTH,  /* InfiniBand LRH packet length cannot hold the LRH and GRH */
     ROCE_MAL_COUNT
 };
 
@@ -51,6 +63,25 @@ enum roce_icrc_status {
     ROCE_ICRC_UNCHECKED = 0, /* not all of the packet was captured, or checking is off */
     ROCE_ICRC_GOOD = 1,
     ROCE_ICRC_BAD = 2
+};
+
+/* InfiniBand packets without the IBA transport (LRH next header, GRH next
+ * header): counted, not analysed. */
+enum roce_ib_other {
+    ROCE_IB_TRANSPORT = 0, /* IBA transport, or not InfiniBand */
+    ROCE_IB_RAW = 1,       /* LNH raw: a raw header (EtherType) and its payload */
+    ROCE_IB_IPV6 = 2,      /* LNH IP non-IBA transport, or a GRH whose next header is not 0x1B */
+    ROCE_IB_OTHER_COUNT
+};
+
+/* "raw", "ipv6" (ROCE_IB_TRANSPORT: "transport"). */
+const char *roce_ib_other_name(enum roce_ib_other o);
+
+/* InfiniBand Local Route Header (IBA Vol. 1 7.7). */
+struct roce_lrh {
+    uint8_t vl, lver, sl, lnh;
+    uint16_t dlid, slid;
+    uint16_t pktlen; /* 4-byte words from the LRH to the ICRC, inclusive */
 };
 
 /* Stacked 802.1Q/802.1ad tags the decoder walks (a frame with more is not
@@ -74,9 +105,11 @@ enum roce_encap {
     ROCE_ENCAP_GRE_TEB,  /* GRE 0x6558, transparent Ethernet bridging */
     ROCE_ENCAP_GRE_IP,   /* GRE carrying IPv4/IPv6 */
     ROCE_ENCAP_VXLAN,    /* UDP 4789 */
+    ROCE_ENCAP_IB_MIRROR, /* InfiniBand raw packet, EtherType 0x1123: a mirrored IB packet */
     ROCE_ENCAP_COUNT
 };
 #define ROCE_MAX_ENCAP 3 /* nested encapsulations unwrapped at most */
+#define ROCE_INNER_IB  0xFFFFu /* inner_type of an InfiniBand packet (LRH first) */
 
 /* "erspan2", ... */
 const char *roce_encap_name(enum roce_encap e);
@@ -91,11 +124,12 @@ enum roce_mac_ctrl {
 #define ROCE_PFC_PRIORITIES 8
 
 /* Every frame clears the first ROCE_PKT_FIXED_LEN bytes: they are laid out
- * with a single byte of padding (mind it when adding a field). */
+ * with three bytes of padding, two of them after vcrc_status (mind it when
+ * adding a field). */
 struct roce_pkt {
     uint8_t cls;       /* enum roce_class */
     uint8_t malformed; /* enum roce_malformed */
-    uint8_t version;   /* 1 or 2 for RoCE, 0 otherwise */
+    uint8_t version;   /* enum roce_version: 1, 2 or IB for RoCE, 0 otherwise */
     uint8_t truncated; /* captured length < original length */
     uint8_t bth_captured;
     uint8_t icrc_status; /* enum roce_icrc_status (icrc_wire, icrc_calc below) */
@@ -110,10 +144,21 @@ struct roce_pkt {
     uint8_t encap_depth; /* encapsulations unwrapped (the innermost: inner_off, inner_type) */
     uint32_t encap_id;   /* ERSPAN session ID or VXLAN VNI of the outermost */
     uint32_t inner_off;  /* where the innermost mirrored frame starts (when encap_depth > 0) */
-    uint16_t inner_type; /* that frame: 0 Ethernet, else its EtherType (IP in GRE) */
+    uint16_t inner_type; /* that frame: 0 Ethernet, ROCE_INNER_IB an InfiniBand packet,
+                            else its EtherType (IP in GRE) */
     uint8_t mac_ctrl;    /* enum roce_mac_ctrl (a non-RoCE frame) */
     uint8_t pfc_cev;     /* PFC class-enable vector (bit n: priority n) */
     uint16_t pause_quanta[ROCE_PFC_PRIORITIES]; /* PFC per priority; PAUSE in [0] */
+
+    /* InfiniBand (version ROCE_VERSION_IB): the LRH at lrh_off, whether a
+     * GRH follows it (at l3_off), what the packet carries, its VCRC. */
+    struct roce_lrh lrh;
+    uint16_t vcrc_wire, vcrc_calc; /* as Wireshark's infiniband.variant.crc shows them */
+    uint8_t lrh_captured;
+    uint8_t has_grh;
+    uint8_t ib_other;    /* enum roce_ib_other */
+    uint8_t vcrc_status; /* enum roce_icrc_status, when lrh_captured */
+    uint32_t lrh_off;
 
     /* Offsets in the frame. end_off is where the ICRC ends by the declared lengths. */
     uint32_t l3_off, l3_hdr_len, l4_off, bth_off, payload_off, end_off;
@@ -162,6 +207,24 @@ struct roce_pkt {
 static inline int roce_pkt_has(const struct roce_pkt *pkt, unsigned h)
 {
     return (pkt->hdrs_captured & h) != 0;
+}
+
+/* Nonzero when the packet carries a congestion mark: ECN CE in the IP
+ * header of RoCEv2, FECN in the BTH of native InfiniBand (IBA Vol. 1 Annex
+ * A10); the analysis treats both alike (ANALYSIS.md, "ECN and CNPs"). */
+static inline int roce_pkt_congestion_marked(const struct roce_pkt *pkt)
+{
+    return pkt->version == ROCE_VERSION_2 ? pkt->ecn == ROCE_ECN_CE
+                                          : pkt->version == ROCE_VERSION_IB && pkt->fecn;
+}
+
+/* Nonzero when the packet answers congestion marks without being a CNP:
+ * an InfiniBand response with BECN set (the responder's ACK returning
+ * the FECN it received, IBA Vol. 1 Annex A10). */
+static inline int roce_pkt_becn_answer(const struct roce_pkt *pkt)
+{
+    return pkt->version == ROCE_VERSION_IB && pkt->becn && pkt->op != NULL &&
+           pkt->op->kind == ROCE_KIND_RESPONSE;
 }
 
 /* AETH syndrome (IBTA Vol. 1 9.3.5 Table 42). */

@@ -52,13 +52,16 @@ struct roce_pfc_storm_frames {
 };
 
 struct roce_totals {
-    uint64_t packets, roce_packets, rocev1_packets, rocev2_packets, non_roce_packets;
+    uint64_t packets, roce_packets, rocev1_packets, rocev2_packets, ib_packets, non_roce_packets;
+    uint64_t ib_other[ROCE_IB_OTHER_COUNT]; /* InfiniBand without the transport (non-RoCE) */
     uint64_t malformed_packets, truncated_packets;
     uint64_t malformed_by_reason[ROCE_MAL_COUNT];
     uint64_t no_bth_packets; /* RoCE whose BTH was cut by the snaplen */
     uint64_t icrc_good, icrc_bad, icrc_unchecked;
+    uint64_t vcrc_good, vcrc_bad, vcrc_unchecked; /* InfiniBand packets whose LRH was captured */
     uint64_t bytes;
     uint64_t request_packets, response_packets, cnp_packets;
+    uint64_t becn_packets; /* InfiniBand responses carrying BECN: congestion notifications too */
     struct roce_nak_counts naks;
     uint64_t aeth_reserved; /* AETH with the reserved type 10 */
     uint64_t episodes, retransmitted_packets;
@@ -126,7 +129,8 @@ struct roce_flow_report {
     uint64_t cnps_for_flow;   /* CNPs of this (request) flow's connection */
     uint64_t cnps_unexplained;/* of those, not matched to a CE mark */
     uint64_t cnps_carried_unexplained; /* CNPs this flow carried that were unexplained */
-    uint64_t bad_icrc;
+    uint64_t bad_icrc, bad_vcrc;
+    uint64_t becn_packets; /* InfiniBand responses carried with BECN (notifications) */
     uint64_t cm_connections; /* times CM (re)started this flow's PSN history */
     struct roce_lat_summary ack_latency; /* requests on this flow to their first ACK */
     struct roce_lat_summary cnp_latency; /* CE marks on this flow to their CNP */

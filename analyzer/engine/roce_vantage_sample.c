@@ -43,7 +43,7 @@ int roce_vtx_from_frame(const struct roce_frame_out *o, struct roce_vtx *tx)
         tx->flags |= ROCE_VTX_REQUEST;
         if (tr == ROCE_TRANSPORT_RC || tr == ROCE_TRANSPORT_UC || tr == ROCE_TRANSPORT_XRC)
             tx->flags |= ROCE_VTX_LOCATE;
-        if (p->version == 2 && p->ecn == ROCE_ECN_CE)
+        if (roce_pkt_congestion_marked(p))
             tx->flags |= ROCE_VTX_CE;
     }
     if (v->flags & ROCE_V_RETRANSMISSION)

@@ -39,6 +39,7 @@ static const char *const verdict_names[ROCE_V_COUNT] = {
     [ROCE_VBIT_DUP_RESPONSE] = "duplicate_read_response",
     [ROCE_VBIT_CAPTURE_LOSS] = "capture_loss",
     [ROCE_VBIT_DCQCN] = "dcqcn",
+    [ROCE_VBIT_BAD_VCRC] = "bad_vcrc",
 };
 
 const char *roce_trigger_name(unsigned t)

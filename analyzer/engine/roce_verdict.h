@@ -57,6 +57,7 @@ enum roce_verdict_bit {
     ROCE_VBIT_DUP_RESPONSE,    /* READ response PSN before the expected one */
     ROCE_VBIT_CAPTURE_LOSS,    /* a GAP the responder acknowledged: the capture missed them */
     ROCE_VBIT_DCQCN,           /* a CNP whose DCQCN reaction was evaluated (dcqcn_*) */
+    ROCE_VBIT_BAD_VCRC,        /* InfiniBand VCRC does not match */
     ROCE_V_COUNT
 };
 
@@ -80,7 +81,8 @@ enum roce_verdict_flag {
     ROCE_V_NAK_RESENT = 1u << ROCE_VBIT_NAK_RESENT,
     ROCE_V_DUP_RESPONSE = 1u << ROCE_VBIT_DUP_RESPONSE,
     ROCE_V_CAPTURE_LOSS = 1u << ROCE_VBIT_CAPTURE_LOSS,
-    ROCE_V_DCQCN = 1u << ROCE_VBIT_DCQCN
+    ROCE_V_DCQCN = 1u << ROCE_VBIT_DCQCN,
+    ROCE_V_BAD_VCRC = 1u << ROCE_VBIT_BAD_VCRC
 };
 /* Identifier of one verdict bit (index 0..ROCE_V_COUNT-1): "gap", ... */
 const char *roce_verdict_name(unsigned bit_index);
@@ -95,7 +97,7 @@ struct roce_flow_key {
     uint8_t src[ROCE_ADDR_LEN]; /* IPv4 as IPv4-mapped IPv6 */
     uint8_t dst[ROCE_ADDR_LEN];
     uint32_t dqpn;
-    uint8_t version; /* 1 (GIDs) or 2 (IP) */
+    uint8_t version; /* enum roce_version: 1 (GIDs), 2 (IP) or IB (LIDs or GIDs) */
     uint8_t af;      /* enum roce_af of src and dst (roce_addr.h) */
     uint8_t pad_[2];
 };
@@ -138,6 +140,8 @@ struct roce_verdict {
     uint32_t dcqcn_before_mbps; /* on DCQCN: the flow's rate in the window before the CNP */
     uint32_t dcqcn_after_mbps;  /* and in the window after it */
     uint32_t dcqcn_ratio_ppm;   /* after / before, x 10^6 */
+    uint16_t vcrc_calc; /* on BAD_VCRC */
+    uint16_t vcrc_wire;
 };
 
 /* Nonzero when the verdict shows the expected PSN (expected_psn): the

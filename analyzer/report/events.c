@@ -81,6 +81,10 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
         roce_json_put_u64(o, "icrc_computed", v->icrc_calc);
         roce_json_put_u64(o, "icrc_wire", v->icrc_wire);
     }
+    if (v->flags & ROCE_V_BAD_VCRC) {
+        roce_json_put_u64(o, "vcrc_computed", v->vcrc_calc);
+        roce_json_put_u64(o, "vcrc_wire", v->vcrc_wire);
+    }
     if (fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
               ev->out) < 0 ||
         fputc('\n', ev->out) == EOF)

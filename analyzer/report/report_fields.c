@@ -29,6 +29,11 @@ static const char *encap_name(unsigned e)
     return roce_encap_name((enum roce_encap)e);
 }
 
+static const char *ib_other_name(unsigned o)
+{
+    return roce_ib_other_name((enum roce_ib_other)o);
+}
+
 /* NONE has value 7; 6 is unused and also named "none" (the last is read back). */
 static const struct roce_fnames transports = {transport_name, 0, ROCE_TRANSPORT_NONE + 1};
 static const struct roce_fnames paired_by = {roce_paired_by_name, 0, ROCE_PAIRED_CNP + 1};
@@ -36,6 +41,7 @@ static const struct roce_fnames triggers = {roce_trigger_name, 0, ROCE_TRIGGER_C
 static const struct roce_fnames nak_codes = {roce_nak_code_name, 0, ROCE_NAK_CODES};
 static const struct roce_fnames malformed = {malformed_name, 1, ROCE_MAL_COUNT};
 static const struct roce_fnames encaps = {encap_name, 1, ROCE_ENCAP_COUNT};
+static const struct roce_fnames ib_others = {ib_other_name, 1, ROCE_IB_OTHER_COUNT};
 
 /* clang-format off */
 #define FIELDSET(fields) {fields, sizeof fields / sizeof fields[0]}
@@ -85,8 +91,9 @@ static const struct roce_fieldset naks = FIELDSET(nak_fields);
 
 #define PRIO(key, ...)    COUNTER(struct roce_pfc_prio, "", key, __VA_ARGS__)
 #define HELP_PAUSE_FRAMES "frames that carried a pause time: XOFF (nonzero) or XON (zero)"
-#define HELP_ROCE         "Well-formed RoCE frames, by RoCE version"
+#define HELP_ROCE         "Well-formed RoCE frames, by RoCE version (ib: native InfiniBand)"
 #define HELP_ICRC         "Well-formed RoCE frames by ICRC check: good, bad, unchecked"
+#define HELP_VCRC         "InfiniBand packets by VCRC check: good, bad, unchecked"
 #define HELP_CNP          "Congestion notification packets: matched to a CE mark, or unexplained"
 #define HELP_CE_SETTLED   "CE marks settled: answered by a CNP within the window, or unanswered"
 #define HELP_MAC_CONTROL  "MAC Control frames by type: 802.1Qbb PFC, 802.3x PAUSE, other"
@@ -116,8 +123,13 @@ static const struct roce_field report_fields[] = {
             LIVE_PART("roce_packets_total", "version", "1", HELP_ROCE)),
     COUNTER(T, "capture", "rocev2_packets", rocev2_packets,
             LIVE_PART("roce_packets_total", "version", "2", HELP_ROCE)),
+    COUNTER(T, "capture", "ib_packets", ib_packets,
+            LIVE_PART("roce_packets_total", "version", "ib", HELP_ROCE)),
     COUNTER(T, "capture", "non_roce_packets", non_roce_packets,
             LIVE("non_roce_packets_total", "Frames that are not RoCE")),
+    COUNTS(T, "capture", "ib_non_transport", ib_other, ib_others,
+           LIVE_BY("ib_non_transport_packets_total", "kind",
+                   "InfiniBand packets without the IBA transport (not RoCE), by kind")),
     COUNTER(T, "capture", "malformed_packets", malformed_packets, LIVE_SUM),
     COUNTER(T, "capture", "truncated_packets", truncated_packets,
             LIVE("truncated_packets_total", "RoCE frames cut by the snapshot length")),
@@ -144,6 +156,12 @@ static const struct roce_field report_fields[] = {
             LIVE_PART("icrc_packets_total", "result", "bad", HELP_ICRC)),
     COUNTER(T, "capture.icrc", "unchecked", icrc_unchecked,
             LIVE_PART("icrc_packets_total", "result", "unchecked", HELP_ICRC)),
+    COUNTER(T, "capture.vcrc", "good", vcrc_good,
+            LIVE_PART("vcrc_packets_total", "result", "good", HELP_VCRC)),
+    COUNTER(T, "capture.vcrc", "bad", vcrc_bad,
+            LIVE_PART("vcrc_packets_total", "result", "bad", HELP_VCRC)),
+    COUNTER(T, "capture.vcrc", "unchecked", vcrc_unchecked,
+            LIVE_PART("vcrc_packets_total", "result", "unchecked", HELP_VCRC)),
     CALL("capture", "complete", roce_fcall_complete, .merge = ROCE_MERGE_NONE),
     CALL("capture", "error", roce_fcall_error, .merge = ROCE_MERGE_NONE),
     CALL("capture", "live", roce_fcall_live, .merge = ROCE_MERGE_NONE),
@@ -173,9 +191,13 @@ static const struct roce_field report_fields[] = {
     COUNTER(T, "", "aeth_reserved", aeth_reserved,
             LIVE("aeth_reserved_total", "AETHs with the reserved syndrome type")),
     COUNTER(T, "ecn", "ce_marked", ce_marked,
-            LIVE("ce_marked_packets_total", "CE-marked RoCEv2 requests")),
+            LIVE("ce_marked_packets_total",
+                 "Congestion-marked requests: ECN CE (RoCEv2), FECN (InfiniBand)")),
     FIELD(T, "ecn", "cnps", ROCE_FT_UINT, cnp_packets,
           .flags = ROCE_FF_ALIAS | ROCE_FF_LIVE | ROCE_FF_LIVE_LAST),
+    COUNTER(T, "ecn", "becn_packets", becn_packets,
+            LIVE("becn_packets_total",
+                 "InfiniBand responses carrying BECN (congestion notifications without a CNP)")),
     COUNTER(T, "ecn", "cnps_matched", cnps_matched,
             LIVE_LAST_PART("cnp_packets_total", "match", "matched", HELP_CNP)),
     COUNTER(T, "ecn", "cnps_unexplained", cnps_unexplained,
@@ -294,7 +316,8 @@ const struct roce_fieldset roce_episode_fields = FIELDSET(episode_fields);
 static const struct roce_field flow_fields[] = {
     CALL("", "src", roce_fcall_endpoint, MEMBER(F, key)), /* and dst, dest_qp */
     FIELD(F, "", "id", ROCE_FT_UINT, id, .merge = ROCE_MERGE_FLOW_ID),
-    FIELD(F, "", "version", ROCE_FT_UINT, key.version, .min = 1, .max = 2, .why = "not 1 or 2"),
+    FIELD(F, "", "version", ROCE_FT_UINT, key.version, .min = ROCE_VERSION_1,
+          .max = ROCE_VERSION_IB, .why = "not 1, 2 or 3"),
     FIELD(F, "", "transport", ROCE_FT_NAME, transport, .names = &transports),
     CALL("", "paired_with", roce_fcall_paired_with, .merge = ROCE_MERGE_NONE),
     FIELD(F, "", "paired_with_id", ROCE_FT_UINT, peer_id, .merge = ROCE_MERGE_FLOW_REF,
@@ -330,7 +353,9 @@ static const struct roce_field flow_fields[] = {
     FLOW_COUNT("cnps_matched", cnps_matched),
     FLOW_COUNT("cnps_unexplained", cnps_unexplained),
     FLOW_COUNT("cnps_carried_unexplained", cnps_carried_unexplained),
+    FLOW_COUNT("becn_packets", becn_packets),
     FLOW_COUNT("bad_icrc", bad_icrc),
+    FLOW_COUNT("bad_vcrc", bad_vcrc),
     FLOW_COUNT("cm_connections", cm_connections),
     CALL("", "udp_sports", roce_fcall_udp_sports, MEMBER(F, udp_sports)),
     CALL("", "dcqcn", roce_fcall_dcqcn, MEMBER(F, dcqcn)),

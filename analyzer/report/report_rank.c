@@ -10,12 +10,13 @@ uint64_t roce_report_trouble(const struct roce_flow_report *f)
 {
     return f->retransmitted_packets + f->missing_psns + f->naks.total + f->psn_reuse +
            f->ce_unanswered + f->cnps_unexplained + f->cnps_carried_unexplained + f->bad_icrc +
-           f->read_response_gaps;
+           f->bad_vcrc + f->read_response_gaps;
 }
 
 int roce_report_is_troubled(const struct roce_flow_report *f)
 {
-    return roce_report_trouble(f) || f->ce_marked || f->cnp_packets || f->cnps_for_flow;
+    return roce_report_trouble(f) || f->ce_marked || f->cnp_packets || f->becn_packets ||
+           f->cnps_for_flow;
 }
 
 int roce_report_cmp_worst(const void *a, const void *b)

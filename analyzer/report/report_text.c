@@ -143,11 +143,41 @@ static int diagnosis(FILE *o, const struct roce_report *r)
     return 0;
 }
 
+/* Nonzero when the capture had native InfiniBand packets. */
+static int has_ib(const struct roce_totals *t)
+{
+    return t->ib_packets || t->vcrc_good || t->vcrc_bad || t->vcrc_unchecked;
+}
+
+/* The name of a congestion mark: CE (RoCEv2), FECN (InfiniBand) or both. */
+static const char *mark_name(const struct roce_totals *t, uint64_t n)
+{
+    if (!has_ib(t))
+        return n == 1 ? "CE mark" : "CE marks";
+    if (t->rocev2_packets)
+        return n == 1 ? "CE/FECN mark" : "CE/FECN marks";
+    return n == 1 ? "FECN mark" : "FECN marks";
+}
+
+/* The InfiniBand lines (only when there was InfiniBand). */
+static void ib_text(FILE *o, const struct roce_totals *t)
+{
+    if (!has_ib(t))
+        return;
+    fprintf(o,
+            "  InfiniBand     %" PRIu64 " transport, %" PRIu64 " raw, %" PRIu64
+            " IPv6 (not RoCE); VCRC %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked\n",
+            t->ib_packets, t->ib_other[ROCE_IB_RAW], t->ib_other[ROCE_IB_IPV6], t->vcrc_good,
+            t->vcrc_bad, t->vcrc_unchecked);
+}
+
 static void totals(FILE *o, const struct roce_report *r)
 {
     const struct roce_totals *t = &r->t;
-    char dur[ROCE_FMT_TIME_LEN];
+    char dur[ROCE_FMT_TIME_LEN], ib[COUNT_BUF] = "";
 
+    if (has_ib(t))
+        snprintf(ib, sizeof ib, ", InfiniBand %" PRIu64, t->ib_packets);
     roce_fmt_seconds(t->packets ? t->last_ts_ns - t->first_ts_ns : 0, dur, sizeof dur);
     if (r->error != NULL)
         fprintf(o, "  INCOMPLETE     %s: %s\n",
@@ -165,8 +195,8 @@ static void totals(FILE *o, const struct roce_report *r)
                 r->live->analysis_dropped);
     fprintf(o,
             "  packets        %" PRIu64 " in %s s: RoCE %" PRIu64 " (v2 %" PRIu64 ", v1 %" PRIu64
-            "), non-RoCE %" PRIu64 ", malformed %" PRIu64 ", truncated %" PRIu64 "\n",
-            t->packets, dur, t->roce_packets, t->rocev2_packets, t->rocev1_packets,
+            "%s), non-RoCE %" PRIu64 ", malformed %" PRIu64 ", truncated %" PRIu64 "\n",
+            t->packets, dur, t->roce_packets, t->rocev2_packets, t->rocev1_packets, ib,
             t->non_roce_packets, t->malformed_packets, t->truncated_packets);
     fprintf(o, "  RoCE traffic   %s, %s, %s\n", count(t->request_packets, "request", "requests").s,
             count(t->response_packets, "response", "responses").s,
@@ -176,6 +206,7 @@ static void totals(FILE *o, const struct roce_report *r)
             roce_diag_icrc_all_bad(t) ? " (every ICRC checked is bad: the capture path probably "
                                         "altered the frames, not a link)"
                                       : "");
+    ib_text(o, t);
     fprintf(o,
             "  flows          %" PRIu64 " tracked, %" PRIu64 " connection%s (%" PRIu64
             " set up by CM), %" PRIu64 " evicted\n",
@@ -208,11 +239,13 @@ static void totals(FILE *o, const struct roce_report *r)
     if (t->psn_reuse)
         fprintf(o, "  PSN reuse      %s a PSN of an earlier READ\n",
                 count(t->psn_reuse, "request reuses", "requests reuse").s);
-    fprintf(o,
-            "  ECN            %s (%" PRIu64 " answered, %" PRIu64 " unanswered), %s (%" PRIu64
-            " matched, %" PRIu64 " unexplained)\n",
-            count(t->ce_marked, "CE mark", "CE marks").s, t->ce_answered, t->ce_unanswered,
-            count(t->cnp_packets, "CNP", "CNPs").s, t->cnps_matched, t->cnps_unexplained);
+    fprintf(o, "  ECN            %" PRIu64 " %s (%" PRIu64 " answered, %" PRIu64 " unanswered), %s",
+            t->ce_marked, mark_name(t, t->ce_marked), t->ce_answered, t->ce_unanswered,
+            count(t->cnp_packets, "CNP", "CNPs").s);
+    if (t->becn_packets)
+        fprintf(o, " and %s", count(t->becn_packets, "BECN response", "BECN responses").s);
+    fprintf(o, " (%" PRIu64 " matched, %" PRIu64 " unexplained)\n", t->cnps_matched,
+            t->cnps_unexplained);
     latency_line(o, "CNP latency", &t->cnp_latency);
     pfc_text(o, t);
     latency_line(o, "ACK latency", &t->ack_latency);
@@ -281,13 +314,17 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
          count(f->psn_reuse, "request reuses", "requests reuse").s);
     ITEM(f->read_response_gaps, "%s",
          count(f->read_response_gaps, "READ response gap", "READ response gaps").s);
-    ITEM(f->ce_marked, "%s (%" PRIu64 " unanswered)", count(f->ce_marked, "CE mark", "CE marks").s,
+    ITEM(f->ce_marked, "%s (%" PRIu64 " unanswered)",
+         f->key.version == ROCE_VERSION_IB ? count(f->ce_marked, "FECN mark", "FECN marks").s
+                                           : count(f->ce_marked, "CE mark", "CE marks").s,
          f->ce_unanswered);
     ITEM(f->cnps_for_flow, "%s for it (%" PRIu64 " matched, %" PRIu64 " unexplained)",
          count(f->cnps_for_flow, "CNP", "CNPs").s, f->cnps_matched, f->cnps_unexplained);
     ITEM(f->cnp_packets, "%s carried%s", count(f->cnp_packets, "CNP", "CNPs").s,
          carried_unexplained(f, why, sizeof why));
+    ITEM(f->becn_packets, "%s", count(f->becn_packets, "BECN carried", "BECNs carried").s);
     ITEM(f->bad_icrc, "%s", count(f->bad_icrc, "bad ICRC", "bad ICRCs").s);
+    ITEM(f->bad_vcrc, "%s", count(f->bad_vcrc, "bad VCRC", "bad VCRCs").s);
     ITEM(f->dcqcn.cnps_evaluated, "DCQCN %s (median rate ratio %u.%02u over %s evaluated)",
          roce_dcqcn_verdict_name(f->dcqcn.verdict), (unsigned)(f->dcqcn.ratio_ppm / 1000000u),
          (unsigned)(f->dcqcn.ratio_ppm % 1000000u / 10000u),

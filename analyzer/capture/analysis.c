@@ -41,9 +41,9 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
         note_error(a, path, msg);
         return -1;
     }
-    int lt = roce_capture_linktype(c);
-    if (!roce_linktype_supported(lt)) {
-        snprintf(msg, msglen, "unsupported link type %s (%d)", roce_capture_linktype_name(c), lt);
+    if (!roce_capture_supported(c)) {
+        snprintf(msg, msglen, "unsupported link type %s (%d)", roce_capture_linktype_name(c),
+                 roce_capture_linktype(c));
         note_error(a, path, msg);
         roce_capture_close(c);
         return -1;

@@ -12,6 +12,10 @@
  * and both give the same frames and the same errors.
  * ROCESCOPE_READER=libpcap in the environment makes libpcap read
  * everything (the tests compare the two).
+ * Records of link type ERF (ibdump's pcap files, pcapng interfaces of that
+ * type) become the frames they carry (erf.c); a file no reader takes is
+ * tried as a raw ERF file, which has no magic number (files only, not
+ * streams).
  *
  * Each pcap_next_ex outcome has its own branch: 1 a frame, PCAP_ERROR_BREAK
  * (-2) the end of the file, PCAP_ERROR (-1) an error such as a truncated
@@ -23,6 +27,8 @@
 
 #include "capture_rd.h"
 #include "decompress.h"
+#include "erf.h"
+#include "roce_decode.h"
 #include "roce_time.h"
 
 #include <errno.h>
@@ -52,6 +58,7 @@ struct roce_capture {
     FILE *replay;       /* libpcap's stream (NULL: it opened the file itself) */
     const uint8_t *pre; /* the headers replayed before the rest of the input */
     size_t pre_len, pre_off;
+    struct roce_erfmap *erf; /* the reader of a raw ERF file */
     int linktype;
     int reopenable; /* a file read in place or by libpcap, not a stream */
     char err[PCAP_ERRBUF_SIZE + 64];
@@ -266,8 +273,13 @@ struct roce_capture *roce_capture_open(const char *path, char *err, size_t errle
             return c;
         }
     }
-    if ((regular ? open_libpcap(c, path, err, errlen) : to_libpcap(c, NULL, 0, err, errlen)) != 0)
-        goto fail;
+    if ((regular ? open_libpcap(c, path, err, errlen) : to_libpcap(c, NULL, 0, err, errlen)) != 0) {
+        char eerr[PCAP_ERRBUF_SIZE];
+        /* a raw ERF file? (libpcap's reason stands when it is not one) */
+        if (!regular || (c->erf = roce_erfmap_open(path, eerr, sizeof eerr)) == NULL)
+            goto fail;
+        c->linktype = ROCE_LINKTYPE_ERF;
+    }
     return c;
 fail:
     if (c->unzip != NULL) { /* the decompression problem says more than the reader's */
@@ -306,6 +318,11 @@ int roce_capture_linktype(const struct roce_capture *c)
     return c->linktype;
 }
 
+int roce_capture_supported(const struct roce_capture *c)
+{
+    return c->linktype == ROCE_LINKTYPE_ERF || roce_linktype_supported(c->linktype);
+}
+
 const char *roce_capture_linktype_name(const struct roce_capture *c)
 {
     return roce_pcap_linktype_name(c->linktype == LINKTYPE_RAW ? DLT_RAW : c->linktype);
@@ -322,18 +339,33 @@ static enum roce_capture_status ended(struct roce_capture *c, enum roce_capture_
     return st;
 }
 
+/* A frame of a pcap or pcapng record: of its own link type, or the frame
+ * an ERF record carries (with the record's time stamp). */
+static enum roce_capture_status frame_out(struct roce_capture_frame *f)
+{
+    if (f->linktype == ROCE_LINKTYPE_ERF)
+        roce_erf_frame(f);
+    return ROCE_CAPTURE_FRAME;
+}
+
 enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_capture_frame *f)
 {
     struct pcap_pkthdr *h;
     const u_char *d;
     int st = ROCE_RD_LIBPCAP;
 
+    if (c->erf != NULL) {
+        int es = roce_erfmap_next(c->erf, f);
+        if (es == ROCE_CAPTURE_ERROR)
+            snprintf(c->err, sizeof c->err, "%s", roce_erfmap_error(c->erf));
+        return (enum roce_capture_status)es;
+    }
     if (c->reader == RD_PCAP)
         st = roce_rd_pcap_next(&c->classic, &c->src, f);
     else if (c->reader == RD_NG)
         st = roce_rd_ng_next(&c->ng, &c->src, f);
     if (st == ROCE_RD_FRAME)
-        return ROCE_CAPTURE_FRAME;
+        return frame_out(f);
     if (st == ROCE_RD_END)
         return ended(c, ROCE_CAPTURE_END);
     if (st == ROCE_RD_ERROR) {
@@ -349,7 +381,7 @@ enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_c
     int rc = pcap_next_ex(c->p, &h, &d);
     if (rc == 1) {
         roce_pcap_frame(h, d, 1, c->linktype, f);
-        return ROCE_CAPTURE_FRAME;
+        return frame_out(f);
     }
     if (rc == PCAP_ERROR_BREAK)
         return ended(c, ROCE_CAPTURE_END);
@@ -376,5 +408,6 @@ void roce_capture_close(struct roce_capture *c)
     roce_src_close(&c->src);
     if (c->fd >= 0)
         close(c->fd);
+    roce_erfmap_close(c->erf);
     free(c);
 }

@@ -1,7 +1,9 @@
 /*
  * capture.h - reading captures frame by frame: pcap and pcapng files,
  * standard input ("-"), compressed captures (gzip, zstd, lz4), with
- * nanosecond time stamps (capture.c says which reader reads what). Frames
+ * nanosecond time stamps (capture.c says which reader reads what), and raw
+ * ERF files; the records of ERF link type are handed out as the frames
+ * they carry (erf.h). Frames
  * are only valid until the next call. Errors are reported as text in the
  * reader (roce_capture_error).
  */
@@ -18,7 +20,8 @@ struct roce_capture_frame {
     uint32_t caplen;
     uint32_t wirelen;
     const uint8_t *data;
-    int linktype; /* of the frame's interface (pcapng files may mix them) */
+    int linktype; /* of the frame's interface (pcapng files may mix them), or of
+                     what its ERF record carries */
 };
 
 enum roce_capture_status {
@@ -40,6 +43,9 @@ int roce_capture_reopenable(const struct roce_capture *c);
 /* Link-layer type of the file (of its first interface), as a LINKTYPE_
  * value (DLT mapped back). */
 int roce_capture_linktype(const struct roce_capture *c);
+/* Nonzero when the engine decodes the file's frames: a link type it
+ * supports, or ERF (whose records say what they carry). */
+int roce_capture_supported(const struct roce_capture *c);
 /* Name of the link-layer type as libpcap knows it (e.g. "EN10MB"). */
 const char *roce_capture_linktype_name(const struct roce_capture *c);
 enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_capture_frame *f);

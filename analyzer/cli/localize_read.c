@@ -110,7 +110,6 @@ static void read_file(struct lz_input *in, int second)
     struct lz_batch *b = second ? first_batch(&in->q) : NULL;
     enum roce_capture_status st = ROCE_CAPTURE_END;
     uint64_t frame = 0;
-    int lt = 0;
 
     if (second && b == NULL)
         goto done;
@@ -118,10 +117,9 @@ static void read_file(struct lz_input *in, int second)
         in->failed = 1;
         goto done;
     }
-    lt = roce_capture_linktype(c);
-    if (!roce_linktype_supported(lt)) {
+    if (!roce_capture_supported(c)) {
         snprintf(in->msg, sizeof in->msg, "unsupported link type %s (%d)",
-                 roce_capture_linktype_name(c), lt);
+                 roce_capture_linktype_name(c), roce_capture_linktype(c));
         in->failed = 1;
         goto done;
     }

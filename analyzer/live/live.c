@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "erf.h"
 #include "events.h"
 #include "html.h"
 #include "http.h"
@@ -164,7 +165,8 @@ static int open_capture(struct monitor *m)
     }
     if (warn[0] != '\0')
         fprintf(stderr, "rocescope: %s: warning: %s\n", lo->iface, warn);
-    if (!roce_linktype_supported(roce_livecap_linktype(m->cap))) {
+    int lt = roce_livecap_linktype(m->cap);
+    if (lt != ROCE_LINKTYPE_ERF && !roce_linktype_supported(lt)) {
         snprintf(err, sizeof err, "unsupported link type %s (%d)",
                  roce_livecap_linktype_name(m->cap), roce_livecap_linktype(m->cap));
         roce_complain(lo->iface, err);
@@ -404,8 +406,12 @@ static void *analysis_main(void *arg)
         memcpy(&type, p, sizeof type);
         if (type == REC_FRAME) {
             const struct rec_frame *r = p;
-            struct roce_frame_in in = {r->frame,   r->ts_ns,           r->linktype,
-                                       (const uint8_t *)(r + 1), r->caplen, r->wirelen};
+            /* an ERF record: the frame inside (-w keeps the record) */
+            struct roce_capture_frame g = {r->ts_ns, r->caplen, r->wirelen,
+                                           (const uint8_t *)(r + 1), r->linktype};
+            if (g.linktype == ROCE_LINKTYPE_ERF)
+                roce_erf_frame(&g);
+            struct roce_frame_in in = {r->frame, g.ts_ns, g.linktype, g.data, g.caplen, g.wirelen};
             if (m->series == NULL) {
                 roce_engine_frame(m->engine, &in, NULL);
             } else {

@@ -41,6 +41,8 @@ fi
 for name in $("$rocegen" --list | awk '{print $1}'); do
     "$rocegen" "$name" -o "$out/$name.pcap"
 done
+# a raw ERF file (the InfiniBand records of ib_rc, as an ERF capture holds them)
+"$rocegen" ib_rc -o "$out/ib_rc.erf" --erf
 # pcapng variants: whole frames, and header-only frames (EPB captured < original length)
 "$rocegen" clean_rc -o "$out/clean_rc.pcapng" --pcapng
 "$rocegen" truncated -o "$out/truncated.pcapng" --pcapng
@@ -51,14 +53,14 @@ mkdir -p "$out/localize"
 
 if [ $check -eq 1 ]; then
     status=0
-    for f in "$out"/*.pcap "$out"/*.pcapng "$out"/localize/*.pcap; do
+    for f in "$out"/*.pcap "$out"/*.pcapng "$out"/*.erf "$out"/localize/*.pcap; do
         name=${f#"$out"/}
         if ! cmp -s "$f" "$captures/$name"; then
             echo "differs or missing: captures/$name" >&2
             status=1
         fi
     done
-    for f in "$captures"/*.pcap "$captures"/*.pcapng "$captures"/localize/*.pcap; do
+    for f in "$captures"/*.pcap "$captures"/*.pcapng "$captures"/*.erf "$captures"/localize/*.pcap; do
         [ -e "$f" ] || continue
         name=${f#"$captures"/}
         [ -e "$out/$name" ] || { echo "not made by rocegen: captures/$name" >&2; status=1; }

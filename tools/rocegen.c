@@ -3,7 +3,7 @@
  * bulk traffic for benchmarks.
  *
  *   rocegen --list
- *   rocegen SCENARIO -o FILE [--pcapng] [--snaplen N]
+ *   rocegen SCENARIO -o FILE [--pcapng | --erf] [--as-ib] [--snaplen N]
  *   rocegen bulk -o FILE --packets N --qps Q [--snaplen N | --full-size]
  *                [--loss P] [--ce P] [--seed S] [--pcapng] [--stats]
  *   rocegen hostile -o FILE [--pcapng]
@@ -35,7 +35,7 @@
 
 static const char usage_text[] =
     "usage: rocegen --list\n"
-    "       rocegen SCENARIO -o FILE [--pcapng] [--snaplen N]\n"
+    "       rocegen SCENARIO -o FILE [--pcapng | --erf] [--as-ib] [--snaplen N]\n"
     "       rocegen bulk -o FILE --packets N --qps Q [--snaplen N | --full-size]\n"
     "                    [--loss P] [--ce P] [--seed S] [--pcapng] [--stats]\n"
     "       rocegen hostile -o FILE [--pcapng]\n"
@@ -70,6 +70,12 @@ static const char help_text[] =
     "                  the PSN space away, so that no flow pairs\n"
     "  -o FILE         output file, '-' for standard output\n"
     "  --pcapng        write pcapng (default: pcap with nanosecond time stamps)\n"
+    "  --erf           write a raw ERF file (InfiniBand records; the scenario's frames\n"
+    "                  must be InfiniBand: an ib_* scenario, or --as-ib)\n"
+    "  --as-ib         write the scenario's traffic as native InfiniBand (link type 247):\n"
+    "                  LIDs from the addresses' last two bytes (RoCEv1: a GRH with the\n"
+    "                  GIDs), CE marks as FECN, CNPs as InfiniBand CNPs, other frames\n"
+    "                  as raw packets; same transport, times and frame numbers\n"
     "  --snaplen N     keep at most N bytes of each frame (original length kept);\n"
     "                  scenarios default to whole frames (truncated: 64), bulk to 256\n"
     "  --full-size     bulk: keep whole frames (same as --snaplen 0)\n"
@@ -85,7 +91,7 @@ static const char help_text[] =
 struct args {
     const char *cmd;
     const char *out;
-    int pcapng, full_size, stats, have_snaplen, help, list;
+    int pcapng, erf, as_ib, full_size, stats, have_snaplen, help, list;
     uint32_t snaplen;
     struct rg_bulk_opts bulk;
     int have_packets, have_qps, have_ce, stray_acks;
@@ -152,6 +158,10 @@ static int parse_args(int argc, char **argv, struct args *a)
             a->list = 1;
         } else if (strcmp(o, "--pcapng") == 0) {
             a->pcapng = 1;
+        } else if (strcmp(o, "--erf") == 0) {
+            a->erf = 1;
+        } else if (strcmp(o, "--as-ib") == 0) {
+            a->as_ib = 1;
         } else if (strcmp(o, "--full-size") == 0) {
             a->full_size = 1;
         } else if (strcmp(o, "--stray-acks") == 0) {
@@ -209,7 +219,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 /* Open the output named by a (stdout for "-"). NULL on error (reported). */
 static struct rg_writer *open_output(const struct args *a, int linktype, uint32_t snaplen)
 {
-    enum rg_format fmt = a->pcapng ? RG_FMT_PCAPNG : RG_FMT_PCAP;
+    enum rg_format fmt = a->erf ? RG_FMT_ERF : a->pcapng ? RG_FMT_PCAPNG : RG_FMT_PCAP;
     struct rg_writer *w = strcmp(a->out, "-") == 0 ? rg_writer_fopen(stdout, fmt, linktype, snaplen)
                                                    : rg_writer_open(a->out, fmt, linktype, snaplen);
     if (w == NULL)
@@ -244,9 +254,16 @@ static int run_list(void)
 static int run_scenario(const struct args *a, const struct rg_scenario *sc)
 {
     struct rg_sc *c;
+    int linktype = a->as_ib && sc->linktype != RG_LINKTYPE_ERF ? RG_LINKTYPE_INFINIBAND
+                                                               : sc->linktype;
     if (a->full_size || a->have_packets || a->have_qps || a->stats)
         return usage_error("bulk options given for scenario", sc->name);
-    struct rg_writer *w = open_output(a, sc->linktype, a->have_snaplen ? a->snaplen : sc->snaplen);
+    if (a->erf && a->pcapng)
+        return usage_error("--erf and --pcapng disagree", NULL);
+    if (a->erf && linktype != RG_LINKTYPE_INFINIBAND && linktype != RG_LINKTYPE_ERF)
+        return usage_error("--erf needs InfiniBand frames (an ib_* scenario, or --as-ib):",
+                           sc->name);
+    struct rg_writer *w = open_output(a, linktype, a->have_snaplen ? a->snaplen : sc->snaplen);
     if (w == NULL)
         return EXIT_FAILURE;
     c = malloc(sizeof *c);
@@ -255,7 +272,8 @@ static int run_scenario(const struct args *a, const struct rg_scenario *sc)
         fprintf(stderr, "rocegen: out of memory\n");
         return EXIT_FAILURE;
     }
-    rg_sc_init(c, w, sc->linktype);
+    rg_sc_init(c, w, linktype);
+    c->as_ib = (uint8_t)a->as_ib;
     sc->run(c);
     int err = c->err;
     free(c);
@@ -353,6 +371,8 @@ int main(int argc, char **argv)
         return usage_error("no scenario given (try --list)", NULL);
     if (a.out == NULL)
         return usage_error("no output file given (-o FILE)", NULL);
+    if ((strcmp(a.cmd, "bulk") == 0 || strcmp(a.cmd, "flood") == 0) && (a.erf || a.as_ib))
+        return usage_error("--erf and --as-ib are for scenarios, not", a.cmd);
     if (strcmp(a.cmd, "bulk") == 0)
         return run_bulk(&a);
     if (strcmp(a.cmd, "flood") == 0)

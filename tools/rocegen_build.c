@@ -31,6 +31,8 @@
 #define DEFAULT_SRC_V4       0x0A000001u /* 10.0.0.1 */
 #define DEFAULT_DST_V4       0x0A000002u /* 10.0.0.2 */
 #define DEFAULT_SLL2_IFINDEX 1u
+#define DEFAULT_SLID         0x0001u
+#define DEFAULT_DLID         0x0002u
 
 static const uint8_t default_mac_src[RG_MAC_LEN] = {0x02, 0, 0, 0, 0, 0x01};
 static const uint8_t default_mac_dst[RG_MAC_LEN] = {0x02, 0, 0, 0, 0, 0x02};
@@ -77,6 +79,9 @@ void rg_spec_init(struct rg_spec *s)
     s->hdrs = RG_AUTO;
     s->roce_cut = RG_AUTO;
     s->grh_next_hdr = RG_AUTO;
+    s->ib_pktlen = RG_AUTO;
+    s->slid = DEFAULT_SLID;
+    s->dlid = DEFAULT_DLID;
 }
 
 void rg_spec_reverse(struct rg_spec *s)
@@ -90,6 +95,9 @@ void rg_spec_reverse(struct rg_spec *s)
     memcpy(m, s->eth_src, RG_MAC_LEN);
     memcpy(s->eth_src, s->eth_dst, RG_MAC_LEN);
     memcpy(s->eth_dst, m, RG_MAC_LEN);
+    uint16_t lid = s->slid;
+    s->slid = s->dlid;
+    s->dlid = lid;
     if (s->kind != RG_KIND_ROCEV2) { /* RoCEv2 keeps 4791 as its destination */
         port = s->udp_sport;
         s->udp_sport = s->udp_dport;
@@ -182,6 +190,11 @@ static int make_plan(const struct rg_spec *s, struct rg_plan *pl)
         pl->body_len = s->kind == RG_KIND_ARP ? 0 : s->payload_len;
         return 0;
     }
+    return rg_plan_roce(s, pl);
+}
+
+int rg_plan_roce(const struct rg_spec *s, struct rg_plan *pl)
+{
     if (s->hdrs == RG_AUTO) {
         const struct roce_opcode_info *op = roce_opcode_lookup(s->opcode);
         pl->hdrs = op != NULL ? op->hdrs : 0;
@@ -210,6 +223,8 @@ int rg_build(const struct rg_spec *s, uint8_t *buf, size_t cap, struct rg_layout
 {
     struct rg_plan pl;
     struct rg_layout l;
+    if (s->kind >= RG_KIND_IB)
+        return rg_build_ib(s, buf, cap, lay);
     int rc = make_plan(s, &pl);
     if (rc != 0)
         return rc;

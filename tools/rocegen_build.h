@@ -60,6 +60,8 @@
 #define RG_LINKTYPE_IPV4       228
 #define RG_LINKTYPE_IPV6       229
 #define RG_LINKTYPE_LINUX_SLL2 276
+#define RG_LINKTYPE_INFINIBAND 247 /* InfiniBand: LRH first, VCRC last */
+#define RG_LINKTYPE_ERF        197 /* ERF records (the writer wraps each frame: rg_writer_open) */
 
 /* VLAN tag protocol identifiers. */
 #define RG_TPID_8021Q  0x8100u
@@ -116,6 +118,7 @@ enum rg_opcode {
     RG_OP_RD_SEND_ONLY = 0x44,
     RG_OP_UD_SEND_ONLY = 0x64,
     RG_OP_UD_SEND_ONLY_IMM = 0x65,
+    RG_OP_IB_CNP = 0x80,
     RG_OP_CNP = 0x81,
     RG_OP_XRC_SEND_ONLY = 0xA4,
     RG_OP_XRC_WRITE_ONLY = 0xAA,
@@ -165,7 +168,15 @@ enum rg_kind {
     RG_KIND_UDP = 2,    /* IP, UDP s.udp_sport -> s.udp_dport, payload */
     RG_KIND_TCP = 3,    /* IP, TCP s.tcp_sport -> s.tcp_dport (flags s.tcp_flags), payload */
     RG_KIND_ARP = 4,    /* ARP request: who has dst (IPv4) tell src */
-    RG_KIND_IP_RAW = 5  /* IP header with protocol s.ip_proto, then the payload bytes */
+    RG_KIND_IP_RAW = 5, /* IP header with protocol s.ip_proto, then the payload bytes */
+    /* native InfiniBand (link type 247, or ERF: rocegen_ib.c): LRH (s.slid -> s.dlid, VL
+       s.ib_vl, SL s.ib_sl), a GRH when s.ib_grh (src/dst are GIDs, traffic class from dscp and
+       ecn, flow_label, hop limit ttl), BTH ... ICRC, then the VCRC */
+    RG_KIND_IB = 6,
+    RG_KIND_IB_RAW = 7, /* InfiniBand raw packet: LRH, raw header (EtherType s.ib_ethertype),
+                           the payload (padded to 4 bytes), VCRC */
+    RG_KIND_IB_IPV6 = 8 /* InfiniBand IP non-IBA transport: LRH, IPv6 header (protocol
+                           s.ip_proto), the payload (padded to 4 bytes), VCRC */
 };
 
 struct rg_vlan {
@@ -266,6 +277,15 @@ struct rg_spec {
 
     /* RoCEv1 GRH next header: RG_AUTO (0x1B, IBA transport), or another value (malformed) */
     int32_t grh_next_hdr;
+
+    /* InfiniBand (RG_KIND_IB*, IBA Vol. 1 7.7) */
+    uint16_t slid, dlid;   /* LRH source and destination LIDs */
+    uint8_t ib_vl, ib_sl;  /* virtual lane, service level (0..15) */
+    uint8_t ib_lver;       /* LRH link version (default 0; others are malformed) */
+    uint8_t ib_grh;        /* nonzero: a GRH follows the LRH (LNH IBA global) */
+    uint16_t ib_ethertype; /* RG_KIND_IB_RAW: the raw header's EtherType */
+    int32_t ib_pktlen;     /* RG_AUTO, or the LRH packet length (words) to declare */
+    uint16_t vcrc_xor;     /* XORed into the correct VCRC: 0 = correct */
 };
 
 /* Where the parts of a built frame are (byte offsets in the frame). */
@@ -282,7 +302,8 @@ struct rg_layout {
 /* Fill s with defaults: Ethernet 02:00:00:00:00:01 -> 02:00:00:00:00:02, no
  * VLAN, RoCEv2 over IPv4 10.0.0.1 -> 10.0.0.2, DSCP 0, ECN ECT(0), TTL 64, DF,
  * UDP 0xC000 -> 4791 with a zero checksum, RC SEND Only, P_Key 0xFFFF,
- * dest QP 0x000011, PSN 0, no payload, correct ICRC, nothing overridden. */
+ * dest QP 0x000011, PSN 0, no payload, correct ICRC, nothing overridden;
+ * for the InfiniBand kinds LID 1 -> 2, VL 0, SL 0, no GRH, correct VCRC. */
 void rg_spec_init(struct rg_spec *s);
 
 /* Store IPv4 address a.b.c.d (host-order value 0xAABBCCDD) IPv4-mapped in out. */
@@ -293,6 +314,18 @@ void rg_addr_v6(uint8_t out[RG_ADDR_LEN], const uint8_t addr[RG_ADDR_LEN]);
 
 /* Swap source and destination: addresses, MACs, UDP/TCP ports (for replies). */
 void rg_spec_reverse(struct rg_spec *s);
+
+/*
+ * The same traffic over native InfiniBand (rocescope's tests compare the
+ * two): ib = s as a packet of kind RG_KIND_IB on link type 247 with the
+ * same transport (BTH onwards, payload, time and ICRC corruption alike):
+ * RoCEv2's IP addresses become LIDs (their last two bytes), RoCEv1's GIDs
+ * stay GIDs in a GRH, ECN CE becomes FECN, the RoCEv2 CNP (0x81, 16
+ * reserved bytes) the InfiniBand CNP (0x80), the first VLAN tag's PCP the
+ * SL. Any other spec becomes a raw packet (RG_KIND_IB_RAW) of the same
+ * payload length carrying its network layer's EtherType.
+ */
+void rg_spec_to_ib(const struct rg_spec *s, struct rg_spec *ib);
 
 /* Errors returned (negative) by rg_build(). */
 enum rg_error {
@@ -368,7 +401,8 @@ void rg_spec_cm(struct rg_spec *s, const uint8_t mad[RG_MAD_LEN]);
 
 enum rg_format {
     RG_FMT_PCAP = 0,  /* classic pcap, nanosecond magic 0xa1b23c4d, little-endian */
-    RG_FMT_PCAPNG = 1 /* pcapng: SHB, one IDB (if_tsresol 9), EPBs */
+    RG_FMT_PCAPNG = 1, /* pcapng: SHB, one IDB (if_tsresol 9), EPBs */
+    RG_FMT_ERF = 2     /* raw ERF file: records back to back (link type RG_LINKTYPE_ERF) */
 };
 
 struct rg_writer;
@@ -378,6 +412,11 @@ struct rg_writer;
  * means unlimited (262144 is declared); otherwise frames are cut to snaplen
  * captured bytes while their original length is kept. Returns NULL on error
  * (errno set). The writer owns the FILE and buffers writes.
+ * With linktype RG_LINKTYPE_ERF (pcap, pcapng) or the format RG_FMT_ERF,
+ * every frame is written as an ERF record of type InfiniBand (the frames
+ * are InfiniBand packets, LRH first), as ibdump writes them: header with
+ * the time stamp, flags 0x04 (varying length), rlen (header and captured
+ * bytes; padded to 8 bytes in ERF files), loss counter 0, wlen.
  */
 struct rg_writer *rg_writer_open(const char *path, enum rg_format fmt, int linktype,
                                  uint32_t snaplen);

@@ -38,6 +38,8 @@
 #define VXLAN_SPORT         0xD000u
 #define MACCTRL_ETHERTYPE   0x8808u
 #define MAX_WRAPPED         (RG_MAX_FRAME - 128)
+#define IB_MIRROR_PREFIX_LEN 4
+#define IB_MIRROR_ETHERTYPE 0x1123u
 
 static const uint8_t macctrl_dst[RG_MAC_LEN] = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
 
@@ -97,7 +99,13 @@ int rg_wrap_build(struct rg_wrap *w, const uint8_t *inner, size_t inner_len, uin
 
     if (inner_len > MAX_WRAPPED)
         return RG_ERR_SPACE;
-    if (w->kind == RG_WRAP_VXLAN) {
+    if (w->kind == RG_WRAP_IB_MIRROR) {
+        memset(payload, 0, IB_MIRROR_PREFIX_LEN);
+        n = IB_MIRROR_PREFIX_LEN;
+        s.linktype = RG_LINKTYPE_INFINIBAND;
+        s.kind = RG_KIND_IB_RAW;
+        s.ib_ethertype = IB_MIRROR_ETHERTYPE;
+    } else if (w->kind == RG_WRAP_VXLAN) {
         memset(payload, 0, VXLAN_LEN);
         payload[0] = VXLAN_FLAG_I;
         put_be24(payload + 4, w->vni);

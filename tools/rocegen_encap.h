@@ -17,7 +17,10 @@ enum rg_wrap_kind {
     RG_WRAP_ERSPAN2, /* GRE 0x88BE with sequence number, ERSPAN type II header */
     RG_WRAP_ERSPAN3, /* GRE 0x22EB with sequence number, ERSPAN type III header */
     RG_WRAP_GRE_TEB, /* GRE 0x6558 */
-    RG_WRAP_VXLAN    /* UDP to 4789, VXLAN header */
+    RG_WRAP_VXLAN,   /* UDP to 4789, VXLAN header */
+    RG_WRAP_IB_MIRROR /* InfiniBand raw packet outer.slid -> outer.dlid, EtherType 0x1123,
+                         4-byte prefix (zero), the InfiniBand packet (to its VCRC), padded to
+                         4 bytes: a switch's mirror, as ibdump --decap removes it */
 };
 
 struct rg_wrap {
@@ -33,8 +36,9 @@ struct rg_wrap {
 void rg_wrap_init(struct rg_wrap *w, enum rg_wrap_kind kind, uint32_t src, uint32_t dst);
 
 /* Wrap the Ethernet frame inner (inner_len bytes) into buf (cap bytes):
- * tunnel Ethernet, IP, GRE (+ERSPAN) or UDP + VXLAN, then the frame. Returns
- * the length or a negative enum rg_error; advances w->seq. */
+ * tunnel Ethernet, IP, GRE (+ERSPAN) or UDP + VXLAN, then the frame (an
+ * InfiniBand mirror: the InfiniBand packet in a raw packet). Returns the
+ * length or a negative enum rg_error; advances w->seq. */
 int rg_wrap_build(struct rg_wrap *w, const uint8_t *inner, size_t inner_len, uint8_t *buf,
                   size_t cap);
 

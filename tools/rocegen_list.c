@@ -94,6 +94,14 @@ const struct rg_scenario rg_scenarios[] = {
      RG_LINKTYPE_ETHERNET, 0, rg_scen_ecmp},
     {"icrc_rewritten", "a packet broker renumbered the IPv4 identification: every ICRC bad",
      RG_LINKTYPE_ETHERNET, 0, rg_scen_icrc_rewritten},
+    {"ib_rc", "InfiniBand (LIDs): CM, WRITE, READ, a loss, NAK and go-back-N, an RNR NAK",
+     RG_LINKTYPE_INFINIBAND, 0, rg_scen_ib_rc},
+    {"ib_congestion", "InfiniBand FECN marks answered by BECN and by CNPs, unanswered; a UD CNP",
+     RG_LINKTYPE_INFINIBAND, 0, rg_scen_ib_congestion},
+    {"ib_global", "InfiniBand GRHs in ERF records (ibdump): raw, IPv6, malformed, bad CRCs",
+     RG_LINKTYPE_ERF, 0, rg_scen_ib_global},
+    {"ib_mirror", "an InfiniBand exchange in a switch's mirror (raw packets, EtherType 0x1123)",
+     RG_LINKTYPE_INFINIBAND, 0, rg_scen_ib_mirror},
     {NULL, NULL, 0, 0, NULL},
 };
 

@@ -10,6 +10,10 @@
  *   SHB (type 0x0A0D0D0A, BOM 0x1A2B3C4D, version 1.0, length -1, shb_userappl)
  *   IDB (type 1: linktype, snaplen, if_tsresol = 9)
  *   EPB (type 6: interface 0, 64-bit ns timestamp, caplen, origlen, data padded to 4)
+ * ERF (link type 197 in pcap or pcapng, or a raw ERF file: Wireshark
+ * wiretap/erf.c), each frame a record of type 21 (InfiniBand):
+ *   time stamp (64, little-endian: seconds << 32 | fraction of 2^32) | type |
+ *   flags 0x04 | rlen (BE) | lctr 0 | wlen (BE) | frame [| zeros to 8 bytes]
  * Nothing machine- or time-dependent is written, so equal input gives equal files.
  */
 #include "rocegen_build.h"
@@ -45,6 +49,12 @@
 #define PCAPNG_IDB_FIXED      8           /* linktype, reserved, snaplen */
 #define PCAPNG_LEN_UNKNOWN    0xFFFFFFFFu /* each half of the 64-bit section length -1 */
 
+#define ERF_HDR_LEN    16
+#define ERF_TYPE_IB    21u
+#define ERF_FLAGS_VLEN 0x04u
+#define ERF_ALIGN      8u
+#define ERF_FRAC_SHIFT 32
+
 #define WRITER_BUFSIZE (1u << 20)
 
 static const char userappl[] = "rocegen";
@@ -53,6 +63,7 @@ struct rg_writer {
     FILE *f;
     int own; /* f was opened by us */
     enum rg_format fmt;
+    int erf;          /* frames are written as ERF records */
     uint32_t snaplen; /* 0 = unlimited */
     uint64_t count;
     int err;
@@ -70,6 +81,30 @@ static void le32(uint8_t *p, uint32_t v)
 {
     le16(p, v);
     le16(p + 2, v >> 16);
+}
+
+/* Big-endian 16-bit store. */
+static void be16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+
+/* The ERF record header of a frame of len bytes, cap of them captured,
+ * whose record is rlen bytes long. The fraction is rounded up, so that
+ * Wireshark's conversion (rounding to the nearest ns) gives back ts_ns. */
+static void erf_header(uint8_t h[ERF_HDR_LEN], int64_t ts_ns, uint32_t rlen, uint32_t len)
+{
+    uint64_t sec = (uint64_t)(ts_ns / ROCE_NS_PER_SEC), ns = (uint64_t)(ts_ns % ROCE_NS_PER_SEC);
+    uint64_t frac = ((ns << ERF_FRAC_SHIFT) + ROCE_NS_PER_SEC - 1) / ROCE_NS_PER_SEC;
+    uint64_t ts = sec << ERF_FRAC_SHIFT | frac;
+    le32(h, (uint32_t)ts);
+    le32(h + 4, (uint32_t)(ts >> 32));
+    h[8] = ERF_TYPE_IB;
+    h[9] = ERF_FLAGS_VLEN;
+    be16(h + 10, rlen);
+    be16(h + 12, 0);
+    be16(h + 14, len);
 }
 
 /* Round n up to the pcapng alignment. */
@@ -146,9 +181,10 @@ struct rg_writer *rg_writer_fopen(FILE *f, enum rg_format fmt, int linktype, uin
     w->f = f;
     w->fmt = fmt;
     w->snaplen = snaplen;
+    w->erf = fmt == RG_FMT_ERF || linktype == RG_LINKTYPE_ERF;
     if (fmt == RG_FMT_PCAPNG)
         pcapng_header(w, linktype);
-    else
+    else if (fmt == RG_FMT_PCAP)
         pcap_header(w, linktype);
     return w;
 }
@@ -178,12 +214,37 @@ int rg_writer_write(struct rg_writer *w, int64_t ts_ns, const uint8_t *frame, ui
     return rg_writer_write_cut(w, ts_ns, frame, len, len);
 }
 
+/* An ERF record of the frame: the record header, then the frame (the
+ * caller writes it), and the padding of an ERF file (after it). */
+static uint32_t erf_record(struct rg_writer *w, int64_t ts_ns, uint32_t cap, uint32_t len,
+                           uint8_t h[ERF_HDR_LEN])
+{
+    uint32_t rlen = ERF_HDR_LEN + cap;
+    if (w->fmt == RG_FMT_ERF)
+        rlen = (rlen + ERF_ALIGN - 1) & ~(ERF_ALIGN - 1);
+    erf_header(h, ts_ns, rlen, len);
+    return rlen;
+}
+
 int rg_writer_write_cut(struct rg_writer *w, int64_t ts_ns, const uint8_t *frame, uint32_t caplen,
                         uint32_t len)
 {
+    static const uint8_t erf_zeros[ERF_ALIGN] = {0};
     uint32_t cap = w->snaplen != 0 && caplen > w->snaplen ? w->snaplen : caplen;
-    uint8_t h[PCAPNG_BLOCK_OVERHEAD + PCAPNG_EPB_FIXED];
+    uint8_t h[PCAPNG_BLOCK_OVERHEAD + PCAPNG_EPB_FIXED], e[ERF_HDR_LEN];
+    uint32_t rlen = w->erf ? erf_record(w, ts_ns, cap, len, e) : 0;
 
+    if (w->fmt == RG_FMT_ERF) {
+        put(w, e, sizeof e);
+        put(w, frame, cap);
+        put(w, erf_zeros, rlen - ERF_HDR_LEN - cap);
+        w->count++;
+        return w->err ? RG_ERR_IO : 0;
+    }
+    if (w->erf) { /* the record is the pcap frame: header and frame captured, as ibdump */
+        len = ERF_HDR_LEN + len;
+        cap = rlen;
+    }
     if (w->fmt == RG_FMT_PCAPNG) {
         static const uint8_t zeros[PCAPNG_ALIGN] = {0, 0, 0, 0};
         uint32_t blen = PCAPNG_BLOCK_OVERHEAD + PCAPNG_EPB_FIXED + pad4(cap);
@@ -196,7 +257,9 @@ int rg_writer_write_cut(struct rg_writer *w, int64_t ts_ns, const uint8_t *frame
         le32(h + 20, cap);
         le32(h + 24, len);
         put(w, h, PCAPNG_BLOCK_OVERHEAD - 4 + PCAPNG_EPB_FIXED);
-        put(w, frame, cap);
+        if (w->erf)
+            put(w, e, sizeof e);
+        put(w, frame, cap - (w->erf ? ERF_HDR_LEN : 0));
         put(w, zeros, pad4(cap) - cap);
         le32(h, blen);
         put(w, h, 4);
@@ -206,7 +269,9 @@ int rg_writer_write_cut(struct rg_writer *w, int64_t ts_ns, const uint8_t *frame
         le32(h + 8, cap);
         le32(h + 12, len);
         put(w, h, PCAP_REC_HDR_LEN);
-        put(w, frame, cap);
+        if (w->erf)
+            put(w, e, sizeof e);
+        put(w, frame, cap - (w->erf ? ERF_HDR_LEN : 0));
     }
     w->count++;
     return w->err ? RG_ERR_IO : 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "roce_opcode.h"
+#include "rocegen_wire.h"
 
 #define MAC_OUI_LOCAL        0x02u /* locally administered unicast */
 #define SPORT_ENTROPY_BASE   0xC000u
@@ -42,10 +43,44 @@ static uint64_t sc_write(struct rg_sc *c, int n)
     return ++c->frames;
 }
 
+/* --as-ib: the LID of addr must stand for no other address. 0, or
+ * RG_ERR_INVALID. */
+static int lid_unique(struct rg_sc *c, const uint8_t addr[RG_ADDR_LEN])
+{
+    const size_t tail = RG_ADDR_LEN - sizeof(uint16_t);
+    for (unsigned i = 0; i < c->n_lids; i++) {
+        if (memcmp(c->lid_addr[i] + tail, addr + tail, RG_ADDR_LEN - tail) != 0)
+            continue;
+        return memcmp(c->lid_addr[i], addr, RG_ADDR_LEN) == 0 ? 0 : RG_ERR_INVALID;
+    }
+    if (c->n_lids == RG_SC_MAX_LIDS)
+        return RG_ERR_INVALID;
+    memcpy(c->lid_addr[c->n_lids++], addr, RG_ADDR_LEN);
+    return 0;
+}
+
+/* --as-ib: an Ethernet frame given as bytes (MAC Control) as a raw packet
+ * carrying its EtherType and what follows. */
+static uint64_t raw_as_ib(struct rg_sc *c, const uint8_t *frame, size_t len)
+{
+    struct rg_spec s;
+    if (len < ETH_HDR_LEN)
+        return sc_write(c, RG_ERR_INVALID);
+    rg_spec_init(&s);
+    s.linktype = RG_LINKTYPE_INFINIBAND;
+    s.kind = RG_KIND_IB_RAW;
+    s.ib_ethertype = (uint16_t)(frame[ETH_HDR_LEN - 2] << 8 | frame[ETH_HDR_LEN - 1]);
+    s.payload = frame + ETH_HDR_LEN;
+    s.payload_len = (uint32_t)(len - ETH_HDR_LEN);
+    return sc_write(c, rg_build(&s, c->buf, sizeof c->buf, NULL));
+}
+
 uint64_t rg_sc_raw(struct rg_sc *c, const uint8_t *frame, size_t len)
 {
     if (c->err != 0)
         return 0;
+    if (c->as_ib)
+        return c->wrap != NULL ? sc_write(c, RG_ERR_INVALID) : raw_as_ib(c, frame, len);
     if (c->wrap != NULL)
         return sc_write(c, rg_wrap_build(c->wrap, frame, len, c->buf, sizeof c->buf));
     if (len > sizeof c->buf)
@@ -58,6 +93,13 @@ uint64_t rg_sc_emit(struct rg_sc *c, const struct rg_spec *s)
 {
     if (c->err != 0)
         return 0;
+    if (c->as_ib && s->kind < RG_KIND_IB) {
+        struct rg_spec ib;
+        if (c->wrap != NULL || lid_unique(c, s->src) != 0 || lid_unique(c, s->dst) != 0)
+            return sc_write(c, RG_ERR_INVALID);
+        rg_spec_to_ib(s, &ib);
+        return sc_write(c, rg_build(&ib, c->buf, sizeof c->buf, NULL));
+    }
     if (c->wrap == NULL)
         return sc_write(c, rg_build(s, c->buf, sizeof c->buf, NULL));
     int n = rg_build(s, c->inner, sizeof c->inner, NULL);
@@ -87,6 +129,8 @@ void rg_sc_base(const struct rg_sc *c, struct rg_spec *s)
 {
     rg_spec_init(s);
     s->linktype = c->linktype;
+    if (!c->as_ib && (c->linktype == RG_LINKTYPE_INFINIBAND || c->linktype == RG_LINKTYPE_ERF))
+        s->kind = RG_KIND_IB;
 }
 
 /* MAC of a host: 02:00 + the last four address bytes. */
@@ -128,6 +172,18 @@ void rg_conn_init4(struct rg_conn *k, const struct rg_spec *base, uint32_t a, ui
     rg_conn_init6(k, base, aa, bb, qa, qb);
 }
 
+void rg_conn_init_ib(struct rg_conn *k, const struct rg_spec *base, uint16_t la, uint16_t lb,
+                     const uint8_t *ga, const uint8_t *gb, uint32_t qa, uint32_t qb)
+{
+    uint8_t aa[RG_ADDR_LEN], bb[RG_ADDR_LEN];
+    roce_addr_set_lid(aa, la);
+    roce_addr_set_lid(bb, lb);
+    rg_conn_init6(k, base, ga != NULL ? ga : aa, gb != NULL ? gb : bb, qa, qb);
+    k->base.ib_grh = ga != NULL && gb != NULL;
+    k->lid[RG_A] = la;
+    k->lid[RG_B] = lb;
+}
+
 void rg_conn_spec(const struct rg_conn *k, enum rg_side from, struct rg_spec *s)
 {
     enum rg_side to = from == RG_A ? RG_B : RG_A;
@@ -139,6 +195,8 @@ void rg_conn_spec(const struct rg_conn *k, enum rg_side from, struct rg_spec *s)
     s->udp_sport = k->sport[from];
     s->sll_pkttype = k->sll_pkttype[from];
     s->dqpn = k->qpn[to];
+    s->slid = k->lid[from];
+    s->dlid = k->lid[to];
 }
 
 /* Nonzero when the opcode ends a message (LAST or ONLY). */
@@ -238,7 +296,7 @@ uint64_t rg_sc_cnp(struct rg_sc *c, const struct rg_conn *k, enum rg_side from)
 {
     struct rg_spec s;
     rg_conn_spec(k, from, &s);
-    s.opcode = RG_OP_CNP;
+    s.opcode = s.kind == RG_KIND_IB ? RG_OP_IB_CNP : RG_OP_CNP;
     s.becn = 1;
     s.pkey = RG_PKEY_DEFAULT;
     s.psn = 0;

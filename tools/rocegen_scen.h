@@ -22,6 +22,7 @@
 
 #define RG_SC_BASE_NS 1700000000000000000LL /* 2023-11-14 22:13:20 UTC */
 #define RG_SC_STEP_NS 1000                  /* 1 us between frames by default */
+#define RG_SC_MAX_LIDS 64                   /* addresses a scenario may use with --as-ib */
 
 /* The frame sink of a scenario. */
 struct rg_sc {
@@ -31,6 +32,9 @@ struct rg_sc {
     int err;         /* first error (enum rg_error), 0 when none */
     int linktype;    /* link type of the file (the scenario's) */
     struct rg_wrap *wrap; /* when set, every frame is wrapped in this mirror encapsulation */
+    uint8_t as_ib;        /* every frame as native InfiniBand (rg_spec_to_ib; --as-ib) */
+    unsigned n_lids;      /* the addresses --as-ib gave LIDs, to refuse two on one LID */
+    uint8_t lid_addr[RG_SC_MAX_LIDS][RG_ADDR_LEN];
     uint8_t buf[RG_MAX_FRAME];
     uint8_t inner[RG_MAX_FRAME];
 };
@@ -44,6 +48,7 @@ struct rg_conn {
     uint32_t qpn[2];        /* the QP of each side */
     uint16_t sport[2];      /* UDP source port each side uses */
     uint8_t sll_pkttype[2]; /* Linux cooked captures: packet type per side */
+    uint16_t lid[2];        /* InfiniBand: the LID of each side */
 };
 
 /* Start a sink on writer w (not owned) for a file of the given link type. */
@@ -84,6 +89,12 @@ void rg_conn_init4(struct rg_conn *k, const struct rg_spec *base, uint32_t a, ui
 void rg_conn_init6(struct rg_conn *k, const struct rg_spec *base, const uint8_t a[RG_ADDR_LEN],
                    const uint8_t b[RG_ADDR_LEN], uint32_t qa, uint32_t qb);
 
+/* Connection between InfiniBand ports with LIDs la and lb and QPs qa, qb on
+ * top of base (its kind RG_KIND_IB); when ga and gb are not NULL the
+ * packets carry a GRH with those GIDs. */
+void rg_conn_init_ib(struct rg_conn *k, const struct rg_spec *base, uint16_t la, uint16_t lb,
+                     const uint8_t *ga, const uint8_t *gb, uint32_t qa, uint32_t qb);
+
 /* A spec for a packet from side `from` to the other side, dest QP = the
  * other side's QP. */
 void rg_conn_spec(const struct rg_conn *k, enum rg_side from, struct rg_spec *s);
@@ -119,7 +130,9 @@ uint64_t rg_sc_nak(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, 
                    uint32_t msn);
 
 /* A RoCEv2 CNP from side `from` to the other side's QP (BECN, P_Key 0xFFFF,
- * PSN 0, DSCP 48, ECT(0), UDP source port 0, as a ConnectX-4 Lx sends it). */
+ * PSN 0, DSCP 48, ECT(0), UDP source port 0, as a ConnectX-4 Lx sends it);
+ * on an InfiniBand connection the InfiniBand CNP (opcode 0x80, BECN, PSN 0,
+ * no payload, as Linux hfi1's return_cnp() builds it). */
 uint64_t rg_sc_cnp(struct rg_sc *c, const struct rg_conn *k, enum rg_side from);
 
 /* CM REQ (A->B), REP (B->A), RTU (A->B): A's first request PSN is psn_a
@@ -192,5 +205,9 @@ void rg_scen_ce_unanswered(struct rg_sc *c);
 void rg_scen_pfc_hosts(struct rg_sc *c);
 void rg_scen_ecmp(struct rg_sc *c);
 void rg_scen_icrc_rewritten(struct rg_sc *c);
+void rg_scen_ib_rc(struct rg_sc *c); /* rocegen_scen_ib.c */
+void rg_scen_ib_congestion(struct rg_sc *c);
+void rg_scen_ib_global(struct rg_sc *c);
+void rg_scen_ib_mirror(struct rg_sc *c);
 
 #endif

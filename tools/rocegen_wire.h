@@ -118,6 +118,12 @@ struct rg_plan {
     uint8_t is_roce, is_v6;
 };
 
+/* The RoCE part of the plan of s (from the BTH on): extension headers, pad,
+ * the region before and after a cut. 0 or RG_ERR_INVALID (rocegen_build.c). */
+int rg_plan_roce(const struct rg_spec *s, struct rg_plan *pl);
+/* rg_build() of the InfiniBand kinds (rocegen_ib.c). */
+int rg_build_ib(const struct rg_spec *s, uint8_t *buf, size_t cap, struct rg_layout *lay);
+
 /* Link header (Ethernet, SLL, SLL2) and VLAN tags at buf; returns the bytes written. */
 unsigned rg_wire_link(const struct rg_spec *s, const struct rg_plan *pl, uint8_t *buf);
 /* L4 protocol number of the spec (TCP, UDP, or ip_proto for RG_KIND_IP_RAW). */

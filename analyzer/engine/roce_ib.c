@@ -5,9 +5,11 @@
  *
  * Flows of local packets are keyed by LIDs (roce_addr.h), of global ones by
  * GIDs. The transport (BTH onwards, ICRC) is decoded by roce_bth.c like
- * RoCE's, with the length the LRH declares. The VCRC is checked whenever
- * the packet and its VCRC were captured, whatever the packet carries; the
- * mirror's own VCRC is overwritten by that of the packet inside it.
+ * RoCE's, with the length the LRH declares. The VCRC is checked where that
+ * length puts it, whenever the packet and its VCRC were captured, whatever
+ * the packet carries (not when the length cannot hold the LRH and GRH:
+ * then nothing says where it is); the mirror's own VCRC is overwritten by
+ * that of the packet inside it.
  */
 #include "roce_ib.h"
 
@@ -41,7 +43,7 @@ const char *roce_ib_other_name(enum roce_ib_other o)
 static void vcrc(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen, size_t off,
                  size_t len, struct roce_pkt *pkt)
 {
-    if (!cfg->check_icrc || len < ROCE_LRH_LEN || !roce_fits(caplen, off, len + ROCE_VCRC_LEN))
+    if (!cfg->check_icrc || !roce_fits(caplen, off, len + ROCE_VCRC_LEN))
         return;
     uint16_t calc = roce_vcrc_compute(p + off, len);
     /* both as Wireshark shows the field: the bytes in wire order, big-endian */
@@ -96,7 +98,10 @@ void roce_decode_lrh(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t
     l->pktlen = roce_get_be16(p, off + ROCE_LRH_PKTLEN_OFF) & ROCE_LRH_PKTLEN_MASK;
     l->slid = roce_get_be16(p, off + ROCE_LRH_SLID_OFF);
     size_t len = (size_t)l->pktlen * ROCE_LRH_WORD;
-    vcrc(cfg, p, caplen, off, len, pkt);
+    /* what the packet length must hold: the LRH, and the GRH of a global packet */
+    size_t need = ROCE_LRH_LEN + (l->lnh == ROCE_LNH_GLOBAL ? ROCE_IB_GRH_LEN : 0);
+    if (len >= need)
+        vcrc(cfg, p, caplen, off, len, pkt);
     if (l->lver != 0) {
         malformed(pkt, ROCE_MAL_LRH_VERSION);
         return;
@@ -109,7 +114,7 @@ void roce_decode_lrh(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t
         other(pkt, ROCE_IB_IPV6);
         return;
     case ROCE_LNH_LOCAL:
-        if (len < ROCE_LRH_LEN) {
+        if (len < need) {
             malformed(pkt, ROCE_MAL_LRH_LENGTH);
             return;
         }
@@ -120,7 +125,7 @@ void roce_decode_lrh(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t
         roce_transport_decode(cfg, p, caplen, len - ROCE_LRH_LEN, pkt);
         return;
     default: /* ROCE_LNH_GLOBAL */
-        if (len < ROCE_LRH_LEN + ROCE_IB_GRH_LEN) {
+        if (len < need) {
             malformed(pkt, ROCE_MAL_LRH_LENGTH);
             return;
         }

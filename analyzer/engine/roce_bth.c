@@ -34,7 +34,7 @@ void roce_bth_decode(const uint8_t *bth, struct roce_pkt *pkt)
     pkt->dqpn = roce_get_be24(bth, ROCE_BTH_DQPN_OFF);
     pkt->ackreq = (bth[ROCE_BTH_ACKREQ_OFF] & ROCE_BTH_ACKREQ_BIT) != 0;
     pkt->psn = roce_get_be24(bth, ROCE_BTH_PSN_OFF);
-    pkt->op = roce_opcode_lookup(pkt->opcode);
+    pkt->op = roce_opcode_lookup_on(pkt->opcode, pkt->version == ROCE_VERSION_IB);
     pkt->hdrs = pkt->op != NULL ? pkt->op->hdrs : 0;
 }
 

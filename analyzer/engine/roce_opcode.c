@@ -35,6 +35,8 @@
 #define F_ATOMIC       ROCE_OPF_ATOMIC
 #define F_SEND         ROCE_OPF_SEND
 #define F_WRITE        ROCE_OPF_WRITE
+#define F_IB_ONLY      ROCE_OPF_IB_ONLY
+#define F_ROCE_ONLY    ROCE_OPF_ROCE_ONLY
 #define K_REQUEST      ROCE_KIND_REQUEST
 #define K_RESPONSE     ROCE_KIND_RESPONSE
 #define K_CNP          ROCE_KIND_CNP
@@ -136,15 +138,22 @@ static const struct roce_opcode_info opcode_table[256] = {
     ROW(0xBC, "XRC FLUSH", "XRC_FLUSH", H_XRCETH|H_FETH|H_RETH, F_ONLY, K_REQUEST),
     ROW(0xBD, "XRC ATOMIC WRITE", "XRC_ATOMIC_WRITE", H_XRCETH|H_RETH, F_ONLY|F_PAYLOAD|F_ATOMIC, K_REQUEST),
     /* InfiniBand Congestion Notification Packet (Vol. 1 Table 38, Annex A10.3.2): no payload */
-    ROW(0x80, "IB CNP", "IB_CNP", 0, 0, K_CNP),
+    ROW(0x80, "IB CNP", "IB_CNP", 0, F_IB_ONLY, K_CNP),
     /* RoCEv2 Congestion Notification Packet (Annex A17.9.3) */
-    ROW(0x81, "CNP", "CNP", H_CNP_RSVD, 0, K_CNP),
+    ROW(0x81, "CNP", "CNP", H_CNP_RSVD, F_ROCE_ONLY, K_CNP),
 };
 
 const struct roce_opcode_info *roce_opcode_lookup(uint8_t opcode)
 {
     const struct roce_opcode_info *info = &opcode_table[opcode];
     return info->name != NULL ? info : NULL;
+}
+
+const struct roce_opcode_info *roce_opcode_lookup_on(uint8_t opcode, int ib)
+{
+    const struct roce_opcode_info *info = roce_opcode_lookup(opcode);
+    unsigned other = ib ? ROCE_OPF_ROCE_ONLY : ROCE_OPF_IB_ONLY;
+    return info != NULL && !(info->flags & other) ? info : NULL;
 }
 
 unsigned roce_hdrs_len(unsigned hdrs)

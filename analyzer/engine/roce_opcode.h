@@ -88,7 +88,9 @@ enum roce_op_flag {
     ROCE_OPF_ACK = 1u << 7, /* ACKNOWLEDGE or ATOMIC ACKNOWLEDGE */
     ROCE_OPF_ATOMIC = 1u << 8,
     ROCE_OPF_SEND = 1u << 9,
-    ROCE_OPF_WRITE = 1u << 10
+    ROCE_OPF_WRITE = 1u << 10,
+    ROCE_OPF_IB_ONLY = 1u << 11,  /* defined on native InfiniBand only (its CNP) */
+    ROCE_OPF_ROCE_ONLY = 1u << 12 /* defined on RoCE only (the RoCEv2 CNP) */
 };
 
 struct roce_opcode_info {
@@ -108,6 +110,10 @@ struct roce_opcode_info {
 
 /* The table entry for an opcode, or NULL when the opcode is not defined. */
 const struct roce_opcode_info *roce_opcode_lookup(uint8_t opcode);
+
+/* The same for a packet of native InfiniBand (ib nonzero) or of RoCE: NULL
+ * also for an opcode only the other one defines (the two CNPs). */
+const struct roce_opcode_info *roce_opcode_lookup_on(uint8_t opcode, int ib);
 
 /* Transport of an opcode (bits 7:5). */
 static inline enum roce_transport roce_opcode_transport(uint8_t opcode)

@@ -592,7 +592,7 @@ static void test_malformed_short_bth(void)
 static void test_malformed_opcode(void)
 {
     /* RC 0x15 (RESYNC is RD only), RC 0x18, RC 0x1F, UC 0x2C (no READ on UC),
-     * 0x80 (the native IB CNP value), XRC 0xB5, 0xFF */
+     * 0x80 (the native InfiniBand CNP: not on RoCE), XRC 0xB5, 0xFF */
     static const uint8_t unknown[] = {0x15, 0x18, 0x1F, 0x2C, 0x80, 0xB5, 0xFF};
     struct rg_spec s;
     for (size_t i = 0; i < sizeof unknown; i++) {

@@ -363,34 +363,43 @@ static void test_rnr_timer(void)
     CU_ASSERT_EQUAL(wrong, 0);
 }
 
-/* Every one of the 256 opcodes, built with 8 payload bytes: a defined one
- * decodes as RoCE with all its headers and the payload where they end; an
- * undefined one is malformed. */
+/* Every one of the 256 opcodes, built with 8 payload bytes, over RoCEv2
+ * and over native InfiniBand: a defined one decodes as RoCE with all its
+ * headers and the payload where they end; an undefined one (on that link:
+ * the CNP of the other) is malformed. */
 static void test_every_opcode_roundtrip(void)
 {
     unsigned wrong = 0;
-    for (unsigned oc = 0; oc < 256; oc++) {
-        uint8_t f[RG_MAX_FRAME];
-        struct rg_layout lay;
-        struct rg_spec s;
-        struct roce_pkt p;
-        rg_spec_init(&s);
-        s.opcode = (uint8_t)oc;
-        s.payload_len = 8;
-        size_t n = td_build(&s, f, &lay);
-        td_dec(ROCE_LINKTYPE_ETHERNET, f, n, n, &p);
-        const struct roce_opcode_info *op = roce_opcode_lookup((uint8_t)oc);
-        int ok = p.opcode == oc && p.bth_captured && p.op == op;
-        if (op == NULL)
-            ok = ok && p.cls == ROCE_CLASS_MALFORMED && p.malformed == ROCE_MAL_OPCODE;
-        else
-            ok = ok && p.cls == ROCE_CLASS_ROCE && p.hdrs_captured == op->hdrs &&
-                 p.payload_off == lay.payload_off && p.payload_len == 8 &&
-                 p.icrc_status == ROCE_ICRC_GOOD;
-        if (!ok)
-            fprintf(stderr, "  opcode 0x%02X: cls %u\n", oc, p.cls);
-        wrong += !ok;
-    }
+    for (int ib = 0; ib <= 1; ib++)
+        for (unsigned oc = 0; oc < 256; oc++) {
+            uint8_t f[RG_MAX_FRAME];
+            struct rg_layout lay;
+            struct rg_spec s;
+            struct roce_pkt p;
+            rg_spec_init(&s);
+            if (ib) {
+                s.linktype = RG_LINKTYPE_INFINIBAND;
+                s.kind = RG_KIND_IB;
+            }
+            s.opcode = (uint8_t)oc;
+            s.payload_len = 8;
+            size_t n = td_build(&s, f, &lay);
+            td_dec(s.linktype, f, n, n, &p);
+            const struct roce_opcode_info *op = roce_opcode_lookup_on((uint8_t)oc, ib);
+            int ok = p.opcode == oc && p.bth_captured && p.op == op &&
+                     p.version == (ib ? ROCE_VERSION_IB : ROCE_VERSION_2) &&
+                     (!ib || p.vcrc_status == ROCE_ICRC_GOOD);
+            if (op == NULL)
+                ok = ok && p.cls == ROCE_CLASS_MALFORMED && p.malformed == ROCE_MAL_OPCODE;
+            else
+                ok = ok && p.cls == ROCE_CLASS_ROCE && p.hdrs_captured == op->hdrs &&
+                     p.payload_off == lay.payload_off && p.payload_len == 8 &&
+                     p.icrc_status == ROCE_ICRC_GOOD;
+            if (!ok)
+                fprintf(stderr, "  %s opcode 0x%02X: cls %u\n", ib ? "InfiniBand" : "RoCEv2", oc,
+                        p.cls);
+            wrong += !ok;
+        }
     CU_ASSERT_EQUAL(wrong, 0);
 }
 

@@ -201,7 +201,7 @@ static void test_names(void)
     }
     CU_ASSERT_EQUAL(dup, 0);
     CU_ASSERT_STRING_EQUAL(roce_verdict_name(ROCE_V_COUNT), "unknown");
-    CU_ASSERT_EQUAL(1u << (ROCE_V_COUNT - 1), ROCE_V_DCQCN);
+    CU_ASSERT_EQUAL(1u << (ROCE_V_COUNT - 1), ROCE_V_BAD_VCRC);
     CU_ASSERT_STRING_EQUAL(roce_verdict_name(0), "gap");
     CU_ASSERT_STRING_EQUAL(roce_verdict_name(1), "retransmission");
     CU_ASSERT_STRING_EQUAL(roce_verdict_name(ROCE_VBIT_RESP_GAP), "read_response_gap");

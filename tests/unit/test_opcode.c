@@ -84,7 +84,7 @@ static uint32_t ops_of(unsigned transport)
     case ROCE_TRANSPORT_UD:
         return OP(0x04) | OP(0x05);
     case ROCE_TRANSPORT_CNP:
-        return OP(0x01); /* 0x81 */
+        return OP(0x00) | OP(0x01); /* 0x80 InfiniBand, 0x81 RoCEv2 */
     default:
         return 0;
     }
@@ -103,7 +103,7 @@ static unsigned expected_hdrs(unsigned opcode)
     case ROCE_TRANSPORT_XRC:
         return (op_row[op].resp ? 0 : XRCETH) | h;
     case ROCE_TRANSPORT_CNP:
-        return CNPR;
+        return op == 0x01 ? CNPR : 0; /* the RoCEv2 CNP's 16 reserved bytes */
     default:
         return h;
     }
@@ -150,8 +150,8 @@ static void test_every_opcode_headers(void)
         }
     }
     CU_ASSERT_EQUAL(wrong, 0);
-    /* RC 25 + UC 12 + RD 22 + UD 2 + XRC 25 + CNP 1 */
-    CU_ASSERT_EQUAL(n_defined, 87);
+    /* RC 25 + UC 12 + RD 22 + UD 2 + XRC 25 + CNP 2 */
+    CU_ASSERT_EQUAL(n_defined, 88);
 }
 
 static void test_position_flags(void)
@@ -183,6 +183,28 @@ static void test_analysis_flags(void)
     CU_ASSERT_FALSE(roce_opcode_lookup(0x11)->flags & ROCE_OPF_PAYLOAD);
 }
 
+/* The two CNPs: 0x80 on native InfiniBand only (IBA Vol. 1 Annex A10), 0x81
+ * on RoCE only (Annex A17); every other opcode on both. */
+static void test_cnp_per_link(void)
+{
+    unsigned wrong = 0;
+    for (unsigned oc = 0; oc < 256; oc++) {
+        const struct roce_opcode_info *any = roce_opcode_lookup((uint8_t)oc);
+        const struct roce_opcode_info *ib = roce_opcode_lookup_on((uint8_t)oc, 1);
+        const struct roce_opcode_info *roce = roce_opcode_lookup_on((uint8_t)oc, 0);
+        if (oc == 0x80)
+            wrong += ib != any || roce != NULL || any == NULL;
+        else if (oc == 0x81)
+            wrong += roce != any || ib != NULL || any == NULL;
+        else
+            wrong += ib != any || roce != any;
+    }
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(roce_opcode_lookup(0x80)->kind, ROCE_KIND_CNP);
+    CU_ASSERT_EQUAL(roce_opcode_lookup(0x80)->hdrs_len, 0);
+    CU_ASSERT_EQUAL(roce_opcode_lookup(0x81)->hdrs_len, 16);
+}
+
 static void test_unknown_opcodes(void)
 {
     /* a few named ones on top of the sweep above */
@@ -191,7 +213,6 @@ static void test_unknown_opcodes(void)
     CU_ASSERT_PTR_NULL(roce_opcode_lookup(0x1F));
     CU_ASSERT_PTR_NULL(roce_opcode_lookup(0x2C)); /* UC READ */
     CU_ASSERT_PTR_NULL(roce_opcode_lookup(0x60)); /* UD SEND First */
-    CU_ASSERT_PTR_NULL(roce_opcode_lookup(0x80)); /* native IB CNP value */
     CU_ASSERT_PTR_NULL(roce_opcode_lookup(0xB5));
     CU_ASSERT_PTR_NULL(roce_opcode_lookup(0xC0));
     CU_ASSERT_PTR_NULL(roce_opcode_lookup(0xFF));
@@ -273,6 +294,7 @@ static const struct tu_test tests[] = {
     {"position_flags", test_position_flags},
     {"analysis_flags", test_analysis_flags},
     {"unknown_opcodes", test_unknown_opcodes},
+    {"cnp_per_link", test_cnp_per_link},
     {"transport", test_transport},
     {"hdrs_len", test_hdrs_len},
     {"hdr_offset", test_hdr_offset},

@@ -410,6 +410,76 @@ static void test_cuts(void)
     CU_ASSERT_EQUAL(p.vcrc_status, ROCE_ICRC_UNCHECKED);
 }
 
+/* The LRH's extremes and the lengths it declares: the permissive DLID and
+ * VL 15 decode as any other; a packet followed by bytes the LRH does not
+ * count keeps its CRCs where the LRH puts them; a length beyond the frame
+ * leaves both CRCs unchecked (they were not captured); a global packet
+ * cut inside its GRH is InfiniBand with nothing more known; a raw packet
+ * cut inside its raw header is counted as raw, not opened as a mirror. */
+static void test_lrh_edges(void)
+{
+    uint8_t f[RG_MAX_FRAME];
+    struct rg_spec s;
+    struct roce_pkt p;
+    ib_spec(&s, 0);
+    s.ib_vl = 15;
+    s.slid = 0;
+    s.dlid = 0xFFFF;
+    size_t n = build(&s, f, NULL);
+    dec(f, n, n, &p);
+    CU_ASSERT_EQUAL(p.cls, ROCE_CLASS_ROCE);
+    CU_ASSERT_EQUAL(p.lrh.vl, 15);
+    CU_ASSERT_EQUAL(roce_addr_lid(p.dst), 0xFFFF);
+    CU_ASSERT_EQUAL(roce_addr_lid(p.src), 0);
+    CU_ASSERT_EQUAL(p.icrc_status, ROCE_ICRC_GOOD);
+    CU_ASSERT_EQUAL(p.vcrc_status, ROCE_ICRC_GOOD);
+
+    ib_spec(&s, 0); /* 6 bytes the LRH does not count after the VCRC */
+    s.payload_len = 12;
+    n = build(&s, f, NULL);
+    memset(f + n, 0xA5, 6);
+    dec(f, n + 6, n + 6, &p);
+    CU_ASSERT_EQUAL(p.cls, ROCE_CLASS_ROCE);
+    CU_ASSERT_EQUAL(p.end_off, n - ROCE_VCRC_LEN);
+    CU_ASSERT_EQUAL(p.payload_len, 12);
+    CU_ASSERT_EQUAL(p.icrc_status, ROCE_ICRC_GOOD);
+    CU_ASSERT_EQUAL(p.vcrc_status, ROCE_ICRC_GOOD);
+
+    ib_spec(&s, 0); /* the largest length: 2047 words, far beyond the frame */
+    s.ib_pktlen = 2047;
+    n = build(&s, f, NULL);
+    dec(f, n, n, &p);
+    CU_ASSERT_EQUAL(p.cls, ROCE_CLASS_ROCE);
+    CU_ASSERT_EQUAL(p.lrh.pktlen, 2047);
+    CU_ASSERT_EQUAL(p.end_off, 2047 * 4);
+    CU_ASSERT_EQUAL(p.icrc_status, ROCE_ICRC_UNCHECKED);
+    CU_ASSERT_EQUAL(p.vcrc_status, ROCE_ICRC_UNCHECKED);
+
+    ib_spec(&s, 1); /* cut inside the GRH */
+    n = build(&s, f, NULL);
+    for (size_t cap = LRH_LEN; cap < LRH_LEN + GRH_LEN; cap += 13) {
+        dec(f, cap, n, &p);
+        CU_ASSERT_EQUAL(p.cls, ROCE_CLASS_ROCE);
+        CU_ASSERT(p.has_grh);
+        CU_ASSERT_FALSE(p.bth_captured);
+        CU_ASSERT(p.truncated);
+    }
+
+    ib_spec(&s, 1); /* LVer 1 on a global packet: malformed before the GRH */
+    s.ib_lver = 1;
+    expect_malformed(&s, ROCE_MAL_LRH_VERSION);
+
+    ib_spec(&s, 0); /* a raw packet cut inside its raw header: not looked into */
+    s.kind = RG_KIND_IB_RAW;
+    s.ib_ethertype = 0x1123;
+    s.payload_len = 0;
+    n = build(&s, f, NULL);
+    dec(f, LRH_LEN + 2, n, &p);
+    CU_ASSERT_EQUAL(p.cls, ROCE_CLASS_NON_ROCE);
+    CU_ASSERT_EQUAL(p.ib_other, ROCE_IB_RAW);
+    CU_ASSERT_EQUAL(p.encap, ROCE_ENCAP_NONE);
+}
+
 /* A switch's mirror: the packet inside is decoded, the switch recorded. */
 static void test_mirror(void)
 {
@@ -751,6 +821,7 @@ static const struct tu_test tests[] = {
     {"non_transport", test_non_transport},
     {"malformed", test_malformed},
     {"cuts", test_cuts},
+    {"lrh_edges", test_lrh_edges},
     {"mirror", test_mirror},
     {"fecn_answers", test_fecn_answers},
     {"marks_per_link", test_marks_per_link},

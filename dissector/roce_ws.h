@@ -80,6 +80,7 @@ struct roce_ws_detail {
     guint32 icrc_calc, icrc_wire;
     gint64 nak_generation_ns;
     guint32 dcqcn_before_mbps, dcqcn_after_mbps, dcqcn_ratio_ppm;
+    guint16 vcrc_calc, vcrc_wire;
     guint8 expected_valid, trigger, nak_code, rnr_timer, has_nak_generation;
 };
 
@@ -98,6 +99,7 @@ struct roce_ws_frame {
     guint32 bth_off;
     guint8 cls, version, malformed, truncated;
     guint8 bth_captured, icrc_status, fecn, becn;
+    guint8 vcrc_status; /* native InfiniBand (version ROCE_VERSION_IB) */
 };
 
 /* Start a new engine for a new capture file from the preferences (init

@@ -29,6 +29,7 @@ struct roce_ws_ei roce_ws_ei = {
     EI_INIT,
     EI_INIT,
     EI_INIT,
+    EI_INIT,
     {EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT,
      EI_INIT, EI_INIT},
 };
@@ -98,7 +99,7 @@ static void register_packet_fields(int proto)
           "BTH backward explicit congestion notification", HFILL}},
         {&roce_ws_hf.cnp,
          {"Congestion Notification Packet", "roce.cnp", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
-          "RoCEv2 CNP (BTH opcode 0x81)", HFILL}},
+          "CNP (BTH opcode 0x81 on RoCEv2, 0x80 on native InfiniBand)", HFILL}},
         {&roce_ws_hf.truncated,
          {"Header-only frame", "roce.truncated", FT_BOOLEAN, BASE_NONE, NULL, 0x0,
           "The capture kept part of the packet only; analysed as far as its headers allow", HFILL}},
@@ -111,6 +112,17 @@ static void register_packet_fields(int proto)
         {&roce_ws_hf.icrc_wire,
          {"ICRC on the wire", "roce.icrc.wire", FT_UINT32, BASE_HEX, NULL, 0x0,
           "The ICRC the packet carries", HFILL}},
+        {&roce_ws_hf.vcrc_status,
+         {"VCRC", "roce.vcrc.status", FT_STRING, BASE_NONE, NULL, 0x0,
+          "Variant CRC of a native InfiniBand packet: good, bad, or unchecked (not captured, "
+          "or checking is off)",
+          HFILL}},
+        {&roce_ws_hf.vcrc_computed,
+         {"Computed VCRC", "roce.vcrc.computed", FT_UINT16, BASE_HEX, NULL, 0x0,
+          "The VCRC the packet should carry", HFILL}},
+        {&roce_ws_hf.vcrc_wire,
+         {"VCRC on the wire", "roce.vcrc.wire", FT_UINT16, BASE_HEX, NULL, 0x0,
+          "The VCRC the packet carries", HFILL}},
     };
     register_hf(proto, hf, array_length(hf));
 }
@@ -284,6 +296,9 @@ static void register_experts(int proto)
         {&roce_ws_ei.bad_icrc,
          {"roce.expert.bad_icrc", PI_SEQUENCE, PI_WARN, "Bad ICRC: the packet was corrupted",
           EXPFILL}},
+        {&roce_ws_ei.bad_vcrc,
+         {"roce.expert.bad_vcrc", PI_SEQUENCE, PI_WARN,
+          "Bad VCRC: the InfiniBand packet was corrupted on its last link", EXPFILL}},
         {&roce_ws_ei.ce, {"roce.expert.ce", PI_SEQUENCE, PI_NOTE, "CE mark", EXPFILL}},
         {&roce_ws_ei.ce_unanswered,
          {"roce.expert.ce_unanswered", PI_SEQUENCE, PI_WARN,

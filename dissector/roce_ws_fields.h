@@ -19,6 +19,7 @@ struct roce_ws_hf {
     /* BTH bits and packet facts Wireshark 4.0 does not show */
     int bth_fecn, bth_becn, cnp, truncated;
     int icrc_status, icrc_computed, icrc_wire;
+    int vcrc_status, vcrc_computed, vcrc_wire; /* native InfiniBand */
     /* verdicts */
     int analysis, verdicts, flags;
     int expected_psn, psn_gap, retransmission, episode_frame, gbn_episode, trigger;
@@ -40,7 +41,7 @@ struct roce_ws_ett {
 
 /* Expert infos, one per anomaly. */
 struct roce_ws_ei {
-    expert_field psn_gap, retransmission, gbn_episode, nak, rnr, bad_icrc;
+    expert_field psn_gap, retransmission, gbn_episode, nak, rnr, bad_icrc, bad_vcrc;
     expert_field ce, ce_unanswered, cnp, cnp_unexplained, psn_reuse;
     expert_field read_response_gap, duplicate_read_response, malformed;
     expert_field capture_loss;

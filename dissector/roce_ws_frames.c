@@ -124,6 +124,8 @@ static void store_verdict(struct roce_ws_frame *fr, const struct roce_verdict *v
     d->dcqcn_before_mbps = v->dcqcn_before_mbps;
     d->dcqcn_after_mbps = v->dcqcn_after_mbps;
     d->dcqcn_ratio_ppm = v->dcqcn_ratio_ppm;
+    d->vcrc_calc = v->vcrc_calc;
+    d->vcrc_wire = v->vcrc_wire;
 }
 
 /* Copy the decode facts the rendering needs. */
@@ -136,6 +138,7 @@ static void store_decode(struct roce_ws_frame *fr, const struct roce_pkt *pkt)
     fr->bth_captured = pkt->bth_captured;
     fr->bth_off = pkt->bth_off;
     fr->icrc_status = pkt->icrc_status;
+    fr->vcrc_status = pkt->vcrc_status;
     fr->fecn = pkt->fecn;
     fr->becn = pkt->becn;
 }

@@ -29,6 +29,7 @@ static const struct {
 } info_labels[] = {
     {ROCE_V_MALFORMED, "[RoCE Malformed]"},
     {ROCE_V_BAD_ICRC, "[RoCE Bad ICRC]"},
+    {ROCE_V_BAD_VCRC, "[RoCE Bad VCRC]"},
     {ROCE_V_GAP, "[RoCE PSN gap]"},
     {ROCE_V_CAPTURE_LOSS, "[RoCE PSN gap missed by the capture]"}, /* instead of the above */
     {ROCE_V_RETRANSMISSION, "[RoCE Retransmission]"},
@@ -40,6 +41,7 @@ static const struct {
     {ROCE_V_CNP_UNEXPLAINED, "[RoCE CNP unexplained]"},
 };
 
+/* of the ICRC and of the VCRC (enum roce_icrc_status) */
 static const char *const icrc_status_names[] = {
     [ROCE_ICRC_UNCHECKED] = "unchecked",
     [ROCE_ICRC_GOOD] = "good",
@@ -211,6 +213,19 @@ static void add_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
                                        "capture path probably altered the frames, not a link");
             else
                 expert_add_info(pinfo, ti, &roce_ws_ei.bad_icrc);
+        }
+    }
+    if (fr->version == ROCE_VERSION_IB) {
+        ti = generated(proto_tree_add_string(rt, roce_ws_hf.vcrc_status, tvb, 0, 0,
+                                             fr->vcrc_status < array_length(icrc_status_names)
+                                                 ? icrc_status_names[fr->vcrc_status]
+                                                 : "unknown"));
+        if (fr->flags & ROCE_V_BAD_VCRC) {
+            generated(proto_tree_add_uint(rt, roce_ws_hf.vcrc_computed, tvb, 0, 0,
+                                          fr->detail->vcrc_calc));
+            generated(
+                proto_tree_add_uint(rt, roce_ws_hf.vcrc_wire, tvb, 0, 0, fr->detail->vcrc_wire));
+            expert_add_info(pinfo, ti, &roce_ws_ei.bad_vcrc);
         }
     }
     if (fr->truncated)

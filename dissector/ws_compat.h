@@ -41,6 +41,7 @@
 #include <wiretap/wtap.h>
 #include <ws_version.h>
 
+#include "erf.h" /* analyzer/capture: the link type of an ERF record type */
 #include "roce_decode.h"
 
 /* Nonzero when building against Wireshark major.minor or later. */
@@ -174,12 +175,21 @@ static inline int roce_ws_encap_to_linktype(int encap)
 }
 
 /* The LINKTYPE_* of the frame being dissected, or -1 when the record is not
- * a packet (pcapng events, journal entries...) or its type is not decoded. */
+ * a packet (pcapng events, journal entries...) or its type is not decoded.
+ * An ERF record (ERF files, pcap of link type ERF as ibdump writes them)
+ * has the link type of what it carries: wiretap keeps the record's headers
+ * (and an Ethernet record's padding) out of the frame's bytes. */
 static inline int roce_ws_frame_linktype(const packet_info *pinfo)
 {
     if (pinfo->rec == NULL || pinfo->rec->rec_type != REC_TYPE_PACKET)
         return -1;
-    return roce_ws_encap_to_linktype(pinfo->rec->rec_header.packet_header.pkt_encap);
+    const union wtap_pseudo_header *ph = &pinfo->rec->rec_header.packet_header.pseudo_header;
+    int encap = pinfo->rec->rec_header.packet_header.pkt_encap;
+    if (encap == WTAP_ENCAP_ERF) {
+        int lt = roce_erf_type_linktype(ph->erf.phdr.type & ROCE_ERF_TYPE_MASK);
+        return lt != 0 ? lt : -1;
+    }
+    return roce_ws_encap_to_linktype(encap);
 }
 
 /* The whole frame being dissected (its first data source), or NULL. */

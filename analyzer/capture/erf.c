@@ -34,17 +34,8 @@
 #define ERF_TYPE_OFF       8
 #define ERF_RLEN_OFF       10
 #define ERF_WLEN_OFF       14
-#define ERF_TYPE_MASK      0x7Fu
 #define ERF_EHDR_BIT       0x80u
 #define ERF_EHDR_LEN       8
-#define ERF_ETH_PAD_LEN    2
-#define ERF_TYPE_ETH       2
-#define ERF_TYPE_COLOR_ETH 11
-#define ERF_TYPE_DSM_ETH   16
-#define ERF_TYPE_HASH_ETH  20
-#define ERF_TYPE_IB        21
-#define ERF_TYPE_IPV4      22
-#define ERF_TYPE_IPV6      23
 #define ERF_TYPE_PAD       48
 #define ERF_TYPE_MAX       ERF_TYPE_PAD
 #define FRAC_SHIFT         32
@@ -69,33 +60,10 @@ static uint64_t get_le64(const uint8_t *p)
     return (uint64_t)roce_get_le32(p, 4) << 32 | roce_get_le32(p, 0);
 }
 
-/* The link type of an ERF record type, and the bytes between the headers
- * and the frame; 0 when the engine decodes no such frame. */
-static int erf_linktype(unsigned type, size_t *pad)
-{
-    *pad = 0;
-    switch (type) {
-    case ERF_TYPE_ETH:
-    case ERF_TYPE_COLOR_ETH:
-    case ERF_TYPE_DSM_ETH:
-    case ERF_TYPE_HASH_ETH:
-        *pad = ERF_ETH_PAD_LEN;
-        return ROCE_LINKTYPE_ETHERNET;
-    case ERF_TYPE_IB:
-        return ROCE_LINKTYPE_INFINIBAND;
-    case ERF_TYPE_IPV4:
-        return ROCE_LINKTYPE_IPV4;
-    case ERF_TYPE_IPV6:
-        return ROCE_LINKTYPE_IPV6;
-    default:
-        return 0;
-    }
-}
-
 int roce_erf_frame(struct roce_capture_frame *f)
 {
     const uint8_t *r = f->data;
-    size_t off = ERF_HDR_LEN, pad;
+    size_t off = ERF_HDR_LEN;
 
     f->linktype = ROCE_LINKTYPE_ERF;
     if (!roce_fits(f->caplen, 0, ERF_HDR_LEN))
@@ -105,8 +73,9 @@ int roce_erf_frame(struct roce_capture_frame *f)
             return -1;
         t = r[off];
     }
-    int lt = erf_linktype(r[ERF_TYPE_OFF] & ERF_TYPE_MASK, &pad);
-    off += pad;
+    int lt = roce_erf_type_linktype(r[ERF_TYPE_OFF] & ROCE_ERF_TYPE_MASK);
+    if (lt == ROCE_LINKTYPE_ETHERNET)
+        off += ROCE_ERF_ETH_PAD_LEN;
     if (lt == 0 || off > f->caplen)
         return -1;
     uint32_t wlen = roce_get_be16(r, ERF_WLEN_OFF);
@@ -148,7 +117,7 @@ int roce_erf_probe(FILE *f)
             ok = rc == 0 ? i > 0 : i >= PROBE_MIN_RECORDS;
             break;
         }
-        unsigned type = h[ERF_TYPE_OFF] & ERF_TYPE_MASK;
+        unsigned type = h[ERF_TYPE_OFF] & ROCE_ERF_TYPE_MASK;
         size_t rlen = roce_get_be16(h, ERF_RLEN_OFF), body;
         uint64_t ts = get_le64(h);
         if (rlen < ERF_HDR_LEN || type == 0 || type > ERF_TYPE_MAX)
@@ -213,7 +182,7 @@ int roce_erfmap_next(struct roce_erfmap *m, struct roce_capture_frame *f)
             snprintf(m->err, sizeof m->err, "ERF record cut short");
             return ROCE_CAPTURE_ERROR;
         }
-        if ((m->buf[ERF_TYPE_OFF] & ERF_TYPE_MASK) == ERF_TYPE_PAD)
+        if ((m->buf[ERF_TYPE_OFF] & ROCE_ERF_TYPE_MASK) == ERF_TYPE_PAD)
             continue;
         f->data = m->buf;
         f->caplen = (uint32_t)rlen;

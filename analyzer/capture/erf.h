@@ -17,8 +17,44 @@
 #include <stdio.h>
 
 #include "capture.h"
+#include "roce_decode.h"
 
 #define ROCE_LINKTYPE_ERF 197 /* LINKTYPE_ERF / DLT_ERF */
+
+/* ERF record types (bits 6:0 of the type byte; bit 7: extension headers
+ * follow) whose frames are decoded */
+#define ROCE_ERF_TYPE_MASK      0x7Fu
+#define ROCE_ERF_TYPE_ETH       2
+#define ROCE_ERF_TYPE_COLOR_ETH 11
+#define ROCE_ERF_TYPE_DSM_ETH   16
+#define ROCE_ERF_TYPE_HASH_ETH  20
+#define ROCE_ERF_TYPE_IB        21
+#define ROCE_ERF_TYPE_IPV4      22
+#define ROCE_ERF_TYPE_IPV6      23
+#define ROCE_ERF_ETH_PAD_LEN    2 /* bytes between the headers and an Ethernet frame */
+
+/* The link type the engine decodes of the frame an ERF record of type type
+ * carries (InfiniBand, Ethernet, IPv4, IPv6), 0 for any other type. Also
+ * the Wireshark plugin's, whose frames of ERF records come without the
+ * record's headers and padding. */
+static inline int roce_erf_type_linktype(unsigned type)
+{
+    switch (type) {
+    case ROCE_ERF_TYPE_ETH:
+    case ROCE_ERF_TYPE_COLOR_ETH:
+    case ROCE_ERF_TYPE_DSM_ETH:
+    case ROCE_ERF_TYPE_HASH_ETH:
+        return ROCE_LINKTYPE_ETHERNET;
+    case ROCE_ERF_TYPE_IB:
+        return ROCE_LINKTYPE_INFINIBAND;
+    case ROCE_ERF_TYPE_IPV4:
+        return ROCE_LINKTYPE_IPV4;
+    case ROCE_ERF_TYPE_IPV6:
+        return ROCE_LINKTYPE_IPV6;
+    default:
+        return 0;
+    }
+}
 
 /*
  * The frame inside the ERF record f holds (f->data, f->caplen captured

@@ -38,7 +38,8 @@ roce.analysis.malformed roce.flow.id roce.endpoint roce.src_endpoint roce.dst_en
 roce.analysis.capture_loss roce.analysis.nak_generation roce.analysis.dcqcn
 roce.analysis.dcqcn.rate_before roce.analysis.dcqcn.rate_after roce.analysis.dcqcn.ratio
 roce.analysis.dcqcn.verdict roce.analysis.dcqcn.cnps_evaluated roce.diagnosis
-roce.diagnosis.severity roce.diagnosis.count""".split()
+roce.diagnosis.severity roce.diagnosis.count roce.vcrc.status roce.vcrc.computed
+roce.vcrc.wire""".split()
 FRAMENUM_FIELDS = """roce.analysis.episode_frame roce.analysis.nak_frame roce.analysis.psn_reuse
 roce.analysis.retransmitted_in roce.analysis.cnp_frame roce.analysis.cnp_for_frame""".split()
 
@@ -295,7 +296,8 @@ def test_sequence(c, t):
 def test_details(c, t):
     """Details shown as Wireshark users read them: the first retransmission of
     an episode names no episode frame (it would be itself), the others name
-    the CLI's; a bad ICRC's values read as Wireshark's own Invariant CRC."""
+    the CLI's; a bad ICRC's values read as Wireshark's own Invariant CRC, a
+    bad VCRC's (native InfiniBand, ERF records) as its Variant CRC."""
     path = t.scenario("loss_receiver")
     ev = {e["frame"]: e for e in t.events(path)}
     out = t.tshark(path, "-2", "-Y", "roce.analysis.retransmission", "-T", "fields",
@@ -323,6 +325,21 @@ def test_details(c, t):
         c.check(int(r[1], 0) == e["icrc_wire"] and int(r[3], 0) == e["icrc_computed"],
                 f"bad_icrc: frame {r[0]}: plugin {r[1]}/{r[3]}, CLI {e['icrc_wire']}/"
                 f"{e['icrc_computed']}")
+
+    # native InfiniBand in ERF records: a bad VCRC as Wireshark's own Variant CRC
+    path = t.scenario("ib_global")
+    out = t.tshark(path, "-2", "-Y", "roce.vcrc.status == \"bad\"", "-T", "fields",
+                   "-e", "frame.number", "-e", "roce.vcrc.wire", "-e", "infiniband.variant.crc",
+                   "-e", "roce.vcrc.computed")
+    rows = field_rows(out)
+    bad = [e for e in t.events(path) if "bad_vcrc" in e["verdicts"]]
+    c.check(len(rows) == len(bad) > 0, f"ib_global: {len(rows)} bad VCRCs, CLI {len(bad)}")
+    for r, e in zip(rows, bad):
+        c.check(r[1] and r[2] and int(r[1], 0) == int(r[2], 0),
+                f"ib_global: frame {r[0]}: roce.vcrc.wire {r[1]}, Wireshark's Variant CRC {r[2]}")
+        c.check(int(r[1], 0) == e["vcrc_wire"] and int(r[3], 0) == e["vcrc_computed"],
+                f"ib_global: frame {r[0]}: plugin {r[1]}/{r[3]}, CLI {e['vcrc_wire']}/"
+                f"{e['vcrc_computed']}")
 
 
 # scenarios (and real captures, when present) whose flows are paired after

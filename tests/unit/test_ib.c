@@ -613,6 +613,40 @@ static void test_fecn_answers(void)
     roce_engine_free(g.e);
 }
 
+/* The other ends of the CE/CNP analysis on FECN: a FECN mark no answer
+ * follows within the CNP window (100 us) is unanswered; an InfiniBand CNP
+ * or a BECN on a response with no FECN mark before it is unexplained, as a
+ * RoCEv2 CNP without a CE mark. */
+static void test_fecn_unanswered(void)
+{
+    struct eng g;
+    struct rg_spec s;
+    eng_init(&g);
+    back(&s, RG_OP_IB_CNP, 0, 1);
+    uint64_t c = feed(&g, &s, 0); /* CNP, nothing to answer */
+    back(&s, RG_OP_RC_ACK, 99, 1);
+    uint64_t b = feed(&g, &s, 1); /* BECN, nothing it answers */
+    req(&s, 100, 1);
+    uint64_t m = feed(&g, &s, 1000); /* FECN */
+    req(&s, 101, 0);
+    feed(&g, &s, 1101); /* past the window */
+    back(&s, RG_OP_IB_CNP, 0, 1);
+    uint64_t late = feed(&g, &s, 1102); /* too late to answer it */
+    roce_engine_finish(g.e);
+    CU_ASSERT_EQUAL(g.v[c].flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(g.v[b].flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(g.v[m].flags, ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+    CU_ASSERT_EQUAL(g.v[late].flags, ROCE_V_CNP | ROCE_V_CNP_UNEXPLAINED);
+    const struct roce_totals *t = roce_engine_totals(g.e);
+    CU_ASSERT_EQUAL(t->ce_marked, 1);
+    CU_ASSERT_EQUAL(t->ce_unanswered, 1);
+    CU_ASSERT_EQUAL(t->cnp_packets, 2);
+    CU_ASSERT_EQUAL(t->becn_packets, 1);
+    CU_ASSERT_EQUAL(t->cnps_matched, 0);
+    CU_ASSERT_EQUAL(t->cnps_unexplained, 3);
+    roce_engine_free(g.e);
+}
+
 /* What is not a mark or an answer: FECN and BECN on RoCEv2 (its marks are
  * ECN's), CE in a GRH's traffic class on InfiniBand (its mark is FECN),
  * BECN on an InfiniBand request. */
@@ -824,6 +858,7 @@ static const struct tu_test tests[] = {
     {"lrh_edges", test_lrh_edges},
     {"mirror", test_mirror},
     {"fecn_answers", test_fecn_answers},
+    {"fecn_unanswered", test_fecn_unanswered},
     {"marks_per_link", test_marks_per_link},
     {"bad_vcrc", test_bad_vcrc},
     {"lid_address", test_lid_address},

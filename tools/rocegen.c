@@ -234,6 +234,10 @@ static int close_output(const struct args *a, struct rg_writer *w, int err)
         fprintf(stderr, "rocegen: write error on %s\n", a->out);
         return EXIT_FAILURE;
     }
+    if (err == RG_ERR_AS_IB) {
+        fprintf(stderr, "rocegen: %s: %s\n", a->cmd, rg_strerror(err));
+        return EXIT_USAGE;
+    }
     if (err != 0) {
         fprintf(stderr, "rocegen: %s\n", rg_strerror(err));
         return EXIT_FAILURE;
@@ -273,7 +277,10 @@ static int run_scenario(const struct args *a, const struct rg_scenario *sc)
         return EXIT_FAILURE;
     }
     rg_sc_init(c, w, linktype);
-    c->as_ib = (uint8_t)a->as_ib;
+    /* an InfiniBand scenario is written as it is (its FECN marks are not
+     * RoCEv2's CE marks to be turned into FECN) */
+    c->as_ib = (uint8_t)(a->as_ib && sc->linktype != RG_LINKTYPE_INFINIBAND &&
+                         sc->linktype != RG_LINKTYPE_ERF);
     sc->run(c);
     int err = c->err;
     free(c);

@@ -117,6 +117,9 @@ const char *rg_strerror(int err)
         return "inconsistent frame spec";
     case RG_ERR_IO:
         return "write error";
+    case RG_ERR_AS_IB:
+        return "not writable as InfiniBand (--as-ib): it mirrors or tunnels its frames, or two "
+               "of its addresses end in the same two bytes (one LID)";
     default:
         return err >= 0 ? "success" : "unknown error";
     }

@@ -332,7 +332,8 @@ enum rg_error {
     RG_ERR_SPACE = -1,   /* the frame does not fit in cap bytes */
     RG_ERR_INVALID = -2, /* the spec is inconsistent (e.g. RoCEv1 on a raw-IP link type,
                             IPv6 on LINKTYPE_IPV4, more than 2 VLAN tags, bad option length) */
-    RG_ERR_IO = -3       /* writer: a write failed */
+    RG_ERR_IO = -3,      /* writer: a write failed */
+    RG_ERR_AS_IB = -4    /* --as-ib: the scenario cannot be written as native InfiniBand */
 };
 
 /* Text for an rg_error value. */

@@ -44,17 +44,17 @@ static uint64_t sc_write(struct rg_sc *c, int n)
 }
 
 /* --as-ib: the LID of addr must stand for no other address. 0, or
- * RG_ERR_INVALID. */
+ * RG_ERR_AS_IB. */
 static int lid_unique(struct rg_sc *c, const uint8_t addr[RG_ADDR_LEN])
 {
     const size_t tail = RG_ADDR_LEN - sizeof(uint16_t);
     for (unsigned i = 0; i < c->n_lids; i++) {
         if (memcmp(c->lid_addr[i] + tail, addr + tail, RG_ADDR_LEN - tail) != 0)
             continue;
-        return memcmp(c->lid_addr[i], addr, RG_ADDR_LEN) == 0 ? 0 : RG_ERR_INVALID;
+        return memcmp(c->lid_addr[i], addr, RG_ADDR_LEN) == 0 ? 0 : RG_ERR_AS_IB;
     }
     if (c->n_lids == RG_SC_MAX_LIDS)
-        return RG_ERR_INVALID;
+        return RG_ERR_AS_IB;
     memcpy(c->lid_addr[c->n_lids++], addr, RG_ADDR_LEN);
     return 0;
 }
@@ -80,7 +80,7 @@ uint64_t rg_sc_raw(struct rg_sc *c, const uint8_t *frame, size_t len)
     if (c->err != 0)
         return 0;
     if (c->as_ib)
-        return c->wrap != NULL ? sc_write(c, RG_ERR_INVALID) : raw_as_ib(c, frame, len);
+        return c->wrap != NULL ? sc_write(c, RG_ERR_AS_IB) : raw_as_ib(c, frame, len);
     if (c->wrap != NULL)
         return sc_write(c, rg_wrap_build(c->wrap, frame, len, c->buf, sizeof c->buf));
     if (len > sizeof c->buf)
@@ -96,7 +96,7 @@ uint64_t rg_sc_emit(struct rg_sc *c, const struct rg_spec *s)
     if (c->as_ib && s->kind < RG_KIND_IB) {
         struct rg_spec ib;
         if (c->wrap != NULL || lid_unique(c, s->src) != 0 || lid_unique(c, s->dst) != 0)
-            return sc_write(c, RG_ERR_INVALID);
+            return sc_write(c, RG_ERR_AS_IB);
         rg_spec_to_ib(s, &ib);
         return sc_write(c, rg_build(&ib, c->buf, sizeof c->buf, NULL));
     }

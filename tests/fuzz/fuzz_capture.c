@@ -52,6 +52,7 @@ static const char *fz_read(struct roce_capture *c, struct roce_engine *e,
     enum roce_capture_status st;
     uint64_t frame = 0;
 
+    /* each frame has its own link type (ERF records: that of the record) */
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
         struct roce_frame_in in = {++frame, fr.ts_ns, fr.linktype, fr.data, fr.caplen, fr.wirelen};
         roce_engine_frame(e, &in, &out);
@@ -93,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct roce_capture *c = roce_capture_open(path, err, sizeof err);
     if (c == NULL)
         goto out_fd;
-    if (!roce_linktype_supported(roce_capture_linktype(c)))
+    if (!roce_capture_supported(c))
         goto out_capture;
 
     roce_config_default(&cfg);

@@ -13,8 +13,10 @@
  *
  * Besides the sanitizers, the target checks the engine's documented
  * contracts and aborts when one is broken (a finding like a crash):
- * - packets = roce + malformed + non-RoCE; RoCE = v1 + v2 = ICRC good + bad
- *   + unchecked; every frame fed is counted;
+ * - packets = roce + malformed + non-RoCE; RoCE = v1 + v2 + InfiniBand =
+ *   ICRC good + bad + unchecked; InfiniBand raw and IPv6 packets are among
+ *   the non-RoCE ones; one VCRC status per InfiniBand LRH captured; every
+ *   frame fed is counted;
  * - flows: active <= peak <= max_flows, created - evicted - retired =
  *   active, every tracked flow is listed (up to the cap), ordered by id,
  *   a flow's frames were fed in order; episodes: listed <= max_episodes, all
@@ -131,8 +133,15 @@ static void fz_report(struct roce_engine *e, const struct fz_run *r)
         fz_fail("packets != frames fed", t->packets, r->frame);
     if (t->packets != t->roce_packets + t->malformed_packets + t->non_roce_packets)
         fz_fail("packets != roce + malformed + non_roce", t->packets, t->roce_packets);
-    if (t->roce_packets != t->rocev1_packets + t->rocev2_packets)
-        fz_fail("roce != v1 + v2", t->roce_packets, t->rocev1_packets);
+    if (t->roce_packets != t->rocev1_packets + t->rocev2_packets + t->ib_packets)
+        fz_fail("roce != v1 + v2 + InfiniBand", t->roce_packets, t->ib_packets);
+    uint64_t ib_lrh = 0; /* InfiniBand packets whose LRH was captured, by what they carry */
+    for (unsigned i = 0; i < ROCE_IB_OTHER_COUNT; i++)
+        ib_lrh += t->ib_other[i];
+    if (ib_lrh - t->ib_other[ROCE_IB_TRANSPORT] > t->non_roce_packets)
+        fz_fail("InfiniBand raw + IPv6 > non_roce", ib_lrh, t->non_roce_packets);
+    if (t->vcrc_good + t->vcrc_bad + t->vcrc_unchecked != ib_lrh)
+        fz_fail("VCRCs != InfiniBand packets with an LRH", t->vcrc_bad, ib_lrh);
     if (t->roce_packets != t->icrc_good + t->icrc_bad + t->icrc_unchecked)
         fz_fail("roce != icrc good + bad + unchecked", t->roce_packets, t->icrc_bad);
     if (t->flows_active > t->peak_flows || t->peak_flows > r->cfg.max_flows)

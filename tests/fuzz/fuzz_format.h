@@ -45,12 +45,13 @@
 #define FZ_HEADER_LEN 5
 #define FZ_RECORD_LEN 6
 
-/* header byte 0: link types, LINKTYPE_* values; the last one is unsupported */
+/* header byte 0: link types, LINKTYPE_* values; 147 is unsupported, 247
+ * (InfiniBand) came later */
 #define FZ_LINKTYPES                                                                               \
     {                                                                                              \
-        1, 101, 12, 14, 113, 276, 228, 229, 147                                                    \
+        1, 101, 12, 14, 113, 276, 228, 229, 147, 247                                               \
     }
-#define FZ_N_LINKTYPES 9
+#define FZ_N_LINKTYPES 10
 
 /* header byte 1 */
 #define FZ_F_NO_ICRC      0x01u

@@ -4,7 +4,8 @@
 #
 #   tests/fuzz/make_seeds.sh ROCEGEN SEED_ENGINE ROCESCOPE SOURCE_DIR OUT_DIR
 #
-# OUT_DIR/capture: the captures of captures/ and tests/robustness/, and
+# OUT_DIR/capture: the captures of captures/ (InfiniBand's too: link type
+# 247, ERF records in pcap and raw ERF files) and tests/robustness/, and
 # generator traffic they do not have (bulk traffic cut at 128 bytes and
 # whole, many QPs, the hostile-values capture).
 # OUT_DIR/engine: each of those as engine-target inputs (seed_engine).
@@ -21,7 +22,8 @@ out=$5
 
 rm -rf "$out/capture" "$out/engine" "$out/report"
 mkdir -p "$out/capture" "$out/engine" "$out/report"
-for f in "$src"/captures/*.pcap "$src"/captures/*.pcapng "$src"/tests/robustness/*.pcap; do
+for f in "$src"/captures/*.pcap "$src"/captures/*.pcapng "$src"/captures/*.erf \
+    "$src"/tests/robustness/*.pcap; do
     if [ -e "$f" ]; then cp "$f" "$out/capture/"; fi
 done
 "$rocegen" bulk -o "$out/capture/bulk_cut.pcap" --packets 400 --qps 4 --loss 0.02 --ce 0.02 \

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "erf.h"
 #include "fuzz_format.h"
 #include "roce_time.h"
 
@@ -123,10 +124,14 @@ static int seed_capture(const char *outdir, const char *path)
         fprintf(stderr, "seed_engine: %s: %s\n", path, err);
         return -1;
     }
-    int li = link_index(roce_capture_linktype(c));
+    /* ERF records (ibdump) carry InfiniBand; records of other types are left out */
+    int lt = roce_capture_linktype(c);
+    if (lt == ROCE_LINKTYPE_ERF)
+        lt = ROCE_LINKTYPE_INFINIBAND;
+    int li = link_index(lt);
     if (li < 0) {
         fprintf(stderr, "seed_engine: %s: link type %d not in the fuzz format, skipped\n", path,
-                roce_capture_linktype(c));
+                lt);
         roce_capture_close(c);
         return 0;
     }
@@ -140,6 +145,8 @@ static int seed_capture(const char *outdir, const char *path)
     int64_t prev = 0;
     int first = 1;
     while (roce_capture_next(c, &fr) == ROCE_CAPTURE_FRAME) {
+        if (fr.linktype != lt)
+            continue;
         int64_t delta = first ? 0 : fr.ts_ns - prev;
         prev = fr.ts_ns;
         first = 0;

@@ -101,8 +101,13 @@ def report_problems(r, status):
     c = r["capture"]
     if c["packets"] != c["roce_packets"] + c["malformed_packets"] + c["non_roce_packets"]:
         problems.append("packets != roce + malformed + non_roce")
-    if c["roce_packets"] != c["rocev1_packets"] + c["rocev2_packets"]:
-        problems.append("roce != v1 + v2")
+    if c["roce_packets"] != c["rocev1_packets"] + c["rocev2_packets"] + c["ib_packets"]:
+        problems.append("roce != v1 + v2 + InfiniBand")
+    ib_other = c["ib_non_transport"]["raw"] + c["ib_non_transport"]["ipv6"]
+    if ib_other > c["non_roce_packets"]:
+        problems.append("InfiniBand raw + IPv6 > non_roce")
+    if sum(c["vcrc"].values()) > c["ib_packets"] + ib_other + c["malformed_packets"]:
+        problems.append("VCRCs counted beyond InfiniBand packets")
     icrc = c["icrc"]
     if c["roce_packets"] != icrc["good"] + icrc["bad"] + icrc["unchecked"]:
         problems.append("roce != icrc good + bad + unchecked")

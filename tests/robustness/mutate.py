@@ -23,6 +23,10 @@ malformed RoCE layer (the plugin decodes through the engine and never reads
 past the captured bytes). The plugin may be a sanitizer build: --preload
 names the runtimes tshark then needs (LD_PRELOAD).
 
+What editcap cannot rewrite (pcap of link type 247, InfiniBand, which
+Wireshark does not read; raw ERF files, which it cannot write) gets the same
+random byte errors in its frames from this script, keeping the format.
+
 Deterministic: the mutations come from fixed seeds (--seed). The default is
 the CI size (a few hundred runs); --many multiplies it. Inputs that fail are
 kept in --keep (default: a temporary folder, printed) with the command that
@@ -35,6 +39,7 @@ import json
 import os
 import random
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -59,6 +64,9 @@ MANY_FACTOR = 20
 FORMATS = {b"\xd4\xc3\xb2\xa1": ("pcap", "pcap"), b"\xa1\xb2\xc3\xd4": ("pcap", "pcap"),
            b"\x4d\x3c\xb2\xa1": ("nsecpcap", "pcap"), b"\xa1\xb2\x3c\x4d": ("nsecpcap", "pcap")}
 PCAPNG = ("pcapng", "pcapng")
+PCAP_MAGICS = {b"\xd4\xc3\xb2\xa1": "<", b"\x4d\x3c\xb2\xa1": "<",
+               b"\xa1\xb2\xc3\xd4": ">", b"\xa1\xb2\x3c\x4d": ">"}
+LINKTYPE_INFINIBAND = 247
 
 
 def sources(captures, robustness, real):
@@ -69,9 +77,46 @@ def sources(captures, robustness, real):
         return reals, f"{len(reals)} real captures from {real}"
     found = []
     for d in (captures, robustness):
-        for pat in ("*.pcap", "*.pcapng"):
+        for pat in ("*.pcap", "*.pcapng", "*.erf"):
             found += sorted(glob.glob(os.path.join(d, pat)))
     return found, f"the captures of {captures} and {robustness}"
+
+
+def own_format(data, path):
+    """True for what editcap cannot rewrite: raw ERF files, pcap of link type 247."""
+    if path.endswith(".erf"):
+        return True
+    order = PCAP_MAGICS.get(data[:4])
+    return order is not None and len(data) >= 24 and \
+        struct.unpack(order + "I", data[20:24])[0] & 0xFFFF == LINKTYPE_INFINIBAND
+
+
+def byte_errors(data, path, prob, seed):
+    """editcap -E's random byte errors, in the frames of a classic pcap or a
+    raw ERF file (record headers kept)."""
+    rng = random.Random(seed)
+    out = bytearray(data)
+    order = PCAP_MAGICS.get(data[:4])
+    spans = []
+    if order is not None:  # records: 16-byte header, incl_len at 8
+        off = 24
+        while off + 16 <= len(out):
+            incl = struct.unpack(order + "I", out[off + 8:off + 12])[0]
+            spans.append((off + 16, min(off + 16 + incl, len(out))))
+            off += 16 + incl
+    else:  # ERF: 16-byte header, rlen (big-endian) at 10, the whole record
+        off = 0
+        while off + 16 <= len(out):
+            rlen = struct.unpack(">H", out[off + 10:off + 12])[0]
+            if rlen < 16:
+                break
+            spans.append((off + 16, min(off + rlen, len(out))))
+            off += rlen
+    for start, end in spans:
+        for j in range(start, end):
+            if rng.random() < prob:
+                out[j] = rng.randrange(256)
+    return bytes(out)
 
 
 def make_inputs(srcs, work, editcap, seed, n_mut, n_cut):
@@ -86,6 +131,12 @@ def make_inputs(srcs, work, editcap, seed, n_mut, n_cut):
         for m in range(n_mut):
             prob = PROBS[(i + m) % len(PROBS)]
             s = rng.randrange(1, 2 ** 31)
+            if own_format(data, src):
+                dst = os.path.join(work, f"{base}.E{prob}.s{s}{os.path.splitext(src)[1]}")
+                with open(dst, "wb") as f:
+                    f.write(byte_errors(data, src, prob, s))
+                out.append((dst, f"mutate.py byte_errors(prob {prob}, seed {s}) of {src}"))
+                continue
             dst = os.path.join(work, f"{base}.E{prob}.s{s}.{ext}")
             how = f"editcap -F {ftype} -E {prob} --seed {s} {src} OUT"
             r = subprocess.run([editcap, "-F", ftype, "-E", str(prob), "--seed", str(s), src, dst],

@@ -28,7 +28,7 @@ static int cmp_key(const struct roce_flow_key *a, const struct roce_flow_key *b)
     if (c == 0)
         c = (int)a->version - (int)b->version;
     if (c == 0)
-        c = (int)a->is_v6 - (int)b->is_v6;
+        c = (int)a->af - (int)b->af;
     return c;
 }
 

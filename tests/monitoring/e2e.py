@@ -222,6 +222,11 @@ def report_counters(rep):
         put(k + "_total", c[k])
     put("roce_packets_total", c["rocev1_packets"], version="1")
     put("roce_packets_total", c["rocev2_packets"], version="2")
+    put("roce_packets_total", c["ib_packets"], version="ib")
+    for k, n in c["ib_non_transport"].items():
+        put("ib_non_transport_packets_total", n, kind=k)
+    for r, n in c["vcrc"].items():
+        put("vcrc_packets_total", n, result=r)
     put("wire_bytes_total", c["bytes"])
     for r, n in c["malformed_by_reason"].items():
         put("malformed_packets_total", n, reason=r)
@@ -243,6 +248,7 @@ def report_counters(rep):
     put("read_response_missing_psns_total", rep["read_response_gaps"]["missing_psns"])
     put("aeth_reserved_total", rep["aeth_reserved"])
     put("ce_marked_packets_total", e["ce_marked"])
+    put("becn_packets_total", e["becn_packets"])
     put("ce_marks_settled_total", e["ce_answered"], outcome="answered")
     put("ce_marks_settled_total", e["ce_unanswered"], outcome="unanswered")
     put("cnp_packets_total", e["cnps_matched"], match="matched")

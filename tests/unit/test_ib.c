@@ -12,7 +12,7 @@
  * bit-reversed bytes, the bitwise CRC-32 of test_util.c), not against the
  * engine's tables. No real native InfiniBand capture was available: a
  * global packet's ICRC is also checked to equal that of the RoCEv1 packet
- * with the same GRH, whose ICRC the real RoCE captures confirm.
+ * with the same GRH (RoCE's rule, written independently in roce_icrc.c).
  */
 #define _DEFAULT_SOURCE
 #include <stdio.h>

@@ -174,12 +174,31 @@ static void add_flow(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
                                     roce_transport_name((enum roce_transport)fr->transport)));
 }
 
-/* Opcode, PSN, the BTH bits Wireshark lacks, CNP, ICRC, truncation. */
+/* The fields of a CRC check: the ICRC, or native InfiniBand's VCRC. */
+struct crc_fields {
+    const int *status, *computed, *wire;
+};
+
+/* A CRC's status (enum roce_icrc_status), and when bad both values; the
+ * status item, for the expert info of a bad one. */
+static proto_item *add_crc(tvbuff_t *tvb, proto_tree *rt, const struct crc_fields *cf,
+                           guint8 status, gboolean bad, guint32 calc, guint32 wire)
+{
+    proto_item *ti = generated(proto_tree_add_string(
+        rt, *cf->status, tvb, 0, 0,
+        status < array_length(icrc_status_names) ? icrc_status_names[status] : "unknown"));
+    if (bad) {
+        generated(proto_tree_add_uint(rt, *cf->computed, tvb, 0, 0, calc));
+        generated(proto_tree_add_uint(rt, *cf->wire, tvb, 0, 0, wire));
+    }
+    return ti;
+}
+
+/* Opcode, PSN, the BTH bits Wireshark lacks, CNP, ICRC, VCRC, truncation. */
 static void add_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
                        const struct roce_ws_frame *fr)
 {
     const struct roce_opcode_info *op = roce_opcode_lookup(fr->opcode);
-    proto_item *ti;
 
     if (fr->has_flow) {
         generated(proto_tree_add_uint_format_value(rt, roce_ws_hf.opcode, tvb, 0, 0, fr->opcode,
@@ -196,15 +215,12 @@ static void add_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
     if (fr->flags & ROCE_V_CNP)
         generated(proto_tree_add_boolean(rt, roce_ws_hf.cnp, tvb, 0, 0, TRUE));
     if (fr->cls == ROCE_CLASS_ROCE) {
-        ti = generated(proto_tree_add_string(rt, roce_ws_hf.icrc_status, tvb, 0, 0,
-                                             fr->icrc_status < array_length(icrc_status_names)
-                                                 ? icrc_status_names[fr->icrc_status]
-                                                 : "unknown"));
-        if (fr->flags & ROCE_V_BAD_ICRC) {
-            generated(proto_tree_add_uint(rt, roce_ws_hf.icrc_computed, tvb, 0, 0,
-                                          fr->detail->icrc_calc));
-            generated(
-                proto_tree_add_uint(rt, roce_ws_hf.icrc_wire, tvb, 0, 0, fr->detail->icrc_wire));
+        static const struct crc_fields icrc = {&roce_ws_hf.icrc_status, &roce_ws_hf.icrc_computed,
+                                               &roce_ws_hf.icrc_wire};
+        gboolean bad = (fr->flags & ROCE_V_BAD_ICRC) != 0;
+        proto_item *ti = add_crc(tvb, rt, &icrc, fr->icrc_status, bad,
+                                 bad ? fr->detail->icrc_calc : 0, bad ? fr->detail->icrc_wire : 0);
+        if (bad) {
             struct roce_engine *e = roce_ws_engine();
             if (PINFO_FD_VISITED(pinfo) && e != NULL &&
                 roce_diag_icrc_all_bad(roce_engine_totals(e)))
@@ -216,17 +232,13 @@ static void add_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
         }
     }
     if (fr->version == ROCE_VERSION_IB) {
-        ti = generated(proto_tree_add_string(rt, roce_ws_hf.vcrc_status, tvb, 0, 0,
-                                             fr->vcrc_status < array_length(icrc_status_names)
-                                                 ? icrc_status_names[fr->vcrc_status]
-                                                 : "unknown"));
-        if (fr->flags & ROCE_V_BAD_VCRC) {
-            generated(proto_tree_add_uint(rt, roce_ws_hf.vcrc_computed, tvb, 0, 0,
-                                          fr->detail->vcrc_calc));
-            generated(
-                proto_tree_add_uint(rt, roce_ws_hf.vcrc_wire, tvb, 0, 0, fr->detail->vcrc_wire));
+        static const struct crc_fields vcrc = {&roce_ws_hf.vcrc_status, &roce_ws_hf.vcrc_computed,
+                                               &roce_ws_hf.vcrc_wire};
+        gboolean bad = (fr->flags & ROCE_V_BAD_VCRC) != 0;
+        proto_item *ti = add_crc(tvb, rt, &vcrc, fr->vcrc_status, bad,
+                                 bad ? fr->detail->vcrc_calc : 0, bad ? fr->detail->vcrc_wire : 0);
+        if (bad)
             expert_add_info(pinfo, ti, &roce_ws_ei.bad_vcrc);
-        }
     }
     if (fr->truncated)
         generated(proto_tree_add_boolean(rt, roce_ws_hf.truncated, tvb, 0, 0, TRUE));

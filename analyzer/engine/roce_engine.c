@@ -112,6 +112,14 @@ void roce_engine_free(struct roce_engine *e)
     free(e);
 }
 
+/* Count a CRC check (ICRC or VCRC, enum roce_icrc_status) in its counter;
+ * nonzero when the CRC was bad. */
+static int count_crc(uint8_t status, uint64_t *good, uint64_t *bad, uint64_t *unchecked)
+{
+    ++*(status == ROCE_ICRC_GOOD ? good : status == ROCE_ICRC_BAD ? bad : unchecked);
+    return status == ROCE_ICRC_BAD;
+}
+
 /* Count the frame by class; returns nonzero when analysis goes on. */
 static int count_class(struct roce_engine *e, const struct roce_pkt *pkt, struct roce_verdict *v)
 {
@@ -136,19 +144,10 @@ static int count_class(struct roce_engine *e, const struct roce_pkt *pkt, struct
         t->ib_packets++;
     else
         t->rocev2_packets++;
-    switch (pkt->icrc_status) {
-    case ROCE_ICRC_GOOD:
-        t->icrc_good++;
-        break;
-    case ROCE_ICRC_BAD:
-        t->icrc_bad++;
+    if (count_crc(pkt->icrc_status, &t->icrc_good, &t->icrc_bad, &t->icrc_unchecked)) {
         v->flags |= ROCE_V_BAD_ICRC;
         v->icrc_calc = pkt->icrc_calc;
         v->icrc_wire = pkt->icrc_wire;
-        break;
-    default:
-        t->icrc_unchecked++;
-        break;
     }
     if (!pkt->bth_captured) {
         t->no_bth_packets++;
@@ -163,19 +162,10 @@ static void count_ib(struct roce_engine *e, const struct roce_pkt *pkt, struct r
 {
     struct roce_totals *t = &e->totals;
     t->ib_other[pkt->ib_other]++;
-    switch (pkt->vcrc_status) {
-    case ROCE_ICRC_GOOD:
-        t->vcrc_good++;
-        break;
-    case ROCE_ICRC_BAD:
-        t->vcrc_bad++;
+    if (count_crc(pkt->vcrc_status, &t->vcrc_good, &t->vcrc_bad, &t->vcrc_unchecked)) {
         v->flags |= ROCE_V_BAD_VCRC;
         v->vcrc_calc = pkt->vcrc_calc;
         v->vcrc_wire = pkt->vcrc_wire;
-        break;
-    default:
-        t->vcrc_unchecked++;
-        break;
     }
 }
 

@@ -312,34 +312,27 @@ def test_details(c, t):
         c.check(r[2] == want, f"loss_receiver: frame {n} episode_frame {r[2]!r}, want {want!r} "
                 f"(CLI: {e['episode_frame']})")
 
-    path = t.scenario("bad_icrc")
-    out = t.tshark(path, "-2", "-Y", "roce.icrc.status == \"bad\"", "-T", "fields",
-                   "-e", "frame.number", "-e", "roce.icrc.wire", "-e", "infiniband.invariant.crc",
-                   "-e", "roce.icrc.computed")
-    rows = field_rows(out)
-    bad = [e for e in t.events(path) if "bad_icrc" in e["verdicts"]]
-    c.check(len(rows) == len(bad) > 0, f"bad_icrc: {len(rows)} bad frames, CLI {len(bad)}")
-    for r, e in zip(rows, bad):
-        c.check(r[1] and r[2] and int(r[1], 0) == int(r[2], 0),
-                f"bad_icrc: frame {r[0]}: roce.icrc.wire {r[1]}, Wireshark's Invariant CRC {r[2]}")
-        c.check(int(r[1], 0) == e["icrc_wire"] and int(r[3], 0) == e["icrc_computed"],
-                f"bad_icrc: frame {r[0]}: plugin {r[1]}/{r[3]}, CLI {e['icrc_wire']}/"
-                f"{e['icrc_computed']}")
-
+    check_bad_crc(c, t, "bad_icrc", "icrc", "infiniband.invariant.crc", "Invariant CRC")
     # native InfiniBand in ERF records: a bad VCRC as Wireshark's own Variant CRC
-    path = t.scenario("ib_global")
-    out = t.tshark(path, "-2", "-Y", "roce.vcrc.status == \"bad\"", "-T", "fields",
-                   "-e", "frame.number", "-e", "roce.vcrc.wire", "-e", "infiniband.variant.crc",
-                   "-e", "roce.vcrc.computed")
+    check_bad_crc(c, t, "ib_global", "vcrc", "infiniband.variant.crc", "Variant CRC")
+
+
+def check_bad_crc(c, t, scenario, crc, ws_field, ws_name):
+    """The frames with a bad CRC (crc: icrc or vcrc) are the CLI's, with its
+    values, and roce.CRC.wire equals Wireshark's own field ws_field."""
+    path = t.scenario(scenario)
+    out = t.tshark(path, "-2", "-Y", f"roce.{crc}.status == \"bad\"", "-T", "fields",
+                   "-e", "frame.number", "-e", f"roce.{crc}.wire", "-e", ws_field,
+                   "-e", f"roce.{crc}.computed")
     rows = field_rows(out)
-    bad = [e for e in t.events(path) if "bad_vcrc" in e["verdicts"]]
-    c.check(len(rows) == len(bad) > 0, f"ib_global: {len(rows)} bad VCRCs, CLI {len(bad)}")
+    bad = [e for e in t.events(path) if f"bad_{crc}" in e["verdicts"]]
+    c.check(len(rows) == len(bad) > 0, f"{scenario}: {len(rows)} bad {crc}, CLI {len(bad)}")
     for r, e in zip(rows, bad):
         c.check(r[1] and r[2] and int(r[1], 0) == int(r[2], 0),
-                f"ib_global: frame {r[0]}: roce.vcrc.wire {r[1]}, Wireshark's Variant CRC {r[2]}")
-        c.check(int(r[1], 0) == e["vcrc_wire"] and int(r[3], 0) == e["vcrc_computed"],
-                f"ib_global: frame {r[0]}: plugin {r[1]}/{r[3]}, CLI {e['vcrc_wire']}/"
-                f"{e['vcrc_computed']}")
+                f"{scenario}: frame {r[0]}: roce.{crc}.wire {r[1]}, Wireshark's {ws_name} {r[2]}")
+        c.check(int(r[1], 0) == e[f"{crc}_wire"] and int(r[3], 0) == e[f"{crc}_computed"],
+                f"{scenario}: frame {r[0]}: plugin {r[1]}/{r[3]}, CLI {e[f'{crc}_wire']}/"
+                f"{e[f'{crc}_computed']}")
 
 
 # scenarios (and real captures, when present) whose flows are paired after

@@ -14,11 +14,13 @@ GNU_TIME = "/usr/bin/time"
 SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
                    "UndefinedBehaviorSanitizer", "AddressSanitizer:")
 
-# --events verdict name -> where the JSON report counts the same frames
+# --events verdict name -> where the JSON report counts the same frames (the
+# sum of several places: a tuple of paths)
 EVENT_TOTALS = {
     "malformed": ("capture", "malformed_packets"),
-    "cnp": ("capture", "cnp_packets"),
+    "cnp": (("capture", "cnp_packets"), ("ecn", "becn_packets")),  # BECN answers are CNPs too
     "bad_icrc": ("capture", "icrc", "bad"),
+    "bad_vcrc": ("capture", "vcrc", "bad"),
     "gap": ("psn_gaps", "events"),
     "retransmission": ("retransmission", "packets"),
     "episode_start": ("retransmission", "episodes"),
@@ -136,10 +138,13 @@ def events_problems(events_text, r):
             problems.append(f"event frame {ev['frame']} out of order or beyond the capture")
         last = ev["frame"]
         seen.update(ev["verdicts"])
-    for verdict, path in EVENT_TOTALS.items():
-        want = r
-        for k in path:
-            want = want[k]
+    for verdict, paths in EVENT_TOTALS.items():
+        want = 0
+        for path in paths if isinstance(paths[0], tuple) else (paths,):
+            v = r
+            for k in path:
+                v = v[k]
+            want += v
         if seen[verdict] != want:
             problems.append(f"{seen[verdict]} '{verdict}' events, report says {want}")
     return problems

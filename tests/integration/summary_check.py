@@ -22,7 +22,7 @@ NAK_WORDS = {"PSN sequence error": "psn_sequence_error", "invalid request": "inv
              "invalid RD request": "invalid_rd_request", "reserved code": "reserved_code",
              "RNR": "rnr"}
 TRIGGERS = ("nak", "rnr", "implied", "timeout")
-ENCAPS = ("erspan1", "erspan2", "erspan3", "gre_teb", "gre_ip", "vxlan")
+ENCAPS = ("erspan1", "erspan2", "erspan3", "gre_teb", "gre_ip", "vxlan", "ib_mirror")
 N = r"(\d+)"
 US = r"(-?\d+\.\d{3})"
 
@@ -88,13 +88,25 @@ def _latency(c, lines, label, lat):
 
 def _totals(c, lines, r):
     cap = r["capture"]
-    m = _line(c, lines, "packets", rf"{N} in (\d+\.\d{{9}}) s: RoCE {N} \(v2 {N}, v1 {N}\), "
+    # native InfiniBand: its count among the versions, and a line of its own (REPORT.md)
+    ib = cap["ib_packets"] or any(cap["vcrc"].values())
+    m = _line(c, lines, "packets", rf"{N} in (\d+\.\d{{9}}) s: RoCE {N} \(v2 {N}, v1 {N}"
+              + (rf", InfiniBand {N}" if ib else "()") + rf"\), "
               rf"non-RoCE {N}, malformed {N}, truncated {N}")
     if m:
-        c.eq("packets", [int(m.group(1)), Decimal(m.group(2))] + [int(x) for x in m.groups()[2:]],
+        got = [int(m.group(1)), Decimal(m.group(2))] + [int(x) for x in m.groups()[2:] if x != ""]
+        c.eq("packets", got,
              [cap["packets"], cap["duration_s"], cap["roce_packets"], cap["rocev2_packets"],
-              cap["rocev1_packets"], cap["non_roce_packets"], cap["malformed_packets"],
-              cap["truncated_packets"]])
+              cap["rocev1_packets"]] + ([cap["ib_packets"]] if ib else [])
+             + [cap["non_roce_packets"], cap["malformed_packets"], cap["truncated_packets"]])
+    m = _line(c, lines, "InfiniBand", rf"{N} transport, {N} raw, {N} IPv6 \(not RoCE\); "
+              rf"VCRC {N} good, {N} bad, {N} unchecked")
+    if ib and m:
+        c.eq("InfiniBand", [int(x) for x in m.groups()],
+             [cap["ib_packets"], cap["ib_non_transport"]["raw"], cap["ib_non_transport"]["ipv6"],
+              cap["vcrc"]["good"], cap["vcrc"]["bad"], cap["vcrc"]["unchecked"]])
+    elif ib or m:
+        c.fail(f"InfiniBand line {'missing' if ib else 'without InfiniBand packets'}")
     m = _line(c, lines, "RoCE traffic", rf"{N} requests?, {N} responses?, {N} CNPs?")
     if m:
         c.eq("RoCE traffic", [int(x) for x in m.groups()],
@@ -136,13 +148,16 @@ def _totals(c, lines, r):
          [r["read_response_gaps"]["events"], r["read_response_gaps"]["missing_psns"]])
     m = _line(c, lines, "PSN reuse", rf"{N} requests? reuses? a PSN of an earlier READ")
     c.eq("PSN reuse", int(m.group(1)) if m else 0, r["psn_reuse"])
-    m = _line(c, lines, "ECN", rf"{N} CE marks? \({N} answered, {N} unanswered\), "
-              rf"{N} CNPs? \({N} matched, {N} unexplained\)")
+    marks = ("CE/FECN" if cap["rocev2_packets"] else "FECN") if ib else "CE"
+    m = _line(c, lines, "ECN", rf"{N} {marks} marks? \({N} answered, {N} unanswered\), "
+              rf"{N} CNPs?(?: and {N} BECN responses?)? \({N} matched, {N} unexplained\)")
     if m:
         e = r["ecn"]
-        c.eq("ECN", [int(x) for x in m.groups()],
+        c.eq("ECN", [int(x) if x is not None else 0 for x in m.groups()],
              [e["ce_marked"], e["ce_answered"], e["ce_unanswered"], cap["cnp_packets"],
-              e["cnps_matched"], e["cnps_unexplained"]])
+              e["becn_packets"], e["cnps_matched"], e["cnps_unexplained"]])
+        if (m.group(5) is not None) != (e["becn_packets"] > 0):
+            c.fail("BECN responses shown without any, or not shown")
     for label in ("packets", "RoCE traffic", "ICRC", "flows", "PSN gaps", "retransmitted", "NAKs",
                   "ECN"):
         if not any(ln.startswith("  " + label + " ") for ln in lines):
@@ -205,11 +220,11 @@ def _flow_name(f):
 def _trouble(f):
     return (f["retransmitted_packets"] + f["missing_psns"] + f["naks"]["total"] + f["psn_reuse"]
             + f["ce_unanswered"] + f["cnps_unexplained"] + f["cnps_carried_unexplained"]
-            + f["bad_icrc"] + f["read_response_gaps"])
+            + f["bad_icrc"] + f["bad_vcrc"] + f["read_response_gaps"])
 
 
 def _troubled(f):
-    return _trouble(f) or f["ce_marked"] or f["cnps"] or f["cnps_for_flow"]
+    return _trouble(f) or f["ce_marked"] or f["cnps"] or f["becn_packets"] or f["cnps_for_flow"]
 
 
 def _flow_items(f):
@@ -224,11 +239,14 @@ def _flow_items(f):
               rf"only"),
              (f["psn_reuse"], rf"{f['psn_reuse']} requests? reuses? a PSN of an earlier READ"),
              (f["read_response_gaps"], rf"{f['read_response_gaps']} READ response gaps?"),
-             (f["ce_marked"], rf"{f['ce_marked']} CE marks? \({f['ce_unanswered']} unanswered\)"),
+             (f["ce_marked"], rf"{f['ce_marked']} {'FECN' if f['version'] == 3 else 'CE'} marks? "
+              rf"\({f['ce_unanswered']} unanswered\)"),
              (f["cnps_for_flow"], rf"{f['cnps_for_flow']} CNPs? for it "
               rf"\({f['cnps_matched']} matched, {f['cnps_unexplained']} unexplained\)"),
              (f["cnps"], rf"{f['cnps']} CNPs? carried{unexplained}"),
-             (f["bad_icrc"], rf"{f['bad_icrc']} bad ICRCs?")]
+             (f["becn_packets"], rf"{f['becn_packets']} BECNs? carried"),
+             (f["bad_icrc"], rf"{f['bad_icrc']} bad ICRCs?"),
+             (f["bad_vcrc"], rf"{f['bad_vcrc']} bad VCRCs?")]
     dq = f.get("dcqcn")
     if dq is not None and dq["cnps_evaluated"]:
         ratio = Decimal(dq["rate_ratio_p50"]).quantize(Decimal("0.01"), rounding="ROUND_DOWN")

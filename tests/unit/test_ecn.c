@@ -530,7 +530,7 @@ static void test_only_ecn_11_is_ce(void)
             s.payload_len = 64;
             s.ecn = ecn[i];
             frame[i] = tu_feed(&t, &s);
-            CU_ASSERT_EQUAL(t.out.pkt.l3_v6, ipv == 6);
+            CU_ASSERT_EQUAL(t.out.pkt.af, ipv == 6 ? ROCE_AF_IPV6 : ROCE_AF_IPV4);
             CU_ASSERT_EQUAL(t.out.pkt.ecn, ecn[i]);
             CU_ASSERT_EQUAL(t.out.verdict.flags, ecn[i] == RG_ECN_CE ? ROCE_V_CE : 0);
         }

@@ -649,14 +649,15 @@ static void test_fecn_unanswered(void)
 }
 
 /* What is not a mark or an answer: FECN and BECN on RoCEv2 (its marks are
- * ECN's), CE in a GRH's traffic class on InfiniBand (its mark is FECN),
- * BECN on an InfiniBand request. */
+ * ECN's, its answers CNPs), CE in a GRH's traffic class on InfiniBand (its
+ * mark is FECN), BECN on an InfiniBand request. */
 static void test_marks_per_link(void)
 {
     struct eng g;
     struct rg_spec s;
     eng_init(&g);
     rg_spec_init(&s); /* RoCEv2 with FECN, ECT(0) */
+    s.psn = 8;
     s.fecn = 1;
     uint64_t v2 = feed(&g, &s, 0);
     ib_spec(&s, 1); /* InfiniBand global, CE in the traffic class, no FECN */
@@ -665,11 +666,24 @@ static void test_marks_per_link(void)
     req(&s, 7, 0); /* InfiniBand request with BECN */
     s.becn = 1;
     uint64_t rb = feed(&g, &s, 2);
+    rg_spec_init(&s); /* a RoCEv2 ACK with BECN, after a CE mark of the same flow */
+    s.ecn = RG_ECN_CE;
+    s.psn = 9;
+    uint64_t ce = feed(&g, &s, 3);
+    rg_spec_init(&s);
+    rg_spec_reverse(&s);
+    s.opcode = RG_OP_RC_ACK;
+    s.psn = 9;
+    s.becn = 1;
+    uint64_t ab = feed(&g, &s, 4);
     roce_engine_finish(g.e);
+    CU_ASSERT_EQUAL(g.v[ce].flags, ROCE_V_CE | ROCE_V_CE_UNANSWERED);
+    CU_ASSERT_EQUAL(g.v[ab].flags, 0);
+    CU_ASSERT_EQUAL(roce_engine_totals(g.e)->becn_packets, 0);
     CU_ASSERT_EQUAL(g.v[v2].flags, 0);
     CU_ASSERT_EQUAL(g.v[tc].flags, 0);
     CU_ASSERT_EQUAL(g.v[rb].flags, 0);
-    CU_ASSERT_EQUAL(roce_engine_totals(g.e)->ce_marked, 0);
+    CU_ASSERT_EQUAL(roce_engine_totals(g.e)->ce_marked, 1);
     roce_engine_free(g.e);
 }
 

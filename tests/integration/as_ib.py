@@ -7,7 +7,8 @@ and `rocegen SCENARIO --as-ib` (the same frames as link type 247: LIDs for
 addresses, GRHs for RoCEv1, FECN for CE marks, InfiniBand CNPs for RoCEv2's)
 are analysed with `rocescope --events`; frame by frame the events must be
 equal apart from the addresses, the ICRC values (InfiniBand masks other
-fields) and the CNP's opcode name (CNP, IB_CNP). The InfiniBand capture must
+fields) and the CNP's opcode name (CNP, IB_CNP); and the diagnoses of the two
+JSON reports are the same kinds, severities, counts and evidence frames. The InfiniBand capture must
 be of link type 247 and all InfiniBand, and the scenarios with verdicts must
 give some (so that the comparison is not between two empty lists).
 
@@ -30,7 +31,8 @@ SCENARIOS = [
     ("psn_reuse", True), ("psn_wrap", True), ("nak_unpaired", True), ("cm_reuse", False),
     ("ecn_cnp", True), ("cnp_before_pairing", True), ("cnp_after_pairing", True), ("uc", True),
     ("xrc", True), ("ud_atomic", True), ("rocev1", True), ("truncated", True),
-    ("bad_icrc", True), ("pfc", False),
+    ("bad_icrc", True), ("pfc", False), ("loss_nocm", True), ("read_nocm", True),
+    ("ecn_nocm", True),
 ]
 IB_SCENARIOS = ["ib_rc", "ib_congestion", "ib_global", "ib_mirror"]
 REFUSED = ["erspan2", "erspan3", "vxlan", "gre"]
@@ -55,6 +57,11 @@ def without_link(ev):
     return ev
 
 
+def diagnoses(rep):
+    """The diagnoses of a report without what names the link: (kind, severity, count, frames)."""
+    return [(d["kind"], d["severity"], d["count"], d["frames"]) for d in rep.get("diagnoses", [])]
+
+
 def report(rocescope, path):
     p = subprocess.run([rocescope, "--json", path], capture_output=True, text=True,
                        timeout=120, check=True)
@@ -75,7 +82,8 @@ def check(a, work):
             head = f.read(24)
         if int.from_bytes(head[20:22], "little") != 247:
             failures.append(f"{name} --as-ib: not of link type 247")
-        c = report(a.rocescope, ib)["capture"]
+        rep_ib = report(a.rocescope, ib)
+        c = rep_ib["capture"]
         if c["link_type"] != "INFINIBAND" or c["roce_packets"] != c["ib_packets"] or \
                 c["ib_packets"] == 0:
             failures.append(f"{name} --as-ib: {c['link_type']}, {c['roce_packets']} transport "
@@ -89,8 +97,11 @@ def check(a, work):
             if x is None or y is None or without_link(x) != without_link(y):
                 n_diff += 1
                 failures.append(f"{name}: frame {frame}: RoCE {x}, InfiniBand {y}")
-        print(f"{'ok  ' if n_diff == 0 else 'FAIL'} {name}: {len(ev_roce)} frames with "
-              f"verdicts, {n_diff} differ")
+        d_roce, d_ib = diagnoses(report(a.rocescope, roce)), diagnoses(rep_ib)
+        if d_roce != d_ib:
+            failures.append(f"{name}: diagnoses: RoCE {d_roce}, InfiniBand {d_ib}")
+        print(f"{'ok  ' if n_diff == 0 and d_roce == d_ib else 'FAIL'} {name}: {len(ev_roce)} "
+              f"frames with verdicts, {n_diff} differ; {len(d_roce)} diagnoses")
 
     for name in IB_SCENARIOS:
         if not filecmp.cmp(gen(name), gen(name, "--as-ib"), shallow=False):

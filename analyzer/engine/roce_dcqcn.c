@@ -2,7 +2,9 @@
  * roce_dcqcn.c - DCQCN reaction (ANALYSIS-DEFINITIONS Revision 2 "DCQCN
  * reaction").
  *
- * For each CNP at time t of the connection of a RoCEv2 request flow, the
+ * For each CNP at time t of the connection of a RoCEv2 request flow (or of
+ * a native InfiniBand one: its congestion control, IBA Annex A10, lowers
+ * the rate on a CNP or BECN as DCQCN does), the
  * flow's own request packets in the window before it, [t - W, t), and in the
  * window after it, [t + D, t + D + W). The before window is summed at once
  * from the flow's recent requests (roce_reqlog.c); the after window as its
@@ -80,7 +82,10 @@ void roce_dcqcn_cnp(struct roce_engine *e, struct roce_flow *x, uint64_t frame, 
                     int64_t t, int current)
 {
     const int64_t w = e->cfg.dcqcn_window_ns, d = e->cfg.dcqcn_delay_ns;
-    if (x->key.version != 2 || x->request_packets == 0)
+    /* RoCEv2's DCQCN, and InfiniBand's congestion control (IBA Annex A10),
+     * which lowers the rate on a CNP or BECN alike */
+    if ((x->key.version != ROCE_VERSION_2 && x->key.version != ROCE_VERSION_IB) ||
+        x->request_packets == 0)
         return;
     struct dcqcn_state *s = state_of(e, x);
     if (s == NULL)

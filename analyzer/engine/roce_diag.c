@@ -626,15 +626,25 @@ static void summarize(struct cand *x, const struct roce_config *cfg)
         gbps(x->after_mbps, a, sizeof a);
         gbps(x->before_mbps, b, sizeof b);
         SAY("%s kept sending at %s Gb/s after %llu CNP%s (%s Gb/s before, median ratio "
-            "%u.%02u): DCQCN is not slowing this sender, check that congestion control is "
-            "enabled on its NIC",
+            "%u.%02u): %s",
             f, a, (unsigned long long)n, plural(n), b, x->ratio_ppm / PPM,
-            (x->ratio_ppm % PPM) / (PPM / 100));
+            (x->ratio_ppm % PPM) / (PPM / 100),
+            d->flow.version == ROCE_VERSION_IB
+                ? "congestion control is not slowing this sender, check that it is enabled on "
+                  "its HCA and in the subnet manager"
+                : "DCQCN is not slowing this sender, check that congestion control is enabled "
+                  "on its NIC");
         break;
     case ROCE_DIAG_CE_UNANSWERED:
-        SAY("%s: %llu CE-marked packet%s and no CNP for %s: the receiver's NIC sends no CNPs (ECN "
-            "notification off) or they take a path this capture does not see",
-            f, (unsigned long long)n, plural(n), n == 1 ? "it" : "any of them");
+        if (d->flow.version == ROCE_VERSION_IB)
+            SAY("%s: %llu FECN-marked packet%s and no CNP or BECN for %s: the receiver's HCA "
+                "returns no congestion notification (congestion control off) or it takes a path "
+                "this capture does not see",
+                f, (unsigned long long)n, plural(n), n == 1 ? "it" : "any of them");
+        else
+            SAY("%s: %llu CE-marked packet%s and no CNP for %s: the receiver's NIC sends no CNPs "
+                "(ECN notification off) or they take a path this capture does not see",
+                f, (unsigned long long)n, plural(n), n == 1 ? "it" : "any of them");
         break;
     case ROCE_DIAG_SLOW_RECEIVER:
         roce_addr_format(d->flow.src, d->flow.af, a, sizeof a);

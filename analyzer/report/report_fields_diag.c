@@ -224,7 +224,7 @@ static int udp_sports_parse(struct roce_jget *g, json_object *o, const char *whe
 }
 const struct roce_fcall roce_fcall_udp_sports = {udp_sports_write, udp_sports_parse};
 
-/* "dcqcn" (member dcqcn): null unless the flow is a RoCEv2 request flow
+/* "dcqcn" (member dcqcn): null unless the flow is a RoCEv2 (or InfiniBand) request flow
  * whose connection received CNPs; the medians null until a CNP was evaluated. */
 static void dcqcn_write(json_object *o, const struct roce_field *f, const void *base,
                         const struct roce_fout *c)

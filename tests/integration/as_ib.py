@@ -32,11 +32,17 @@ SCENARIOS = [
     ("ecn_cnp", True), ("cnp_before_pairing", True), ("cnp_after_pairing", True), ("uc", True),
     ("xrc", True), ("ud_atomic", True), ("rocev1", True), ("truncated", True),
     ("bad_icrc", True), ("pfc", False), ("loss_nocm", True), ("read_nocm", True),
-    ("ecn_nocm", True),
+    ("ecn_nocm", True), ("capture_loss", True), ("nak_generation", True), ("dcqcn", True),
+    ("ce_unanswered", True), ("clean_fabric", True),
 ]
+# not compared: ecmp (its subject is the UDP source port) and pfc_hosts (the
+# hosts' MACs), which InfiniBand does not have
 IB_SCENARIOS = ["ib_rc", "ib_congestion", "ib_global", "ib_mirror"]
 REFUSED = ["erspan2", "erspan3", "vxlan", "gre"]
-LINK_DEPENDENT = ("src", "dst", "icrc_computed", "icrc_wire")
+# what depends on the link: addresses, the ICRC's masking, and byte rates
+# (InfiniBand's frames are shorter)
+LINK_DEPENDENT = ("src", "dst", "icrc_computed", "icrc_wire", "dcqcn_rate_before_gbps",
+                  "dcqcn_rate_after_gbps")
 CNP_NAMES = ("CNP", "IB_CNP")
 
 

@@ -245,6 +245,60 @@ def check_capture(env, rocescope, path):
     return name, len(cli), diffs
 
 
+def pcap_linktype(path):
+    """The link type of a pcap file, or None (pcapng, ERF, anything else)."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if len(head) < 24:
+        return None
+    order = {b"\xd4\xc3\xb2\xa1": "<", b"\x4d\x3c\xb2\xa1": "<",
+             b"\xa1\xb2\xc3\xd4": ">", b"\xa1\xb2\x3c\x4d": ">"}.get(head[:4])
+    return None if order is None else struct.unpack(order + "I", head[20:24])[0] & 0xFFFF
+
+
+def is_linktype_247(path):
+    """True when path is a pcap file of link type 247 (LINKTYPE_INFINIBAND)."""
+    return pcap_linktype(path) == 247
+
+
+def is_erf(path):
+    """True for ERF records: an ERF file, or pcap of link type ERF (197)."""
+    return path.endswith(".erf") or pcap_linktype(path) == 197
+
+
+IB_DECODE = [("infiniband.bth.opcode", "roce.opcode"), ("infiniband.bth.destqp", "roce.flow.dest_qp"),
+             ("infiniband.bth.psn", "roce.psn")]
+
+
+def wireshark_decode_diffs(env, path):
+    """Wireshark's own InfiniBand decode of ERF records against the plugin's
+    (the engine's): opcode, destination QP and PSN of every frame both
+    decode; a frame Wireshark decodes and the engine does not must be
+    malformed by the engine."""
+    name = os.path.basename(path)
+    args = ["-r", env.capture(path), "-T", "fields", "-E", "separator=\t", "-E", "occurrence=f",
+            "-e", "frame.number", "-e", "roce.analysis.malformed"]
+    for ws, ours in IB_DECODE:
+        args += ["-e", ws, "-e", ours]
+    rc, out, err = env.run(*args)
+    if rc != 0:
+        return [f"{name}: tshark exit {rc}: {err.strip()}"], 0
+    diffs, compared = [], 0
+    for line in out.splitlines():
+        cells = line.split("\t")
+        frame, malformed, pairs = cells[0], cells[1], cells[2:]
+        theirs, ours = pairs[0::2], pairs[1::2]
+        if theirs[0] == "" or (ours[0] == "" and malformed != ""):
+            continue  # no BTH for Wireshark, or the engine says why it has none
+        compared += 1
+        if [int(t, 0) for t in theirs] != [int(o, 0) if o else None for o in ours]:
+            diffs.append(f"{name}: frame {frame}: Wireshark's (opcode, dest QP, PSN) {theirs}, "
+                         f"the engine's {ours}")
+    if compared == 0:
+        diffs.append(f"{name}: no frame Wireshark decodes as InfiniBand")
+    return diffs, compared
+
+
 def captures_in(folder):
     """The captures of folder; raises ValueError when it is absent or holds none."""
     if not os.path.isdir(folder):

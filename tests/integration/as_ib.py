@@ -8,7 +8,8 @@ addresses, GRHs for RoCEv1, FECN for CE marks, InfiniBand CNPs for RoCEv2's)
 are analysed with `rocescope --events`; frame by frame the events must be
 equal apart from the addresses, the ICRC values (InfiniBand masks other
 fields) and the CNP's opcode name (CNP, IB_CNP); and the diagnoses of the two
-JSON reports are the same kinds, severities, counts and evidence frames. The InfiniBand capture must
+JSON reports are the same kinds, severities, counts and evidence frames (the
+InfiniBand sentences of ce_unanswered and cnp_ignored name FECN and the HCA). The InfiniBand capture must
 be of link type 247 and all InfiniBand, and the scenarios with verdicts must
 give some (so that the comparison is not between two empty lists).
 
@@ -44,6 +45,8 @@ REFUSED = ["erspan2", "erspan3", "vxlan", "gre"]
 LINK_DEPENDENT = ("src", "dst", "icrc_computed", "icrc_wire", "dcqcn_rate_before_gbps",
                   "dcqcn_rate_after_gbps")
 CNP_NAMES = ("CNP", "IB_CNP")
+# the words of the InfiniBand sentence of a diagnosis kind (ANALYSIS.md, "Diagnoses")
+IB_WORDS = {"ce_unanswered": "FECN-marked", "cnp_ignored": "its HCA"}
 
 
 def events(rocescope, path):
@@ -106,6 +109,9 @@ def check(a, work):
         d_roce, d_ib = diagnoses(report(a.rocescope, roce)), diagnoses(rep_ib)
         if d_roce != d_ib:
             failures.append(f"{name}: diagnoses: RoCE {d_roce}, InfiniBand {d_ib}")
+        for d in rep_ib.get("diagnoses", []):  # InfiniBand's words: no ECN, no DCQCN
+            if d["kind"] in IB_WORDS and IB_WORDS[d["kind"]] not in d["summary"]:
+                failures.append(f"{name} --as-ib: {d['kind']} says {d['summary']!r}")
         print(f"{'ok  ' if n_diff == 0 and d_roce == d_ib else 'FAIL'} {name}: {len(ev_roce)} "
               f"frames with verdicts, {n_diff} differ; {len(d_roce)} diagnoses")
 

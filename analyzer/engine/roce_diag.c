@@ -141,7 +141,7 @@ void roce_host_mac_merge(struct roce_host_mac *dst, const struct roce_host_mac *
             if (src->addr_frame != 0 && src->addr_frame + frame_off < dst->addr_frame) {
                 /* src saw its address first (another part of a split analysis) */
                 dst->version = src->version;
-                dst->is_v6 = src->is_v6;
+                dst->af = src->af;
                 memcpy(dst->addr, src->addr, ROCE_ADDR_LEN);
                 dst->addr_frame = src->addr_frame + frame_off;
             }

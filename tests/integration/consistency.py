@@ -41,6 +41,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checker import Checker  # noqa: E402
+
 HTONS = "sanderw71__SoftRoce__Frame_req_and_response_htons_bytes.pcapng"
 # captures whose frames tshark's InfiniBand dissector does not see as RoCE
 # (one direction comes from UDP source port 69: UDP gives it to TFTP)
@@ -59,20 +62,6 @@ NOUNS = [
     ("verdict", "verdicts"), ("connection", "connections"), ("window", "windows"),
 ]
 UNITS = {"s", "us", "ms", "ns"}
-
-
-class Checker:
-    def __init__(self):
-        self.failures = []
-        self.passed = 0
-
-    def check(self, cond, what):
-        if cond:
-            self.passed += 1
-        else:
-            self.failures.append(what)
-            print("FAIL:", what)
-        return cond
 
 
 def run(*args):

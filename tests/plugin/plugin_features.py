@@ -22,6 +22,7 @@ from plugin_verdicts import cli_events, compare, plugin_events
 from tshark_env import TsharkEnv, add_arguments
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checker import Checker  # noqa: E402
 from real_folder import real_folder  # noqa: E402
 
 # Field names dissector/README.md promises (issue 3); more may exist.
@@ -60,20 +61,6 @@ FLOW_COLUMNS = [
 FLOW_ROW = re.compile(r"^\s*(\d+) (\S+) -> (\S+) QP 0x([0-9a-f]+)\s+(\S+)"
                       r"\s+(-|\d+ \(\w+\))\s+(.*)$")
 ROW_SEPARATOR = "=" * 20
-
-
-class Checker:
-    def __init__(self):
-        self.failures = []
-        self.passed = 0
-
-    def check(self, cond, what):
-        if cond:
-            self.passed += 1
-        else:
-            self.failures.append(what)
-            print("FAIL:", what)
-        return cond
 
 
 class Tools:

@@ -6,7 +6,8 @@
 # tests and tools/fuzz.sh; tcpreplay and iproute2 the live monitor tests;
 # libmicrohttpd the monitor's --listen; curl, prometheus (promtool) and
 # prometheus-node-exporter the --listen, rules and end-to-end tests; lintian
-# and bash-completion the package test; python3-yaml the rules test; chromium
+# and bash-completion the package test (systemd for systemd-analyze verify of
+# the unit, absent from minimal images); python3-yaml the rules test; chromium
 # (headless) and a font the HTML report's browser tests; jq an example of the
 # manual page (the documentation examples run as a test). Services these
 # packages bring are not started (a policy-rc.d says so while they are
@@ -20,7 +21,7 @@ PKGS="build-essential cmake pkg-config python3 debian-archive-keyring libpcap-de
 zlib1g-dev libzstd-dev liblz4-dev zstd lz4 \
 wireshark-dev tshark jq clang libclang-rt-14-dev valgrind cppcheck clang-tidy time tcpreplay iproute2 \
 libmicrohttpd-dev curl prometheus prometheus-node-exporter lintian bash-completion python3-yaml \
-chromium fonts-dejavu-core"
+chromium fonts-dejavu-core systemd"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -54,8 +54,7 @@ static void register_packet_fields(int proto)
           "This direction of the queue pair: source -> destination, destination QP", HFILL}},
         {&roce_ws_hf.flow_id,
          {"Flow ID", "roce.flow.id", FT_UINT64, BASE_DEC, NULL, 0x0,
-          "The engine's flow number (the ID of -z roce,flows and Statistics > RoCE Flows)",
-          HFILL}},
+          "The engine's flow number (the ID of -z roce,flows and Statistics > RoCE Flows)", HFILL}},
         {&roce_ws_hf.endpoint,
          {"Endpoint", "roce.endpoint", FT_STRING, BASE_NONE, NULL, 0x0,
           "Either end of the queue pair, \"address QP 0x...\" (\"QP ?\" while the source QP is "
@@ -320,35 +319,41 @@ static void register_experts(int proto)
         /* Malformed is Wireshark's own group: it also sets _ws.malformed. */
         {&roce_ws_ei.malformed,
          {"roce.expert.malformed", PI_MALFORMED, PI_WARN, "Malformed RoCE packet", EXPFILL}},
-        /* one per diagnosis kind, with its severity (roce_diag_kind_severity) */
-        /* clang-format off */
-#define DIAG(kind, name, group, sev, what) \
-    {&roce_ws_ei.diag[kind], {"roce.expert.diagnosis." name, group, sev, what, EXPFILL}}
+    /* one per diagnosis kind; its field name and severity are the engine's
+     * (roce_diag_kind_name, roce_diag_kind_severity), filled in below */
+    /* clang-format off */
+#define DIAG(kind, group, what) \
+    {&roce_ws_ei.diag[kind], {NULL, group, PI_NOTE, what, EXPFILL}}
         /* clang-format on */
-        DIAG(ROCE_DIAG_PACKET_LOSS, "packet_loss", PI_SEQUENCE, PI_WARN,
-             "Diagnosis: packets lost in the network"),
-        DIAG(ROCE_DIAG_CAPTURE_LOSS, "capture_loss", PI_SEQUENCE, PI_WARN,
+        DIAG(ROCE_DIAG_PACKET_LOSS, PI_SEQUENCE, "Diagnosis: packets lost in the network"),
+        DIAG(ROCE_DIAG_CAPTURE_LOSS, PI_SEQUENCE,
              "Diagnosis: the capture missed packets the responder acknowledged"),
-        DIAG(ROCE_DIAG_RETRANSMISSION_TIMEOUT, "retransmission_timeout", PI_SEQUENCE, PI_WARN,
-             "Diagnosis: resends after a timeout"),
-        DIAG(ROCE_DIAG_RNR, "rnr", PI_RESPONSE_CODE, PI_WARN,
-             "Diagnosis: receiver not ready (RNR NAKs)"),
-        DIAG(ROCE_DIAG_REMOTE_ERROR, "remote_error", PI_RESPONSE_CODE, PI_ERROR,
+        DIAG(ROCE_DIAG_RETRANSMISSION_TIMEOUT, PI_SEQUENCE, "Diagnosis: resends after a timeout"),
+        DIAG(ROCE_DIAG_RNR, PI_RESPONSE_CODE, "Diagnosis: receiver not ready (RNR NAKs)"),
+        DIAG(ROCE_DIAG_REMOTE_ERROR, PI_RESPONSE_CODE,
              "Diagnosis: the responder rejected requests"),
-        DIAG(ROCE_DIAG_CNP_IGNORED, "cnp_ignored", PI_PROTOCOL, PI_WARN,
+        DIAG(ROCE_DIAG_CNP_IGNORED, PI_PROTOCOL,
              "Diagnosis: the sender does not slow down on CNPs (DCQCN)"),
-        DIAG(ROCE_DIAG_CE_UNANSWERED, "ce_unanswered", PI_PROTOCOL, PI_WARN,
-             "Diagnosis: CE marks answered by no CNP"),
-        DIAG(ROCE_DIAG_SLOW_RECEIVER, "slow_receiver", PI_PROTOCOL, PI_WARN,
+        DIAG(ROCE_DIAG_CE_UNANSWERED, PI_PROTOCOL, "Diagnosis: CE marks answered by no CNP"),
+        DIAG(ROCE_DIAG_SLOW_RECEIVER, PI_PROTOCOL,
              "Diagnosis: a host NIC pauses the fabric (PFC/PAUSE)"),
-        DIAG(ROCE_DIAG_PFC_STORM, "pfc_storm", PI_PROTOCOL, PI_ERROR, "Diagnosis: PFC pause storm"),
-        DIAG(ROCE_DIAG_ECMP_COLLISION, "ecmp_collision", PI_PROTOCOL, PI_NOTE,
+        DIAG(ROCE_DIAG_PFC_STORM, PI_PROTOCOL, "Diagnosis: PFC pause storm"),
+        DIAG(ROCE_DIAG_ECMP_COLLISION, PI_PROTOCOL,
              "Diagnosis: QPs on one ECMP path (one UDP source port)"),
-        DIAG(ROCE_DIAG_ICRC_ERROR, "icrc_error", PI_CHECKSUM, PI_ERROR, "Diagnosis: bad ICRCs"),
-        DIAG(ROCE_DIAG_PSN_REUSE, "psn_reuse", PI_SEQUENCE, PI_WARN,
-             "Diagnosis: requests reuse PSNs of a READ"),
+        DIAG(ROCE_DIAG_ICRC_ERROR, PI_CHECKSUM, "Diagnosis: bad ICRCs"),
+        DIAG(ROCE_DIAG_PSN_REUSE, PI_SEQUENCE, "Diagnosis: requests reuse PSNs of a READ"),
 #undef DIAG
     };
+    static const int severity[] = {
+        [ROCE_SEV_ERROR] = PI_ERROR, [ROCE_SEV_WARNING] = PI_WARN, [ROCE_SEV_NOTE] = PI_NOTE};
+    for (size_t i = 0; i < array_length(ei); i++)
+        for (unsigned k = 0; k < ROCE_DIAG_KINDS; k++)
+            if (ei[i].ids == &roce_ws_ei.diag[k]) {
+                /* registered once, kept for the life of the program */
+                ei[i].eiinfo.name =
+                    g_strdup_printf("roce.expert.diagnosis.%s", roce_diag_kind_name(k));
+                ei[i].eiinfo.severity = severity[roce_diag_kind_severity(k)];
+            }
     expert_register_field_array(expert_register_protocol(proto), ei, array_length(ei));
 }
 

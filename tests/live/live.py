@@ -716,22 +716,28 @@ def main():
         print("skip: cannot make a network namespace with a veth pair: %s" % e)
         return SKIP
     tmp = tempfile.mkdtemp(prefix="rocescope-live-")
-    failed = passed = 0
     try:
         parts = part_scenarios(a.rocescope, a.captures, tmp) if a.part == "scenarios" else \
             part_monitor(a.rocescope, a.rocegen, a.captures, tmp)
-        for name, run in parts:
-            start = time.monotonic()
-            try:
-                run()
-                passed += 1
-                print("ok   %-32s %.1f s" % (name, time.monotonic() - start))
-            except (Fail, subprocess.SubprocessError, OSError, ValueError, KeyError) as e:
-                failed += 1
-                print("FAIL %-32s %s" % (name, e))
+        return run_parts(parts)
     finally:
         subprocess.run(["ip", "netns", "del", NS], capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_parts(parts):
+    """Runs each (name, function) of parts, timed, a failure not stopping the
+    others. 1 when any failed."""
+    failed = passed = 0
+    for name, run in parts:
+        start = time.monotonic()
+        try:
+            run()
+            passed += 1
+            print("ok   %-36s %.1f s" % (name, time.monotonic() - start))
+        except (Fail, subprocess.SubprocessError, OSError, ValueError, KeyError) as e:
+            failed += 1
+            print("FAIL %-36s %s" % (name, e))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

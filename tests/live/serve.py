@@ -285,25 +285,14 @@ def main():
         print("skip: cannot make a network namespace with a veth pair: %s" % e)
         return live.SKIP
     tmp = tempfile.mkdtemp(prefix="rocescope-serve-")
-    failed = passed = 0
     parts = [("--listen, -Z, malformed requests", lambda: listen(a.rocescope, a.captures, tmp)),
              ("--events on stdout", lambda: events_stdout(a.rocescope, a.captures, tmp)),
              ("--events -o, rotated", lambda: events_rotated(a.rocescope, a.rocegen, tmp))]
     try:
-        for name, run in parts:
-            start = time.monotonic()
-            try:
-                run()
-                passed += 1
-                print("ok   %-36s %.1f s" % (name, time.monotonic() - start))
-            except (Fail, subprocess.SubprocessError, OSError, ValueError, KeyError) as e:
-                failed += 1
-                print("FAIL %-36s %s" % (name, e))
+        return live.run_parts(parts)
     finally:
         subprocess.run(["ip", "netns", "del", live.NS], capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":

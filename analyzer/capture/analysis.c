@@ -65,10 +65,9 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
             a->now_ns = fr.ts_ns;
         if (a->shards > 1) {
             if ((in.frame & STOP_CHECK_MASK) == 0 &&
-                (atomic_load_explicit(a->stop, memory_order_relaxed) ||
-                 (a->on_check != NULL && a->on_check(a->check_ctx) != 0)))
+                atomic_load_explicit(a->stop, memory_order_relaxed))
                 break;
-            if (roce_shard_key(a->cfg, &in) % a->shards != a->shard)
+            if (roce_shard_part(roce_shard_key(a->cfg, &in), a->shards) != a->shard)
                 continue;
             roce_engine_note_time(a->engine, a->now_ns);
         }

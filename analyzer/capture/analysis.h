@@ -38,10 +38,6 @@ struct roce_analysis {
     unsigned shard, shards;
     const struct roce_config *cfg;
     atomic_int *stop;
-    /* when set, called with check_ctx where *stop is looked at; nonzero:
-     * stop reading */
-    int (*on_check)(void *ctx);
-    void *check_ctx;
     int out_of_order; /* a frame came earlier than the latest before it */
     int64_t now_ns;   /* the latest frame time (when frame > 0) */
 };

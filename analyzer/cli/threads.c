@@ -3,8 +3,9 @@
  *
  * Each part runs in a thread of its own, reads every file itself (the
  * mapped file: reading is cheap next to the analysis), numbers every frame
- * and hands its engine the frames whose key (roce_shard_key) falls to it,
- * telling it the latest time of the others. Its settled verdicts go to a
+ * and hands its engine the frames whose key (roce_shard_key) falls to it
+ * (roce_shard_part: whole classes of address pairs), telling it the latest
+ * time of the others. Its settled verdicts go to a
  * spool file with the frame at which the part delivered them; the flows it
  * creates are noted with their frame. Afterwards the calling thread
  *
@@ -27,9 +28,9 @@
  *      - the diagnoses' rings (PSN gaps waiting, CNPs waiting for their
  *        DCQCN window): the room the parts made, summed, within the bound;
  *        source MACs, summed, within the MAC table;
- *      - the request log (the last 65536 requests of all flows): the parts
- *        logged no more than it keeps, in all (counted while they run: they
- *        stop early), else a part could reach requests one engine lost;
+ *      (the diagnoses' recent requests need no check: they are kept by
+ *      class of address pairs, and a part takes whole classes, so it keeps
+ *      for its flows exactly the requests one engine keeps);
  *      - no allocation failed, no bound was reached in a part itself.
  *      When a check fails, nothing has been written: the caller analyses the
  *      files with one engine.
@@ -82,7 +83,6 @@ struct part {
     char (*msg)[ROCE_ANALYSIS_ERR_LEN]; /* each file's problem, when failed */
     int *failed;
     uint64_t *file_end; /* the last frame number after each file */
-    uint64_t requests;  /* requests_logged of its engine added to the split's */
     int oom;
     pthread_t thread;
     int started;
@@ -97,9 +97,7 @@ struct split {
     unsigned n;
     int report; /* build the parts' reports (not --events) */
     atomic_int stop;
-    atomic_int requests_stop; /* stopped for the requests (else for flows, or memory) */
     atomic_uint_fast64_t created;
-    atomic_uint_fast64_t requests; /* logged by the parts' engines so far (on_check) */
 };
 
 /* on_verdict of a part's engine. */
@@ -136,25 +134,6 @@ static void note_flow(uint64_t id, uint64_t frame, void *ctx)
         atomic_store(&sp->stop, 1);
 }
 
-/* on_check of a part: its engine's requests into the split's count; stop
- * every part once they logged more than one engine's request log keeps
- * (one engine would have lost the oldest of them sooner than a part). */
-static int count_requests(void *ctx)
-{
-    struct part *p = ctx;
-    struct split *sp = p->sp;
-    struct roce_engine_usage u = {0};
-    roce_engine_usage(p->engine, &u);
-    uint64_t all = atomic_fetch_add(&sp->requests, u.requests_logged - p->requests) +
-                   (u.requests_logged - p->requests);
-    p->requests = u.requests_logged;
-    if (all <= u.requests_kept)
-        return 0;
-    atomic_store(&sp->requests_stop, 1);
-    atomic_store(&sp->stop, 1);
-    return 1;
-}
-
 static void *run_part(void *arg)
 {
     struct part *p = arg;
@@ -174,8 +153,6 @@ static void *run_part(void *arg)
     p->a.shards = p->sp->n;
     p->a.cfg = &o->cfg;
     p->a.stop = &p->sp->stop;
-    p->a.on_check = count_requests;
-    p->a.check_ctx = p;
     for (int i = 0; i < o->n_files; i++) {
         p->failed[i] = roce_analysis_file(&p->a, o->files[i], p->msg[i], sizeof p->msg[i]) != 0;
         p->file_end[i] = p->a.frame;
@@ -298,9 +275,7 @@ static int verdicts_within_bounds(struct split *sp, const struct roce_engine_usa
 static const char *not_exact(struct split *sp)
 {
     struct roce_engine_usage u = {0};
-    uint64_t cm_peak = 0, requests = 0, gaps = 0, cnps = 0, macs = 0;
-    if (atomic_load(&sp->requests_stop))
-        return "more requests than the diagnoses keep";
+    uint64_t cm_peak = 0, gaps = 0, cnps = 0, macs = 0;
     if (atomic_load(&sp->stop))
         return "more flows than --max-flows, or out of memory";
     for (unsigned i = 0; i < sp->n; i++) {
@@ -315,15 +290,12 @@ static const char *not_exact(struct split *sp)
             return "a bound reached in a part";
         roce_engine_usage(p->engine, &u);
         cm_peak += u.cm_pending_peak;
-        requests += u.requests_logged;
         gaps += u.gap_ring_room;
         cnps += u.dcqcn_ring_room;
         macs += u.macs;
     }
     if (cm_peak > u.cm_pending_max)
         return "CM REQs waiting";
-    if (requests > u.requests_kept)
-        return "more requests than the diagnoses keep";
     if (gaps > u.gap_ring_max || cnps > u.dcqcn_ring_max)
         return "PSN gaps or CNPs waiting for their DCQCN window near their bounds";
     if (macs > u.macs_max)
@@ -496,8 +468,6 @@ int roce_threads_run(const struct roce_cli_options *o, struct roce_events *event
     sp.report = events == NULL;
     atomic_init(&sp.stop, 0);
     atomic_init(&sp.created, 0);
-    atomic_init(&sp.requests_stop, 0);
-    atomic_init(&sp.requests, 0);
     sp.parts = calloc(sp.n, sizeof *sp.parts);
     if (sp.parts == NULL)
         return 1;

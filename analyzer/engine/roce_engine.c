@@ -20,6 +20,8 @@
 #include "roce_pfc.h"
 #include "roce_read.h"
 #include "roce_reqlog.h"
+
+_Static_assert(REQLOG_CLASSES == ROCE_SHARD_CLASSES, "a part of a split takes whole rings");
 #include "roce_seq.h"
 #include "roce_verdq.h"
 
@@ -34,6 +36,7 @@ static void flow_created(void *ctx, struct roce_flow *f, uint64_t frame, int64_t
     if (e->cfg.on_flow != NULL)
         e->cfg.on_flow(f->id, frame, e->cfg.ctx);
     f->transport = ROCE_TRANSPORT_NONE;
+    f->req.log_class = (uint8_t)roce_shard_class(roce_pair_key(f->key.src, f->key.dst));
     f->pmtu = e->cfg.pmtu;
     f->last_ts_ns = ts;
     roce_lat_init(&f->ack_lat);
@@ -317,14 +320,13 @@ static int64_t clamp_ts(int64_t ts)
 int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
                       struct roce_frame_out *out)
 {
-    struct roce_frame_out local;
     struct roce_frame_in clamped = *in_raw;
     const struct roce_frame_in *in = &clamped;
     int rc = 0;
 
     clamped.ts_ns = clamp_ts(in_raw->ts_ns);
     if (out == NULL)
-        out = &local;
+        out = &e->scratch; /* beside the counters it updates, not on the stack */
     if (!e->have_now || in->ts_ns > e->now) {
         e->now = in->ts_ns;
         e->have_now = 1;
@@ -435,8 +437,6 @@ void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u)
     u->cm_pending_peak = e->cm_peak;
     u->cm_pending_max = CM_PENDING;
     roce_ecn_bounds(&u->ce_ring_max, &u->cnp_ring_max);
-    u->requests_logged = e->reqlog_written;
-    u->requests_kept = REQLOG_ENTRIES;
     roce_caploss_room(e, &u->gap_ring_room, &u->gap_ring_max);
     roce_dcqcn_room(e, &u->dcqcn_ring_room, &u->dcqcn_ring_max);
     u->macs = e->n_macs;

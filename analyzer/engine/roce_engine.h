@@ -73,10 +73,13 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
                       struct roce_frame_out *out);
 
 /*
- * A split analysis: frames with the same key (the unordered pair of their
- * packet's addresses, after any mirror encapsulation; 0 for frames without
- * a RoCE packet) go to the same engine, so that every connection, its CNPs
- * and its CM exchange are analysed by one engine. Each engine is told the
+ * A split analysis: frames with the same class of key (the key: a hash of
+ * the unordered pair of their packet's addresses, after any mirror
+ * encapsulation; 0 for frames without a RoCE packet; its class:
+ * roce_shard_class) go to the same engine, so that every connection, its
+ * CNPs and its CM exchange are analysed by one engine, and so that the
+ * requests the diagnoses keep, by class (roce_reqlog.h), are those one
+ * engine keeps. Each engine is told the
  * latest capture time of the whole input (roce_engine_note_time). The
  * front end merges the verdicts in frame order and the reports, with flow
  * ids renumbered in the order the flows were created (on_flow). The result
@@ -87,6 +90,21 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
  * says how the CLI checks that.
  */
 uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_in *in);
+/* The key of an address pair (either order; never 0), as roce_shard_key
+ * gives it for a packet between them. */
+uint32_t roce_pair_key(const uint8_t a[ROCE_ADDR_LEN], const uint8_t b[ROCE_ADDR_LEN]);
+#define ROCE_SHARD_CLASS_BITS 4
+#define ROCE_SHARD_CLASSES    (1u << ROCE_SHARD_CLASS_BITS)
+/* The class of a key (its top bits: the best mixed), and the part of an
+ * n-part split that takes it. */
+static inline unsigned roce_shard_class(uint32_t key)
+{
+    return key >> (32 - ROCE_SHARD_CLASS_BITS);
+}
+static inline unsigned roce_shard_part(uint32_t key, unsigned n)
+{
+    return roce_shard_class(key) % n;
+}
 /* The input reached capture time now_ns (a frame another engine takes):
  * the next frame is analysed at that time or later, as one engine would. */
 void roce_engine_note_time(struct roce_engine *e, int64_t now_ns);
@@ -97,8 +115,6 @@ struct roce_engine_usage {
     uint32_t cm_pending_max;  /* how many can wait */
     uint32_t ce_ring_max;     /* CE marks waiting for a CNP that can be tracked */
     uint32_t cnp_ring_max;    /* CNPs waiting for their connection that can be tracked */
-    uint64_t requests_logged; /* requests written to the diagnoses' recent requests */
-    uint32_t requests_kept;   /* how many of them it keeps */
     uint32_t gap_ring_room, gap_ring_max;     /* PSN gaps waiting: room made, at most */
     uint32_t dcqcn_ring_room, dcqcn_ring_max; /* CNPs waiting for their after window */
     uint32_t macs, macs_max;                  /* source MACs in the table, at most */

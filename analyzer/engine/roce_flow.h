@@ -81,6 +81,7 @@ struct req_state {
     uint8_t ack_head, ack_n;  /* outstanding AckReq samples: oldest at ack_head */
     uint16_t last_sport;      /* the latest request's UDP source port (RoCEv2) */
     uint8_t dcqcn_open;       /* CNPs whose after window is open (roce_dcqcn.c) */
+    uint8_t log_class;        /* the ring of its recent requests (roce_reqlog.c) */
     struct ackreq_rec ackreq[ACKREQ_RING];
     struct nak_ring naks;
     uint64_t episode_frame; /* the first frame of the current episode */

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "roce_config.h"
+#include "roce_engine.h"
 #include "roce_diag.h"
 #include "roce_reqlog.h"
 #include "roce_index.h"
@@ -52,6 +53,7 @@ struct roce_engine {
     struct roce_config cfg;
     struct roce_decode_cfg dcfg;
     struct roce_totals totals;
+    struct roce_frame_out scratch; /* the frame's decode and verdict when the caller wants neither */
     uint64_t alloc_failures; /* of the analysis; the flow table counts its own */
     int64_t now;             /* latest capture time seen */
     uint8_t have_now;
@@ -95,16 +97,15 @@ struct roce_engine {
      * when the oldest window ends (INT64_MAX: none) */
     struct roce_ring dcq;
     int64_t dcq_next;
-    /* the recent requests of all flows (struct reqlog_entry, roce_reqlog.c),
-     * allocated at the first; written counts every request logged */
-    struct reqlog_entry *reqlog;
-    uint64_t reqlog_written;
     /* source MACs (roce_hosts.c): entries, and their index by MAC */
     struct roce_host_mac *macs;
     uint32_t n_macs, cap_macs;
     struct roce_index mac_index;
     /* recovery times and DCQCN ratios (roce_diag.h) */
     struct roce_hist hist[ROCE_HIST_KINDS];
+    /* the recent requests of all flows, by class of address pair
+     * (roce_reqlog.c) */
+    struct reqlog_ring reqlog[REQLOG_CLASSES];
 };
 
 /* The current frame will wait for one more annotation, until deadline. */

@@ -2,11 +2,11 @@
  * roce_reqlog.c - the recent request packets of all flows (see
  * roce_reqlog.h).
  *
- * One ring in capture order, written sequentially: a per-flow ring would
- * cost a cold cache line per request when many flows interleave. A flow's
- * entries are chained (each names the flow's previous one, the flow its
- * latest), so a query walks that flow's entries only; a link to an entry
- * the ring has overwritten ends the chain.
+ * A ring per class of address pairs, each in capture order, written
+ * sequentially: a per-flow ring would cost a cold cache line per request
+ * when many flows interleave. A flow's entries are chained (each names the
+ * flow's previous one, the flow its latest), so a query walks that flow's
+ * entries only; a link to an entry the ring has overwritten ends the chain.
  */
 #include "roce_reqlog.h"
 
@@ -19,42 +19,50 @@
 
 /* The entry a link names (its number + 1), or NULL when there is none or
  * the ring has overwritten it. */
-static const struct reqlog_entry *entry(const struct roce_engine *e, uint64_t link)
+static const struct reqlog_entry *entry(const struct reqlog_ring *r, uint64_t link)
 {
-    if (link == 0 || e->reqlog == NULL || e->reqlog_written - (link - 1) > REQLOG_ENTRIES)
+    if (link == 0 || r->e == NULL || r->written - (link - 1) > REQLOG_ENTRIES)
         return NULL;
-    return &e->reqlog[(link - 1) & MASK];
+    return &r->e[(link - 1) & MASK];
+}
+
+/* The ring of f's class. */
+static const struct reqlog_ring *ring_of(const struct roce_engine *e, const struct roce_flow *f)
+{
+    return &e->reqlog[f->req.log_class];
 }
 
 /* Nonzero when the chain that ended at link was cut by the ring (older
  * entries of the flow were overwritten), not by its start. */
-static int cut(const struct roce_engine *e, uint64_t link)
+static int cut(const struct reqlog_ring *r, uint64_t link)
 {
-    return link != 0 && entry(e, link) == NULL;
+    return link != 0 && entry(r, link) == NULL;
 }
 
 void roce_reqlog_add(struct roce_engine *e, struct roce_flow *f, int64_t ts, uint32_t psn,
                      uint32_t len)
 {
-    if (e->reqlog == NULL && (e->reqlog = malloc(REQLOG_ENTRIES * sizeof *e->reqlog)) == NULL) {
+    struct reqlog_ring *r = &e->reqlog[f->req.log_class];
+    if (r->e == NULL && (r->e = malloc(REQLOG_ENTRIES * sizeof *r->e)) == NULL) {
         e->alloc_failures++; /* this request is not logged; the next one tries again */
         return;
     }
-    struct reqlog_entry *x = &e->reqlog[e->reqlog_written & MASK];
+    struct reqlog_entry *x = &r->e[r->written & MASK];
     x->ts = ts;
     x->prev = f->req.log_last;
     x->psn = psn;
     x->len = len;
-    f->req.log_last = ++e->reqlog_written;
+    f->req.log_last = ++r->written;
 }
 
 int roce_reqlog_window(const struct roce_engine *e, const struct roce_flow *f, int64_t from,
                        int64_t to, uint64_t *bytes, uint64_t *packets)
 {
+    const struct reqlog_ring *r = ring_of(e, f);
     uint64_t b = 0, n = 0, link = f->req.log_last;
     const struct reqlog_entry *x;
     unsigned walked = 0;
-    for (; (x = entry(e, link)) != NULL && walked < REQLOG_WALK; link = x->prev, walked++) {
+    for (; (x = entry(r, link)) != NULL && walked < REQLOG_WALK; link = x->prev, walked++) {
         if (x->ts < from)
             break;
         if (x->ts < to) {
@@ -62,7 +70,7 @@ int roce_reqlog_window(const struct roce_engine *e, const struct roce_flow *f, i
             n++;
         }
     }
-    if ((x == NULL && cut(e, link)) || walked == REQLOG_WALK)
+    if ((x == NULL && cut(r, link)) || walked == REQLOG_WALK)
         return -1; /* requests older than what is kept may still be in the window */
     *bytes = b;
     *packets = n;
@@ -72,17 +80,18 @@ int roce_reqlog_window(const struct roce_engine *e, const struct roce_flow *f, i
 int roce_reqlog_first_after(const struct roce_engine *e, const struct roce_flow *f, uint32_t psn,
                             int64_t at, int64_t *ts)
 {
+    const struct reqlog_ring *r = ring_of(e, f);
     uint64_t link = f->req.log_last;
     const struct reqlog_entry *x, *first = NULL;
     unsigned walked = 0;
-    for (; (x = entry(e, link)) != NULL && walked < REQLOG_WALK; link = x->prev, walked++) {
+    for (; (x = entry(r, link)) != NULL && walked < REQLOG_WALK; link = x->prev, walked++) {
         if (x->ts > at)
             continue; /* captured after the NAK */
         if (!roce_psn_after(x->psn, psn))
             break;
         first = x;
     }
-    if (first == NULL || (x == NULL && cut(e, link)) || walked == REQLOG_WALK)
+    if (first == NULL || (x == NULL && cut(r, link)) || walked == REQLOG_WALK)
         return 0; /* none, or the run began before the oldest request kept */
     *ts = first->ts;
     return 1;
@@ -90,6 +99,8 @@ int roce_reqlog_first_after(const struct roce_engine *e, const struct roce_flow 
 
 void roce_reqlog_done(struct roce_engine *e)
 {
-    free(e->reqlog);
-    e->reqlog = NULL;
+    for (unsigned c = 0; c < REQLOG_CLASSES; c++) {
+        free(e->reqlog[c].e);
+        e->reqlog[c].e = NULL;
+    }
 }

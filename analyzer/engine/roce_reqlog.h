@@ -5,18 +5,23 @@
  *
  * The recovery breakdown reads it back for the out-of-sequence arrival that
  * made a responder NAK (nak_generation), the DCQCN analysis for a flow's
- * rate in the window before a CNP. One bounded ring for the engine
- * (REQLOG_ENTRIES requests), never a per-packet log: writing it is one
- * sequential store per request, whatever the number of flows. A flow's
- * entries are chained from its latest (req_state.log_last); a query walks
- * at most REQLOG_WALK of them.
+ * rate in the window before a CNP. Bounded rings, never a per-packet log:
+ * writing one is one sequential store per request, whatever the number of
+ * flows. The requests are kept by class of their address pair
+ * (REQLOG_CLASSES rings of REQLOG_ENTRIES requests, the class of
+ * roce_shard_class): what one ring keeps depends only on the frames of its
+ * class, so a split analysis, whose parts each take whole classes
+ * (roce_engine.h), keeps exactly what one engine keeps. A flow's entries
+ * are chained from its latest (req_state.log_last) in its class's ring; a
+ * query walks at most REQLOG_WALK of them.
  */
 #ifndef ROCE_REQLOG_H
 #define ROCE_REQLOG_H
 
 #include <stdint.h>
 
-#define REQLOG_ENTRIES 65536u /* requests kept (a power of two) */
+#define REQLOG_CLASSES 16u   /* rings: ROCE_SHARD_CLASSES */
+#define REQLOG_ENTRIES 8192u /* requests kept per ring (a power of two) */
 #define REQLOG_WALK    4096u  /* a flow's entries a query looks at, at most */
 
 struct roce_engine;
@@ -30,8 +35,14 @@ struct reqlog_entry {
     uint32_t len; /* original length of the frame */
 };
 
-/* Log a request packet of f (allocates the ring at the first one; an
- * allocation failure is counted and the packet not logged). */
+/* One class's ring, allocated at its first request. */
+struct reqlog_ring {
+    struct reqlog_entry *e;
+    uint64_t written; /* requests logged in it */
+};
+
+/* Log a request packet of f (allocates its class's ring at the first one;
+ * an allocation failure is counted and the packet not logged). */
 void roce_reqlog_add(struct roce_engine *e, struct roce_flow *f, int64_t ts, uint32_t psn,
                      uint32_t len);
 /* Sum the requests of f with a time in [from, to): 0, or -1 when the ring
@@ -46,7 +57,7 @@ int roce_reqlog_window(const struct roce_engine *e, const struct roce_flow *f, i
  * REQLOG_WALK) lost the start of the run. */
 int roce_reqlog_first_after(const struct roce_engine *e, const struct roce_flow *f, uint32_t psn,
                             int64_t at, int64_t *ts);
-/* Free the ring (the engine's). */
+/* Free the rings (the engine's). */
 void roce_reqlog_done(struct roce_engine *e);
 
 #endif

@@ -43,21 +43,50 @@
 #define UDP_DPORT_OFF    2
 #define UDP_HDR_LEN      8
 
-/* The hash of one address. */
-static uint64_t addr_hash(const uint8_t a[ROCE_ADDR_LEN])
+/* The key of an address pair from the addresses' 64-bit halves as memcpy
+ * reads them, the same in both directions (never 0): their sums, mixed
+ * (two multiplications: every part computes it for every frame). */
+static uint32_t pair_key_words(uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1)
 {
-    uint64_t w[2];
-    memcpy(w, a, sizeof w);
-    return roce_hash_mix(roce_hash_mix(ROCE_HASH_SEED, w[0]), w[1]);
-}
-
-/* The key of an address pair, the same in both directions (never 0): the
- * sum of the addresses' hashes, mixed. */
-static uint32_t pair_key(const uint8_t a[ROCE_ADDR_LEN], const uint8_t b[ROCE_ADDR_LEN])
-{
-    uint64_t h = roce_hash_mix(ROCE_HASH_SEED, addr_hash(a) + addr_hash(b));
+    uint64_t h = roce_hash_mix(roce_hash_mix(ROCE_HASH_SEED, x0 + y0), x1 + y1);
     uint32_t k = (uint32_t)(h ^ (h >> 32));
     return k ? k : 1;
+}
+
+uint32_t roce_pair_key(const uint8_t a[ROCE_ADDR_LEN], const uint8_t b[ROCE_ADDR_LEN])
+{
+    uint64_t x[2], y[2];
+    memcpy(x, a, sizeof x);
+    memcpy(y, b, sizeof y);
+    return pair_key_words(x[0], x[1], y[0], y[1]);
+}
+
+/* The second half of the IPv4-mapped address of v4 (roce_addr_set_v4) as
+ * memcpy reads it, built in a register: the frame's bytes are read once,
+ * and no word is read back from smaller stores. */
+static uint64_t v4_half(const uint8_t *v4)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t a;
+    memcpy(&a, v4, sizeof a);
+    return (uint64_t)a << 32 | (uint64_t)ROCE_ADDR_V4_MAP << 24 | (uint64_t)ROCE_ADDR_V4_MAP << 16;
+#else
+    uint8_t addr[ROCE_ADDR_LEN];
+    uint64_t w;
+    roce_addr_set_v4(addr, v4);
+    memcpy(&w, addr + sizeof w, sizeof w);
+    return w;
+#endif
+}
+
+/* Nonzero when a UDP header at udp was captured and goes to the RoCEv2
+ * port (and not to the VXLAN port, which the decoder looks into). */
+static int udp_roce(const struct roce_config *cfg, const uint8_t *p, size_t caplen, size_t udp)
+{
+    if (!roce_fits(caplen, udp, UDP_HDR_LEN))
+        return 0;
+    unsigned dport = roce_get_be16(p, udp + UDP_DPORT_OFF);
+    return dport == cfg->udp_port && dport != cfg->vxlan_port;
 }
 
 /* The fixed-offset frame: 1 with *key set, or 0 when it is not one. */
@@ -74,34 +103,28 @@ static int fast_key(const struct roce_config *cfg, const uint8_t *p, size_t capl
         type = roce_get_be16(p, off + 2);
         off += VLAN_TAG_LEN;
     }
-    uint8_t src[ROCE_ADDR_LEN], dst[ROCE_ADDR_LEN];
-    size_t udp;
     if (type == ETHERTYPE_IPV4) {
         if (!roce_fits(caplen, off, IPV4_MIN_LEN))
             return 0;
         size_t ihl = (size_t)(p[off] & IPV4_IHL_MASK) * 4;
         if (ihl < IPV4_MIN_LEN || p[off + IPV4_PROTO_OFF] != IPPROTO_UDP ||
-            (roce_get_be16(p, off + IPV4_FRAG_OFF) & IPV4_FRAG_MASK) != 0)
+            (roce_get_be16(p, off + IPV4_FRAG_OFF) & IPV4_FRAG_MASK) != 0 ||
+            !udp_roce(cfg, p, caplen, off + ihl))
             return 0;
-        roce_addr_set_v4(src, p + off + IPV4_SRC_OFF);
-        roce_addr_set_v4(dst, p + off + IPV4_SRC_OFF + ROCE_ADDR_V4_LEN);
-        udp = off + ihl;
-    } else if (type == ETHERTYPE_IPV6) {
-        if (!roce_fits(caplen, off, IPV6_HDR_LEN) || p[off + IPV6_NEXT_OFF] != IPPROTO_UDP)
-            return 0;
-        memcpy(src, p + off + IPV6_SRC_OFF, ROCE_ADDR_LEN);
-        memcpy(dst, p + off + IPV6_SRC_OFF + ROCE_ADDR_LEN, ROCE_ADDR_LEN);
-        udp = off + IPV6_HDR_LEN;
-    } else {
-        return 0;
+        *key = pair_key_words(0, v4_half(p + off + IPV4_SRC_OFF), 0,
+                              v4_half(p + off + IPV4_SRC_OFF + ROCE_ADDR_V4_LEN));
+        return 1;
     }
-    if (!roce_fits(caplen, udp, UDP_HDR_LEN))
-        return 0;
-    unsigned dport = roce_get_be16(p, udp + UDP_DPORT_OFF);
-    if (dport != cfg->udp_port || dport == cfg->vxlan_port)
-        return 0;
-    *key = pair_key(src, dst);
-    return 1;
+    if (type == ETHERTYPE_IPV6) {
+        if (!roce_fits(caplen, off, IPV6_HDR_LEN) || p[off + IPV6_NEXT_OFF] != IPPROTO_UDP ||
+            !udp_roce(cfg, p, caplen, off + IPV6_HDR_LEN))
+            return 0;
+        uint64_t w[4]; /* source and destination, read in place */
+        memcpy(w, p + off + IPV6_SRC_OFF, sizeof w);
+        *key = pair_key_words(w[0], w[1], w[2], w[3]);
+        return 1;
+    }
+    return 0;
 }
 
 uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_in *in)
@@ -114,5 +137,5 @@ uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_i
     if (roce_decode(&dcfg, in->linktype, in->data, in->caplen, in->wirelen, &pkt) != 0 ||
         pkt.cls != ROCE_CLASS_ROCE)
         return 0;
-    return pair_key(pkt.src, pkt.dst);
+    return roce_pair_key(pkt.src, pkt.dst);
 }

@@ -17,6 +17,7 @@ or the HTML report (--html: its series takes every frame in order; the page
 must equal that of -T 1).
 """
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -77,9 +78,10 @@ def compare_all(tool, files):
 def request_log_wrap(captures, tmp):
     """dcqcn.pcap with 70 000 requests of another QP of C2's address pair
     (PSNs counting up, so --no-icrc) at the time of the frame before C1's
-    first CNP: one engine's request log (65536) no longer reaches C1's
-    requests before that CNP (dcqcn_untracked), while a part without C2's
-    frames would still reach them."""
+    first CNP: the ring of recent requests of their class (8192) no longer
+    reaches C1's requests before that CNP (dcqcn_untracked). The rings are
+    kept by class of address pair and a part takes whole classes, so the
+    split loses exactly the requests one engine loses."""
     fr = cf.frames_of(os.path.join(captures, "dcqcn.pcap"))
     c2 = next(d for _, d in fr if d[26:30] == bytes([10, 0, 5, 1]) and d[42] == 0x04)
     more = []
@@ -109,8 +111,8 @@ def main():
     frames = cf.frames_of(os.path.join(a.captures, "loss_receiver.pcap"))
     files += (readers.damaged(frames, tmp) + readers.pcapng_variants(frames, tmp) +
               readers.ng_damaged(frames, tmp))
-    # 43 381 requests: within the diagnoses' request log (65536), the split;
-    # 173 000: beyond it, one engine
+    # 43 381 and 173 000 requests: the split either way (the diagnoses'
+    # recent requests are kept by class of address pair, which a part takes whole)
     bulk_small = os.path.join(tmp, "bulk_small.pcap")
     bulk = os.path.join(tmp, "bulk.pcap")
     for path, packets in ((bulk_small, "50000"), (bulk, "200000")):
@@ -151,15 +153,20 @@ def main():
             ("frames out of time order", [shuffled], "one engine: frames out of time order"),
             ("--max-flows 4", ["--max-flows", "4", bulk], "one engine: more flows than"),
             ("bulk_small", [bulk_small], "split"),
-            ("more requests than the request log keeps", [bulk],
-             "one engine: more requests than the diagnoses keep"),
-            ("request log wrapped before a CNP", ["--no-icrc", request_log_wrap(a.captures, tmp)],
-             "one engine: more requests than the diagnoses keep")):
+            ("more requests than a ring of recent requests keeps", [bulk], "split"),
+            ("ring of recent requests wrapped before a CNP",
+             ["--no-icrc", request_log_wrap(a.captures, tmp)], "split")):
         got = way(tool, ["-T", "2", "--json", *args])
         if not got.startswith(expect):
             failures.append(f"{label}: -T 2 went '{got}', expected '{expect}'")
         compare(label, ["--json", *args])
         compare(label, ["--events", *args])
+    # the wrap is real: C1's first CNPs are not evaluated, with one engine or two
+    wrapped = ["--no-icrc", "--json", os.path.join(tmp, "request_log_wrap.pcap")]
+    for n in ("1", "2"):
+        untracked = json.loads(run(tool, ["-T", n, *wrapped])[1])["limits"]["dcqcn_untracked"]
+        if untracked < 1:
+            failures.append(f"ring of recent requests wrapped, -T {n}: dcqcn_untracked {untracked}")
 
     # --html: the page's series takes every frame in order, so one engine
     # analyses; the page and the report beside it are those of -T 1

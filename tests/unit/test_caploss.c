@@ -13,6 +13,7 @@
  * the out-of-sequence arrival is looked for in the run of requests since the
  * flow last sent the NAK's PSN or an earlier one.
  */
+#include "roce_reqlog.h"
 #include "test_harness.h"
 #include "test_util.h"
 
@@ -243,18 +244,30 @@ static void test_nak_generation_unknown(void)
     tu_eng_done(&t);
 }
 
-/* The out-of-sequence run started before the engine's ring of recent
- * requests (REQLOG_ENTRIES of all flows): the time is unknown rather than
- * wrong; a run within the ring is found among another flow's requests. */
+/* The class of the address pair a <-> b (IPv4, host order), as the engine
+ * keeps its recent requests (roce_reqlog.h). */
+static unsigned pair_class(uint32_t a, uint32_t b)
+{
+    uint8_t x[ROCE_ADDR_LEN] = {[10] = 0xFF, [11] = 0xFF}, y[ROCE_ADDR_LEN] = {[10] = 0xFF, [11] = 0xFF};
+    for (int i = 0; i < 4; i++) {
+        x[12 + i] = (uint8_t)(a >> (24 - 8 * i));
+        y[12 + i] = (uint8_t)(b >> (24 - 8 * i));
+    }
+    return roce_shard_class(roce_pair_key(x, y));
+}
+
+/* The out-of-sequence run started before the ring of recent requests of
+ * its address pair's class (REQLOG_ENTRIES): the time is unknown rather
+ * than wrong; a run within the ring is found among another flow's requests. */
 static void test_nak_generation_beyond_ring(void)
 {
     struct tu_eng t;
     struct tu_conn c, other;
     setup_paired(&t, &c, NULL);
-    tu_conn_init(&other, TU_IP_A + 10, TU_IP_B + 10, TU_QA, TU_QB);
+    tu_conn_init(&other, TU_IP_A, TU_IP_B, TU_QA + 10, TU_QB + 10); /* same pair: same ring */
     tu_send(&t, &c, 2);
     tu_send(&t, &c, 3);
-    for (uint32_t i = 0; i < 70000; i++)
+    for (uint32_t i = 0; i < REQLOG_ENTRIES + 10; i++)
         tu_send(&t, &other, i);
     tu_send(&t, &c, 4);
     tu_ack(&t, &c, 2, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR)); /* 3 was pushed out of the ring */
@@ -262,12 +275,39 @@ static void test_nak_generation_beyond_ring(void)
     int64_t t5 = t.now;
     tu_send(&t, &c, 5);
     for (uint32_t i = 0; i < 1000; i++)
-        tu_send(&t, &other, 70000 + i);
+        tu_send(&t, &other, REQLOG_ENTRIES + 10 + i);
     tu_send(&t, &c, 6);
     t.now = t5 + 2 * ROCE_NS_PER_MS;
     tu_ack(&t, &c, 4, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR)); /* 5 is in the ring */
     CU_ASSERT_EQUAL(t.out.verdict.has_nak_generation, 1);
     CU_ASSERT_EQUAL(t.out.verdict.nak_generation_ns, 2 * ROCE_NS_PER_MS);
+    tu_eng_done(&t);
+}
+
+/* The requests of an address pair of another class go to another ring:
+ * however many there are, they push none of this pair's out (so a split
+ * analysis, whose parts take whole classes, keeps what one engine keeps). */
+static void test_nak_generation_other_class(void)
+{
+    struct tu_eng t;
+    struct tu_conn c, other;
+    uint32_t a = TU_IP_A + 16, b = TU_IP_B + 16;
+    while (pair_class(a, b) == pair_class(TU_IP_A, TU_IP_B)) {
+        a += 16;
+        b += 16;
+    }
+    setup_paired(&t, &c, NULL);
+    tu_conn_init(&other, a, b, TU_QA, TU_QB);
+    tu_send(&t, &c, 2);
+    int64_t t3 = t.now;
+    tu_send(&t, &c, 3);
+    for (uint32_t i = 0; i < 4 * REQLOG_ENTRIES; i++)
+        tu_send(&t, &other, i);
+    tu_send(&t, &c, 4);
+    int64_t at = t.now;
+    tu_ack(&t, &c, 2, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR)); /* 3 is still in its ring */
+    CU_ASSERT_EQUAL(t.out.verdict.has_nak_generation, 1);
+    CU_ASSERT_EQUAL(t.out.verdict.nak_generation_ns, at - t3);
     tu_eng_done(&t);
 }
 
@@ -312,6 +352,7 @@ static const struct tu_test tests[] = {
     {"nak_generation_gap_and_rerun", test_nak_generation_gap_and_rerun},
     {"nak_generation_unknown", test_nak_generation_unknown},
     {"nak_generation_beyond_ring", test_nak_generation_beyond_ring},
+    {"nak_generation_other_class", test_nak_generation_other_class},
     {"orphan_nak", test_orphan_nak},
     TU_END,
 };

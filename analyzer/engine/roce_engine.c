@@ -320,11 +320,20 @@ static int64_t clamp_ts(int64_t ts)
 int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
                       struct roce_frame_out *out)
 {
-    struct roce_frame_in clamped = *in_raw;
+    /* field by field: a copy of the whole struct reads words that the caller
+     * has just written in smaller parts, which the store buffer cannot
+     * forward (the load then waits for every earlier store to reach the
+     * cache, the misses of the frame before included) */
+    struct roce_frame_in clamped;
+    clamped.frame = in_raw->frame;
+    clamped.ts_ns = clamp_ts(in_raw->ts_ns);
+    clamped.linktype = in_raw->linktype;
+    clamped.data = in_raw->data;
+    clamped.caplen = in_raw->caplen;
+    clamped.wirelen = in_raw->wirelen;
     const struct roce_frame_in *in = &clamped;
     int rc = 0;
 
-    clamped.ts_ns = clamp_ts(in_raw->ts_ns);
     if (out == NULL)
         out = &e->scratch; /* beside the counters it updates, not on the stack */
     if (!e->have_now || in->ts_ns > e->now) {

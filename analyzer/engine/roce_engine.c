@@ -20,10 +20,10 @@
 #include "roce_pfc.h"
 #include "roce_read.h"
 #include "roce_reqlog.h"
-
-_Static_assert(REQLOG_CLASSES == ROCE_SHARD_CLASSES, "a part of a split takes whole rings");
 #include "roce_seq.h"
 #include "roce_verdq.h"
+
+_Static_assert(REQLOG_CLASSES == ROCE_SHARD_CLASSES, "a part of a split takes whole rings");
 
 /* ---- the flow table's hooks ---- */
 

@@ -85,9 +85,9 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
  * ids renumbered in the order the flows were created (on_flow). The result
  * is that of one engine as long as the capture is in time order and no
  * engine-wide bound is reached: max_flows, max_open_verdicts, the CE mark
- * and CNP rings, the CM REQs waiting, the diagnoses' request log, gap and
- * DCQCN rings and MAC table (roce_engine_usage); rocescope(1), THREADS,
- * says how the CLI checks that.
+ * and CNP rings, the CM REQs waiting, the diagnoses' gap and DCQCN rings
+ * and MAC table (roce_engine_usage); rocescope(1), THREADS, says how the
+ * CLI checks that.
  */
 uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_in *in);
 /* The key of an address pair (either order; never 0), as roce_shard_key

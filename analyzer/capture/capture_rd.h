@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "capture.h"
 #include "capture_src.h"
@@ -29,6 +30,27 @@ enum roce_rd_status {
 };
 
 #define ROCE_RD_ERR_LEN 192
+
+/* Fields of a file in either byte order: swapped when the file's differs
+ * from this machine's. */
+static inline uint16_t roce_rd16(int swapped, const uint8_t *p)
+{
+    uint16_t v;
+    memcpy(&v, p, sizeof v);
+    return swapped ? __builtin_bswap16(v) : v;
+}
+static inline uint32_t roce_rd32(int swapped, const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+    return swapped ? __builtin_bswap32(v) : v;
+}
+static inline uint64_t roce_rd64(int swapped, const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return swapped ? __builtin_bswap64(v) : v;
+}
 
 /* Nanoseconds since the epoch of a time stamp of sec seconds and frac units
  * of unit ns, as capture.c takes libpcap's: saturated where 64-bit

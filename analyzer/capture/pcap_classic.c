@@ -33,13 +33,6 @@
 #define SNAPLEN_OFF      16
 #define LINKTYPE_OFF     20
 
-static uint32_t rd32(const struct roce_rd_pcap *r, const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, sizeof v);
-    return r->swapped ? __builtin_bswap32(v) : v;
-}
-
 int roce_rd_pcap_probe(const uint8_t *head, size_t len)
 {
     uint32_t magic;
@@ -60,14 +53,10 @@ int roce_rd_pcap_open(struct roce_rd_pcap *r, struct roce_src *s)
     memcpy(&magic, h, sizeof magic);
     r->swapped = magic == MAGIC_US_SWAPPED || magic == MAGIC_NS_SWAPPED;
     r->frac_ns = magic == MAGIC_US || magic == MAGIC_US_SWAPPED ? ROCE_NS_PER_US : 1;
-    uint16_t ver[2];
-    memcpy(ver, h + VERSION_OFF, sizeof ver);
-    if (r->swapped) {
-        ver[0] = __builtin_bswap16(ver[0]);
-        ver[1] = __builtin_bswap16(ver[1]);
-    }
-    uint32_t lt = rd32(r, h + LINKTYPE_OFF);
-    r->snaplen = rd32(r, h + SNAPLEN_OFF);
+    uint16_t ver[2] = {roce_rd16(r->swapped, h + VERSION_OFF),
+                       roce_rd16(r->swapped, h + VERSION_OFF + 2)};
+    uint32_t lt = roce_rd32(r->swapped, h + LINKTYPE_OFF);
+    r->snaplen = roce_rd32(r->swapped, h + SNAPLEN_OFF);
     if (ver[0] != VERSION_MAJOR || ver[1] != VERSION_MINOR || (lt & ~LINKTYPE_MASK) != 0 ||
         r->snaplen == 0 || r->snaplen > MAX_RECORD)
         return -1;
@@ -82,8 +71,8 @@ int roce_rd_pcap_next(struct roce_rd_pcap *r, struct roce_src *s, struct roce_ca
     if (!roce_src_need(s, REC_HDR_LEN))
         return roce_src_left(s) == 0 && s->read_errno == 0 ? ROCE_RD_END : ROCE_RD_LIBPCAP;
     const uint8_t *h = s->p + s->off;
-    uint32_t sec = rd32(r, h), frac = rd32(r, h + 4);
-    uint32_t incl = rd32(r, h + 8), orig = rd32(r, h + 12);
+    uint32_t sec = roce_rd32(r->swapped, h), frac = roce_rd32(r->swapped, h + 4);
+    uint32_t incl = roce_rd32(r->swapped, h + 8), orig = roce_rd32(r->swapped, h + 12);
     if (incl > r->snaplen || !roce_src_need(s, REC_HDR_LEN + (size_t)incl))
         return ROCE_RD_LIBPCAP;
     h = s->p + s->off; /* a stream's bytes may have moved */

@@ -77,20 +77,6 @@ struct roce_rd_ng_if {
     uint8_t scale; /* enum scale */
 };
 
-static uint32_t rd32(const struct roce_rd_ng *r, const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, sizeof v);
-    return r->swapped ? __builtin_bswap32(v) : v;
-}
-
-static uint16_t rd16(const struct roce_rd_ng *r, const uint8_t *p)
-{
-    uint16_t v;
-    memcpy(&v, p, sizeof v);
-    return r->swapped ? __builtin_bswap16(v) : v;
-}
-
 int roce_rd_ng_probe(const uint8_t *head, size_t len)
 {
     uint32_t type;
@@ -139,7 +125,7 @@ static int idb_options(const struct roce_rd_ng *r, const uint8_t *b, size_t n,
     for (size_t off = IDB_BODY_LEN; off != n;) {
         if (n - off < OPT_HDR_LEN)
             return -1;
-        unsigned code = rd16(r, b + off), olen = rd16(r, b + off + 2);
+        unsigned code = roce_rd16(r->swapped, b + off), olen = roce_rd16(r->swapped, b + off + 2);
         size_t padded = ((size_t)olen + 3) / 4 * 4;
         if (n - off - OPT_HDR_LEN < padded)
             return -1;
@@ -167,11 +153,9 @@ static int idb_options(const struct roce_rd_ng *r, const uint8_t *b, size_t n,
                     i->tsresol *= 10;
             }
         } else if (code == IF_TSOFFSET) {
-            uint64_t o;
             if (olen != 8 || saw_tsoffset++)
                 return -1;
-            memcpy(&o, v, sizeof o);
-            i->tsoffset = (int64_t)(r->swapped ? __builtin_bswap64(o) : o);
+            i->tsoffset = (int64_t)roce_rd64(r->swapped, v);
         }
     }
     if (i->tsresol == TSRESOL_NS) {
@@ -194,8 +178,8 @@ static int add_if(struct roce_rd_ng *r, const uint8_t *b, size_t n)
 {
     struct roce_rd_ng_if i;
     memset(&i, 0, sizeof i);
-    i.linktype = rd16(r, b);
-    i.snap = adjust_snap(rd32(r, b + 4));
+    i.linktype = roce_rd16(r->swapped, b);
+    i.snap = adjust_snap(roce_rd32(r->swapped, b + 4));
     if (idb_options(r, b, n, &i) != 0 || r->n_ifs == IFS_MAX)
         return -1;
     if (r->n_ifs == r->cap_ifs) {
@@ -216,9 +200,9 @@ static size_t block_at(struct roce_rd_ng *r, struct roce_src *s, size_t o)
 {
     if (!roce_src_need(s, o + BLOCK_HDR_LEN))
         return 0;
-    uint32_t len = rd32(r, s->p + s->off + o + 4);
+    uint32_t len = roce_rd32(r->swapped, s->p + s->off + o + 4);
     if (len < BLOCK_MIN_LEN || len % 4 != 0 || len > BLOCK_MAX_LEN ||
-        !roce_src_need(s, o + (size_t)len) || rd32(r, s->p + s->off + o + len - 4) != len)
+        !roce_src_need(s, o + (size_t)len) || roce_rd32(r->swapped, s->p + s->off + o + len - 4) != len)
         return 0;
     return len;
 }
@@ -238,12 +222,12 @@ int roce_rd_ng_open(struct roce_rd_ng *r, struct roce_src *s)
     if (len < SHB_MIN_LEN)
         return -1;
     const uint8_t *h = s->p + s->off;
-    unsigned major = rd16(r, h + 12), minor = rd16(r, h + 14);
+    unsigned major = roce_rd16(r->swapped, h + 12), minor = roce_rd16(r->swapped, h + 14);
     if (major != 1 || (minor != 0 && minor != 2))
         return -1;
     for (size_t o = len; (len = block_at(r, s, o)) != 0; o += len) {
         const uint8_t *b = s->p + s->off + o;
-        uint32_t type = rd32(r, b);
+        uint32_t type = roce_rd32(r->swapped, b);
         if (type == BT_EPB || type == BT_SPB || type == BT_PB)
             break;
         if (type != BT_IDB)
@@ -253,7 +237,7 @@ int roce_rd_ng_open(struct roce_rd_ng *r, struct roce_src *s)
         r->linktype = r->ifs[0].linktype;
         r->first_snap = r->ifs[0].snap;
         /* the section header and the first interface, for libpcap */
-        if (keep(r, s->p + s->off, rd32(r, s->p + s->off + 4)) != 0 || keep(r, b, len) != 0)
+        if (keep(r, s->p + s->off, roce_rd32(r->swapped, s->p + s->off + 4)) != 0 || keep(r, b, len) != 0)
             break;
         r->pre_first = r->pre_len;
         roce_src_skip(s, o + len);
@@ -277,21 +261,21 @@ static int give_way(struct roce_rd_ng *r, const char *why)
  * 0, or what next returns. */
 static int other_block(struct roce_rd_ng *r, const uint8_t *b, size_t len)
 {
-    uint32_t type = rd32(r, b);
+    uint32_t type = roce_rd32(r->swapped, b);
     const uint8_t *body = b + BLOCK_HDR_LEN;
     size_t n = len - BLOCK_MIN_LEN;
     if (type == BT_IDB) {
         if (n < IDB_BODY_LEN)
             return give_way(r, "interface description block too short");
-        if (rd16(r, body) != linktype_dlt(r->linktype) ||
-            adjust_snap(rd32(r, body + 4)) != r->first_snap)
+        if (roce_rd16(r->swapped, body) != linktype_dlt(r->linktype) ||
+            adjust_snap(roce_rd32(r->swapped, body + 4)) != r->first_snap)
             r->compatible = 0; /* from here on libpcap could not read on */
         if (add_if(r, body, n) != 0)
             return give_way(r, "interface description block not read");
         if (keep(r, b, len) != 0)
             return give_way(r, "out of memory");
     } else if (type == BT_SHB) {
-        if (n < SHB_BODY_LEN || rd32(r, body) != BYTE_ORDER_MAGIC || rd16(r, body + 4) != 1)
+        if (n < SHB_BODY_LEN || roce_rd32(r->swapped, body) != BYTE_ORDER_MAGIC || roce_rd16(r->swapped, body + 4) != 1)
             return give_way(r, "section header block not read");
         r->n_ifs = 0;
         r->pre_len = r->pre_first;
@@ -335,22 +319,22 @@ int roce_rd_ng_next(struct roce_rd_ng *r, struct roce_src *s, struct roce_captur
         }
         const uint8_t *b = s->p + s->off, *body = b + BLOCK_HDR_LEN;
         size_t n = len - BLOCK_MIN_LEN, hdr;
-        uint32_t type = rd32(r, b), id, caplen, wirelen;
+        uint32_t type = roce_rd32(r->swapped, b), id, caplen, wirelen;
         uint64_t t;
         if (type == BT_EPB || type == BT_PB) {
             if (n < EPB_BODY_LEN)
                 return give_way(r, "packet block too short");
-            id = type == BT_EPB ? rd32(r, body) : rd16(r, body);
-            t = (uint64_t)rd32(r, body + 4) << 32 | rd32(r, body + 8);
-            caplen = rd32(r, body + 12);
-            wirelen = rd32(r, body + 16);
+            id = type == BT_EPB ? roce_rd32(r->swapped, body) : roce_rd16(r->swapped, body);
+            t = (uint64_t)roce_rd32(r->swapped, body + 4) << 32 | roce_rd32(r->swapped, body + 8);
+            caplen = roce_rd32(r->swapped, body + 12);
+            wirelen = roce_rd32(r->swapped, body + 16);
             hdr = EPB_BODY_LEN;
         } else if (type == BT_SPB) {
             if (n < SPB_BODY_LEN || r->n_ifs == 0)
                 return give_way(r, "simple packet block too short or without interface");
             id = 0;
             t = 0;
-            wirelen = rd32(r, body);
+            wirelen = roce_rd32(r->swapped, body);
             caplen = wirelen < r->ifs[0].snap ? wirelen : r->ifs[0].snap;
             hdr = SPB_BODY_LEN;
         } else {

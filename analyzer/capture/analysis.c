@@ -63,11 +63,11 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
             a->out_of_order = 1;
         else
             a->now_ns = fr.ts_ns;
-        if (a->shards > 1) {
+        if (a->split) {
             if ((in.frame & STOP_CHECK_MASK) == 0 &&
                 atomic_load_explicit(a->stop, memory_order_relaxed))
                 break;
-            if (roce_shard_part(roce_shard_key(a->cfg, &in), a->shards) != a->shard)
+            if (!(a->classes >> roce_shard_class(roce_shard_key(a->cfg, &in)) & 1u))
                 continue;
             roce_engine_note_time(a->engine, a->now_ns);
         }

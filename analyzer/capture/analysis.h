@@ -32,10 +32,11 @@ struct roce_analysis {
                      const struct roce_frame_out *out);
     void *frame_ctx;
     /* A split analysis (roce_shard_key): the engine takes the frames whose
-     * key modulo shards is shard, and is told the latest time of the others
-     * (shards 0 or 1: every frame). cfg gives the key's settings; reading
-     * stops early when *stop is set. */
-    unsigned shard, shards;
+     * key's class (roce_shard_class) is a bit set in classes, and is told the
+     * latest time of the others (split 0: every frame). cfg gives the key's
+     * settings; reading stops early when *stop is set. */
+    int split;
+    uint32_t classes;
     const struct roce_config *cfg;
     atomic_int *stop;
     int out_of_order; /* a frame came earlier than the latest before it */

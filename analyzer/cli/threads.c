@@ -149,8 +149,11 @@ static void *run_part(void *arg)
         return NULL;
     }
     p->a.engine = p->engine;
-    p->a.shard = p->idx;
-    p->a.shards = p->sp->n;
+    /* the classes this part takes, found once rather than per frame */
+    p->a.split = 1;
+    for (unsigned c = 0; c < ROCE_SHARD_CLASSES; c++)
+        if (roce_shard_part(c, p->sp->n) == p->idx)
+            p->a.classes |= 1u << c;
     p->a.cfg = &o->cfg;
     p->a.stop = &p->sp->stop;
     for (int i = 0; i < o->n_files; i++) {

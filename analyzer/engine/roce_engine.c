@@ -24,6 +24,7 @@
 #include "roce_verdq.h"
 
 _Static_assert(REQLOG_CLASSES == ROCE_SHARD_CLASSES, "a part of a split takes whole rings");
+_Static_assert(ROCE_SHARD_CLASSES <= 32, "a front end keeps a part's classes in a 32-bit mask");
 
 /* ---- the flow table's hooks ---- */
 

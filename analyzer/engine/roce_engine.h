@@ -96,14 +96,14 @@ uint32_t roce_pair_key(const uint8_t a[ROCE_ADDR_LEN], const uint8_t b[ROCE_ADDR
 #define ROCE_SHARD_CLASS_BITS 4
 #define ROCE_SHARD_CLASSES    (1u << ROCE_SHARD_CLASS_BITS)
 /* The class of a key (its top bits: the best mixed), and the part of an
- * n-part split that takes it. */
+ * n-part split that takes a class. */
 static inline unsigned roce_shard_class(uint32_t key)
 {
     return key >> (32 - ROCE_SHARD_CLASS_BITS);
 }
-static inline unsigned roce_shard_part(uint32_t key, unsigned n)
+static inline unsigned roce_shard_part(unsigned cls, unsigned n)
 {
-    return roce_shard_class(key) % n;
+    return cls % n;
 }
 /* The input reached capture time now_ns (a frame another engine takes):
  * the next frame is analysed at that time or later, as one engine would. */

@@ -32,7 +32,7 @@ struct job {
     FILE *spool;                       /* --events: the settled verdicts, binary, in frame order */
     int spool_failed;
     struct roce_html_series *series; /* --html: the file's series */
-    int failed; /* the file had a problem (msg) */
+    int failed;                      /* the file had a problem (msg) */
     int oom;
     int done;
 };
@@ -148,6 +148,9 @@ static void replay_events(struct job *j, uint64_t offset, uint64_t id_offset,
         shift(&v.cnp_frame, offset);
         shift(&v.cnp_for_frame, offset);
         shift(&v.reuse_frame, offset);
+        shift(&v.gap_decided_by, offset);
+        shift(&v.reorder_gap_frame, offset);
+        shift(&v.response_frame, offset);
         roce_events_write(&v, ev);
     }
     if (ferror(j->spool))
@@ -193,8 +196,7 @@ static int merge_job(struct pool *p, size_t i, struct roce_events *events, struc
 }
 
 int roce_parallel_run(const struct roce_cli_options *o, struct roce_events *events,
-                      struct roce_html_series *series, struct roce_report *rep,
-                      int *input_problem)
+                      struct roce_html_series *series, struct roce_report *rep, int *input_problem)
 {
     struct pool p = {.o = o,
                      .n = (size_t)o->n_files,

@@ -205,7 +205,7 @@ static struct words words_of(unsigned kind, unsigned cause, int ib)
                               "a requester bug that stalls the connection: fix the requester's PSN "
                               "accounting"};
     case ROCE_DIAG_GID_TYPE_MISMATCH:
-        return (struct words){": its two ends use different RoCE versions",
+        return (struct words){": the two ends use different RoCE versions",
                               "each end's GID index selects another GID type: give both ends the "
                               "same RoCE mode (GID index)"};
     case ROCE_DIAG_REORDERING:
@@ -283,7 +283,8 @@ static void figures(unsigned kind, const struct roce_diag_subject *s, const stru
         SAY(f, cap, "%llu mark%s", ull(x->ce_marked), plural(x->ce_marked));
         break;
     case ROCE_DIAG_CE_SOME_UNANSWERED:
-        SAY(f, cap, "%llu of %llu marks unanswered", ull(x->ce_unanswered), ull(x->ce_marked));
+        SAY(f, cap, "%llu of %llu mark%s unanswered", ull(x->ce_unanswered), ull(x->ce_marked),
+            plural(x->ce_marked));
         break;
     case ROCE_DIAG_CNP_UNEXPLAINED:
         SAY(f, cap, "%llu of %llu CNP%s", ull(x->cnps_unexplained), ull(x->cnps), plural(x->cnps));
@@ -364,13 +365,13 @@ static void fault_text(const struct roce_diag_subject *s, char *f, size_t cap)
         SAY(f, cap, x->caplen_min == x->caplen_max ? "%llu" : "%llu-", ull(x->caplen_min));
         if (x->caplen_min != x->caplen_max)
             SAY(f, cap, "%llu", ull(x->caplen_max));
-        SAY(f, cap, " bytes although their IP/UDP length says ");
+        SAY(f, cap, " bytes although their IP/UDP lengths make them ");
         SAY(f, cap, x->declared_min == x->declared_max ? "%llu" : "%llu-", ull(x->declared_min));
         if (x->declared_min != x->declared_max)
             SAY(f, cap, "%llu", ull(x->declared_max));
         SAY(f, cap,
-            " and their original length was written as captured (counted as truncated, "
-            "bytes from the declared lengths)");
+            " bytes and their original length was written as captured (counted as "
+            "truncated, bytes from the declared lengths)");
         break;
     case ROCE_FAULT_TIMESTAMPS:
         SAY(f, cap, "time stamps in %s steps",
@@ -379,11 +380,13 @@ static void fault_text(const struct roce_diag_subject *s, char *f, size_t cap)
                                                 : "1 us");
         if (x->latency_min_ns < x->resolution_ns)
             SAY(f, cap, ": latencies shorter than a step are not measured (the shortest reads 0)");
-        pct(x->frames, x->of_frames, a, sizeof a);
-        SAY(f, cap,
-            "; %s %% of the RoCE frames carry the time of the frame before them in "
-            "their flow",
-            a);
+        if (x->frames) {
+            pct(x->frames, x->of_frames, a, sizeof a);
+            SAY(f, cap,
+                "; %s %% of the RoCE frames carry the time of the frame before them in "
+                "their flow",
+                a);
+        }
         break;
     case ROCE_FAULT_CLOCK:
         if (x->responses_early)

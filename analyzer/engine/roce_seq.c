@@ -364,45 +364,64 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
 
 /* ---- responses ---- */
 
+/* The other RoCE version whose flows between the same two hosts may be the
+ * other end of a queue pair: a RoCEv1 GID of the IPv4-mapped form
+ * ::ffff:a.b.c.d and the IPv4 address a.b.c.d of RoCEv2 name one host
+ * (ANALYSIS.md "Flows and connections"); 0 when there is none. */
+static uint8_t other_version(const struct roce_flow_key *k)
+{
+    if (!roce_addr_is_v4(k->src) || !roce_addr_is_v4(k->dst))
+        return 0;
+    return k->version == ROCE_VERSION_1   ? ROCE_VERSION_2
+           : k->version == ROCE_VERSION_2 ? ROCE_VERSION_1
+                                          : 0;
+}
+
 /* Pair response flow y with the only unpaired request flow in the reverse
- * direction whose PSN range holds psn (ANALYSIS.md, "Flows and connections").
- * Unpaired request flows lead their address-pair list, so the scan stops at
- * the first paired one; at most PAIR_MAX_CANDIDATES are examined. */
+ * direction whose PSN range holds psn (ANALYSIS.md, "Flows and connections"),
+ * of y's RoCE version or, between IPv4 hosts, of the other one. Unpaired
+ * request flows lead their address-pair list, so each scan stops at the
+ * first paired one; at most PAIR_MAX_CANDIDATES are examined. */
 static struct roce_flow *pair_by_psn(struct roce_engine *e, struct roce_flow *y, uint32_t psn)
 {
     struct roce_flow *found = NULL;
     unsigned seen = 0;
+    const uint8_t versions[2] = {y->key.version, other_version(&y->key)};
 
     const struct roce_flow_table *t = &e->flows;
-    for (struct roce_flow *x = roce_flow_pair_first(t, y->key.dst, y->key.src, y->key.version);
-         x != NULL && !x->peer && seen < PAIR_MAX_CANDIDATES; x = roce_flow_pair_next(t, x)) {
-        const struct req_state *rq = &x->req;
-        seen++;
-        if (x == y || !rq->have ||
-            (x->transport != ROCE_TRANSPORT_RC && x->transport != ROCE_TRANSPORT_XRC))
-            continue;
-        int32_t reach = roce_psn_diff(rq->highest, rq->first_psn);
-        int32_t pos = roce_psn_diff(psn, rq->first_psn);
-        if (rq->read_pending)
-            reach += PAIR_READ_REACH;
-        if (pos >= 0 && pos <= reach) {
-            if (found != NULL)
-                return NULL; /* a tie: stays unpaired */
-            found = x;
+    for (unsigned v = 0; v < 2 && versions[v] != 0; v++)
+        for (struct roce_flow *x = roce_flow_pair_first(t, y->key.dst, y->key.src, versions[v]);
+             x != NULL && !x->peer && seen < PAIR_MAX_CANDIDATES; x = roce_flow_pair_next(t, x)) {
+            const struct req_state *rq = &x->req;
+            seen++;
+            if (x == y || !rq->have ||
+                (x->transport != ROCE_TRANSPORT_RC && x->transport != ROCE_TRANSPORT_XRC))
+                continue;
+            int32_t reach = roce_psn_diff(rq->highest, rq->first_psn);
+            int32_t pos = roce_psn_diff(psn, rq->first_psn);
+            if (rq->read_pending)
+                reach += PAIR_READ_REACH;
+            if (pos >= 0 && pos <= reach) {
+                if (found != NULL)
+                    return NULL; /* a tie: stays unpaired */
+                found = x;
+            }
         }
-    }
     if (found != NULL)
         roce_flow_pair(&e->flows, found, y, ROCE_PAIRED_PSN);
     return found;
 }
 
-static void ack_latency(struct roce_engine *e, struct roce_flow *x, uint32_t psn, int64_t ts)
+static void ack_latency(struct roce_engine *e, struct roce_flow *x, uint32_t psn, int64_t ts,
+                        uint64_t frame)
 {
     struct req_state *rq = &x->req;
     while (rq->ack_n > 0) {
         struct ackreq_rec *a = &rq->ackreq[rq->ack_head];
         if (roce_psn_after(a->psn, psn))
             break;
+        if (ts == a->ts) /* a latency the clock cannot show */
+            roce_evidence_add_capture(&e->totals.capture_frames, ROCE_FAULT_TIMESTAMPS, frame);
         if (roce_lat_add(&x->ack_lat, ts - a->ts) != 0)
             e->alloc_failures++;
         if (roce_lat_add(&e->ack_lat, ts - a->ts) != 0)
@@ -494,7 +513,7 @@ void roce_seq_response(struct roce_engine *e, struct roce_flow *y, const struct 
             break;
         default:
             if (x != NULL) {
-                ack_latency(e, x, pkt->psn, v->ts_ns);
+                ack_latency(e, x, pkt->psn, v->ts_ns, v->frame);
                 roce_caploss_ack(e, x, pkt->psn, v->frame);
                 if (!(pkt->op->flags & ROCE_OPF_READ_RESP))
                     ack_ahead(x, pkt->psn, v->frame);

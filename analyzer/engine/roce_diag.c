@@ -159,7 +159,9 @@ static void ecn_findings(struct cands *cs, const struct roce_diag_flow *df,
                             : ROCE_DIAG_CE_SOME_UNANSWERED;
         if ((x = flow_cand(cs, kind, ROCE_CAUSE_TRAFFIC, &r->key,
                            kind == ROCE_DIAG_CE_UNANSWERED ? r->ce_marked : r->ce_unanswered,
-                           df->ev)) != NULL) {
+                           kind == ROCE_DIAG_CE_UNANSWERED ? df->ev : NULL)) != NULL) {
+            if (kind == ROCE_DIAG_CE_SOME_UNANSWERED && df->ev != NULL) /* the marks unanswered */
+                roce_diag_take_frames(&x->s, df->ev->frame[kind], df->ev->n[kind]);
             x->s.fig.ce_marked = r->ce_marked;
             x->s.fig.ce_answered = r->ce_answered;
             x->s.fig.ce_unanswered = r->ce_unanswered;
@@ -192,6 +194,9 @@ static void gid_findings(struct cands *cs, const struct roce_diag_flow *df,
     x->s.peer = *df->peer;
     x->s.fig.request_version = r->key.version;
     x->s.fig.response_version = df->peer->version;
+    /* its evidence: the first frame of each end */
+    uint64_t firsts[2] = {r->first_frame, peer_df != NULL ? peer_df->r->first_frame : 0};
+    roce_diag_take_frames(&x->s, firsts, 2);
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -285,9 +290,11 @@ static void pfc_findings(struct cands *cs, const struct roce_totals *t,
         x->s.fig.paused_ns = (uint64_t)q->paused_ns;
         x->s.fig.span_ns = (uint64_t)(span > 0 ? span : 0);
         x->s.fig.pfc_frames = q->xoff;
-        roce_diag_take_frames(&x->s, t->storm_frames.frame[p],
-                              t->storm_frames.n[p] < ROCE_EVIDENCE_MAX ? t->storm_frames.n[p]
-                                                                       : ROCE_EVIDENCE_MAX);
+        /* a storm's evidence: the XOFF frames of its windows; else the first XOFFs */
+        const struct roce_pfc_storm_frames *ev =
+            kind == ROCE_DIAG_PFC_STORM ? &t->storm_frames : &t->xoff_frames;
+        roce_diag_take_frames(&x->s, ev->frame[p],
+                              ev->n[p] < ROCE_EVIDENCE_MAX ? ev->n[p] : ROCE_EVIDENCE_MAX);
     }
 }
 

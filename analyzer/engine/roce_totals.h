@@ -132,7 +132,8 @@ struct roce_totals {
     struct roce_capture_evidence capture_frames;
     struct roce_pfc_report pfc;
     struct roce_pfc_storm_frames storm_frames;
-    int64_t first_ts_ns, last_ts_ns; /* the earliest and the latest frame time */
+    struct roce_pfc_storm_frames xoff_frames; /* the first XOFF frames of each priority */
+    int64_t first_ts_ns, last_ts_ns;          /* the earliest and the latest frame time */
 };
 
 /* The DCQCN reaction of a RoCEv2 request flow whose connection received

@@ -259,6 +259,8 @@ static const struct roce_field report_fields[] = {
     OBJECT(T, "pfc", "pause", pfc.pause, roce_pfc_prio_fields, .flags = ROCE_FF_LIVE),
     CALL("pfc", "storm_frames", roce_fcall_storm_frames, MEMBER(T, storm_frames),
          .merge = ROCE_MERGE_NONE),
+    CALL("pfc", "xoff_frames", roce_fcall_storm_frames, MEMBER(T, xoff_frames),
+         .merge = ROCE_MERGE_NONE),
     CALL("", "host_macs", roce_fcall_macs, .merge = ROCE_MERGE_NONE, .arg = 1),
     CALL("", "fabric_macs", roce_fcall_macs, .merge = ROCE_MERGE_NONE, .arg = 0),
     COUNTS(T, "", "encapsulation", encap, encaps,

@@ -94,6 +94,11 @@ static int merge_macs(struct roce_report *dst, const struct roce_report *src, ui
     for (unsigned p = 0; p <= ROCE_PFC_PRIORITIES; p++)
         for (unsigned i = 0; i < s->n[p] && d->n[p] < ROCE_EVIDENCE_MAX; i++)
             d->frame[p][d->n[p]++] = s->frame[p][i] + frame_off;
+    d = &dst->t.xoff_frames;
+    s = &src->t.xoff_frames;
+    for (unsigned p = 0; p <= ROCE_PFC_PRIORITIES; p++)
+        for (unsigned i = 0; i < s->n[p] && d->n[p] < ROCE_EVIDENCE_MAX; i++)
+            d->frame[p][d->n[p]++] = s->frame[p][i] + frame_off;
     for (unsigned k = 0; k < ROCE_FAULTS; k++)
         for (unsigned i = 0; i < src->t.capture_frames.n[k] && i < ROCE_EVIDENCE_MAX; i++)
             roce_evidence_add_capture(&dst->t.capture_frames, k,

@@ -95,9 +95,13 @@ gboolean roce_ws_diag_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
         const struct roce_diagnosis *d = &cache.list.d[ev->d];
         const struct roce_diag_subject *sj = roce_diag_subject_at(&cache.list, d, ev->s);
         const char *kind = roce_diag_kind_name(d->kind);
+        /* the item and the expert info speak of this frame's subject alone
+         * (the finding's other subjects: Count, and -z roce,diagnoses) */
+        char sentence[sizeof d->summary];
+        roce_diag_subject_sentence(&cache.list, d, ev->s, sentence, sizeof sentence);
         proto_item *pi = proto_tree_add_string_format_value(
-            rt, roce_ws_hf.diagnosis, tvb, 0, 0, kind, "%s (%s, %" G_GUINT64_FORMAT "): %s", kind,
-            roce_diag_severity_name(d->severity), d->count, d->summary);
+            rt, roce_ws_hf.diagnosis, tvb, 0, 0, kind, "%s (%s): %s", kind,
+            roce_diag_severity_name(d->severity), sentence);
         proto_item_set_generated(pi);
         proto_tree *dt = proto_item_add_subtree(pi, roce_ws_ett.diagnosis);
         proto_item_set_generated(proto_tree_add_string(dt, roce_ws_hf.diagnosis_severity, tvb, 0, 0,
@@ -108,7 +112,7 @@ gboolean roce_ws_diag_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
             proto_tree_add_uint64(dt, roce_ws_hf.diagnosis_count, tvb, 0, 0, d->count));
         proto_item_set_generated(
             proto_tree_add_string(dt, roce_ws_hf.diagnosis_subject, tvb, 0, 0, sj->phrase));
-        expert_add_info_format(pinfo, pi, expert_of(d), "%s", d->summary);
+        expert_add_info_format(pinfo, pi, expert_of(d), "%s", sentence);
     }
     return TRUE;
 }

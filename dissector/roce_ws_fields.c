@@ -314,7 +314,9 @@ static void register_diagnosis_fields(int proto)
           "The subject of the finding this frame is evidence of, with its figures", HFILL}},
         {&roce_ws_hf.diagnosis_count,
          {"Count", "roce.diagnosis.count", FT_UINT64, BASE_DEC, NULL, 0x0,
-          "How many of what it counts (gaps, CNPs, PFC frames...: its definition's count)", HFILL}},
+          "How many of what the finding counts (gaps, CNPs, PFC frames...: its definition's "
+          "count), over all its subjects (this frame's subject: in Subject)",
+          HFILL}},
     };
     register_hf(proto, hf, array_length(hf));
 }

@@ -534,6 +534,7 @@ int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out)
         return -1;
     }
     free(cs.c);
-    roce_diag_text(out, in->cfg);
+    out->cfg = *in->cfg;
+    roce_diag_text(out);
     return 0;
 }

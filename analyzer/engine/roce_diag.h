@@ -215,6 +215,7 @@ struct roce_diag_list {
     size_t n;
     struct roce_diag_subject *subjects;
     size_t n_subjects;
+    struct roce_config cfg; /* the options it was made with (sentences quote some) */
 };
 /* The i-th subject of finding d in list l. */
 static inline const struct roce_diag_subject *
@@ -252,6 +253,14 @@ int roce_diag_same(const struct roce_diagnosis *a, const struct roce_diagnosis *
 size_t roce_diag_subject_text(unsigned kind, const struct roce_diag_subject *s, char *buf,
                               size_t len);
 
+/* The sentence finding d would have if its subject i were its only one
+ * ("10.0.0.1 -> 10.0.0.2 QP 0x0000b2 lost packets in the network (1 PSN
+ * gap, ...): check ..."; its summary when it has one subject), as
+ * snprintf: what one evidence frame of that subject says of it (the
+ * plugin's expert info). */
+size_t roce_diag_subject_sentence(const struct roce_diag_list *l, const struct roce_diagnosis *d,
+                                  size_t i, char *buf, size_t len);
+
 /* Nonzero when every ICRC checked was bad (at least one) and no rewritten
  * field explains them: the capture path probably altered the frames
  * (ANALYSIS.md "The list"), not a link. */
@@ -265,7 +274,7 @@ int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out);
 /* ---- the sentences (roce_diag_text.c) ---- */
 
 /* Fill the phrase of every subject and the summary of every finding of l
- * (kind of each subject: its finding's). */
-void roce_diag_text(struct roce_diag_list *l, const struct roce_config *cfg);
+ * (kind of each subject: its finding's; the options quoted: l->cfg). */
+void roce_diag_text(struct roce_diag_list *l);
 
 #endif

@@ -447,9 +447,36 @@ static void phrase(unsigned kind, struct roce_diag_subject *s, const struct roce
     SAY(s->phrase, sizeof s->phrase, fig[0] ? "%s (%s)" : "%s", subj, fig);
 }
 
+/* The sentence of finding d of kind and cause with subject s alone, into
+ * buf (cap bytes). */
+static void one_subject(const struct roce_diagnosis *d, const struct roce_diag_subject *s,
+                        const struct roce_config *cfg, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (d->kind == ROCE_DIAG_CAPTURE) {
+        SAY(buf, cap, "the capture itself is at fault: %s: read what follows with that in mind",
+            s->phrase);
+        return;
+    }
+    struct words w = words_of(d->kind, d->cause, s->flow.version == ROCE_VERSION_IB);
+    char subj[ROCE_DIAG_PHRASE_LEN], fig[ROCE_DIAG_PHRASE_LEN];
+    parts(d->kind, s, cfg, subj, fig);
+    /* "SUBJECT what (figures): action" */
+    SAY(buf, cap, fig[0] ? "%s%s (%s): %s" : "%s%s%s: %s", subj, w.what, fig, w.action);
+}
+
+size_t roce_diag_subject_sentence(const struct roce_diag_list *l, const struct roce_diagnosis *d,
+                                  size_t i, char *buf, size_t len)
+{
+    char s[sizeof d->summary];
+    if (i >= d->n_subjects)
+        return (size_t)snprintf(buf, len, "%s", d->summary);
+    one_subject(d, roce_diag_subject_at(l, d, i), &l->cfg, s, sizeof s);
+    return (size_t)snprintf(buf, len, "%s", s);
+}
+
 /* The sentence of finding d. */
-static void summary(const struct roce_diag_list *l, struct roce_diagnosis *d,
-                    const struct roce_config *cfg)
+static void summary(const struct roce_diag_list *l, struct roce_diagnosis *d)
 {
     char *s = d->summary;
     const size_t cap = sizeof d->summary;
@@ -457,7 +484,7 @@ static void summary(const struct roce_diag_list *l, struct roce_diagnosis *d,
     const struct roce_diag_subject *first = roce_diag_subject_at(l, d, 0);
     struct words w = words_of(d->kind, d->cause, first->flow.version == ROCE_VERSION_IB);
     s[0] = '\0';
-    if (d->kind == ROCE_DIAG_CAPTURE) {
+    if (d->kind == ROCE_DIAG_CAPTURE && d->n_subjects > 1) {
         SAY(s, cap, "the capture itself is at fault: ");
         for (size_t i = 0; i < d->n_subjects; i++)
             SAY(s, cap, "%s%s", i ? "; " : "", roce_diag_subject_at(l, d, i)->phrase);
@@ -465,10 +492,7 @@ static void summary(const struct roce_diag_list *l, struct roce_diagnosis *d,
         return;
     }
     if (d->n_subjects == 1) {
-        char subj[ROCE_DIAG_PHRASE_LEN], fig[ROCE_DIAG_PHRASE_LEN];
-        parts(d->kind, first, cfg, subj, fig);
-        /* "SUBJECT what (figures): action" */
-        SAY(s, cap, fig[0] ? "%s%s (%s): %s" : "%s%s%s: %s", subj, w.what, fig, w.action);
+        one_subject(d, first, &l->cfg, s, cap);
         return;
     }
     SAY(s, cap, "%zu %ss%s, worst first: ", d->n_subjects, k->unit, w.what);
@@ -479,12 +503,12 @@ static void summary(const struct roce_diag_list *l, struct roce_diagnosis *d,
     SAY(s, cap, ": %s", w.action);
 }
 
-void roce_diag_text(struct roce_diag_list *l, const struct roce_config *cfg)
+void roce_diag_text(struct roce_diag_list *l)
 {
     for (size_t i = 0; i < l->n; i++) {
         struct roce_diagnosis *d = &l->d[i];
         for (size_t k = 0; k < d->n_subjects; k++)
-            phrase(d->kind, &l->subjects[d->first_subject + k], cfg);
-        summary(l, d, cfg);
+            phrase(d->kind, &l->subjects[d->first_subject + k], &l->cfg);
+        summary(l, d);
     }
 }

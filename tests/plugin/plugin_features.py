@@ -183,10 +183,24 @@ def test_diagnoses(c, t):
     lost = [x for x in ex if x[3].startswith("PSN gap lost in the network")]
     c.check(len(lost) == 1 and any(x[3].startswith("PSN gap missed by the capture") for x in ex),
             f"capture_loss: the missed gaps are called lost: {ex}")
-    for d in report["diagnoses"]:
-        sev = {"error": "Errors", "warning": "Warns", "note": "Notes"}[d["severity"]]
-        c.check(any(x[0] == sev and x[2] == "RoCE" and x[3] == d["summary"] for x in ex),
+    sevs = {"error": "Errors", "warning": "Warns", "note": "Notes"}
+    for d in report["diagnoses"]:  # one subject each: the expert info is the summary
+        sev = sevs[d["severity"]]
+        c.check(len(d["subjects"]) == 1 and
+                any(x[0] == sev and x[2] == "RoCE" and x[3] == d["summary"] for x in ex),
                 f"capture_loss: no {sev} expert info {d['summary']!r}")
+    # a finding of two QPs: on each evidence frame, the sentence of that frame's QP alone
+    path = t.scenario("loss_receiver")
+    (d,) = t.report(path)["diagnoses"]
+    ex = expert_lines(t.tshark(path, "-2", "-q", "-z", "expert"))
+    for sj in d["subjects"]:
+        subject = sj["summary"].split(" (")[0]  # "SRC -> DST QP 0x..." (figures follow)
+        figures = sj["summary"][len(subject) + 2:-1]
+        mine = [x for x in ex if x[3].startswith(subject + " lost packets in the network")]
+        c.check(len(mine) == 1 and mine[0][0] == sevs[d["severity"]] and figures in mine[0][3]
+                and all(o["summary"].split(" (")[0] not in mine[0][3]
+                        for o in d["subjects"] if o is not sj),
+                f"loss_receiver: the expert info of {subject}: {mine} (all: {ex})")
 
     path = t.scenario("dcqcn")
     verdicts = {(f["dst"], f["src"]): f["dcqcn"]["verdict"] for f in t.report(path)["flows"]

@@ -262,6 +262,12 @@ static void test_grouped(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d->summary, "5 QPs lost packets in the network, worst first: "
                                               "10.0.0.5 -> 10.0.0.6 QP 0x000010 (3 PSN gaps"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d->summary, ", and 2 more: check"));
+    /* one subject's sentence, as its evidence frames show it: that QP alone */
+    char one[sizeof d->summary];
+    roce_diag_subject_sentence(&l, d, 1, one, sizeof one);
+    CU_ASSERT_STRING_EQUAL(one, "10.0.0.9 -> 10.0.0.10 QP 0x000010 lost packets in the network "
+                                "(2 PSN gaps, 6 PSNs missing): check the drop and error counters "
+                                "of the switch ports on the path");
     roce_diag_list_free(&l);
 }
 

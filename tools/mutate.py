@@ -113,7 +113,8 @@ MUTANTS = [
      "if (x != NULL)\n        nak_push(e, &x->req.naks, &n);",
      "NAKs seen before pairing are dropped"),
     ("seq-pair-tie-first-wins", E + "roce_seq.c",
-     "            if (found != NULL)\n                return NULL; /* a tie: stays unpaired */\n", "",
+     "                if (found != NULL)\n                    return NULL; /* a tie: stays unpaired */\n",
+     "",
      "pairing by PSN: a tie pairs with the first candidate"),
     ("seq-pair-range-exclusive", E + "roce_seq.c", "if (pos >= 0 && pos <= reach) {",
      "if (pos >= 0 && pos < reach) {", "pairing by PSN: the highest PSN is outside the range"),
@@ -178,10 +179,9 @@ MUTANTS = [
     ("ecn-fallback-ambiguous", E + "roce_flow.c", "t->pairs[ph - 1].count == 1 ?",
      "t->pairs[ph - 1].count >= 1 ?", "the CNP fallback takes one of several request flows"),
     ("ecn-unexplained-uncounted", E + "roce_ecn.c",
-     "            k->report.cnps_carried_unexplained++;\n        e->totals.cnps_unexplained++;\n"
-     "        return;\n    }\n    x->report.cnps_for_flow++;",
-     "            k->report.cnps_carried_unexplained++;\n        return;\n    }\n"
+     "        }\n        e->totals.cnps_unexplained++;\n        return;\n    }\n"
      "    x->report.cnps_for_flow++;",
+     "        }\n        return;\n    }\n    x->report.cnps_for_flow++;",
      "a CNP of no connection is not counted as unexplained"),
     ("ecn-ring-max", E + "roce_ecn.c",
      "if (ring_full(e, &e->ce, sizeof(struct ce_entry), CE_RING_MAX))",

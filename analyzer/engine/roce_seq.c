@@ -439,11 +439,9 @@ static void ack_ahead(struct roce_flow *x, uint32_t psn, uint64_t frame)
     if (!rq->have || rq->read_pending || !roce_psn_after(psn, rq->highest) ||
         (rq->ack_ahead && !roce_psn_after(psn, rq->ack_ahead_psn)))
         return;
-    if (!rq->ack_ahead) {
+    if (!rq->ack_ahead)
         rq->ack_ahead_frame = frame; /* the first response that ran ahead, until counted */
-        rq->ack_ahead_by = frame;    /* the latest */
-    }
-    rq->ack_ahead_by = frame;
+    rq->ack_ahead_by = frame;        /* the latest */
     rq->ack_ahead = 1;
     rq->ack_ahead_psn = psn;
 }

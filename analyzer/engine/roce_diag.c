@@ -153,7 +153,7 @@ static void ecn_findings(struct cands *cs, const struct roce_diag_flow *df,
     if (r->ce_unanswered) {
         /* a NIC that answers none of at least ce_unanswered_min marks; else
          * marks left unanswered here and there (a finding once they add up
-         * to ce_unanswered_min: roce_diag_min_total) */
+         * to ce_unanswered_min: min_total) */
         unsigned kind = r->ce_answered == 0 && r->ce_unanswered >= cfg->ce_unanswered_min
                             ? ROCE_DIAG_CE_UNANSWERED
                             : ROCE_DIAG_CE_SOME_UNANSWERED;

@@ -7,7 +7,7 @@
  *   rocegen bulk -o FILE --packets N --qps Q [--snaplen N | --full-size]
  *                [--loss P] [--ce P] [--seed S] [--pcapng] [--stats]
  *   rocegen hostile -o FILE [--pcapng]
- *   rocegen flood -o FILE --packets N --qps Q [--hosts H] [--stray-acks] [--ce P]
+ *   rocegen flood -o FILE --packets N --qps Q [--hosts H] [--stray-acks] [--gaps] [--ce P]
  *                 [--seed S] [--snaplen N] [--pcapng] [--stats]
  *
  * Exit status: 0 success, 1 the file could not be written, 2 usage error.
@@ -40,8 +40,8 @@ static const char usage_text[] =
     "                    [--loss P] [--ce P] [--seed S] [--pcapng] [--stats]\n"
     "       rocegen hostile -o FILE [--pcapng]\n"
     "       rocegen localize [--tap-a FILE] [--tap-b FILE] [--mirror FILE] [--truth]\n"
-    "       rocegen flood -o FILE --packets N --qps Q [--hosts H] [--stray-acks] [--ce P]\n"
-    "                     [--seed S] [--snaplen N] [--pcapng] [--stats]\n"
+    "       rocegen flood -o FILE --packets N --qps Q [--hosts H] [--stray-acks] [--gaps]\n"
+    "                     [--ce P] [--seed S] [--snaplen N] [--pcapng] [--stats]\n"
     "       rocegen --help\n";
 
 static const char help_text[] =
@@ -67,7 +67,9 @@ static const char help_text[] =
     "                  --packets, --ce, --seed, --snaplen, --stats as for bulk, --qps up to\n"
     "                  268435456, CE marks never answered; --hosts H spreads them over\n"
     "                  H host pairs (1..256, default 256); --stray-acks: ACK PSNs half\n"
-    "                  the PSN space away, so that no flow pairs\n"
+    "                  the PSN space away, so that no flow pairs; --gaps: N / Q - 1 rounds\n"
+    "                  of requests that each skip a PSN, then one ACK per queue pair of\n"
+    "                  its last PSN (N / Q - 2 gaps per queue pair wait for it)\n"
     "  -o FILE         output file, '-' for standard output\n"
     "  --pcapng        write pcapng (default: pcap with nanosecond time stamps)\n"
     "  --erf           write a raw ERF file (InfiniBand records; the scenario's frames\n"
@@ -94,7 +96,7 @@ struct args {
     int pcapng, erf, as_ib, full_size, stats, have_snaplen, help, list;
     uint32_t snaplen;
     struct rg_bulk_opts bulk;
-    int have_packets, have_qps, have_ce, stray_acks;
+    int have_packets, have_qps, have_ce, stray_acks, gaps;
     uint32_t hosts; /* flood --hosts, 0 when not given */
 };
 
@@ -166,6 +168,8 @@ static int parse_args(int argc, char **argv, struct args *a)
             a->full_size = 1;
         } else if (strcmp(o, "--stray-acks") == 0) {
             a->stray_acks = 1;
+        } else if (strcmp(o, "--gaps") == 0) {
+            a->gaps = 1;
         } else if (strcmp(o, "--stats") == 0) {
             a->stats = 1;
         } else if (strcmp(o, "--snaplen") == 0) {
@@ -258,8 +262,8 @@ static int run_list(void)
 static int run_scenario(const struct args *a, const struct rg_scenario *sc)
 {
     struct rg_sc *c;
-    int linktype = a->as_ib && sc->linktype != RG_LINKTYPE_ERF ? RG_LINKTYPE_INFINIBAND
-                                                               : sc->linktype;
+    int linktype =
+        a->as_ib && sc->linktype != RG_LINKTYPE_ERF ? RG_LINKTYPE_INFINIBAND : sc->linktype;
     if (a->full_size || a->have_packets || a->have_qps || a->stats)
         return usage_error("bulk options given for scenario", sc->name);
     if (a->erf && a->pcapng)
@@ -338,6 +342,7 @@ static int run_flood(struct args *a)
     fo.seed = a->bulk.seed;
     fo.hosts = a->hosts;
     fo.stray_acks = a->stray_acks;
+    fo.gaps = a->gaps;
     fo.snaplen = a->full_size ? 0 : a->snaplen;
     struct rg_writer *w = open_output(a, RG_LINKTYPE_ETHERNET, fo.snaplen);
     if (w == NULL)
@@ -346,8 +351,8 @@ static int run_flood(struct args *a)
     if (a->stats)
         fprintf(stderr,
                 "frames %" PRIu64 " (requests %" PRIu64 ", acks %" PRIu64 "), ce marks %" PRIu64
-                ", distinct flows %" PRIu64 "\n",
-                st.frames, st.requests, st.acks, st.ce_marks, st.flows);
+                ", distinct flows %" PRIu64 ", gaps %" PRIu64 "\n",
+                st.frames, st.requests, st.acks, st.ce_marks, st.flows, st.gaps);
     return close_output(a, w, err);
 }
 

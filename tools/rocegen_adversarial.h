@@ -4,9 +4,11 @@
  *
  *   rocegen hostile -o FILE   hostile header values, lengths and PSNs
  *                             (rocegen_hostile.c)
- *   rocegen flood -o FILE --packets N --qps Q [--ce P] [--seed S]
+ *   rocegen flood -o FILE --packets N --qps Q [--ce P] [--seed S] [--gaps]
  *                             as many distinct queue pairs as asked, each
- *                             request followed by its ACK (rocegen_flood.c)
+ *                             request followed by its ACK; with --gaps,
+ *                             requests that each skip a PSN and one ACK per
+ *                             queue pair at the end (rocegen_flood.c)
  */
 #ifndef ROCEGEN_ADVERSARIAL_H
 #define ROCEGEN_ADVERSARIAL_H
@@ -29,11 +31,13 @@ struct rg_flood_opts {
     uint64_t seed;    /* start PSNs and CE marks */
     uint32_t hosts;   /* host pairs the queue pairs are spread over, 1..256 (0: 256) */
     int stray_acks;   /* ACK PSNs half the PSN space away: no ACK pairs with its request */
+    int gaps;         /* every request after a queue pair's first skips a PSN; ACKs at the end */
     uint32_t snaplen; /* of the writer, 0 = whole frames (ICRCs computed) */
 };
 
 struct rg_flood_stats {
     uint64_t frames, requests, acks, ce_marks;
+    uint64_t gaps;  /* PSN gaps written (--gaps), one PSN each */
     uint64_t flows; /* distinct flows written: two per queue pair that sent */
 };
 

@@ -8,6 +8,13 @@
  * QPN_BASE + q / hosts on both sides; its PSNs start at a value drawn from
  * the seed and q. Frames are 100 ns apart. With one host pair, every
  * response has all the unpaired request flows as pairing candidates.
+ *
+ * With gaps: R = packets / qps - 1 rounds of requests first (frame n is
+ * queue pair n % qps in round n / qps), each round's PSN two past the
+ * last, so that every request after a queue pair's first follows a gap of
+ * one PSN the capture "missed"; then one ACK per queue pair of its last
+ * PSN, which acknowledges every gap of it (the open-gap table's stress
+ * test: R - 1 gaps per queue pair wait for that ACK).
  */
 #include "rocegen_adversarial.h"
 
@@ -49,8 +56,9 @@ static void flood_spec(const struct rg_flood_opts *o, uint32_t q, uint64_t r, in
     rg_addr_v4(s->src, ack ? b : a);
     rg_addr_v4(s->dst, ack ? a : b);
     s->dqpn = qpn & RG_QPN_MASK;
-    s->psn =
-        (uint32_t)(mix(o->seed ^ q) + r + (ack && o->stray_acks ? STRAY_OFFSET : 0)) & RG_PSN_MASK;
+    uint64_t step = o->gaps ? 2 : 1; /* with gaps, every round skips a PSN */
+    s->psn = (uint32_t)(mix(o->seed ^ q) + step * r + (ack && o->stray_acks ? STRAY_OFFSET : 0)) &
+             RG_PSN_MASK;
     s->icrc_skip = o->snaplen != 0;
     if (ack) {
         s->opcode = RG_OP_RC_ACK;
@@ -76,11 +84,25 @@ int rg_flood_run(struct rg_writer *w, const struct rg_flood_opts *o, struct rg_f
     if (o->qps == 0 || o->qps > RG_FLOOD_MAX_QPS || hosts > RG_FLOOD_MAX_HOSTS ||
         (o->qps - 1) / hosts + QPN_BASE > RG_QPN_MASK || !(o->ce >= 0 && o->ce <= 1))
         return RG_ERR_INVALID;
-    for (uint64_t n = 0; n < o->packets; n++) {
+    uint64_t rounds = o->gaps ? o->packets / o->qps : 0; /* with gaps: requests, then ACKs */
+    if (o->gaps && rounds < 2)
+        return RG_ERR_INVALID;
+    uint64_t requests = o->gaps ? (rounds - 1) * o->qps : 0;
+    uint64_t total = o->gaps ? rounds * o->qps : o->packets;
+    for (uint64_t n = 0; n < total; n++) {
         uint64_t j = n / 2;
         uint32_t q = (uint32_t)(j % o->qps);
         int ack = (int)(n & 1);
-        flood_spec(o, q, j / o->qps, ack, &s);
+        uint64_t r = j / o->qps;
+        if (o->gaps) {
+            ack = n >= requests;
+            q = (uint32_t)(n % o->qps);
+            r = ack ? rounds - 2 : n / o->qps;
+            j = n;
+            if (!ack && r > 0)
+                st->gaps++;
+        }
+        flood_spec(o, q, r, ack, &s);
         if (!ack && o->ce > 0 &&
             (double)(mix(o->seed ^ ~j) >> RAND_BITS_DROP) * RAND_SCALE < o->ce) {
             s.ecn = RG_ECN_CE;

@@ -11,6 +11,17 @@ RoCE with a good ICRC, every CE mark is counted, and the peak RSS of the run sta
 --rss-bound-mb (0: not checked; sanitizer builds, whose allocator keeps
 freed memory in quarantine, pass 0).
 
+Then more open PSN gaps than the engine's table holds (`rocegen flood
+--gaps`: GAP_QPS queue pairs each sending GAP_ROUNDS requests that each skip
+a PSN, then one ACK per queue pair that acknowledges them all): no bound
+turns a gap into network loss (ANALYSIS.md, "Capture loss and network
+loss"). The GAP_TABLE gaps still in the table when the ACKs come are
+capture loss, confirmed; the ones pushed out before (gap_tracking_overflow)
+are settled by the requester's progress, capture loss inferred (it went on
+for longer than the NAK round trip, 1 ms); with --nak-rtt 100000 (100 ms,
+longer than the capture) the same ones are undetermined, reason
+tracking_bound; never a packet_loss finding.
+
 --measure: the figures for the robustness report instead, from the text
 summary (the JSON report of a million flows is a 2 GB document whose
 writing would dominate): peak RSS and time for 1M, 2M and 4M packets over
@@ -35,6 +46,7 @@ MEASURE_MAX_FLOWS = (1000, 65536, 4194304)
 MEASURE_STRAY_HOSTS = (256, 1)
 FLOWS_LINE = re.compile(r"flows +(\d+) tracked.*?(\d+) evicted")
 TIMEOUT_S = 900
+GAP_QPS, GAP_ROUNDS, GAP_TABLE = 1000, 71, 65536  # 70000 gaps, the table holds 65536
 KIB_PER_MIB = 1024
 
 
@@ -82,9 +94,49 @@ def ci(a, tmp):
     rss_mib = r.maxrss_kib / KIB_PER_MIB
     if a.rss_bound_mb and rss_mib > a.rss_bound_mb:
         problems.append(f"peak RSS {rss_mib:.1f} MiB above the bound {a.rss_bound_mb} MiB")
+    problems += gap_table(a, tmp)
     return checks.finish(problems, f"flood: {CI_QPS} QPs, {CI_PACKETS} packets, --max-flows "
                          f"{CI_MAX_FLOWS}: {r.seconds:.2f} s, peak RSS {rss_mib:.1f} MiB (bound "
-                         f"{a.rss_bound_mb or 'not checked'})")
+                         f"{a.rss_bound_mb or 'not checked'}); {GAP_QPS * (GAP_ROUNDS - 1)} open "
+                         f"gaps against a table of {GAP_TABLE}")
+
+
+def gap_table(a, tmp):
+    """The open-gap table overflows: failures (list)."""
+    path = os.path.join(tmp, "gaps.pcap")
+    stats = generate(a.rocegen, path, (GAP_ROUNDS + 1) * GAP_QPS, GAP_QPS, ["--gaps"])
+    gaps = int(re.search(r"gaps (\d+)", stats).group(1))
+    over = gaps - GAP_TABLE
+    problems = [] if over > 0 else [f"{gaps} gaps written: not more than the table holds"]
+    for extra, want_class in (([], "capture_loss_inferred"),
+                              (["--nak-rtt", "100000"], "undetermined")):
+        out = os.path.join(tmp, "gaps.json")
+        r = checks.run_measured([a.rocescope, "--json", *extra, path], TIMEOUT_S, out)
+        bad = checks.sanitizer_report(r.stderr)
+        if r.status != 0 or bad:
+            problems.append(f"gaps {extra}: exit {r.status}: {bad or r.stderr.strip()[:300]}")
+            continue
+        rep = json.loads(r.stdout)
+        g, lim = rep["psn_gaps"], rep["limits"]
+        want = {"undetermined": 0, "network_loss": 0, "capture_loss": GAP_TABLE,
+                "capture_loss_inferred": 0, "reordered": 0}
+        want[want_class] = over
+        if g["events"] != gaps or g["by_class"] != want or lim["gap_tracking_overflow"] != over:
+            problems.append(f"gaps {extra}: {g['events']} gaps by class {g['by_class']}, "
+                            f"overflow {lim['gap_tracking_overflow']}; want {gaps}, {want}, {over}")
+        kinds = [d["kind"] for d in rep["diagnoses"]]
+        if "packet_loss" in kinds or "capture" not in kinds:
+            problems.append(f"gaps {extra}: diagnoses {kinds}: no packet_loss, the capture first")
+        if want_class == "undetermined":
+            ev = checks.run([a.rocescope, "--events", *extra, path], TIMEOUT_S)
+            reasons = {}
+            for line in ev.stdout.splitlines():
+                e = json.loads(line)
+                if e.get("gap_class") == "undetermined":
+                    reasons[e.get("gap_reason")] = reasons.get(e.get("gap_reason"), 0) + 1
+            if reasons != {"tracking_bound": over}:
+                problems.append(f"gaps {extra}: undetermined gaps by reason {reasons}")
+    return problems
 
 
 def measure_one(a, tmp, path, packets, max_flows, label):

@@ -267,10 +267,10 @@ static void responder_or_resend(struct roce_engine *e, struct roce_flow *f, uint
         int before = roce_psn_after(psn, g->last);             /* last < psn */
         int holds = !before && !roce_psn_after(g->first, psn); /* first <= psn <= last */
         unsigned cls = ROCE_GAP_CLASSES, reason = ROCE_GAP_REASON_NONE;
-        if (before && nak)
+        /* a NAK acknowledges every PSN before its own; an RNR NAK's own PSN
+         * reached the responder (it had no buffer for it) */
+        if ((before && nak) || (holds && rnr && psn == g->last))
             cls = ROCE_GAP_CAPTURE_LOSS;
-        else if (holds && rnr && psn == g->last)
-            cls = ROCE_GAP_CAPTURE_LOSS; /* the RNR NAK is for a PSN the responder got */
         else if (holds && !rnr)
             cls = ROCE_GAP_NETWORK_LOSS;
         else if (!before) {

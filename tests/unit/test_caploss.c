@@ -14,6 +14,7 @@
  * flow last sent the NAK's PSN or an earlier one.
  */
 #include "roce_reqlog.h"
+#include "roce_split.h"
 #include "test_harness.h"
 #include "test_util.h"
 

@@ -74,7 +74,7 @@ struct split {
     struct part *parts;
     struct roce_split_part **split; /* the parts' parts of the split */
     unsigned n;
-    int report;     /* build the parts' reports (not --events) */
+    int report;     /* build the parts' reports (a writer needs the report) */
     int unreadable; /* the spools could not be read back */
     atomic_int stop;
     atomic_uint_fast64_t created;
@@ -214,29 +214,29 @@ static void complain_until(struct split *sp, uint64_t frame, int *next, int *inp
         }
 }
 
-/* Step 3, --events: the verdicts in frame order. */
-static void write_events(struct split *sp, struct roce_events *events, int *input_problem)
+/* Step 3, the writers that take verdicts: the verdicts in frame order, the
+ * problems of the files (from *next_file on) after their frames. */
+static void write_verdicts(struct split *sp, struct roce_writers *ws, int *next_file,
+                           int *input_problem)
 {
-    int next_file = 0;
     if (rewind_spools(sp) != 0) {
-        events->failed = 1;
+        for (unsigned i = 0; i < ws->n; i++)
+            if (ws->run[i].w->ops->verdict != NULL)
+                ws->run[i].failed = 1;
         return;
     }
     for (struct part *p; (p = next_head(sp)) != NULL; p->has_head = 0) {
         struct roce_verdict v = p->head.v;
         if (v.has_flow)
             v.flow_id = map_id(v.flow_id, p);
-        complain_until(sp, v.frame, &next_file, input_problem);
-        roce_events_write(&v, events);
+        complain_until(sp, v.frame, next_file, input_problem);
+        roce_writers_verdict(&v, ws);
     }
-    complain_until(sp, UINT64_MAX, &next_file, input_problem);
 }
 
 /* Step 3, the report: the parts' reports merged. 0 or -1. */
-static int merge_reports(struct split *sp, struct roce_report *rep, int *input_problem)
+static int merge_reports(struct split *sp, struct roce_report *rep)
 {
-    int next_file = 0;
-    complain_until(sp, UINT64_MAX, &next_file, input_problem);
     if (!sp->parts[0].a.opened)
         return 0;
     for (unsigned i = 0; i < sp->n; i++)
@@ -301,16 +301,26 @@ static int start_parts(struct split *sp)
     return 0;
 }
 
-int roce_threads_run(const struct roce_cli_options *o, struct roce_events *events,
+/* The first writer of ws that needs every frame in order, or NULL. */
+static const struct roce_writer *frames_writer(const struct roce_writers *ws)
+{
+    for (unsigned i = 0; i < ws->n; i++)
+        if (ws->run[i].w->needs & ROCE_WRITER_FRAMES)
+            return ws->run[i].w;
+    return NULL;
+}
+
+int roce_threads_run(const struct roce_cli_options *o, struct roce_writers *ws,
                      struct roce_report *rep, int *input_problem)
 {
     struct split sp;
+    const struct roce_writer *every_frame = frames_writer(ws);
     int rc = 1;
     if (o->threads < 2)
         return 1;
-    if (o->html != NULL) { /* the HTML report's series takes every frame in order */
+    if (every_frame != NULL) { /* its frames, in order, from one engine */
         if (getenv(TRACE_ENV) != NULL)
-            fprintf(stderr, "rocescope: -T %u: one engine: the HTML report\n", o->threads);
+            fprintf(stderr, "rocescope: -T %u: one engine: %s\n", o->threads, every_frame->name);
         return 1;
     }
     if (!inputs_splittable(o)) {
@@ -321,7 +331,7 @@ int roce_threads_run(const struct roce_cli_options *o, struct roce_events *event
     memset(&sp, 0, sizeof sp);
     sp.o = o;
     sp.n = roce_split_parts(o->threads);
-    sp.report = events == NULL;
+    sp.report = (ws->needs & ROCE_WRITER_REPORT) != 0;
     atomic_init(&sp.stop, 0);
     atomic_init(&sp.created, 0);
     sp.parts = calloc(sp.n, sizeof *sp.parts);
@@ -340,16 +350,18 @@ int roce_threads_run(const struct roce_cli_options *o, struct roce_events *event
         fprintf(stderr, "rocescope: -T %u: %s%s\n", sp.n, why ? "one engine: " : "split",
                 why ? why : "");
     if (why == NULL && roce_split_number(sp.split, sp.n) == 0) {
+        int next_file = 0;
         roce_report_init(rep);
-        if (events != NULL) {
-            write_events(&sp, events, input_problem);
+        if (ws->needs & ROCE_WRITER_VERDICTS)
+            write_verdicts(&sp, ws, &next_file, input_problem);
+        complain_until(&sp, UINT64_MAX, &next_file, input_problem);
+        if (sp.report)
+            rc = merge_reports(&sp, rep) != 0 ? -1 : 0;
+        else
             rc =
                 sp.parts[0].a.opened && roce_report_set_link_type(rep, sp.parts[0].a.link_type) != 0
                     ? -1
                     : 0;
-        } else {
-            rc = merge_reports(&sp, rep, input_problem) != 0 ? -1 : 0;
-        }
         if (rc != 0) {
             roce_report_free(rep);
             fputs("rocescope: report: out of memory\n", stderr);

@@ -10,6 +10,7 @@
 #define _DEFAULT_SOURCE
 #include "cli_options.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,8 +34,10 @@ static int runs_writer(enum roce_cli_writers k, const struct roce_writer *w)
 static void long_options(const struct roce_cli_command *cmd, struct option *opts)
 {
     size_t n = 0;
-    for (const struct option *o = cmd->own; o->name != NULL; o++)
+    for (const struct option *o = cmd->own; o->name != NULL; o++) {
+        assert(n + 3 + ROCE_WRITERS_MAX <= LONGOPTS_MAX); /* room for the output options */
         opts[n++] = *o;
+    }
     opts[n++] = (struct option){"output", required_argument, NULL, 'o'};
     opts[n++] = (struct option){"top", required_argument, NULL, ROCE_OPT_TOP};
     for (unsigned i = 0; i < roce_writers_count; i++) {

@@ -72,7 +72,7 @@ struct part {
 struct split {
     const struct roce_cli_options *o;
     struct part *parts;
-    struct roce_split_part **split; /* the parts' parts of the split */
+    struct roce_split_part **split; /* each part's part of the engine's split (for the proof) */
     unsigned n;
     int report;     /* build the parts' reports (a writer needs the report) */
     int unreadable; /* the spools could not be read back */

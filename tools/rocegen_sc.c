@@ -18,7 +18,7 @@
 #define CM_TID_BASE          0x0000000100000000ULL
 #define CM_SERVICE_ID        0x0000000001064801ULL /* RDMA CM port space TCP, port 18515 */
 #define CM_PSN_BASE          0x000100u             /* PSNs of the MADs themselves (UD, unchecked) */
-#define MAC_ADDR_TAIL        2 /* MAC bytes 2..5 carry the address tail */
+#define MAC_ADDR_TAIL        2                     /* MAC bytes 2..5 carry the address tail */
 
 void rg_sc_init(struct rg_sc *c, struct rg_writer *w, int linktype)
 {
@@ -35,7 +35,10 @@ static uint64_t sc_write(struct rg_sc *c, int n)
         c->err = n;
         return 0;
     }
-    if (rg_writer_write(c->w, c->ts, c->buf, (uint32_t)n) != 0) {
+    uint32_t len = (uint32_t)n;
+    if (c->understate != 0 && len > c->understate)
+        len = c->understate; /* cut, and said not to be */
+    if (rg_writer_write_cut(c->w, c->ts, c->buf, len, len) != 0) {
         c->err = RG_ERR_IO;
         return 0;
     }

@@ -20,19 +20,21 @@
 #include "rocegen_encap.h"
 #include "roce_time.h"
 
-#define RG_SC_BASE_NS 1700000000000000000LL /* 2023-11-14 22:13:20 UTC */
-#define RG_SC_STEP_NS 1000                  /* 1 us between frames by default */
-#define RG_SC_MAX_LIDS 64                   /* addresses a scenario may use with --as-ib */
+#define RG_SC_BASE_NS  1700000000000000000LL /* 2023-11-14 22:13:20 UTC */
+#define RG_SC_STEP_NS  1000                  /* 1 us between frames by default */
+#define RG_SC_MAX_LIDS 64                    /* addresses a scenario may use with --as-ib */
 
 /* The frame sink of a scenario. */
 struct rg_sc {
     struct rg_writer *w;
-    int64_t ts;      /* time stamp of the next frame */
-    uint64_t frames; /* frames written; the last frame's number */
-    int err;         /* first error (enum rg_error), 0 when none */
-    int linktype;    /* link type of the file (the scenario's) */
+    int64_t ts;           /* time stamp of the next frame */
+    uint64_t frames;      /* frames written; the last frame's number */
+    int err;              /* first error (enum rg_error), 0 when none */
+    int linktype;         /* link type of the file (the scenario's) */
     struct rg_wrap *wrap; /* when set, every frame is wrapped in this mirror encapsulation */
     uint8_t as_ib;        /* every frame as native InfiniBand (rg_spec_to_ib; --as-ib) */
+    uint32_t understate;  /* when set, frames are cut to this many bytes and their original
+                             length written as the captured one (a sniffer that does so) */
     unsigned n_lids;      /* the addresses --as-ib gave LIDs, to refuse two on one LID */
     uint8_t lid_addr[RG_SC_MAX_LIDS][RG_ADDR_LEN];
     uint8_t buf[RG_MAX_FRAME];
@@ -205,6 +207,14 @@ void rg_scen_ce_unanswered(struct rg_sc *c);
 void rg_scen_pfc_hosts(struct rg_sc *c);
 void rg_scen_ecmp(struct rg_sc *c);
 void rg_scen_icrc_rewritten(struct rg_sc *c);
+void rg_scen_capture_drops(struct rg_sc *c); /* rocegen_scen_trust.c */
+void rg_scen_gap_at_end(struct rg_sc *c);
+void rg_scen_rocev1_rocev2(struct rg_sc *c);
+void rg_scen_sport_rewritten(struct rg_sc *c);
+void rg_scen_length_understated(struct rg_sc *c);
+void rg_scen_us_timestamps(struct rg_sc *c);
+void rg_scen_reorder_resend(struct rg_sc *c);
+void rg_scen_responses_early(struct rg_sc *c);
 void rg_scen_ib_rc(struct rg_sc *c); /* rocegen_scen_ib.c */
 void rg_scen_ib_congestion(struct rg_sc *c);
 void rg_scen_ib_global(struct rg_sc *c);

@@ -34,7 +34,7 @@ struct job {
     FILE *spool;                       /* the settled verdicts, binary, in frame order, to replay */
     int spool_failed;
     struct roce_writers part; /* the writers' states of the file (the HTML report's series) */
-    int failed; /* the file had a problem (msg) */
+    int failed;               /* the file had a problem (msg) */
     int oom;
     int done;
 };
@@ -148,6 +148,9 @@ static void replay_verdicts(struct job *j, uint64_t offset, uint64_t id_offset,
         shift(&v.cnp_frame, offset);
         shift(&v.cnp_for_frame, offset);
         shift(&v.reuse_frame, offset);
+        shift(&v.gap_decided_by, offset);
+        shift(&v.reorder_gap_frame, offset);
+        shift(&v.response_frame, offset);
         roce_writers_replay(&v, ws);
     }
     if (ferror(j->spool))

@@ -28,27 +28,27 @@
 #include "roce_internal.h"
 #include "roce_seq.h"
 
-#define CM_QPN             1u
-#define MAD_HDR_LEN        24
-#define MAD_BASE_VERSION   1u
-#define MAD_CLASS_CM       0x07u
-#define MAD_CLASS_OFF      1
-#define MAD_ATTR_ID_OFF    16
-#define CM_ATTR_REQ        0x0010u
-#define CM_ATTR_REP        0x0013u
-#define REQ_LOCAL_COMM_OFF 0
-#define REQ_LOCAL_QPN_OFF  32
-#define REQ_START_PSN_OFF  44
-#define REQ_PMTU_OFF       50
-#define REQ_PMTU_SHIFT     4
-#define REQ_LEN            51
+#define CM_QPN              1u
+#define MAD_HDR_LEN         24
+#define MAD_BASE_VERSION    1u
+#define MAD_CLASS_CM        0x07u
+#define MAD_CLASS_OFF       1
+#define MAD_ATTR_ID_OFF     16
+#define CM_ATTR_REQ         0x0010u
+#define CM_ATTR_REP         0x0013u
+#define REQ_LOCAL_COMM_OFF  0
+#define REQ_LOCAL_QPN_OFF   32
+#define REQ_START_PSN_OFF   44
+#define REQ_PMTU_OFF        50
+#define REQ_PMTU_SHIFT      4
+#define REQ_LEN             51
 #define REP_REMOTE_COMM_OFF 4
-#define REP_LOCAL_QPN_OFF  12
-#define REP_START_PSN_OFF  20
-#define REP_LEN            23
-#define IB_MTU_256_CODE    1u
-#define IB_MTU_4096_CODE   5u
-#define IB_MTU_256         256u
+#define REP_LOCAL_QPN_OFF   12
+#define REP_START_PSN_OFF   20
+#define REP_LEN             23
+#define IB_MTU_256_CODE     1u
+#define IB_MTU_4096_CODE    5u
+#define IB_MTU_256          256u
 
 /* Nonzero when the flow of a key belongs to an earlier connection: it
  * carried packets, or it is paired with another flow than other (the
@@ -87,6 +87,17 @@ static void cm_flow_start(struct roce_engine *e, struct roce_flow *f, uint32_t s
     }
 }
 
+/* A REP answers REQ c only in the same RoCE version, or across RoCEv1 and
+ * RoCEv2 between IPv4 hosts (IPv4-mapped GIDs: the two ends of a QP with
+ * different GID types, ANALYSIS.md "Flows and connections"). */
+static int same_host_versions(const struct cm_req *c, const struct roce_pkt *pkt)
+{
+    if (c->version == pkt->version)
+        return 1;
+    return c->version != ROCE_VERSION_IB && pkt->version != ROCE_VERSION_IB &&
+           roce_addr_is_v4(pkt->src) && roce_addr_is_v4(pkt->dst);
+}
+
 static void cm_rep(struct roce_engine *e, const struct roce_pkt *pkt, const uint8_t *d,
                    uint64_t frame, int64_t ts)
 {
@@ -94,7 +105,7 @@ static void cm_rep(struct roce_engine *e, const struct roce_pkt *pkt, const uint
     struct cm_req *q = NULL;
     for (unsigned i = 0; i < CM_PENDING; i++) {
         struct cm_req *c = &e->cm[i];
-        if (c->valid && c->comm_id == remote_comm && c->version == pkt->version &&
+        if (c->valid && c->comm_id == remote_comm && same_host_versions(c, pkt) &&
             memcmp(c->src, pkt->dst, ROCE_ADDR_LEN) == 0 &&
             memcmp(c->dst, pkt->src, ROCE_ADDR_LEN) == 0 && (q == NULL || c->seq < q->seq))
             q = c;
@@ -115,6 +126,8 @@ static void cm_rep(struct roce_engine *e, const struct roce_pkt *pkt, const uint
     memcpy(ky.src, q->dst, ROCE_ADDR_LEN);
     memcpy(ky.dst, q->src, ROCE_ADDR_LEN);
     ky.dqpn = q->qpn;
+    ky.version = pkt->version; /* each end sends with its own GID type */
+    ky.af = pkt->af;
 
     /* a new connection on keys an earlier one used gets flows of its own */
     struct roce_flow *x = roce_flow_find(&e->flows, &kx, 0), *y = roce_flow_find(&e->flows, &ky, 0);

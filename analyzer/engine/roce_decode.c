@@ -41,10 +41,14 @@ static const struct {
     int linktype;
     const char *name;
 } linktype_names[] = {
-    {ROCE_LINKTYPE_ETHERNET, "EN10MB"}, {ROCE_LINKTYPE_DLT_RAW, "RAW"},
-    {ROCE_LINKTYPE_DLT_RAW_ALT, "RAW"}, {ROCE_LINKTYPE_RAW, "RAW"},
-    {ROCE_LINKTYPE_LINUX_SLL, "LINUX_SLL"}, {ROCE_LINKTYPE_LINUX_SLL2, "LINUX_SLL2"},
-    {ROCE_LINKTYPE_IPV4, "IPV4"}, {ROCE_LINKTYPE_IPV6, "IPV6"},
+    {ROCE_LINKTYPE_ETHERNET, "EN10MB"},
+    {ROCE_LINKTYPE_DLT_RAW, "RAW"},
+    {ROCE_LINKTYPE_DLT_RAW_ALT, "RAW"},
+    {ROCE_LINKTYPE_RAW, "RAW"},
+    {ROCE_LINKTYPE_LINUX_SLL, "LINUX_SLL"},
+    {ROCE_LINKTYPE_LINUX_SLL2, "LINUX_SLL2"},
+    {ROCE_LINKTYPE_IPV4, "IPV4"},
+    {ROCE_LINKTYPE_IPV6, "IPV6"},
     {ROCE_LINKTYPE_INFINIBAND, "INFINIBAND"},
     {0, NULL},
 };
@@ -63,10 +67,14 @@ const char *roce_linktype_name(int linktype)
 }
 
 static const char *const malformed_names[ROCE_MAL_COUNT] = {
-    [ROCE_MAL_NONE] = "none",          [ROCE_MAL_UDP_LENGTH] = "udp_length",
-    [ROCE_MAL_GRH] = "grh_next_header", [ROCE_MAL_SHORT_BTH] = "short_bth",
-    [ROCE_MAL_OPCODE] = "unknown_opcode", [ROCE_MAL_SHORT_HDRS] = "short_headers",
-    [ROCE_MAL_PAD] = "pad_count",      [ROCE_MAL_LRH_VERSION] = "lrh_version",
+    [ROCE_MAL_NONE] = "none",
+    [ROCE_MAL_UDP_LENGTH] = "udp_length",
+    [ROCE_MAL_GRH] = "grh_next_header",
+    [ROCE_MAL_SHORT_BTH] = "short_bth",
+    [ROCE_MAL_OPCODE] = "unknown_opcode",
+    [ROCE_MAL_SHORT_HDRS] = "short_headers",
+    [ROCE_MAL_PAD] = "pad_count",
+    [ROCE_MAL_LRH_VERSION] = "lrh_version",
     [ROCE_MAL_LRH_LENGTH] = "lrh_length",
 };
 
@@ -189,5 +197,11 @@ int roce_decode(const struct roce_decode_cfg *cfg, int linktype, const uint8_t *
         walk_inner(cfg, p, caplen, pkt);
     if (pkt->cls == ROCE_CLASS_NON_ROCE)
         pkt->version = 0;
+    else if (!pkt->truncated && pkt->end_off > caplen) {
+        /* cut short of what its headers declare, yet captured whole by its
+         * original length: a sniffer wrote the captured length there */
+        pkt->understated = 1;
+        pkt->truncated = 1;
+    }
     return 0;
 }

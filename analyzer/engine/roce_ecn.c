@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "roce_dcqcn.h"
+#include "roce_evidence.h"
 #include "roce_internal.h"
 #include "roce_verdq.h"
 
@@ -43,7 +44,7 @@ struct ce_entry {
     uint64_t flow_id;
     uint64_t next; /* next CE of the same flow: sequence + 1, 0 = none */
     int64_t ts;
-    uint32_t flow; /* handle */
+    uint32_t flow;    /* handle */
     uint8_t answered; /* covered by the previous CNP */
     uint8_t live;
 };
@@ -126,8 +127,10 @@ static void ce_settle(struct roce_engine *e, struct ce_entry *c, struct roce_flo
             f->report.ce_answered++;
     } else {
         e->totals.ce_unanswered++;
-        if (f != NULL)
+        if (f != NULL) {
             f->report.ce_unanswered++;
+            roce_ev_note(e, f, ROCE_DIAG_CE_SOME_UNANSWERED, c->frame);
+        }
         if (rv != NULL)
             rv->flags |= ROCE_V_CE_UNANSWERED;
     }
@@ -210,8 +213,10 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
     if (x == NULL) {
         if (v != NULL)
             v->flags |= ROCE_V_CNP_UNEXPLAINED;
-        if (k != NULL)
+        if (k != NULL) {
             k->report.cnps_carried_unexplained++;
+            roce_ev_note(e, k, ROCE_DIAG_CNP_UNEXPLAINED, frame);
+        }
         e->totals.cnps_unexplained++;
         return;
     }
@@ -253,8 +258,10 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
     if (matched == NULL) {
         if (v != NULL)
             v->flags |= ROCE_V_CNP_UNEXPLAINED;
-        if (k != NULL)
+        if (k != NULL) {
             k->report.cnps_carried_unexplained++;
+            roce_ev_note(e, k, ROCE_DIAG_CNP_UNEXPLAINED, frame);
+        }
         x->report.cnps_unexplained++;
         e->totals.cnps_unexplained++;
         return;

@@ -105,8 +105,7 @@ static void account(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_
 }
 
 /* Bring a priority's paused time up to now without ending a running pause. */
-static void settle(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_prio *r,
-                   int64_t now)
+static void settle(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_prio *r, int64_t now)
 {
     if (!s->paused)
         return;
@@ -121,6 +120,7 @@ static void settle(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_p
 static void pause_event(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_prio *r,
                         uint32_t quanta, uint64_t frame, int64_t ts)
 {
+    unsigned p = (unsigned)(s - e->pfc); /* the priority, ROCE_PFC_PRIORITIES: link PAUSE */
     r->frames++;
     settle(e, s, r, ts);
     if (quanta == 0) {
@@ -131,6 +131,8 @@ static void pause_event(struct roce_engine *e, struct pfc_state *s, struct roce_
     r->xoff++;
     r->quanta += quanta;
     xoff_frame(e, s, frame, ts);
+    if (e->totals.xoff_frames.n[p] < ROCE_EVIDENCE_MAX) /* frames come in order */
+        e->totals.xoff_frames.frame[p][e->totals.xoff_frames.n[p]++] = frame;
     if (!s->paused) {
         s->paused = 1;
         s->start = ts;

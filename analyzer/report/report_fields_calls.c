@@ -285,8 +285,8 @@ static int endpoint_object_parse(struct roce_jget *g, json_object *o, const char
 }
 const struct roce_fcall roce_fcall_endpoint_object = {endpoint_object_write, endpoint_object_parse};
 
-/* "paired_with": the endpoint of the paired flow (what the report adds to
- * the flow), or null. */
+/* "paired_with": the endpoint of the paired flow and its RoCE version (the
+ * other end of a queue pair may use another GID type), or null. */
 static void paired_with_write(json_object *o, const struct roce_field *f, const void *base,
                               const struct roce_fout *c)
 {
@@ -295,6 +295,7 @@ static void paired_with_write(json_object *o, const struct roce_field *f, const 
     if (c->fx->has_peer) {
         e = json_object_new_object();
         roce_json_endpoint(e, &c->fx->peer);
+        roce_json_put_u64(e, "version", c->fx->peer.version);
     }
     json_object_object_add(o, f->key, e);
 }
@@ -308,7 +309,14 @@ static int paired_with_parse(struct roce_jget *g, json_object *o, const char *wh
     if (e == NULL)
         return 0;
     roce_jget_endpoint(g, e, roce_jget_where(at, sizeof at, where, f->key), &c->fx->peer);
-    c->fx->peer.version = fr->key.version;
+    c->fx->peer.version = fr->key.version; /* reports before the version was written */
+    if (json_object_object_get_ex(e, "version", NULL)) {
+        uint64_t v = roce_jget_u64(g, e, at, "version");
+        if (v < ROCE_VERSION_1 || v > ROCE_VERSION_IB)
+            roce_jget_fail(g, at, "version", "not 1, 2 or 3");
+        else
+            c->fx->peer.version = (uint8_t)v;
+    }
     c->fx->has_peer = 1;
     return 0;
 }

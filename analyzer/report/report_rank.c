@@ -8,9 +8,12 @@
 
 uint64_t roce_report_trouble(const struct roce_flow_report *f)
 {
+    /* a bad ICRC a rewritten header field explains is the capture path's */
+    uint64_t bad_icrc =
+        f->bad_icrc - (f->bad_icrc_rewritten < f->bad_icrc ? f->bad_icrc_rewritten : f->bad_icrc);
     return f->retransmitted_packets + f->missing_psns + f->naks.total + f->psn_reuse +
-           f->ce_unanswered + f->cnps_unexplained + f->cnps_carried_unexplained + f->bad_icrc +
-           f->bad_vcrc + f->read_response_gaps;
+           f->ce_unanswered + f->cnps_unexplained + f->cnps_carried_unexplained + bad_icrc +
+           f->bad_vcrc + f->read_response_gaps + f->reordered_packets + f->responses_early;
 }
 
 int roce_report_is_troubled(const struct roce_flow_report *f)

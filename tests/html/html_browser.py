@@ -116,12 +116,20 @@ def check_frames(b, label, want):
     return len(got)
 
 
-DOM_DIAGNOSES = """Array.from(document.querySelectorAll('#diagnoses li')).map(li => ({
+DOM_DIAGNOSES = """Array.from(document.querySelectorAll('#diagnoses > ol > li[data-kind]')).map(li => ({
   kind: li.getAttribute('data-kind'), severity: li.getAttribute('data-severity'),
-  text: li.textContent,
-  frames: Array.from(li.querySelectorAll('.evidence')).map(e => e.textContent)[0] || '',
-  links: Array.from(li.querySelectorAll('.evidence a')).map(a => a.getAttribute('href')),
-  subject: Array.from(li.querySelectorAll('.subject a')).map(a => a.getAttribute('href'))}))"""
+  cause: li.getAttribute('data-cause'),
+  text: Array.from(li.childNodes).filter(n => !(n.matches && n.matches('ul.subjects')))
+             .map(n => n.textContent).join(''),
+  frames: Array.from(li.querySelectorAll(':scope > .evidence')).map(e => e.textContent)[0] || '',
+  links: Array.from(li.querySelectorAll(':scope > .evidence a')).map(a => a.getAttribute('href')),
+  subjects: Array.from(li.querySelectorAll(':scope > ul.subjects > li')).map(s => ({
+    more: s.classList.contains('muted'), text: s.textContent,
+    frames: Array.from(s.querySelectorAll(':scope > .evidence')).map(e => e.textContent)[0] || '',
+    links: Array.from(s.querySelectorAll(':scope > .evidence a')).map(a => a.getAttribute('href')),
+    subject: Array.from(s.querySelectorAll('.subject a')).map(a => a.getAttribute('href'))}))}))"""
+HTML_FINDINGS = 12  # findings the page lists (analyzer/html/html_page.c)
+HTML_SUBJECTS = 5   # subjects per finding
 
 
 def diagnoses_of(rocescope, args, files):
@@ -138,19 +146,21 @@ def check_diagnoses(b, label, want, plotted):
         return 0
     if not want and "Nothing found" not in section:
         fail(f"{label}: no diagnosis, and the section says {section[:200]!r}")
-    if [(g["kind"], g["severity"]) for g in got] != [(d["kind"], d["severity"]) for d in want]:
-        fail(f"{label}: diagnoses {[(g['kind'], g['severity']) for g in got]}, "
-             f"--json says {[(d['kind'], d['severity']) for d in want]}")
+    want_shown = want[:HTML_FINDINGS]
+    if [(g["kind"], g["severity"], g["cause"]) for g in got] != \
+            [(d["kind"], d["severity"], d["cause"]) for d in want_shown]:
+        fail(f"{label}: diagnoses {[(g['kind'], g['severity'], g['cause']) for g in got]}, "
+             f"--json says {[(d['kind'], d['severity'], d['cause']) for d in want_shown]}")
         return 0
+    if len(want) > HTML_FINDINGS and f"and {len(want) - HTML_FINDINGS} more finding" not in section:
+        fail(f"{label}: {len(want)} findings, the page does not say how many it left out")
     linked = 0
-    for g, d in zip(got, want):
-        what = f"{label}: {d['kind']}"
-        if d["summary"] not in g["text"] or f"count {d['count']}" not in g["text"]:
-            fail(f"{what}: {g['text']!r} lacks its sentence or count {d['count']}")
+
+    def check_evidence(what, g, frames):
         nums = [int(x) for x in re.findall(r"[0-9]+", g["frames"])]
-        if nums != d["frames"]:
-            fail(f"{what}: evidence frames {nums}, --json says {d['frames']}")
-        want_links = ["#frame-%d" % f for f in d["frames"] if f in plotted]
+        if nums != frames:
+            fail(f"{what}: evidence frames {nums}, --json says {frames}")
+        want_links = ["#frame-%d" % f for f in frames if f in plotted]
         if g["links"] != want_links:
             fail(f"{what}: evidence links {g['links']}, frames plotted {want_links}")
         for href in g["links"]:
@@ -159,11 +169,28 @@ def check_diagnoses(b, label, want, plotted):
                               % json.dumps(href[1:]))
             if mark != href[len("#frame-"):]:
                 fail(f"{what}: link {href} leads to {mark}")
-        for href in g["subject"]:
-            if b.evaluate("!!document.querySelector(%s)" % json.dumps(
-                    "h3" + href if href.startswith("#flow-") else href)) is not True:
-                fail(f"{what}: subject link {href} leads nowhere")
-        linked += len(g["links"])
+        return len(g["links"])
+
+    for g, d in zip(got, want_shown):
+        what = f"{label}: {d['kind']}"
+        if d["summary"] not in g["text"] or f"count {d['count']}" not in g["text"]:
+            fail(f"{what}: {g['text']!r} lacks its sentence or count {d['count']}")
+        linked += check_evidence(what, g, d["frames"])
+        shown = [s for s in g["subjects"] if not s["more"]]
+        more = [s for s in g["subjects"] if s["more"]]
+        if len(shown) != min(len(d["subjects"]), HTML_SUBJECTS):
+            fail(f"{what}: {len(shown)} subjects shown, --json has {len(d['subjects'])}")
+        if len(d["subjects"]) > HTML_SUBJECTS and not (
+                more and f"and {len(d['subjects']) - HTML_SUBJECTS} more" in more[0]["text"]):
+            fail(f"{what}: {len(d['subjects'])} subjects, the page does not say how many it left out")
+        for gs, ds in zip(shown, d["subjects"]):
+            if ds["summary"] not in gs["text"]:
+                fail(f"{what}: subject {gs['text']!r} lacks {ds['summary']!r}")
+            linked += check_evidence(f"{what} subject", gs, ds["frames"])
+            for href in gs["subject"]:
+                if b.evaluate("!!document.querySelector(%s)" % json.dumps(
+                        "h3" + href if href.startswith("#flow-") else href)) is not True:
+                    fail(f"{what}: subject link {href} leads nowhere")
     return linked
 
 

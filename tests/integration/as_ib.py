@@ -66,9 +66,15 @@ def without_link(ev):
     return ev
 
 
+# kinds that only Ethernet has: PFC and PAUSE are MAC Control frames, which an
+# InfiniBand capture of the same traffic does not carry
+ETHERNET_KINDS = ("pfc_storm", "pfc_paused", "slow_receiver")
+
+
 def diagnoses(rep):
     """The diagnoses of a report without what names the link: (kind, severity, count, frames)."""
-    return [(d["kind"], d["severity"], d["count"], d["frames"]) for d in rep.get("diagnoses", [])]
+    return [(d["kind"], d["severity"], d["count"], d["frames"]) for d in rep.get("diagnoses", [])
+            if d["kind"] not in ETHERNET_KINDS]
 
 
 def report(rocescope, path):

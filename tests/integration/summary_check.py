@@ -73,8 +73,19 @@ def _naks(c, what, text, naks):
     c.eq(what, got, want)
 
 
-def _latency(c, lines, label, lat):
-    m = _line(c, lines, label, rf"min {US} us, p50 {US}, p99 {US}, max {US} \({N} samples?\)")
+def _step_us(cap):
+    """The step of the capture's time stamps in us (REPORT.md: timestamp_steps):
+    None when some are finer than 1 us (or there are none)."""
+    st = cap["timestamp_steps"]
+    if st["finer_than_us"] or not (st["us"] or st["ms"]):
+        return None
+    return Decimal(1) if st["us"] else Decimal(1000)
+
+
+def _latency(c, lines, label, lat, step):
+    V = r"(<\d+|-?\d+\.\d{3})"
+    m = _line(c, lines, label, rf"min {V} us, p50 {V}, p99 {V}, max {V} \({N} samples?"
+              rf"(; time stamps in 1 (?:us|ms) steps)?\)")
     if lat["count"] == 0:
         if m is not None:
             c.fail(f"{label} shown without samples")
@@ -82,8 +93,44 @@ def _latency(c, lines, label, lat):
     if m is None:
         c.fail(f"{label}: missing ({lat['count']} samples)")
         return
-    got = [Decimal(x) for x in m.groups()[:4]] + [int(m.group(5))]
-    c.eq(label, got, [lat["min"], lat["p50"], lat["p99"], lat["max"], lat["count"]])
+    # a value under the step of the time stamps reads "<step"
+    want = [f"<{step}" if step is not None and Decimal(lat[k]) < step else Decimal(lat[k])
+            for k in ("min", "p50", "p99", "max")]
+    got = [x if x.startswith("<") else Decimal(x) for x in m.groups()[:4]]
+    c.eq(label, got + [int(m.group(5))], want + [lat["count"]])
+    c.eq(f"{label} step noted", m.group(6) is not None, step is not None)
+
+
+GAP_WORDS = (("lost in the network", "network_loss"), ("missed by the capture", "capture_loss"),
+             ("reordered", "reordered"), ("undetermined", "undetermined"))
+
+
+def _gap_classes(c, text):
+    """'lost in the network 1, missed by the capture 3 (1 inferred), ...' ->
+    {class: count}, with the capture's two classes apart; in that order."""
+    out = {}
+    if not text:
+        return out
+    order = []
+    for item in text.split(", "):
+        m = re.fullmatch(r"(.+?) (\d+)(?: \((\d+) inferred\))?", item)
+        words = dict(GAP_WORDS)
+        if m is None or m.group(1) not in words:
+            c.fail(f"gap classes: {item!r} not understood")
+            continue
+        key = words[m.group(1)]
+        order.append(key)
+        n, inferred = int(m.group(2)), int(m.group(3) or 0)
+        if key == "capture_loss":
+            out["capture_loss"], out["capture_loss_inferred"] = n - inferred, inferred
+        else:
+            out[key] = n
+    c.eq("gap classes in order", order, [k for _, k in GAP_WORDS if k in order])
+    return {k: v for k, v in out.items() if v}
+
+
+def _gap_classes_json(by):
+    return {k: v for k, v in by.items() if v}
 
 
 def _totals(c, lines, r):
@@ -112,23 +159,30 @@ def _totals(c, lines, r):
         c.eq("RoCE traffic", [int(x) for x in m.groups()],
              [cap["request_packets"], cap["response_packets"], cap["cnp_packets"]])
     m = _line(c, lines, "ICRC", rf"{N} good, {N} bad, {N} unchecked( \(every ICRC checked is bad: "
-              rf"the capture path probably altered the frames, not a link\))?")
+              rf"the capture path probably altered the frames, not a link\))?"
+              rf"(?:; {N} valid with another UDP source port \(rewritten on the way\))?"
+              rf"(?:; {N} valid with another IPv4 identification \(rewritten on the way\))?")
     if m:
-        c.eq("ICRC", [int(x) for x in m.groups()[:3]],
-             [cap["icrc"]["good"], cap["icrc"]["bad"], cap["icrc"]["unchecked"]])
         ic = cap["icrc"]
-        c.eq("ICRC all bad", bool(m.group(4)), ic["bad"] > 0 and ic["good"] == 0)
+        c.eq("ICRC", [int(x) for x in m.groups()[:3]], [ic["good"], ic["bad"], ic["unchecked"]])
+        rw = ic["rewritten"]
+        c.eq("ICRC rewritten", [int(m.group(5) or 0), int(m.group(6) or 0)],
+             [rw["udp_sport"], rw["ipv4_id"]])
+        # every ICRC bad, and no rewritten field explains them all
+        c.eq("ICRC all bad", bool(m.group(4)),
+             ic["bad"] > 0 and ic["good"] == 0 and sum(rw.values()) < ic["bad"])
     m = _line(c, lines, "flows", rf"{N} tracked, {N} connections? \({N} set up by CM\), {N} evicted")
     if m:
         c.eq("flows", [int(x) for x in m.groups()],
              [r["limits"]["flows_active"], len(r["connections"]), r["cm"]["connections"],
               r["limits"]["flows_evicted"]])
-    m = _line(c, lines, "PSN gaps", rf"{N} \({N} PSNs? missing\)(?:, of which {N} \({N} PSNs?\) "
-              rf"missed by the capture only: the responder acknowledged them)?")
+    m = _line(c, lines, "PSN gaps", rf"{N} \({N} PSNs? missing\)(?:: (.+?))?"
+              rf"(?:; {N} packets? out of order)?")
     if m:
         g = r["psn_gaps"]
-        c.eq("PSN gaps", [int(x or 0) for x in m.groups()],
-             [g["events"], g["missing_psns"], g["capture_loss_events"], g["capture_loss_psns"]])
+        c.eq("PSN gaps", [int(m.group(1)), int(m.group(2)), int(m.group(4) or 0)],
+             [g["events"], g["missing_psns"], g["reordered_packets"]])
+        c.eq("PSN gaps by class", _gap_classes(c, m.group(3)), _gap_classes_json(g["by_class"]))
     m = _line(c, lines, "retransmitted",
               rf"{N} packets? in {N} go-back-N episodes?(?: \((.+)\))?")
     if m:
@@ -162,8 +216,8 @@ def _totals(c, lines, r):
                   "ECN"):
         if not any(ln.startswith("  " + label + " ") for ln in lines):
             c.fail(f"totals line {label!r} missing")
-    _latency(c, lines, "CNP latency", r["ecn"]["cnp_latency_us"])
-    _latency(c, lines, "ACK latency", r["ack_latency_us"])
+    _latency(c, lines, "CNP latency", r["ecn"]["cnp_latency_us"], _step_us(cap))
+    _latency(c, lines, "ACK latency", r["ack_latency_us"], _step_us(cap))
     enc = r["encapsulation"]
     m = _line(c, lines, "mirrored", rf"{N} frames? unwrapped \((.+)\)")
     c.eq("mirrored", int(m.group(1)) if m else 0, sum(enc.values()))
@@ -175,8 +229,8 @@ def _totals(c, lines, r):
     lim = r["limits"]
     m = _line(c, lines, "limits hit", rf"{N} flows? evicted, {N} episodes? not listed, "
               rf"{N} verdicts? settled early, {N} CE marks? untracked, {N} CNPs? decided early"
-              rf"(?:; for the diagnoses: {N} CNPs? not evaluated, {N} gaps? taken as network loss "
-              rf"unchecked, {N} frames? of untracked MACs, {N} source ports? not kept)?")
+              rf"(?:; for the diagnoses: {N} CNPs? not evaluated, {N} gaps? settled early by "
+              rf"time, {N} frames? of untracked MACs, {N} source ports? not kept)?")
     want = [lim["flows_evicted"], lim["episodes_unlisted"], lim["verdicts_forced"],
             lim["ce_tracking_overflow"], lim["cnp_tracking_overflow"], lim["dcqcn_untracked"],
             lim["gap_tracking_overflow"], lim["macs_untracked"], lim["udp_sports_untracked"]]
@@ -220,11 +274,30 @@ def _flow_name(f):
 def _trouble(f):
     return (f["retransmitted_packets"] + f["missing_psns"] + f["naks"]["total"] + f["psn_reuse"]
             + f["ce_unanswered"] + f["cnps_unexplained"] + f["cnps_carried_unexplained"]
-            + f["bad_icrc"] + f["bad_vcrc"] + f["read_response_gaps"])
+            + f["bad_icrc"] - f["bad_icrc_rewritten"] + f["bad_vcrc"] + f["read_response_gaps"]
+            + f["reordered_packets"] + f["responses_early"])
 
 
 def _troubled(f):
     return _trouble(f) or f["ce_marked"] or f["cnps"] or f["becn_packets"] or f["cnps_for_flow"]
+
+
+def _gap_items(f):
+    """The classes of a flow's gaps as the summary writes them after its PSN
+    gaps (no comma before them: they follow a colon)."""
+    by = f["psn_gaps_by_class"]
+    parts = []
+    if by["network_loss"]:
+        parts.append(f"lost in the network {by['network_loss']}")
+    cap = by["capture_loss"] + by["capture_loss_inferred"]
+    if cap:
+        parts.append(f"missed by the capture {cap}" + (
+            rf" \({by['capture_loss_inferred']} inferred\)" if by["capture_loss_inferred"] else ""))
+    if by["reordered"]:
+        parts.append(f"reordered {by['reordered']}")
+    if by["undetermined"]:
+        parts.append(f"undetermined {by['undetermined']}")
+    return ": " + ", ".join(parts) if parts else ""
 
 
 def _flow_items(f):
@@ -234,9 +307,9 @@ def _flow_items(f):
                    ", all unexplained" if carried == f["cnps"] else rf" \({carried} unexplained\)")
     items = [(f["retransmitted_packets"], rf"{f['retransmitted_packets']} retransmitted in "
               rf"{f['episode_count']} episodes?"),
-             (f["psn_gaps"], rf"{f['psn_gaps']} PSN gaps? \({f['missing_psns']} missing\)"),
-             (f["capture_loss_gaps"], rf"{f['capture_loss_gaps']} of them missed by the capture "
-              rf"only"),
+             (f["psn_gaps"], rf"{f['psn_gaps']} PSN gaps? \({f['missing_psns']} missing\)"
+              + _gap_items(f)),
+             (f["reordered_packets"], rf"{f['reordered_packets']} packets? out of order"),
              (f["psn_reuse"], rf"{f['psn_reuse']} requests? reuses? a PSN of an earlier READ"),
              (f["read_response_gaps"], rf"{f['read_response_gaps']} READ response gaps?"),
              (f["ce_marked"], rf"{f['ce_marked']} {'FECN' if f['version'] == 3 else 'CE'} marks? "
@@ -345,9 +418,14 @@ def _clean(c, lines, r):
 SEVERITIES = ("error", "warning", "note")
 
 
+TEXT_FINDINGS = 12  # findings the summary lists (REPORT.md)
+
+
 def _diagnoses(c, lines, r):
     """The Diagnosis section: first after the header, one line per finding in
-    the JSON report's order (worst first), its sentence and frames."""
+    the JSON report's order (the capture's finding first, then those it
+    explains, indented, then worst first), its sentence and frames, at most
+    TEXT_FINDINGS, then how many more."""
     d = r["diagnoses"]
     if len(lines) < 2 or not lines[1].startswith("  Diagnosis "):
         c.fail("no Diagnosis line after the header")
@@ -356,9 +434,11 @@ def _diagnoses(c, lines, r):
         c.eq("Diagnosis", lines[1],
              "  Diagnosis      nothing found: no loss, congestion or error to act on")
         return
+    first = "the capture first, then " if d[0]["kind"] == "capture" else ""
     c.eq("Diagnosis", lines[1], f"  Diagnosis      {len(d)} finding{'s' if len(d) > 1 else ''}, "
-         "worst first:")
-    for i, x in enumerate(d):
+         f"{first}worst first:")
+    shown = d[:TEXT_FINDINGS]
+    for i, x in enumerate(shown):
         ln = lines[2 + i] if 2 + i < len(lines) else ""
         frames = ""
         if x["frames"]:
@@ -366,11 +446,26 @@ def _diagnoses(c, lines, r):
                       + ", ".join(str(f) for f in x["frames"]) + ")")
         if x["severity"] not in SEVERITIES:
             c.fail(f"diagnosis {i + 1}: severity {x['severity']!r}")
-        c.eq(f"diagnosis {i + 1}", ln, f"  {x['severity']:<8} {x['kind']}: {x['summary']}{frames}")
-    order = [SEVERITIES.index(x["severity"]) for x in d if x["severity"] in SEVERITIES]
+        indent = "    " if x["cause"] == "capture" and x["kind"] != "capture" else ""
+        c.eq(f"diagnosis {i + 1}", ln,
+             f"  {indent}{x['severity']:<8} {x['kind']}: {x['summary']}{frames}")
+    # the capture's finding, then the findings it explains (notes), then worst first
+    rank = [0 if x["kind"] == "capture" else 1 if x["cause"] == "capture" else 2 for x in d]
+    c.eq("the capture first", rank, sorted(rank))
+    c.eq("what the capture explains is a note",
+         [x["severity"] for x in d if x["cause"] == "capture"],
+         ["note" for x in d if x["cause"] == "capture"])
+    order = [SEVERITIES.index(x["severity"]) for x, k in zip(d, rank) if k == 2]
     c.eq("diagnoses worst first", order, sorted(order))
-    if len(lines) > 2 + len(d) and lines[2 + len(d)] != "":
-        c.fail(f"no blank line after the diagnoses: {lines[2 + len(d)]!r}")
+    end = 2 + len(shown)
+    if len(d) > TEXT_FINDINGS:
+        more = len(d) - TEXT_FINDINGS
+        c.eq("more findings", lines[end] if end < len(lines) else "",
+             f"  ... and {more} more finding{'s' if more > 1 else ''} (the JSON report lists "
+             "them all)")
+        end += 1
+    if len(lines) > end and lines[end] != "":
+        c.fail(f"no blank line after the diagnoses: {lines[end]!r}")
 
 
 def check(text, report, top=20):

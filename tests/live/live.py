@@ -56,7 +56,8 @@ TIMED = {"first_time", "last_time", "duration_s", "ack_latency_us", "cnp_latency
          "by_trigger",
          "episodes_by_trigger", "trigger", "nak_frame", "options", "file", "files", "live",
          "complete", "error", "nak_generation_us", "dcqcn", "evidence", "storm_frames",
-         "diagnoses"}
+         "diagnoses", "timestamp_steps", "repeated_timestamps", "time_backwards",
+         "responses_early", "reorder_max_us"}
 GAUGES = {"flows_active", "peak_flows", "connections"}
 SCENARIOS = ("loss_receiver", "ecn_cnp", "nak_codes", "erspan2", "erspan3", "vxlan", "gre",
              "pfc", "ipv6_vlan", "capture_loss", "nak_generation", "dcqcn", "clean_fabric",
@@ -372,16 +373,20 @@ def check_prometheus(path, report):
     for p in report["pfc"]["priorities"]:
         expect.append((val("rocescope_pfc_priority_frames_total", priority=str(p["priority"]),
                            state="xoff"), p["xoff"]))
+    # one gauge per subject of each diagnosis, labelled with its kind, severity and cause
     gauges = {k: v for k, v in s.items() if k[0] == "rocescope_diagnosis"}
-    if len(gauges) != len(report["diagnoses"]):
-        raise Fail("prometheus: %d diagnosis gauges, report %d diagnoses" %
-                   (len(gauges), len(report["diagnoses"])))
+    n_subjects = sum(len(d["subjects"]) for d in report["diagnoses"])
+    if len(gauges) != n_subjects:
+        raise Fail("prometheus: %d diagnosis gauges, report %d subjects in %d diagnoses" %
+                   (len(gauges), n_subjects, len(report["diagnoses"])))
     alert = {"error": "critical", "warning": "warning", "note": "info"}
     for d in report["diagnoses"]:
-        counts = [v for k, v in gauges.items()
-                  if ("kind", d["kind"]) in k[1] and ("severity", alert[d["severity"]]) in k[1]]
-        if d["count"] not in counts:
-            raise Fail("prometheus: no gauge %s=%d" % (d["kind"], d["count"]))
+        counts = sorted(v for k, v in gauges.items()
+                        if ("kind", d["kind"]) in k[1] and ("cause", d["cause"]) in k[1]
+                        and ("severity", alert[d["severity"]]) in k[1])
+        if counts != sorted(sj["count"] for sj in d["subjects"]):
+            raise Fail("prometheus: gauges %s/%s %r, its subjects' counts %r" %
+                       (d["kind"], d["cause"], counts, [sj["count"] for sj in d["subjects"]]))
     if val("rocescope_dcqcn_rate_ratio_count") != report["dcqcn"]["cnps_evaluated"] or \
             val("rocescope_nak_generation_seconds_bucket", le="+Inf") != \
             val("rocescope_nak_generation_seconds_count"):
@@ -394,15 +399,16 @@ def check_prometheus(path, report):
 
 
 def check_raised(lines, report):
-    """The intervals raise every diagnosis of the report, by its count in all."""
+    """The intervals raise every diagnosis of the report (a kind and cause), by
+    its count in all."""
     raised = {}
     for l in lines:
         if l.get("type") != "interval":
             continue
         for d in l["diagnoses"]:
-            key = (d["kind"], json.dumps(d["subject"], sort_keys=True))
+            key = (d["kind"], d["cause"])
             raised[key] = raised.get(key, 0) + d["interval_count"]
-    final = {(d["kind"], json.dumps(d["subject"], sort_keys=True)): d["count"]
+    final = {(d["kind"], d["cause"]): d["count"]
              for d in report["diagnoses"]}
     if raised != final:
         raise Fail("diagnoses raised in the intervals %r, in the report %r" % (raised, final))

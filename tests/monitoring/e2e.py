@@ -231,7 +231,8 @@ def report_counters(rep):
     for r, n in c["malformed_by_reason"].items():
         put("malformed_packets_total", n, reason=r)
     for r, n in c["icrc"].items():
-        put("icrc_packets_total", n, result=r)
+        if r != "rewritten":  # bad ICRCs a rewrite explains: the capture diagnosis says so
+            put("icrc_packets_total", n, result=r)
     for code, n in rep["naks"].items():
         if code != "total":
             put("naks_total", n, code=code)
@@ -240,8 +241,16 @@ def report_counters(rep):
         put("episodes_total", n, trigger=t)
     put("psn_gaps_total", rep["psn_gaps"]["events"])
     put("missing_psns_total", rep["psn_gaps"]["missing_psns"])
-    put("psn_gaps_capture_loss_total", rep["psn_gaps"]["capture_loss_events"])
-    put("missing_psns_capture_loss_total", rep["psn_gaps"]["capture_loss_psns"])
+    for cls, n in rep["psn_gaps"]["by_class"].items():
+        put("psn_gaps_settled_total", n, **{"class": cls})
+    for cls, n in rep["psn_gaps"]["missing_psns_by_class"].items():
+        put("missing_psns_settled_total", n, **{"class": cls})
+    put("reordered_packets_total", rep["psn_gaps"]["reordered_packets"])
+    for k in ("repeated_timestamps", "time_backwards", "responses_early"):
+        put(k + "_total", c[k])
+    put("understated_packets_total", c["understated"]["frames"])
+    for field, n in c["icrc"]["rewritten"].items():
+        put("icrc_rewritten_packets_total", n, field=field)
     put("dcqcn_cnps_evaluated_total", rep["dcqcn"]["cnps_evaluated"])
     put("psn_reuse_total", rep["psn_reuse"])
     put("read_response_gaps_total", rep["read_response_gaps"]["events"])
@@ -394,15 +403,17 @@ def inside(a):
         step("RocescopePfcPauseStorm firing (%d alerts; also %s)" % (len(firing), other), t0)
 
         # the monitor's diagnoses reach Alertmanager's routing through one rule:
-        # the storm is a critical pfc_storm, the replayed loss a packet_loss warning
+        # the storm and the replayed loss are warnings (ANALYSIS.md, "Severities"), each
+        # one alert per subject, labelled with the subject and the cause
         def diagnosis_alerts():
             got = {(al["labels"].get("kind"), al["labels"].get("severity"),
-                    al["labels"].get("subject"))
+                    al["labels"].get("cause"), al["labels"].get("subject"))
                    for al in prom.api("alerts")["alerts"]
                    if al["labels"]["alertname"] == "RocescopeDiagnosis" and
                    al["state"] == "firing" and al["labels"].get("interface") == CAPTURE_IF}
-            want = {("pfc_storm", "critical", "priority 3"),
-                    ("packet_loss", "warning", "192.168.1.10 -> 192.168.1.20 QP 0x0000b2")}
+            want = {("pfc_storm", "warning", "traffic", "priority 3"),
+                    ("packet_loss", "warning", "traffic",
+                     "192.168.1.10 -> 192.168.1.20 QP 0x0000b2")}
             return want <= got and got
         got = wait_for("RocescopeDiagnosis to fire for the storm and the loss", diagnosis_alerts)
         step("RocescopeDiagnosis firing (%d diagnoses)" % len(got), t0)

@@ -170,16 +170,17 @@ def test_diagnoses(c, t):
                    "frame.number", "-e", "roce.analysis.capture_loss", "-e", "_ws.col.Info",
                    "-z", "expert")
     missed = [int(r[0]) for r in field_rows(out) if r[1] != ""]
-    want = [f for d in report["diagnoses"] if d["kind"] == "capture_loss" for f in d["frames"]]
+    want = [e["frame"] for e in t.events(path)
+            if e.get("gap_class") in ("capture_loss", "capture_loss_inferred")]
     c.check(missed == want and want, f"capture_loss: roce.analysis.capture_loss on {missed}, "
-                                     f"the CLI's capture_loss frames {want}")
+                                     f"the CLI's gaps the capture missed {want}")
     labels = {int(r[0]): ("[RoCE PSN gap missed by the capture]" in r[2],
-                          "[RoCE PSN gap]" in r[2]) for r in field_rows(out)}
+                          "[RoCE PSN gap: lost in the network]" in r[2]) for r in field_rows(out)}
     c.check(labels and all(labels[n] == ((True, False) if n in want else (False, True))
                            for n in labels),
             f"capture_loss: Info labels {labels} (missed gaps: {want})")
     ex = expert_lines(out)
-    lost = [x for x in ex if x[3].startswith("PSN gap: packets lost")]
+    lost = [x for x in ex if x[3].startswith("PSN gap lost in the network")]
     c.check(len(lost) == 1 and any(x[3].startswith("PSN gap missed by the capture") for x in ex),
             f"capture_loss: the missed gaps are called lost: {ex}")
     for d in report["diagnoses"]:
@@ -259,7 +260,8 @@ def test_sequence(c, t):
                    "-e", "frame.number", "-e", "_ws.col.Info")
     for r in field_rows(out):
         n = int(r[0])
-        want = "[RoCE PSN gap]" if n in gaps else "[RoCE NAK: PSN sequence error]"
+        want = ("[RoCE PSN gap: lost in the network]" if n in gaps
+                else "[RoCE NAK: PSN sequence error]")
         c.check(want in r[1], f"loss_receiver: frame {n} Info {r[1]!r} lacks {want}")
     c.check(sorted(int(r[0]) for r in field_rows(out)) == sorted(gaps + naks),
             "loss_receiver: -Y 'roce.analysis.psn_gap || roce.analysis.nak' frames differ "

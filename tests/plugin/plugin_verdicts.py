@@ -83,6 +83,15 @@ FIELDS = [
     ("roce.analysis.dcqcn.ratio", "dcqcn_rate_ratio", "float"),
     ("roce.vcrc.computed", "vcrc_computed", "int"),
     ("roce.vcrc.wire", "vcrc_wire", "int"),
+    ("roce.analysis.gap_class", "gap_class", "str"),
+    ("roce.analysis.gap_reason", "gap_reason", "str"),
+    ("roce.analysis.gap_decided_by", "gap_decided_by", "int"),
+    ("roce.analysis.reordered", "reorder_psns", "int"),
+    ("roce.analysis.reorder_gap_frame", "reorder_gap_frame", "int"),
+    ("roce.analysis.reorder_time", "reorder_ns", "ns"),
+    ("roce.analysis.after_response", "response_frame", "int"),
+    ("roce.icrc.rewritten", "icrc_rewritten", "str"),
+    ("roce.icrc.valid_with", "icrc_valid_with", "int"),
 ]
 DIAGNOSIS = "roce.diagnosis"  # last field: every diagnosis citing the frame
 IGNORED_CLI_KEYS = {"opcode"}  # the plugin shows the opcode number, the CLI its identifier
@@ -142,31 +151,40 @@ def cli_diagnoses(rocescope, path, *options):
                        timeout=300)
     if p.returncode != 0:
         raise RuntimeError(f"rocescope --json exit {p.returncode}: {p.stderr.strip()}")
-    listed = [(d["severity"], d["kind"], d["count"], d["summary"], d["frames"])
-              for d in json.loads(p.stdout)["diagnoses"]]
-    return listed, frame_kinds(listed)
+    found = json.loads(p.stdout)["diagnoses"]
+    listed = [(d["severity"], d["kind"], d["count"], d["summary"], d["frames"],
+               [s["summary"] for s in d["subjects"]]) for d in found]
+    return listed, frame_kinds(found)
 
 
-def frame_kinds(listed):
+def frame_kinds(found):
+    """{frame: sorted kinds} of every evidence frame of every subject."""
     cited = {}
-    for _, kind, _, _, frames in listed:
-        for f in frames:
-            cited.setdefault(f, []).append(kind)
+    for d in found:
+        for s in d["subjects"]:
+            for f in s["frames"]:
+                cited.setdefault(f, []).append(d["kind"])
     return {f: sorted(k) for f, k in cited.items()}
 
 
 def parse_diagnoses_table(lines):
     """The entries of the -z roce,diagnoses table (roce_ws_diag.c): a line
-    "SEVERITY KIND COUNT SUBJECT", the sentence, "frames: N N ..."."""
+    "SEVERITY KIND COUNT N UNITS (CAUSE)", the sentence, "frames: N N ...",
+    then "- SUBJECT (FIGURES)" per subject."""
     listed, i = [], 0
     while i < len(lines) and not lines[i].startswith("RoCE diagnoses"):
         i += 1
     i += 1
     while i + 2 < len(lines) and not lines[i].startswith("="):
         head = lines[i].split()
+        sentence = lines[i + 1].strip()
         frames = [int(x) for x in lines[i + 2].split()[1:]]
-        listed.append((head[0], head[1], int(head[2]), lines[i + 1].strip(), frames))
         i += 3
+        subjects = []
+        while i < len(lines) and lines[i].startswith("         - "):
+            subjects.append(lines[i][len("         - "):])
+            i += 1
+        listed.append((head[0], head[1], int(head[2]), sentence, frames, subjects))
     return listed
 
 

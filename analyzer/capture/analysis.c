@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "capture.h"
+#include "roce_split.h"
 
 #define STOP_CHECK_MASK 1023u /* a split analysis looks at its stop flag every 1024 frames */
 
@@ -59,17 +60,12 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
             earliest = fr.ts_ns;
         if (in.frame == first || fr.ts_ns > latest)
             latest = fr.ts_ns;
-        if (in.frame > 1 && fr.ts_ns < a->now_ns)
-            a->out_of_order = 1;
-        else
-            a->now_ns = fr.ts_ns;
-        if (a->split) {
+        if (a->split != NULL) {
             if ((in.frame & STOP_CHECK_MASK) == 0 &&
                 atomic_load_explicit(a->stop, memory_order_relaxed))
                 break;
-            if (!(a->classes >> roce_shard_class(roce_shard_key(a->cfg, &in)) & 1u))
+            if (!roce_split_mine(a->split, &in))
                 continue;
-            roce_engine_note_time(a->engine, a->now_ns);
         }
         if (a->on_frame == NULL) {
             roce_engine_frame(a->engine, &in, NULL);

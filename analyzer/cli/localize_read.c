@@ -16,14 +16,14 @@
 
 /* The point a frame belongs to; NULL when the file already has as many
  * points as an analysis may have (then the frame is not read). */
-static struct lz_sub *sub_of(struct lz_input *in, const struct roce_decode_cfg *dc, int lt,
-                             const struct roce_capture_frame *fr, int first)
+static struct lz_sub *sub_of(struct lz_input *in, const struct roce_decode_cfg *dc,
+                             const struct roce_frame_in *fi, int first)
 {
     struct roce_split_key k;
     memset(&k, 0, sizeof k);
     if (in->split != ROCE_SPLIT_NONE) {
         struct roce_pkt pkt;
-        roce_decode(dc, lt, fr->data, fr->caplen, fr->wirelen, &pkt);
+        roce_decode(dc, fi->linktype, fi->data, fi->caplen, fi->wirelen, &pkt);
         roce_vantage_split_key(&pkt, in->split, &k);
     }
     for (unsigned i = 0; i < in->n_sub; i++)
@@ -117,15 +117,15 @@ static void read_file(struct lz_input *in, int second)
         in->failed = 1;
         goto done;
     }
-    if (!roce_capture_supported(c)) {
-        snprintf(in->msg, sizeof in->msg, "unsupported link type %s (%d)",
-                 roce_capture_linktype_name(c), roce_capture_linktype(c));
+    if (roce_capture_linktype_check(roce_capture_linktype(c), roce_capture_linktype_name(c),
+                                    in->msg, sizeof in->msg) != 0) {
         in->failed = 1;
         goto done;
     }
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
-        struct lz_sub *s = sub_of(in, &dc, fr.linktype, &fr, !second);
-        frame++;
+        struct roce_frame_in fi;
+        roce_capture_frame_in(&fr, ++frame, &fi);
+        struct lz_sub *s = sub_of(in, &dc, &fi, !second);
         if (s == NULL) {
             in->unsplit += !second;
             if (in->oom)
@@ -134,7 +134,6 @@ static void read_file(struct lz_input *in, int second)
         }
         if (engine_of(in, s) == NULL)
             break;
-        struct roce_frame_in fi = {frame, fr.ts_ns, fr.linktype, fr.data, fr.caplen, fr.wirelen};
         roce_engine_frame(s->engine, &fi, &out);
         if (!roce_vtx_from_frame(&out, &tx))
             continue;

@@ -1,6 +1,6 @@
 /*
- * roce_caploss.c - capture loss versus network loss (ANALYSIS-DEFINITIONS
- * Revision 2, "capture_loss").
+ * roce_caploss.c - capture loss versus network loss (ANALYSIS.md
+ * "Capture loss and network loss").
  *
  * A PSN gap of an RC or XRC request flow says that PSNs first..last did not
  * pass the capture point. When a later ACK of the paired flow covers them (an

@@ -3,7 +3,7 @@
  * computed from report data only, so that the engine, a report read back
  * and a merged report give the same list.
  *
- * ANALYSIS-DEFINITIONS Revision 2 "Diagnoses": every kind has its severity,
+ * ANALYSIS.md "Diagnoses", "The list": every kind has its severity,
  * subject, condition and count; the list is ordered by severity, count
  * (descending) and first evidence frame. Two findings of the same kind and
  * subject (a merged report may hold one flow key twice) are one finding:

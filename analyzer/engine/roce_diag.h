@@ -3,8 +3,8 @@
  * for them (frames per flow, host NIC MACs, PFC storm frames, recovery
  * histograms) and the list of findings a person acts on (roce_diagnose).
  *
- * Definitions: ANALYSIS-DEFINITIONS.md, Revision 2 ("Diagnoses", "Host NIC
- * MAC", "DCQCN reaction"); what each kind means and the project's decisions:
+ * Definitions: ANALYSIS.md ("Diagnoses", "The list", "Host NIC MACs",
+ * "DCQCN reaction"); what each kind means and the project's decisions:
  * ANALYSIS.md "Diagnoses".
  *
  * roce_diagnose() is a pure function of report data (flow reports, their
@@ -62,7 +62,7 @@ void roce_evidence_merge(struct roce_evidence *dst, const struct roce_evidence *
                          uint64_t frame_off);
 
 /* A source MAC address of RoCE or MAC Control (PFC, PAUSE) frames.
- * ANALYSIS-DEFINITIONS "Host NIC MAC": the source MAC of RoCE frames from
+ * ANALYSIS.md "Host NIC MACs": the source MAC of RoCE frames from
  * exactly one address names that host; the TTL / hop limit of those frames
  * tells an unrouted frame (the MAC is its sender's) from a routed one (the
  * MAC is the last router's): roce_host_mac_role(). */
@@ -108,7 +108,7 @@ int roce_frame_unrouted(unsigned ttl, unsigned version, const uint8_t src[ROCE_A
 void roce_host_mac_merge(struct roce_host_mac *dst, const struct roce_host_mac *src,
                          uint64_t frame_off);
 
-/* DCQCN verdicts of a request flow (ANALYSIS-DEFINITIONS "DCQCN reaction"). */
+/* DCQCN verdicts of a request flow (ANALYSIS.md "DCQCN reaction"). */
 enum roce_dcqcn_verdict {
     ROCE_DCQCN_UNDETERMINED = 0,
     ROCE_DCQCN_REACTED = 1,

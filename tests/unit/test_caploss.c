@@ -3,9 +3,10 @@
  * (roce_caploss.c), and the NAK generation time of the recovery breakdown
  * (roce_reqlog.c, roce_seq.c).
  *
- * ANALYSIS-DEFINITIONS Revision 2: capture_loss is a PSN gap of an RC/XRC
- * flow whose missing PSNs a later ACK of the paired flow covers (an ACK PSN
- * at or after the gap's last missing PSN) before any NAK or resend of them;
+ * ANALYSIS.md "Capture loss and network loss", "Recovery breakdown":
+ * capture_loss is a PSN gap of an RC/XRC flow whose missing PSNs a later
+ * ACK of the paired flow covers (an ACK PSN at or after the gap's last
+ * missing PSN) before any NAK or resend of them;
  * nak_generation = NAK time - the time of the earliest request of the flow
  * captured before the NAK whose PSN is after the NAK's PSN (null when none).
  * ANALYSIS.md "Diagnoses" has the decisions: a gap that nothing settles

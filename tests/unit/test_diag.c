@@ -2,7 +2,7 @@
  * test_diag.c - the list of diagnoses (roce_diag.c) from report data, the
  * evidence lists, and the engine's address text (roce_addr.c).
  *
- * ANALYSIS-DEFINITIONS Revision 2 "Diagnoses": each kind has its severity,
+ * ANALYSIS.md "Diagnoses", "The list": each kind has its severity,
  * subject, condition and count; "request flow" is the flow A->B whose
  * requests are concerned (for NAKs the paired request flow, the NAK's own
  * flow when unpaired); frames are the first 10 evidence frames; the list is

@@ -167,19 +167,19 @@ done:
     roce_capture_close(c);
 }
 
-void *lz_read_first(void *arg)
+void *roce_localize_read_first(void *arg)
 {
     read_file(arg, 0);
     return NULL;
 }
 
-void *lz_read_second(void *arg)
+void *roce_localize_read_second(void *arg)
 {
     read_file(arg, 1);
     return NULL;
 }
 
-int lz_queue_init(struct lz_queue *q)
+int roce_localize_queue_init(struct lz_queue *q)
 {
     memset(q, 0, sizeof *q);
     if (pthread_mutex_init(&q->mu, NULL) != 0)
@@ -190,13 +190,13 @@ int lz_queue_init(struct lz_queue *q)
     }
     for (unsigned i = 0; i < LZ_SLOTS; i++)
         if ((q->slot[i] = calloc(1, sizeof *q->slot[i])) == NULL) {
-            lz_queue_free(q);
+            roce_localize_queue_free(q);
             return -1;
         }
     return 0;
 }
 
-void lz_queue_free(struct lz_queue *q)
+void roce_localize_queue_free(struct lz_queue *q)
 {
     for (unsigned i = 0; i < LZ_SLOTS; i++) {
         free(q->slot[i]);
@@ -206,7 +206,7 @@ void lz_queue_free(struct lz_queue *q)
     pthread_mutex_destroy(&q->mu);
 }
 
-struct lz_batch *lz_queue_next(struct lz_queue *q)
+struct lz_batch *roce_localize_queue_next(struct lz_queue *q)
 {
     pthread_mutex_lock(&q->mu);
     while (q->n == 0 && !q->abort)
@@ -216,7 +216,7 @@ struct lz_batch *lz_queue_next(struct lz_queue *q)
     return b;
 }
 
-void lz_queue_release(struct lz_queue *q)
+void roce_localize_queue_release(struct lz_queue *q)
 {
     pthread_mutex_lock(&q->mu);
     q->head = (q->head + 1) % LZ_SLOTS;
@@ -225,7 +225,7 @@ void lz_queue_release(struct lz_queue *q)
     pthread_mutex_unlock(&q->mu);
 }
 
-void lz_queue_abort(struct lz_queue *q)
+void roce_localize_queue_abort(struct lz_queue *q)
 {
     pthread_mutex_lock(&q->mu);
     q->abort = 1;
@@ -233,7 +233,7 @@ void lz_queue_abort(struct lz_queue *q)
     pthread_mutex_unlock(&q->mu);
 }
 
-void lz_input_free(struct lz_input *in)
+void roce_localize_input_free(struct lz_input *in)
 {
     for (unsigned i = 0; i < in->n_sub; i++) {
         roce_engine_free(in->sub[i].engine);

@@ -29,11 +29,11 @@
 /* The preferences (roce.* in Wireshark's preferences). The engine options
  * take effect when the capture file is next (re)dissected. */
 struct roce_ws_prefs {
-    guint udp_port;       /* RoCEv2 UDP destination port */
-    guint cnp_window_us;  /* CE mark to CNP window */
-    guint pmtu;           /* PMTU to assume until learned; 0: learn it */
+    guint udp_port;           /* RoCEv2 UDP destination port */
+    guint cnp_window_us;      /* CE mark to CNP window */
+    guint pmtu;               /* PMTU to assume until learned; 0: learn it */
     roce_ws_bool check_icrc;  /* verify ICRCs */
-    guint max_flows;      /* flows tracked at once */
+    guint max_flows;          /* flows tracked at once */
     roce_ws_bool leave_ports; /* leave the port / EtherType to the built-in dissector */
 };
 extern struct roce_ws_prefs roce_ws_prefs;
@@ -82,6 +82,10 @@ struct roce_ws_detail {
     guint32 dcqcn_before_mbps, dcqcn_after_mbps, dcqcn_ratio_ppm;
     guint16 vcrc_calc, vcrc_wire;
     guint8 expected_valid, trigger, nak_code, rnr_timer, has_nak_generation;
+    guint8 gap_class, gap_reason, icrc_rewrite;
+    guint16 icrc_rewrite_value;
+    guint32 gap_decided_by, reorder_psns, reorder_gap_frame, response_frame;
+    gint64 reorder_ns;
 };
 
 /* What the plugin keeps of each frame the engine found RoCE (or malformed

@@ -18,20 +18,24 @@
 #define TAP_NAME      "roce"
 #define RULE_WIDTH    100
 
-/* The diagnoses of the engine's current state and their evidence frames. */
+/* The diagnoses of the engine's current state and their evidence frames:
+ * each frame names the subjects (of their findings) it is evidence of. */
 static struct {
-    struct roce_diagnosis *d;
-    long n;
-    GHashTable *by_frame; /* frame number -> GPtrArray of const struct roce_diagnosis * */
+    struct roce_diag_list list;
+    GHashTable *by_frame; /* frame number -> GArray of struct evidence_of */
     guint64 generation;
     gboolean built;
 } cache;
+
+struct evidence_of {
+    size_t d, s; /* finding, and its subject */
+};
 
 void roce_ws_diag_cleanup(void)
 {
     if (cache.by_frame != NULL)
         g_hash_table_destroy(cache.by_frame);
-    g_free(cache.d);
+    roce_diag_list_free(&cache.list);
     memset(&cache, 0, sizeof cache);
 }
 
@@ -44,23 +48,26 @@ static void build(void)
     roce_ws_diag_cleanup();
     cache.built = TRUE;
     cache.generation = roce_ws_generation();
-    cache.by_frame = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-                                           (GDestroyNotify)g_ptr_array_unref);
-    long n = roce_engine_diagnoses(e, NULL, 0);
-    if (n <= 0)
+    cache.by_frame =
+        g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_array_unref);
+    if (roce_engine_diagnoses(e, &cache.list) != 0)
         return;
-    cache.d = g_new0(struct roce_diagnosis, n);
-    cache.n = roce_engine_diagnoses(e, cache.d, (size_t)n);
-    for (long i = 0; i < cache.n; i++)
-        for (unsigned k = 0; k < cache.d[i].n_frames; k++) {
-            gpointer key = GUINT_TO_POINTER((guint32)cache.d[i].frames[k]);
-            GPtrArray *a = g_hash_table_lookup(cache.by_frame, key);
-            if (a == NULL) {
-                a = g_ptr_array_new();
-                g_hash_table_insert(cache.by_frame, key, a);
+    for (size_t i = 0; i < cache.list.n; i++) {
+        const struct roce_diagnosis *d = &cache.list.d[i];
+        for (size_t j = 0; j < d->n_subjects; j++) {
+            const struct roce_diag_subject *sj = roce_diag_subject_at(&cache.list, d, j);
+            for (unsigned k = 0; k < sj->n_frames; k++) {
+                gpointer key = GUINT_TO_POINTER((guint32)sj->frames[k]);
+                GArray *a = g_hash_table_lookup(cache.by_frame, key);
+                struct evidence_of ev = {i, j};
+                if (a == NULL) {
+                    a = g_array_new(FALSE, FALSE, sizeof(struct evidence_of));
+                    g_hash_table_insert(cache.by_frame, key, a);
+                }
+                g_array_append_val(a, ev);
             }
-            g_ptr_array_add(a, &cache.d[i]);
         }
+    }
 }
 
 /* The expert field of d's kind (its group and severity: roce_ws_fields.c). */
@@ -71,7 +78,7 @@ static expert_field *expert_of(const struct roce_diagnosis *d)
 
 gboolean roce_ws_diag_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, proto_tree *rt)
 {
-    GPtrArray *a;
+    GArray *a;
     if (!PINFO_FD_VISITED(pinfo))
         return FALSE; /* known at the end of the first pass */
     roce_ws_settle();
@@ -84,7 +91,9 @@ gboolean roce_ws_diag_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
         rt = proto_item_add_subtree(ti, roce_ws_ett.roce);
     }
     for (guint i = 0; i < a->len; i++) {
-        const struct roce_diagnosis *d = g_ptr_array_index(a, i);
+        const struct evidence_of *ev = &g_array_index(a, struct evidence_of, i);
+        const struct roce_diagnosis *d = &cache.list.d[ev->d];
+        const struct roce_diag_subject *sj = roce_diag_subject_at(&cache.list, d, ev->s);
         const char *kind = roce_diag_kind_name(d->kind);
         proto_item *pi = proto_tree_add_string_format_value(
             rt, roce_ws_hf.diagnosis, tvb, 0, 0, kind, "%s (%s, %" G_GUINT64_FORMAT "): %s", kind,
@@ -93,8 +102,12 @@ gboolean roce_ws_diag_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
         proto_tree *dt = proto_item_add_subtree(pi, roce_ws_ett.diagnosis);
         proto_item_set_generated(proto_tree_add_string(dt, roce_ws_hf.diagnosis_severity, tvb, 0, 0,
                                                        roce_diag_severity_name(d->severity)));
+        proto_item_set_generated(proto_tree_add_string(dt, roce_ws_hf.diagnosis_cause, tvb, 0, 0,
+                                                       roce_diag_cause_name(d->cause)));
         proto_item_set_generated(
             proto_tree_add_uint64(dt, roce_ws_hf.diagnosis_count, tvb, 0, 0, d->count));
+        proto_item_set_generated(
+            proto_tree_add_string(dt, roce_ws_hf.diagnosis_subject, tvb, 0, 0, sj->phrase));
         expert_add_info_format(pinfo, pi, expert_of(d), "%s", d->summary);
     }
     return TRUE;
@@ -112,22 +125,24 @@ static void print_rule(void)
 /* Draw callback: settle the engine and print its diagnoses, worst first. */
 static void diagnoses_draw(void *tapdata)
 {
-    char subject[ROCE_DIAG_SUMMARY_LEN];
     (void)tapdata;
     roce_ws_settle();
     build();
     printf("\n");
     print_rule();
-    printf("RoCE diagnoses (rocescope): %ld\n", cache.n > 0 ? cache.n : 0);
-    for (long i = 0; i < cache.n; i++) {
-        const struct roce_diagnosis *d = &cache.d[i];
-        roce_diag_subject(d, subject, sizeof subject);
-        printf("%-8s %-23s %8" G_GUINT64_FORMAT "  %s\n", roce_diag_severity_name(d->severity),
-               roce_diag_kind_name(d->kind), d->count, subject);
+    printf("RoCE diagnoses (rocescope): %zu\n", cache.list.n);
+    for (size_t i = 0; i < cache.list.n; i++) {
+        const struct roce_diagnosis *d = &cache.list.d[i];
+        printf("%-8s %-23s %8" G_GUINT64_FORMAT "  %zu %s%s (%s)\n",
+               roce_diag_severity_name(d->severity), roce_diag_kind_name(d->kind), d->count,
+               d->n_subjects, roce_diag_kind(d->kind)->unit, d->n_subjects == 1 ? "" : "s",
+               roce_diag_cause_name(d->cause));
         printf("         %s\n         frames:", d->summary);
         for (unsigned k = 0; k < d->n_frames; k++)
             printf(" %" G_GUINT64_FORMAT, d->frames[k]);
         putchar('\n');
+        for (size_t j = 0; j < d->n_subjects; j++)
+            printf("         - %s\n", roce_diag_subject_at(&cache.list, d, j)->phrase);
     }
     print_rule();
 }

@@ -13,26 +13,16 @@
 
 struct roce_ws_hf roce_ws_hf;
 struct roce_ws_ett roce_ws_ett = {-1, -1, -1, -1};
-struct roce_ws_ei roce_ws_ei = {
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    EI_INIT,
-    {EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT, EI_INIT,
-     EI_INIT, EI_INIT},
-};
+struct roce_ws_ei roce_ws_ei; /* every member set to EI_INIT before registration */
+
+/* Every expert field unregistered (EI_INIT), as Wireshark expects before
+ * expert_register_field_array(). */
+static void ei_init(void)
+{
+    expert_field *e = (expert_field *)(void *)&roce_ws_ei;
+    for (size_t i = 0; i < sizeof roce_ws_ei / sizeof *e; i++)
+        e[i] = (expert_field)EI_INIT;
+}
 
 #define RELATED(kind) FRAMENUM_TYPE(kind)
 
@@ -108,6 +98,14 @@ static void register_packet_fields(int proto)
         {&roce_ws_hf.icrc_computed,
          {"Computed ICRC", "roce.icrc.computed", FT_UINT32, BASE_HEX, NULL, 0x0,
           "The ICRC the packet should carry", HFILL}},
+        {&roce_ws_hf.icrc_rewritten,
+         {"ICRC valid with another", "roce.icrc.rewritten", FT_STRING, BASE_NONE, NULL, 0x0,
+          "The header field (udp_sport, ipv4_id) whose other value makes this bad ICRC good: "
+          "rewritten on the way, by a sniffer or a mirror",
+          HFILL}},
+        {&roce_ws_hf.icrc_valid_with,
+         {"ICRC valid with value", "roce.icrc.valid_with", FT_UINT16, BASE_DEC, NULL, 0x0,
+          "The value of that field the ICRC was computed with (as sent)", HFILL}},
         {&roce_ws_hf.icrc_wire,
          {"ICRC on the wire", "roce.icrc.wire", FT_UINT32, BASE_HEX, NULL, 0x0,
           "The ICRC the packet carries", HFILL}},
@@ -149,8 +147,47 @@ static void register_sequence_fields(int proto)
           HFILL}},
         {&roce_ws_hf.capture_loss,
          {"Missed by the capture", "roce.analysis.capture_loss", FT_NONE, BASE_NONE, NULL, 0x0,
-          "The responder acknowledged the PSNs of this gap before any NAK or resend: they "
-          "crossed the wire, the capture missed them (not a network loss)",
+          "The PSNs of this gap crossed the wire and the capture missed them (not a network "
+          "loss): the responder acknowledged them, or the requester sent on past them for "
+          "longer than a NAK round trip with no NAK or resend (roce.analysis.gap_class)",
+          HFILL}},
+        {&roce_ws_hf.gap_class,
+         {"Gap class", "roce.analysis.gap_class", FT_STRING, BASE_NONE, NULL, 0x0,
+          "What this PSN gap was: network_loss, capture_loss, capture_loss_inferred, reordered "
+          "or undetermined",
+          HFILL}},
+        {&roce_ws_hf.gap_reason,
+         {"Undetermined because", "roce.analysis.gap_reason", FT_STRING, BASE_NONE, NULL, 0x0,
+          "Why nothing decided the gap: capture_ended, go_back, no_acks, tracking_bound", HFILL}},
+        {&roce_ws_hf.gap_decided_by,
+         {"Gap decided by frame", "roce.analysis.gap_decided_by", FT_FRAMENUM, BASE_NONE,
+          RELATED(FT_FRAMENUM_NONE), 0x0,
+          "The frame that showed what the gap was: the NAK, the resend, the ACK, the late packet "
+          "or the requester's last new request",
+          HFILL}},
+        {&roce_ws_hf.reordered,
+         {"Out of order by (PSNs)", "roce.analysis.reordered", FT_UINT32, BASE_DEC, NULL, 0x0,
+          "A missing PSN arriving late, before any NAK or resend: delivered out of order, not "
+          "resent; how far behind the highest PSN it came",
+          HFILL}},
+        {&roce_ws_hf.reorder_gap_frame,
+         {"Skipped by the gap in frame", "roce.analysis.reorder_gap_frame", FT_FRAMENUM, BASE_NONE,
+          RELATED(FT_FRAMENUM_NONE), 0x0, "The gap that this packet's PSN was missing from",
+          HFILL}},
+        {&roce_ws_hf.reorder_time,
+         {"Late by", "roce.analysis.reorder_time", FT_RELATIVE_TIME, BASE_NONE, NULL, 0x0,
+          "From its gap to this packet", HFILL}},
+        {&roce_ws_hf.after_response,
+         {"Captured after its response in frame", "roce.analysis.after_response", FT_FRAMENUM,
+          BASE_NONE, RELATED(FT_FRAMENUM_ACK), 0x0,
+          "A response acknowledging this request was captured before it: the clocks of merged "
+          "captures disagree, or the files are out of order",
+          HFILL}},
+        {&roce_ws_hf.length_understated,
+         {"Original length understated", "roce.analysis.length_understated", FT_BOOLEAN, BASE_NONE,
+          NULL, 0x0,
+          "Captured short of what its IP/UDP lengths declare, though its original length says "
+          "it was captured whole: the sniffer wrote the captured length there",
           HFILL}},
         {&roce_ws_hf.retransmission,
          {"Retransmission", "roce.analysis.retransmission", FT_NONE, BASE_NONE, NULL, 0x0,
@@ -261,13 +298,20 @@ static void register_diagnosis_fields(int proto)
     static hf_register_info hf[] = {
         {&roce_ws_hf.diagnosis,
          {"Diagnosis", "roce.diagnosis", FT_STRING, BASE_NONE, NULL, 0x0,
-          "A finding this frame is evidence of: its kind (packet_loss, capture_loss, "
+          "A finding this frame is evidence of: its kind (capture, packet_loss, capture_loss, "
           "retransmission_timeout, rnr, remote_error, cnp_ignored, ce_unanswered, "
-          "slow_receiver, pfc_storm, ecmp_collision, icrc_error, psn_reuse)",
+          "ce_some_unanswered, cnp_unexplained, slow_receiver, pfc_storm, pfc_paused, "
+          "ecmp_collision, icrc_error, psn_reuse, gid_type_mismatch, reordering)",
           HFILL}},
         {&roce_ws_hf.diagnosis_severity,
          {"Severity", "roce.diagnosis.severity", FT_STRING, BASE_NONE, NULL, 0x0,
           "error, warning or note", HFILL}},
+        {&roce_ws_hf.diagnosis_cause,
+         {"Cause", "roce.diagnosis.cause", FT_STRING, BASE_NONE, NULL, 0x0,
+          "traffic, or capture (a finding the capture itself explains)", HFILL}},
+        {&roce_ws_hf.diagnosis_subject,
+         {"Subject", "roce.diagnosis.subject", FT_STRING, BASE_NONE, NULL, 0x0,
+          "The subject of the finding this frame is evidence of, with its figures", HFILL}},
         {&roce_ws_hf.diagnosis_count,
          {"Count", "roce.diagnosis.count", FT_UINT64, BASE_DEC, NULL, 0x0,
           "How many of what it counts (gaps, CNPs, PFC frames...: its definition's count)", HFILL}},
@@ -275,16 +319,63 @@ static void register_diagnosis_fields(int proto)
     register_hf(proto, hf, array_length(hf));
 }
 
+/* One expert info per diagnosis kind, from the engine's table of kinds:
+ * its name, group, severity and text (registered once, kept for the life
+ * of the program). */
+static void register_diag_experts(expert_module_t *m)
+{
+    static const int severity[] = {
+        [ROCE_SEV_ERROR] = PI_ERROR, [ROCE_SEV_WARNING] = PI_WARN, [ROCE_SEV_NOTE] = PI_NOTE};
+    static const int group[] = {
+        [ROCE_GROUP_SEQUENCE] = PI_SEQUENCE,   [ROCE_GROUP_RESPONSE_CODE] = PI_RESPONSE_CODE,
+        [ROCE_GROUP_PROTOCOL] = PI_PROTOCOL,   [ROCE_GROUP_CHECKSUM] = PI_CHECKSUM,
+        [ROCE_GROUP_MALFORMED] = PI_MALFORMED,
+    };
+    static ei_register_info ei[ROCE_DIAG_KINDS];
+    for (unsigned k = 0; k < ROCE_DIAG_KINDS; k++) {
+        const struct roce_diag_kind_info *info = roce_diag_kind(k);
+        ei[k] = (ei_register_info){&roce_ws_ei.diag[k],
+                                   {g_strdup_printf("roce.expert.diagnosis.%s", info->name),
+                                    group[info->group], severity[info->severity], info->title,
+                                    EXPFILL}};
+    }
+    expert_register_field_array(m, ei, array_length(ei));
+}
+
 static void register_experts(int proto)
 {
     static ei_register_info ei[] = {
         {&roce_ws_ei.psn_gap,
          {"roce.expert.psn_gap", PI_SEQUENCE, PI_WARN,
-          "PSN gap: packets lost before the capture point", EXPFILL}},
+          "PSN gap lost in the network: a NAK or a resend of its PSNs shows it", EXPFILL}},
+        {&roce_ws_ei.gap_undetermined,
+         {"roce.expert.gap_undetermined", PI_SEQUENCE, PI_NOTE,
+          "PSN gap undetermined: nothing showed whether the network lost it or the capture "
+          "missed it",
+          EXPFILL}},
+        {&roce_ws_ei.gap_reordered,
+         {"roce.expert.gap_reordered", PI_SEQUENCE, PI_NOTE,
+          "PSN gap filled by late packets: reordered, not lost", EXPFILL}},
+        {&roce_ws_ei.reordered,
+         {"roce.expert.reordered", PI_SEQUENCE, PI_NOTE,
+          "Out of order: a missing PSN arriving late, before any NAK or resend", EXPFILL}},
+        {&roce_ws_ei.after_response,
+         {"roce.expert.after_response", PI_SEQUENCE, PI_NOTE,
+          "Captured after the response that acknowledges it: clocks or file order disagree",
+          EXPFILL}},
+        {&roce_ws_ei.length_understated,
+         {"roce.expert.length_understated", PI_MALFORMED, PI_NOTE,
+          "Cut short of its IP/UDP length, though the original length says not: the sniffer "
+          "wrote the captured length as the original",
+          EXPFILL}},
+        {&roce_ws_ei.bad_icrc_rewritten,
+         {"roce.expert.bad_icrc_rewritten", PI_CHECKSUM, PI_NOTE,
+          "Bad ICRC valid with another value of a header field: rewritten on the way, not "
+          "corrupted",
+          EXPFILL}},
         {&roce_ws_ei.capture_loss,
          {"roce.expert.capture_loss", PI_SEQUENCE, PI_NOTE,
-          "PSN gap missed by the capture: the responder acknowledged these PSNs (not lost)",
-          EXPFILL}},
+          "PSN gap missed by the capture: these PSNs crossed the wire (not lost)", EXPFILL}},
         {&roce_ws_ei.retransmission,
          {"roce.expert.retransmission", PI_SEQUENCE, PI_NOTE, "Retransmission (go-back-N)",
           EXPFILL}},
@@ -319,42 +410,10 @@ static void register_experts(int proto)
         /* Malformed is Wireshark's own group: it also sets _ws.malformed. */
         {&roce_ws_ei.malformed,
          {"roce.expert.malformed", PI_MALFORMED, PI_WARN, "Malformed RoCE packet", EXPFILL}},
-    /* one per diagnosis kind; its field name and severity are the engine's
-     * (roce_diag_kind_name, roce_diag_kind_severity), filled in below */
-    /* clang-format off */
-#define DIAG(kind, group, what) \
-    {&roce_ws_ei.diag[kind], {NULL, group, PI_NOTE, what, EXPFILL}}
-        /* clang-format on */
-        DIAG(ROCE_DIAG_PACKET_LOSS, PI_SEQUENCE, "Diagnosis: packets lost in the network"),
-        DIAG(ROCE_DIAG_CAPTURE_LOSS, PI_SEQUENCE,
-             "Diagnosis: the capture missed packets the responder acknowledged"),
-        DIAG(ROCE_DIAG_RETRANSMISSION_TIMEOUT, PI_SEQUENCE, "Diagnosis: resends after a timeout"),
-        DIAG(ROCE_DIAG_RNR, PI_RESPONSE_CODE, "Diagnosis: receiver not ready (RNR NAKs)"),
-        DIAG(ROCE_DIAG_REMOTE_ERROR, PI_RESPONSE_CODE,
-             "Diagnosis: the responder rejected requests"),
-        DIAG(ROCE_DIAG_CNP_IGNORED, PI_PROTOCOL,
-             "Diagnosis: the sender does not slow down on CNPs (DCQCN)"),
-        DIAG(ROCE_DIAG_CE_UNANSWERED, PI_PROTOCOL, "Diagnosis: CE marks answered by no CNP"),
-        DIAG(ROCE_DIAG_SLOW_RECEIVER, PI_PROTOCOL,
-             "Diagnosis: a host NIC pauses the fabric (PFC/PAUSE)"),
-        DIAG(ROCE_DIAG_PFC_STORM, PI_PROTOCOL, "Diagnosis: PFC pause storm"),
-        DIAG(ROCE_DIAG_ECMP_COLLISION, PI_PROTOCOL,
-             "Diagnosis: QPs on one ECMP path (one UDP source port)"),
-        DIAG(ROCE_DIAG_ICRC_ERROR, PI_CHECKSUM, "Diagnosis: bad ICRCs"),
-        DIAG(ROCE_DIAG_PSN_REUSE, PI_SEQUENCE, "Diagnosis: requests reuse PSNs of a READ"),
-#undef DIAG
     };
-    static const int severity[] = {
-        [ROCE_SEV_ERROR] = PI_ERROR, [ROCE_SEV_WARNING] = PI_WARN, [ROCE_SEV_NOTE] = PI_NOTE};
-    for (size_t i = 0; i < array_length(ei); i++)
-        for (unsigned k = 0; k < ROCE_DIAG_KINDS; k++)
-            if (ei[i].ids == &roce_ws_ei.diag[k]) {
-                /* registered once, kept for the life of the program */
-                ei[i].eiinfo.name =
-                    g_strdup_printf("roce.expert.diagnosis.%s", roce_diag_kind_name(k));
-                ei[i].eiinfo.severity = severity[roce_diag_kind_severity(k)];
-            }
-    expert_register_field_array(expert_register_protocol(proto), ei, array_length(ei));
+    expert_module_t *m = expert_register_protocol(proto);
+    expert_register_field_array(m, ei, array_length(ei));
+    register_diag_experts(m);
 }
 
 void roce_ws_fields_register(int proto)
@@ -365,6 +424,7 @@ void roce_ws_fields_register(int proto)
         &roce_ws_ett.dcqcn,
         &roce_ws_ett.diagnosis,
     };
+    ei_init();
     register_packet_fields(proto);
     register_sequence_fields(proto);
     register_ecn_fields(proto);

@@ -28,10 +28,12 @@ struct roce_ws_hf {
     int ce, cnp_frame, ce_unanswered, cnp_for_frame, cnp_latency, cnp_unexplained;
     int read_response_gap, duplicate_read_response, malformed;
     int capture_loss, nak_generation;
+    int gap_class, gap_reason, gap_decided_by, reordered, reorder_gap_frame, reorder_time;
+    int after_response, length_understated, icrc_rewritten, icrc_valid_with;
     int dcqcn, dcqcn_rate_before, dcqcn_rate_after, dcqcn_ratio, dcqcn_verdict,
         dcqcn_cnps_evaluated;
     /* diagnoses */
-    int diagnosis, diagnosis_severity, diagnosis_count;
+    int diagnosis, diagnosis_severity, diagnosis_cause, diagnosis_count, diagnosis_subject;
 };
 
 /* Subtree ids. */
@@ -45,6 +47,8 @@ struct roce_ws_ei {
     expert_field ce, ce_unanswered, cnp, cnp_unexplained, psn_reuse;
     expert_field read_response_gap, duplicate_read_response, malformed;
     expert_field capture_loss;
+    expert_field gap_undetermined, gap_reordered, reordered, after_response, length_understated;
+    expert_field bad_icrc_rewritten;
     expert_field diag[ROCE_DIAG_KINDS]; /* by enum roce_diag_kind */
 };
 

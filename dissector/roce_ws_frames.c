@@ -126,6 +126,15 @@ static void store_verdict(struct roce_ws_frame *fr, const struct roce_verdict *v
     d->dcqcn_ratio_ppm = v->dcqcn_ratio_ppm;
     d->vcrc_calc = v->vcrc_calc;
     d->vcrc_wire = v->vcrc_wire;
+    d->gap_class = v->gap_class;
+    d->gap_reason = v->gap_reason;
+    d->gap_decided_by = (guint32)v->gap_decided_by;
+    d->reorder_psns = v->reorder_psns;
+    d->reorder_ns = v->reorder_ns;
+    d->reorder_gap_frame = (guint32)v->reorder_gap_frame;
+    d->response_frame = (guint32)v->response_frame;
+    d->icrc_rewrite = v->icrc_rewrite;
+    d->icrc_rewrite_value = v->icrc_rewrite_value;
 }
 
 /* Copy the decode facts the rendering needs. */

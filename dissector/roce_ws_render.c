@@ -30,8 +30,10 @@ static const struct {
     {ROCE_V_MALFORMED, "[RoCE Malformed]"},
     {ROCE_V_BAD_ICRC, "[RoCE Bad ICRC]"},
     {ROCE_V_BAD_VCRC, "[RoCE Bad VCRC]"},
-    {ROCE_V_GAP, "[RoCE PSN gap]"},
-    {ROCE_V_CAPTURE_LOSS, "[RoCE PSN gap missed by the capture]"}, /* instead of the above */
+    {ROCE_V_UNDERSTATED, "[RoCE Length understated]"},
+    {ROCE_V_GAP, "[RoCE PSN gap]"}, /* with its class (gap_label) */
+    {ROCE_V_REORDERED, "[RoCE Out of order]"},
+    {ROCE_V_AFTER_RESPONSE, "[RoCE After its response]"},
     {ROCE_V_RETRANSMISSION, "[RoCE Retransmission]"},
     {ROCE_V_PSN_REUSE, "[RoCE PSN reuse]"},
     {ROCE_V_RESP_GAP, "[RoCE READ response gap]"},
@@ -40,6 +42,22 @@ static const struct {
     {ROCE_V_CE_UNANSWERED, "[RoCE CE unanswered]"},
     {ROCE_V_CNP_UNEXPLAINED, "[RoCE CNP unexplained]"},
 };
+
+/* The Info label of a PSN gap, by its class (enum roce_gap_class). */
+static const char *gap_label(unsigned cls)
+{
+    switch (cls) {
+    case ROCE_GAP_NETWORK_LOSS:
+        return "[RoCE PSN gap: lost in the network]";
+    case ROCE_GAP_CAPTURE_LOSS:
+    case ROCE_GAP_CAPTURE_INFERRED:
+        return "[RoCE PSN gap missed by the capture]";
+    case ROCE_GAP_REORDERED:
+        return "[RoCE PSN gap: reordered]";
+    default:
+        return "[RoCE PSN gap: undetermined]";
+    }
+}
 
 /* of the ICRC and of the VCRC (enum roce_icrc_status) */
 static const char *const icrc_status_names[] = {
@@ -108,11 +126,11 @@ void roce_ws_render_info(packet_info *pinfo, const struct roce_ws_frame *fr,
     if (f == 0)
         return;
     s = wmem_strbuf_new(pinfo->pool, "");
-    if (f & ROCE_V_CAPTURE_LOSS)
-        f &= ~(guint32)ROCE_V_GAP; /* not a loss: the capture's own label */
     for (size_t i = 0; i < array_length(info_labels); i++)
         if (f & info_labels[i].flag) {
-            wmem_strbuf_append(s, info_labels[i].label);
+            wmem_strbuf_append(s, info_labels[i].flag == ROCE_V_GAP
+                                      ? gap_label(fr->detail->gap_class)
+                                      : info_labels[i].label);
             wmem_strbuf_append(s, " ");
         }
     if (f & ROCE_V_NAK)
@@ -220,7 +238,16 @@ static void add_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
         gboolean bad = (fr->flags & ROCE_V_BAD_ICRC) != 0;
         proto_item *ti = add_crc(tvb, rt, &icrc, fr->icrc_status, bad,
                                  bad ? fr->detail->icrc_calc : 0, bad ? fr->detail->icrc_wire : 0);
-        if (bad) {
+        if (bad && fr->detail->icrc_rewrite != ROCE_REWRITE_NONE) {
+            const char *field = roce_rewrite_field_name(fr->detail->icrc_rewrite);
+            generated(proto_tree_add_string(rt, roce_ws_hf.icrc_rewritten, tvb, 0, 0, field));
+            generated(proto_tree_add_uint(rt, roce_ws_hf.icrc_valid_with, tvb, 0, 0,
+                                          fr->detail->icrc_rewrite_value));
+            expert_add_info_format(pinfo, ti, &roce_ws_ei.bad_icrc_rewritten,
+                                   "Bad ICRC valid with %s %u: rewritten on the way (a sniffer "
+                                   "or mirror), not corrupted",
+                                   field, fr->detail->icrc_rewrite_value);
+        } else if (bad) {
             struct roce_engine *e = roce_ws_engine();
             if (PINFO_FD_VISITED(pinfo) && e != NULL &&
                 roce_diag_icrc_all_bad(roce_engine_totals(e)))
@@ -242,6 +269,40 @@ static void add_packet(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
     }
     if (fr->truncated)
         generated(proto_tree_add_boolean(rt, roce_ws_hf.truncated, tvb, 0, 0, TRUE));
+    if (fr->flags & ROCE_V_UNDERSTATED)
+        expert_add_info(
+            pinfo,
+            generated(proto_tree_add_boolean(rt, roce_ws_hf.length_understated, tvb, 0, 0, TRUE)),
+            &roce_ws_ei.length_understated);
+}
+
+/* A PSN gap: how many PSNs, what it was and what showed it. Only a gap
+ * lost in the network gets the warning; the others are notes. */
+static void add_gap(tvbuff_t *tvb, packet_info *pinfo, proto_tree *at,
+                    const struct roce_ws_detail *d, guint32 f)
+{
+    proto_item *ti =
+        generated(proto_tree_add_uint(at, roce_ws_hf.psn_gap, tvb, 0, 0, d->missing_psns));
+    generated(proto_tree_add_string(at, roce_ws_hf.gap_class, tvb, 0, 0,
+                                    roce_gap_class_name(d->gap_class)));
+    if (d->gap_class == ROCE_GAP_UNDETERMINED)
+        generated(proto_tree_add_string(at, roce_ws_hf.gap_reason, tvb, 0, 0,
+                                        roce_gap_reason_name(d->gap_reason)));
+    if (d->gap_decided_by != 0)
+        generated(proto_tree_add_uint(at, roce_ws_hf.gap_decided_by, tvb, 0, 0, d->gap_decided_by));
+    if (f & ROCE_V_CAPTURE_LOSS) { /* never called a loss */
+        ti = generated(proto_tree_add_item(at, roce_ws_hf.capture_loss, tvb, 0, 0, ENC_NA));
+        expert_add_info(pinfo, ti, &roce_ws_ei.capture_loss);
+    } else if (d->gap_class == ROCE_GAP_NETWORK_LOSS) {
+        expert_add_info(pinfo, ti, &roce_ws_ei.psn_gap);
+    } else if (d->gap_class == ROCE_GAP_REORDERED) {
+        expert_add_info(pinfo, ti, &roce_ws_ei.gap_reordered);
+    } else {
+        expert_add_info_format(pinfo, ti, &roce_ws_ei.gap_undetermined,
+                               "PSN gap undetermined (%s): nothing showed whether the network "
+                               "lost it or the capture missed it",
+                               roce_gap_reason_name(d->gap_reason));
+    }
 }
 
 /* Gaps, retransmissions, go-back-N episodes, PSN reuse, READ responses. */
@@ -255,14 +316,20 @@ static void add_sequence(tvbuff_t *tvb, packet_info *pinfo, proto_tree *at,
 
     if (d->expected_valid && (f & ROCE_V_EXPECTED_PSN_FLAGS))
         generated(proto_tree_add_uint(at, roce_ws_hf.expected_psn, tvb, 0, 0, d->expected_psn));
-    if (f & ROCE_V_GAP) {
-        ti = generated(proto_tree_add_uint(at, roce_ws_hf.psn_gap, tvb, 0, 0, d->missing_psns));
-        if (f & ROCE_V_CAPTURE_LOSS) { /* never called a loss */
-            ti = generated(proto_tree_add_item(at, roce_ws_hf.capture_loss, tvb, 0, 0, ENC_NA));
-            expert_add_info(pinfo, ti, &roce_ws_ei.capture_loss);
-        } else {
-            expert_add_info(pinfo, ti, &roce_ws_ei.psn_gap);
-        }
+    if (f & ROCE_V_GAP)
+        add_gap(tvb, pinfo, at, d, f);
+    if (f & ROCE_V_REORDERED) {
+        ti = generated(proto_tree_add_uint(at, roce_ws_hf.reordered, tvb, 0, 0, d->reorder_psns));
+        expert_add_info(pinfo, ti, &roce_ws_ei.reordered);
+        generated(
+            proto_tree_add_uint(at, roce_ws_hf.reorder_gap_frame, tvb, 0, 0, d->reorder_gap_frame));
+        t = ns_to_nstime(d->reorder_ns);
+        generated(proto_tree_add_time(at, roce_ws_hf.reorder_time, tvb, 0, 0, &t));
+    }
+    if (f & ROCE_V_AFTER_RESPONSE) {
+        ti = generated(
+            proto_tree_add_uint(at, roce_ws_hf.after_response, tvb, 0, 0, d->response_frame));
+        expert_add_info(pinfo, ti, &roce_ws_ei.after_response);
     }
     if (f & ROCE_V_RETRANSMISSION) {
         ti = generated(proto_tree_add_item(at, roce_ws_hf.retransmission, tvb, 0, 0, ENC_NA));

@@ -14,17 +14,17 @@
 
 #include "roce_time.h"
 
-#define ROCESCOPE_VERSION  "0.1.0"
-#define CNP_WINDOW_MAX_US  10000000ull /* 10 s */
+#define ROCESCOPE_VERSION   "0.1.0"
+#define CNP_WINDOW_MAX_US   10000000ull /* 10 s */
 #define LINK_SPEED_MAX_MBPS 10000000ull /* 10 Tb/s */
-#define INTERVAL_MIN_NS    1000ull
-#define INTERVAL_MAX_NS    86400000000000ull /* one day */
+#define INTERVAL_MIN_NS     1000ull
+#define INTERVAL_MAX_NS     86400000000000ull /* one day */
 #define INTERVAL_DEFAULT_NS ROCE_NS_PER_SEC
-#define JOBS_MAX           1024ull
+#define JOBS_MAX            1024ull
 #define DCQCN_US_MAX        1000000ull /* 1 s */
 #define DCQCN_PCT_MAX       1000ull
 #define COUNT_MAX           1000000ull
-#define THREADS_MAX        256ull
+#define THREADS_MAX         256ull
 
 enum long_only {
     OPT_JSON = 255,
@@ -45,7 +45,10 @@ enum long_only {
     OPT_DCQCN_CNPS,
     OPT_DCQCN_REACTED,
     OPT_DCQCN_IGNORED,
-    OPT_CE_UNANSWERED
+    OPT_CE_UNANSWERED,
+    OPT_CNP_UNEXPLAINED,
+    OPT_PAUSED_SHARE,
+    OPT_NAK_RTT
 };
 
 static const struct option long_opts[] = {
@@ -71,6 +74,9 @@ static const struct option long_opts[] = {
     {"dcqcn-reacted", required_argument, NULL, OPT_DCQCN_REACTED},
     {"dcqcn-ignored", required_argument, NULL, OPT_DCQCN_IGNORED},
     {"ce-unanswered", required_argument, NULL, OPT_CE_UNANSWERED},
+    {"cnp-unexplained", required_argument, NULL, OPT_CNP_UNEXPLAINED},
+    {"paused-share", required_argument, NULL, OPT_PAUSED_SHARE},
+    {"nak-rtt", required_argument, NULL, OPT_NAK_RTT},
     {"interface", required_argument, NULL, 'i'},
     {"filter", required_argument, NULL, 'f'},
     {"snaplen", required_argument, NULL, 's'},
@@ -148,8 +154,18 @@ static void usage(FILE *f)
           "      --dcqcn-reacted P median rate ratio (after/before) at most P percent:\n"
           "                        the sender reacted (default 85)\n"
           "      --dcqcn-ignored P at least P percent: it ignored its CNPs (default 95)\n"
-          "      --ce-unanswered N unanswered CE marks (none answered) that make a\n"
-          "                        ce_unanswered diagnosis (default 3)\n"
+          "      --ce-unanswered N unanswered CE marks of a flow (none answered) that\n"
+          "                        make a ce_unanswered diagnosis, and marks left\n"
+          "                        unanswered here and there that make a\n"
+          "                        ce_some_unanswered one (default 3)\n"
+          "      --cnp-unexplained N  CNPs with no CE mark seen that make a\n"
+          "                        cnp_unexplained diagnosis (default 3)\n"
+          "      --paused-share P  a priority paused for P percent of the capture (and\n"
+          "                        at least 1 ms) is a pfc_paused diagnosis (default 20)\n"
+          "      --nak-rtt US      a flow's NAK round trip while none was measured:\n"
+          "                        how long a requester must send on past a PSN gap,\n"
+          "                        with no NAK or resend, for the gap to be inferred\n"
+          "                        as capture loss (default 1000)\n"
           "\n",
           f);
     fputs(roce_cli_live_usage, f);
@@ -167,8 +183,11 @@ static const struct roce_cli_unit speed_units[] = {
     {"", 1000}, {"G", 1000}, {"g", 1000}, {"M", 1}, {"m", 1}, {NULL, 0},
 };
 static const struct roce_cli_unit time_units[] = {
-    {"", ROCE_NS_PER_SEC}, {"s", ROCE_NS_PER_SEC}, {"ms", ROCE_NS_PER_MS},
-    {"us", ROCE_NS_PER_US}, {NULL, 0},
+    {"", ROCE_NS_PER_SEC},
+    {"s", ROCE_NS_PER_SEC},
+    {"ms", ROCE_NS_PER_MS},
+    {"us", ROCE_NS_PER_US},
+    {NULL, 0},
 };
 
 /* Apply one option of the diagnoses; 1 when c is none of them, -1 on a bad value. */
@@ -208,6 +227,21 @@ static int diag_option(int c, const char *arg, struct roce_config *cfg)
         if (roce_cli_parse_u64(arg, 1, COUNT_MAX, &v))
             return roce_cli_bad_value("--ce-unanswered", arg, "a number 1..1000000");
         cfg->ce_unanswered_min = (uint32_t)v;
+        return 0;
+    case OPT_CNP_UNEXPLAINED:
+        if (roce_cli_parse_u64(arg, 1, COUNT_MAX, &v))
+            return roce_cli_bad_value("--cnp-unexplained", arg, "a number 1..1000000");
+        cfg->cnp_unexplained_min = (uint32_t)v;
+        return 0;
+    case OPT_PAUSED_SHARE:
+        if (roce_cli_parse_u64(arg, 1, 100, &v))
+            return roce_cli_bad_value("--paused-share", arg, "a percentage 1..100");
+        cfg->pfc_paused_pct = (uint32_t)v;
+        return 0;
+    case OPT_NAK_RTT:
+        if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))
+            return roce_cli_bad_value("--nak-rtt", arg, "microseconds, 1..10000000");
+        cfg->nak_rtt_ns = (int64_t)v * ROCE_NS_PER_US;
         return 0;
     default:
         return 1;

@@ -17,6 +17,11 @@
 
 #include "roce_extract.h"
 #include "roce_icrc.h"
+#include "roce_verdict.h"
+
+#define UDP_SPORT_LEN 2 /* the UDP source port, first in the UDP header */
+#define IPV4_ID_OFF   4 /* the IPv4 identification */
+#define IPV4_ID_END   6
 
 void roce_bth_decode(const uint8_t *bth, struct roce_pkt *pkt)
 {
@@ -82,6 +87,27 @@ void roce_ext_decode(const uint8_t *p, size_t caplen, struct roce_pkt *pkt)
 #undef EXT
 }
 
+/* A bad RoCEv2 ICRC that another UDP source port, or IPv4 identification,
+ * would make good: the field was rewritten on the way (a sniffer or mirror
+ * that writes it), not the frame corrupted. The ICRC computation covers 8
+ * bytes of ones, the IP header, then the UDP header and the rest up to the
+ * ICRC: the source port's two bytes are followed by icrc_off - l4_off - 2
+ * of them, the IPv4 identification's (at offset 4) by l3_hdr_len - 6 more. */
+static void icrc_rewrite(const uint8_t *p, size_t icrc_off, uint32_t calc, uint32_t wire,
+                         struct roce_pkt *pkt)
+{
+    size_t rest = icrc_off - pkt->l4_off;
+    uint16_t x;
+    if (rest >= UDP_SPORT_LEN && roce_icrc_solve_field(calc, wire, rest - UDP_SPORT_LEN, &x)) {
+        pkt->icrc_rewrite = ROCE_REWRITE_UDP_SPORT;
+        pkt->icrc_rewrite_value = (uint16_t)(pkt->udp_sport ^ x);
+    } else if (pkt->af == ROCE_AF_IPV4 &&
+               roce_icrc_solve_field(calc, wire, pkt->l3_hdr_len - IPV4_ID_END + rest, &x)) {
+        pkt->icrc_rewrite = ROCE_REWRITE_IPV4_ID;
+        pkt->icrc_rewrite_value = (uint16_t)(roce_get_be16(p, pkt->l3_off + IPV4_ID_OFF) ^ x);
+    }
+}
+
 void roce_transport_decode(const struct roce_decode_cfg *cfg, const uint8_t *p, size_t caplen,
                            size_t declared, struct roce_pkt *pkt)
 {
@@ -125,10 +151,13 @@ void roce_transport_decode(const struct roce_decode_cfg *cfg, const uint8_t *p, 
                 : roce_icrc_compute(p + pkt->l3_off, pkt->l3_hdr_len, pkt->af == ROCE_AF_IPV6,
                                     pkt->version == ROCE_VERSION_2, p + pkt->l4_off,
                                     icrc_off - pkt->l4_off);
-        pkt->icrc_status = roce_get_le32(p, icrc_off) == calc ? ROCE_ICRC_GOOD : ROCE_ICRC_BAD;
+        uint32_t wire = roce_get_le32(p, icrc_off);
+        pkt->icrc_status = wire == calc ? ROCE_ICRC_GOOD : ROCE_ICRC_BAD;
         /* both as Wireshark shows the field: the bytes in wire order, big-endian */
         pkt->icrc_wire = roce_get_be32(p, icrc_off);
         pkt->icrc_calc = roce_icrc_wire_value(calc);
+        if (pkt->icrc_status == ROCE_ICRC_BAD && pkt->version == ROCE_VERSION_2)
+            icrc_rewrite(p, icrc_off, calc, wire, pkt);
     }
 }
 
@@ -156,8 +185,8 @@ const char *roce_nak_code_text(unsigned code)
 
 /* RNR NAK timer field encoding (IBTA Vol. 1 9.7.5.2.8 Table 45), in 10 us units. */
 static const uint32_t rnr_timer_10us[32] = {
-    65536, 1,    2,    3,    4,    6,    8,     12,    16,    24,    32,
-    48,    64,   96,   128,  192,  256,  384,   512,   768,   1024,  1536,
+    65536, 1,    2,    3,    4,    6,     8,     12,    16,    24,    32,
+    48,    64,   96,   128,  192,  256,   384,   512,   768,   1024,  1536,
     2048,  3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152,
 };
 

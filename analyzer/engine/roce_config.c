@@ -8,28 +8,31 @@
 
 #include "roce_time.h"
 
-#define DEFAULT_CNP_WINDOW_NS  (100 * ROCE_NS_PER_US)
-#define DEFAULT_MAX_FLOWS      65536u
-#define DEFAULT_MAX_EPISODES   65536u
-#define DEFAULT_OPEN_VERDICTS  65536u
-#define DEFAULT_NAK_HORIZON_NS ROCE_NS_PER_SEC
-#define DEFAULT_LINK_MBPS      100000u
-#define DEFAULT_PFC_WINDOW_NS  ROCE_NS_PER_SEC
-#define DEFAULT_PFC_STORM_PCT  50u
-#define DEFAULT_DCQCN_W_NS     (20 * ROCE_NS_PER_US)
-#define DEFAULT_DCQCN_D_NS     (4 * ROCE_NS_PER_US)
-#define DEFAULT_DCQCN_PACKETS  5u
-#define DEFAULT_DCQCN_CNPS     3u
-#define DEFAULT_DCQCN_REACTED  85u
-#define DEFAULT_DCQCN_IGNORED  95u
-#define DEFAULT_CE_UNANSWERED  3u
-#define MAX_DCQCN_NS           ROCE_NS_PER_SEC
-#define MAX_DCQCN_PCT          1000u
-#define MIN_FLOWS              4u
-#define MAX_FLOWS              (1u << 26)
-#define MAX_OPEN_VERDICTS      (1u << 26)
-#define MAX_WINDOW_NS          (1LL << 61) /* a capture time (<= 2^62) plus a window fits */
-#define PCT_MAX                100u
+#define DEFAULT_CNP_WINDOW_NS   (100 * ROCE_NS_PER_US)
+#define DEFAULT_MAX_FLOWS       65536u
+#define DEFAULT_MAX_EPISODES    65536u
+#define DEFAULT_OPEN_VERDICTS   65536u
+#define DEFAULT_NAK_HORIZON_NS  ROCE_NS_PER_SEC
+#define DEFAULT_LINK_MBPS       100000u
+#define DEFAULT_PFC_WINDOW_NS   ROCE_NS_PER_SEC
+#define DEFAULT_PFC_STORM_PCT   50u
+#define DEFAULT_DCQCN_W_NS      (20 * ROCE_NS_PER_US)
+#define DEFAULT_DCQCN_D_NS      (4 * ROCE_NS_PER_US)
+#define DEFAULT_DCQCN_PACKETS   5u
+#define DEFAULT_DCQCN_CNPS      3u
+#define DEFAULT_DCQCN_REACTED   85u
+#define DEFAULT_DCQCN_IGNORED   95u
+#define DEFAULT_CE_UNANSWERED   3u
+#define DEFAULT_CNP_UNEXPLAINED 3u
+#define DEFAULT_PFC_PAUSED_PCT  20u
+#define DEFAULT_NAK_RTT_NS      ROCE_NS_PER_MS
+#define MAX_DCQCN_NS            ROCE_NS_PER_SEC
+#define MAX_DCQCN_PCT           1000u
+#define MIN_FLOWS               4u
+#define MAX_FLOWS               (1u << 26)
+#define MAX_OPEN_VERDICTS       (1u << 26)
+#define MAX_WINDOW_NS           (1LL << 61) /* a capture time (<= 2^62) plus a window fits */
+#define PCT_MAX                 100u
 
 void roce_config_default(struct roce_config *cfg)
 {
@@ -52,6 +55,9 @@ void roce_config_default(struct roce_config *cfg)
     cfg->dcqcn_reacted_pct = DEFAULT_DCQCN_REACTED;
     cfg->dcqcn_ignored_pct = DEFAULT_DCQCN_IGNORED;
     cfg->ce_unanswered_min = DEFAULT_CE_UNANSWERED;
+    cfg->cnp_unexplained_min = DEFAULT_CNP_UNEXPLAINED;
+    cfg->pfc_paused_pct = DEFAULT_PFC_PAUSED_PCT;
+    cfg->nak_rtt_ns = DEFAULT_NAK_RTT_NS;
 }
 
 int roce_config_valid(const struct roce_config *cfg)
@@ -65,5 +71,8 @@ int roce_config_valid(const struct roce_config *cfg)
            cfg->dcqcn_window_ns <= MAX_DCQCN_NS && cfg->dcqcn_delay_ns >= 0 &&
            cfg->dcqcn_delay_ns <= MAX_DCQCN_NS && cfg->dcqcn_min_packets > 0 &&
            cfg->dcqcn_min_cnps > 0 && cfg->dcqcn_ignored_pct <= MAX_DCQCN_PCT &&
-           cfg->dcqcn_reacted_pct <= cfg->dcqcn_ignored_pct && cfg->ce_unanswered_min > 0;
+           cfg->dcqcn_reacted_pct <= cfg->dcqcn_ignored_pct && cfg->ce_unanswered_min > 0 &&
+           cfg->cnp_unexplained_min > 0 && cfg->pfc_paused_pct > 0 &&
+           cfg->pfc_paused_pct <= PCT_MAX && cfg->nak_rtt_ns > 0 &&
+           cfg->nak_rtt_ns <= MAX_WINDOW_NS;
 }

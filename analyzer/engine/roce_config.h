@@ -19,18 +19,18 @@ typedef void (*roce_verdict_fn)(const struct roce_verdict *v, void *ctx);
 typedef void (*roce_flow_fn)(uint64_t id, uint64_t frame, void *ctx);
 
 struct roce_config {
-    uint16_t udp_port;       /* RoCEv2 UDP destination port, default 4791 */
-    uint16_t vxlan_port;     /* VXLAN UDP port unwrapped, default 4789 (0: none) */
-    uint8_t check_icrc;      /* default 1 */
-    int64_t cnp_window_ns;   /* CE/CNP window, default 100 us */
-    uint32_t pmtu;           /* PMTU to assume until learned (0: unknown), default 0 */
-    uint32_t max_flows;      /* tracked flows; least recently active evicted, default 65536 */
-    uint32_t max_episodes;   /* episodes kept for the report (all are counted), default 65536 */
+    uint16_t udp_port;          /* RoCEv2 UDP destination port, default 4791 */
+    uint16_t vxlan_port;        /* VXLAN UDP port unwrapped, default 4789 (0: none) */
+    uint8_t check_icrc;         /* default 1 */
+    int64_t cnp_window_ns;      /* CE/CNP window, default 100 us */
+    uint32_t pmtu;              /* PMTU to assume until learned (0: unknown), default 0 */
+    uint32_t max_flows;         /* tracked flows; least recently active evicted, default 65536 */
+    uint32_t max_episodes;      /* episodes kept for the report (all are counted), default 65536 */
     uint32_t max_open_verdicts; /* verdicts waiting to settle, default 65536 */
-    int64_t nak_horizon_ns;  /* a NAK triggers an episode at most this late, default 1 s */
-    uint32_t link_speed_mbps; /* for PFC/PAUSE quanta, default 100000 (100G) */
-    int64_t pfc_window_ns;   /* PFC storm window, default 1 s */
-    uint32_t pfc_storm_pct;  /* paused share of a window that makes a storm, default 50 */
+    int64_t nak_horizon_ns;     /* a NAK triggers an episode at most this late, default 1 s */
+    uint32_t link_speed_mbps;   /* for PFC/PAUSE quanta, default 100000 (100G) */
+    int64_t pfc_window_ns;      /* PFC storm window, default 1 s */
+    uint32_t pfc_storm_pct;     /* paused share of a window that makes a storm, default 50 */
     /* DCQCN reaction (ANALYSIS.md "DCQCN reaction") */
     int64_t dcqcn_window_ns;    /* W: the windows before and after a CNP, default 20 us */
     int64_t dcqcn_delay_ns;     /* D: from the CNP to the after window, default 4 us */
@@ -39,7 +39,10 @@ struct roce_config {
     uint32_t dcqcn_reacted_pct; /* median ratio at most this: reacted, default 85 */
     uint32_t dcqcn_ignored_pct; /* median ratio at least this: ignored, default 95 */
     /* diagnoses */
-    uint32_t ce_unanswered_min; /* unanswered CE marks that make ce_unanswered, default 3 */
+    uint32_t ce_unanswered_min;   /* unanswered CE marks that make ce_unanswered, default 3 */
+    uint32_t cnp_unexplained_min; /* unexplained CNPs of a flow that make cnp_unexplained, 3 */
+    uint32_t pfc_paused_pct;      /* paused share of the capture that makes pfc_paused, 20 */
+    int64_t nak_rtt_ns; /* a flow's NAK round trip while none was measured, default 1 ms */
     roce_verdict_fn on_verdict;
     roce_flow_fn on_flow; /* NULL: none */
     void *ctx;            /* of both callbacks */

@@ -223,6 +223,17 @@ void roce_dcqcn_report(const struct roce_engine *e, const struct roce_flow *f,
     d->verdict = (uint8_t)roce_dcqcn_verdict_of(&e->cfg, d->cnps_evaluated, d->ratio_ppm);
 }
 
+static const char *const dcqcn_names[ROCE_DCQCN_VERDICTS] = {
+    [ROCE_DCQCN_UNDETERMINED] = "undetermined",
+    [ROCE_DCQCN_REACTED] = "reacted",
+    [ROCE_DCQCN_IGNORED] = "ignored",
+};
+
+const char *roce_dcqcn_verdict_name(unsigned v)
+{
+    return v < ROCE_DCQCN_VERDICTS ? dcqcn_names[v] : "unknown";
+}
+
 unsigned roce_dcqcn_verdict_of(const struct roce_config *cfg, uint64_t cnps_evaluated,
                                uint32_t ratio_ppm)
 {

@@ -38,10 +38,14 @@
 #define IP_VERSION_SHIFT   4
 
 static const char *const malformed_names[ROCE_MAL_COUNT] = {
-    [ROCE_MAL_NONE] = "none",          [ROCE_MAL_UDP_LENGTH] = "udp_length",
-    [ROCE_MAL_GRH] = "grh_next_header", [ROCE_MAL_SHORT_BTH] = "short_bth",
-    [ROCE_MAL_OPCODE] = "unknown_opcode", [ROCE_MAL_SHORT_HDRS] = "short_headers",
-    [ROCE_MAL_PAD] = "pad_count",      [ROCE_MAL_LRH_VERSION] = "lrh_version",
+    [ROCE_MAL_NONE] = "none",
+    [ROCE_MAL_UDP_LENGTH] = "udp_length",
+    [ROCE_MAL_GRH] = "grh_next_header",
+    [ROCE_MAL_SHORT_BTH] = "short_bth",
+    [ROCE_MAL_OPCODE] = "unknown_opcode",
+    [ROCE_MAL_SHORT_HDRS] = "short_headers",
+    [ROCE_MAL_PAD] = "pad_count",
+    [ROCE_MAL_LRH_VERSION] = "lrh_version",
     [ROCE_MAL_LRH_LENGTH] = "lrh_length",
 };
 
@@ -164,5 +168,11 @@ int roce_decode(const struct roce_decode_cfg *cfg, int linktype, const uint8_t *
         walk_inner(cfg, p, caplen, pkt);
     if (pkt->cls == ROCE_CLASS_NON_ROCE)
         pkt->version = 0;
+    else if (!pkt->truncated && pkt->end_off > caplen) {
+        /* cut short of what its headers declare, yet captured whole by its
+         * original length: a sniffer wrote the captured length there */
+        pkt->understated = 1;
+        pkt->truncated = 1;
+    }
     return 0;
 }

@@ -1,214 +1,28 @@
 /*
- * roce_diag.c - the diagnoses (see roce_diag.h): one list of findings,
- * computed from report data only, so that the engine, a report read back
- * and a merged report give the same list.
+ * roce_diag.c - the list of findings (see roce_diag.h): subjects found in
+ * report data only (the flows with their evidence, the MACs, the totals;
+ * the capture's own faults: roce_diag_capture.c), joined when equal,
+ * grouped into one finding per kind and cause, and ordered.
  *
- * ANALYSIS.md "Diagnoses", "The list": every kind has its severity,
- * subject, condition and count; the list is ordered by severity, count
- * (descending) and first evidence frame. Two findings of the same kind and
- * subject (a merged report may hold one flow key twice) are one finding:
- * counts add, frames join. Each gets one sentence with its numbers.
+ * ANALYSIS.md "Diagnoses": every kind has its severity, subject, condition
+ * and count; the capture's finding comes first, then the findings it
+ * explains, then the others by severity, count (descending) and first
+ * evidence frame. The sentences: roce_diag_text.c.
  */
 #include "roce_diag.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce_diag_int.h"
 #include "roce_time.h"
 
-#define PPM         1000000u
-#define KBPS_PER_GB 1000u
-#define CANDS_MIN   16u
-#define MAX_QP_TEXT 80
+#define CANDS_MIN     16u
+#define PAUSED_MIN_NS ROCE_NS_PER_MS /* pauses shorter than this in all stall nothing long */
 
-static const char *const kind_names[ROCE_DIAG_KINDS] = {
-    [ROCE_DIAG_PACKET_LOSS] = "packet_loss",
-    [ROCE_DIAG_CAPTURE_LOSS] = "capture_loss",
-    [ROCE_DIAG_RETRANSMISSION_TIMEOUT] = "retransmission_timeout",
-    [ROCE_DIAG_RNR] = "rnr",
-    [ROCE_DIAG_REMOTE_ERROR] = "remote_error",
-    [ROCE_DIAG_CNP_IGNORED] = "cnp_ignored",
-    [ROCE_DIAG_CE_UNANSWERED] = "ce_unanswered",
-    [ROCE_DIAG_SLOW_RECEIVER] = "slow_receiver",
-    [ROCE_DIAG_PFC_STORM] = "pfc_storm",
-    [ROCE_DIAG_ECMP_COLLISION] = "ecmp_collision",
-    [ROCE_DIAG_ICRC_ERROR] = "icrc_error",
-    [ROCE_DIAG_PSN_REUSE] = "psn_reuse",
-};
+/* ---- subjects as they are found ---- */
 
-static const uint8_t kind_severity[ROCE_DIAG_KINDS] = {
-    [ROCE_DIAG_PACKET_LOSS] = ROCE_SEV_WARNING,
-    [ROCE_DIAG_CAPTURE_LOSS] = ROCE_SEV_WARNING,
-    [ROCE_DIAG_RETRANSMISSION_TIMEOUT] = ROCE_SEV_WARNING,
-    [ROCE_DIAG_RNR] = ROCE_SEV_WARNING,
-    [ROCE_DIAG_REMOTE_ERROR] = ROCE_SEV_ERROR,
-    [ROCE_DIAG_CNP_IGNORED] = ROCE_SEV_WARNING,
-    [ROCE_DIAG_CE_UNANSWERED] = ROCE_SEV_WARNING,
-    [ROCE_DIAG_SLOW_RECEIVER] = ROCE_SEV_WARNING,
-    [ROCE_DIAG_PFC_STORM] = ROCE_SEV_ERROR,
-    [ROCE_DIAG_ECMP_COLLISION] = ROCE_SEV_NOTE,
-    [ROCE_DIAG_ICRC_ERROR] = ROCE_SEV_ERROR,
-    [ROCE_DIAG_PSN_REUSE] = ROCE_SEV_WARNING,
-};
-
-static const char *const severity_names[] = {"error", "warning", "note"};
-
-static const char *const basis_names[ROCE_MAC_BASIS_COUNT] = {
-    [ROCE_MAC_UNROUTED] = "unrouted",
-    [ROCE_MAC_ROUTED] = "routed",
-    [ROCE_MAC_SEVERAL] = "several_addresses",
-    [ROCE_MAC_NO_ROCE] = "no_roce",
-};
-
-static const char *const dcqcn_names[ROCE_DCQCN_VERDICTS] = {
-    [ROCE_DCQCN_UNDETERMINED] = "undetermined",
-    [ROCE_DCQCN_REACTED] = "reacted",
-    [ROCE_DCQCN_IGNORED] = "ignored",
-};
-
-const char *roce_diag_kind_name(unsigned kind)
-{
-    return kind < ROCE_DIAG_KINDS ? kind_names[kind] : "unknown";
-}
-
-const char *roce_diag_severity_name(unsigned sev)
-{
-    return sev <= ROCE_SEV_NOTE ? severity_names[sev] : "unknown";
-}
-
-unsigned roce_diag_kind_severity(unsigned kind)
-{
-    return kind < ROCE_DIAG_KINDS ? kind_severity[kind] : ROCE_SEV_NOTE;
-}
-
-const char *roce_mac_basis_name(unsigned basis)
-{
-    return basis < ROCE_MAC_BASIS_COUNT ? basis_names[basis] : "unknown";
-}
-
-const char *roce_dcqcn_verdict_name(unsigned v)
-{
-    return v < ROCE_DCQCN_VERDICTS ? dcqcn_names[v] : "unknown";
-}
-
-/* ---- MACs ---- */
-
-/* The TTLs (hop limits) hosts send with: RoCE NICs use 64 (Linux) or 255
- * (perftest, NCCL), Windows stacks 128; a router decrements it. RoCEv1 is
- * never routed, nor is a link-local source. */
-#define LINK_LOCAL_V6_0    0xFEu
-#define LINK_LOCAL_V6_1    0x80u
-#define LINK_LOCAL_V6_MASK 0xC0u
-#define LINK_LOCAL_V4_0    169u
-#define LINK_LOCAL_V4_1    254u
-
-int roce_frame_unrouted(unsigned ttl, unsigned version, const uint8_t src[ROCE_ADDR_LEN])
-{
-    if (version == 1 || ttl == 64 || ttl == 128 || ttl == 255)
-        return 1;
-    if (roce_addr_is_v4(src)) {
-        const uint8_t *v4 = roce_addr_v4(src);
-        return v4[0] == LINK_LOCAL_V4_0 && v4[1] == LINK_LOCAL_V4_1;
-    }
-    return src[0] == LINK_LOCAL_V6_0 && (src[1] & LINK_LOCAL_V6_MASK) == LINK_LOCAL_V6_1;
-}
-
-unsigned roce_host_mac_role(const struct roce_host_mac *m)
-{
-    if (m->addresses == 0)
-        return ROCE_MAC_NO_ROCE;
-    if (m->addresses > 1)
-        return ROCE_MAC_SEVERAL;
-    return m->unrouted_frames > 0 ? ROCE_MAC_UNROUTED : ROCE_MAC_ROUTED;
-}
-
-void roce_host_mac_merge(struct roce_host_mac *dst, const struct roce_host_mac *src,
-                         uint64_t frame_off)
-{
-    if (src->addresses > 0) {
-        if (dst->addresses == 0) {
-            dst->addresses = src->addresses;
-            dst->version = src->version;
-            dst->af = src->af;
-            memcpy(dst->addr, src->addr, ROCE_ADDR_LEN);
-            dst->addr_frame = src->addr_frame ? src->addr_frame + frame_off : 0;
-            dst->ttl_min = src->ttl_min;
-            dst->ttl_max = src->ttl_max;
-        } else {
-            if (src->addresses > 1 || memcmp(dst->addr, src->addr, ROCE_ADDR_LEN) != 0)
-                dst->addresses = 2;
-            if (src->addr_frame != 0 && src->addr_frame + frame_off < dst->addr_frame) {
-                /* src saw its address first (another part of a split analysis) */
-                dst->version = src->version;
-                dst->af = src->af;
-                memcpy(dst->addr, src->addr, ROCE_ADDR_LEN);
-                dst->addr_frame = src->addr_frame + frame_off;
-            }
-            if (src->ttl_min < dst->ttl_min)
-                dst->ttl_min = src->ttl_min;
-            if (src->ttl_max > dst->ttl_max)
-                dst->ttl_max = src->ttl_max;
-        }
-    }
-    if (src->first_frame != 0 &&
-        (dst->first_frame == 0 || src->first_frame + frame_off < dst->first_frame))
-        dst->first_frame = src->first_frame + frame_off;
-    dst->checked_frames += src->checked_frames;
-    dst->unrouted_frames += src->unrouted_frames;
-    dst->pfc_frames += src->pfc_frames;
-    dst->pause_frames += src->pause_frames;
-    for (unsigned i = 0; i < src->n_frames && dst->n_frames < ROCE_EVIDENCE_MAX; i++)
-        dst->frames[dst->n_frames++] = src->frames[i] + frame_off;
-}
-
-/* ---- recovery histograms ---- */
-
-/* Bucket bounds: recovery times in ns from 1 us to 1 s, the DCQCN ratio in
- * ppm around the verdict thresholds. */
-static const int64_t time_bounds[ROCE_HIST_BUCKETS] = {1000,     2000,      5000,      10000,
-                                                       20000,    50000,     100000,    1000000,
-                                                       10000000, 100000000, 500000000, 1000000000};
-static const int64_t ratio_bounds[ROCE_HIST_BUCKETS] = {100000, 250000,  500000,  600000,
-                                                        700000, 800000,  850000,  900000,
-                                                        950000, 1000000, 1250000, 2000000};
-
-const int64_t *roce_hist_bounds(unsigned kind)
-{
-    return kind == ROCE_HIST_DCQCN_RATIO ? ratio_bounds : time_bounds;
-}
-
-void roce_hist_add(struct roce_hist *h, unsigned kind, int64_t v)
-{
-    const int64_t *b = roce_hist_bounds(kind);
-    unsigned i = 0;
-    if (v < 0)
-        v = 0;
-    while (i < ROCE_HIST_BUCKETS && v > b[i])
-        i++;
-    h->bucket[i]++;
-    h->count++;
-    h->sum += v;
-}
-
-/* ---- the list ---- */
-
-/* A finding while the list is made, with the numbers its sentence needs. */
-struct cand {
-    struct roce_diagnosis d;
-    uint64_t a, b, c, e; /* kind-specific numbers (see summarize) */
-    uint32_t before_mbps, after_mbps, ratio_ppm;
-    uint8_t ttl;
-    uint8_t icrc_all_bad;
-};
-
-struct cands {
-    struct cand *c;
-    size_t n, cap;
-    int oom;
-};
-
-static struct cand *add(struct cands *cs, unsigned kind)
+struct cand *roce_diag_cand(struct cands *cs, unsigned kind, unsigned cause)
 {
     if (cs->n == cs->cap) {
         size_t cap = cs->cap ? cs->cap * 2 : CANDS_MIN;
@@ -222,81 +36,207 @@ static struct cand *add(struct cands *cs, unsigned kind)
     }
     struct cand *x = &cs->c[cs->n++];
     memset(x, 0, sizeof *x);
-    x->d.kind = (uint8_t)kind;
-    x->d.severity = (uint8_t)roce_diag_kind_severity(kind);
+    x->kind = (uint8_t)kind;
+    x->cause = (uint8_t)cause;
     return x;
 }
 
-static void take_frames(struct roce_diagnosis *d, const struct roce_evidence *ev, unsigned kind)
+uint8_t roce_diag_join_frames(uint64_t *dst, unsigned n_dst, const uint64_t *src, unsigned n_src)
 {
-    if (ev == NULL)
-        return;
-    for (unsigned i = 0; i < ev->n[kind] && i < ROCE_EVIDENCE_MAX; i++)
-        d->frames[d->n_frames++] = ev->frame[kind][i];
+    struct roce_evidence ev;
+    memset(&ev, 0, sizeof ev);
+    for (unsigned i = 0; i < n_dst; i++)
+        roce_evidence_add(&ev, 0, dst[i]);
+    for (unsigned i = 0; i < n_src; i++)
+        roce_evidence_add(&ev, 0, src[i]);
+    memcpy(dst, ev.frame[0], sizeof ev.frame[0]);
+    return ev.n[0];
 }
 
-/* A finding about a flow (subject key). */
-static struct cand *flow_cand(struct cands *cs, unsigned kind, const struct roce_flow_key *key,
-                              uint64_t count, const struct roce_evidence *ev)
+void roce_diag_take_frames(struct roce_diag_subject *s, const uint64_t *frames, unsigned n)
 {
-    struct cand *x = add(cs, kind);
+    s->n_frames = roce_diag_join_frames(s->frames, s->n_frames, frames, n);
+}
+
+/* A subject about a flow (key), with the flow's evidence of kind. */
+static struct cand *flow_cand(struct cands *cs, unsigned kind, unsigned cause,
+                              const struct roce_flow_key *key, uint64_t count,
+                              const struct roce_evidence *ev)
+{
+    struct cand *x = roce_diag_cand(cs, kind, cause);
     if (x == NULL)
         return NULL;
-    x->d.flow = *key;
-    x->d.count = count;
-    take_frames(&x->d, ev, kind);
+    x->s.flow = *key;
+    x->s.count = count;
+    if (ev != NULL)
+        roce_diag_take_frames(&x->s, ev->frame[kind],
+                              ev->n[kind] < ROCE_EVIDENCE_MAX ? ev->n[kind] : ROCE_EVIDENCE_MAX);
     return x;
 }
 
-static void flow_findings(struct cands *cs, const struct roce_diag_flow *df,
-                          const struct roce_config *cfg, int icrc_all_bad)
+/* The gaps of r of a class. */
+static uint64_t gaps_of(const struct roce_flow_report *r, unsigned cls)
+{
+    return r->gap_class_gaps[cls];
+}
+
+/* Loss: network-loss gaps and the resends a NAK or a lost READ response
+ * caused (packet_loss); gaps the capture missed (capture_loss, a note the
+ * capture explains); resends after a timeout. */
+static void loss_findings(struct cands *cs, const struct roce_diag_flow *df)
 {
     const struct roce_flow_report *r = df->r;
-    const struct roce_evidence *ev = df->ev;
+    struct cand *x;
+    uint64_t net = gaps_of(r, ROCE_GAP_NETWORK_LOSS);
+    uint64_t nak_eps = r->by_trigger[ROCE_TRIGGER_NAK] + r->by_trigger[ROCE_TRIGGER_IMPLIED];
+    if ((net || nak_eps) && (x = flow_cand(cs, ROCE_DIAG_PACKET_LOSS, ROCE_CAUSE_TRAFFIC, &r->key,
+                                           net > nak_eps ? net : nak_eps, df->ev)) != NULL) {
+        x->s.fig.gaps = net;
+        x->s.fig.missing_psns = r->gap_class_psns[ROCE_GAP_NETWORK_LOSS];
+        x->s.fig.nak_episodes = r->by_trigger[ROCE_TRIGGER_NAK];
+        x->s.fig.implied_episodes = r->by_trigger[ROCE_TRIGGER_IMPLIED];
+    }
+    uint64_t missed = gaps_of(r, ROCE_GAP_CAPTURE_LOSS) + gaps_of(r, ROCE_GAP_CAPTURE_INFERRED);
+    if (missed && (x = flow_cand(cs, ROCE_DIAG_CAPTURE_LOSS, ROCE_CAUSE_CAPTURE, &r->key, missed,
+                                 df->ev)) != NULL) {
+        x->s.fig.gaps = missed;
+        x->s.fig.missing_psns =
+            r->gap_class_psns[ROCE_GAP_CAPTURE_LOSS] + r->gap_class_psns[ROCE_GAP_CAPTURE_INFERRED];
+        x->s.fig.inferred_gaps = gaps_of(r, ROCE_GAP_CAPTURE_INFERRED);
+    }
+    if (r->by_trigger[ROCE_TRIGGER_TIMEOUT] &&
+        (x = flow_cand(cs, ROCE_DIAG_RETRANSMISSION_TIMEOUT, ROCE_CAUSE_TRAFFIC, &r->key,
+                       r->by_trigger[ROCE_TRIGGER_TIMEOUT], df->ev)) != NULL)
+        x->s.fig.timeout_episodes = r->by_trigger[ROCE_TRIGGER_TIMEOUT];
+    if (r->reordered_packets && (x = flow_cand(cs, ROCE_DIAG_REORDERING, ROCE_CAUSE_TRAFFIC,
+                                               &r->key, r->reordered_packets, df->ev)) != NULL) {
+        x->s.fig.reordered = r->reordered_packets;
+        x->s.fig.max_psns = r->reorder_max_psns;
+        x->s.fig.max_ns = (uint64_t)(r->reorder_max_ns > 0 ? r->reorder_max_ns : 0);
+    }
+}
+
+/* What the responder said: RNR NAKs and errors. NAKs travel B->A: their
+ * request flow is the paired one (the NAK's own when unpaired). */
+static void nak_findings(struct cands *cs, const struct roce_diag_flow *df)
+{
+    const struct roce_flow_report *r = df->r;
     const struct roce_flow_key *requester = df->peer != NULL ? df->peer : &r->key;
     struct cand *x;
-
-    uint64_t classified = r->capture_loss_gaps + r->gaps_pending;
-    uint64_t net_gaps = r->gap_events > classified ? r->gap_events - classified : 0;
-    uint64_t nak_eps = r->by_trigger[ROCE_TRIGGER_NAK] + r->by_trigger[ROCE_TRIGGER_IMPLIED];
-    if ((net_gaps || nak_eps) &&
-        (x = flow_cand(cs, ROCE_DIAG_PACKET_LOSS, &r->key, net_gaps > nak_eps ? net_gaps : nak_eps,
-                       ev)) != NULL) {
-        x->a = net_gaps;
-        x->b = net_gaps ? r->missing_psns - r->capture_loss_psns : 0;
-        x->c = r->by_trigger[ROCE_TRIGGER_NAK];
-        x->e = r->by_trigger[ROCE_TRIGGER_IMPLIED];
-    }
-    if (r->capture_loss_gaps &&
-        (x = flow_cand(cs, ROCE_DIAG_CAPTURE_LOSS, &r->key, r->capture_loss_gaps, ev)) != NULL)
-        x->b = r->capture_loss_psns;
-    if (r->by_trigger[ROCE_TRIGGER_TIMEOUT])
-        flow_cand(cs, ROCE_DIAG_RETRANSMISSION_TIMEOUT, &r->key,
-                  r->by_trigger[ROCE_TRIGGER_TIMEOUT], ev);
-    /* NAKs travel B->A: their request flow is the paired one */
     if (r->naks.rnr)
-        flow_cand(cs, ROCE_DIAG_RNR, requester, r->naks.rnr, ev);
+        flow_cand(cs, ROCE_DIAG_RNR, ROCE_CAUSE_TRAFFIC, requester, r->naks.rnr, df->ev);
     uint64_t errors = 0;
     for (unsigned c = ROCE_NAK_INVALID_REQUEST; c < ROCE_NAK_CODES; c++)
         errors += r->naks.code[c];
-    if (errors && (x = flow_cand(cs, ROCE_DIAG_REMOTE_ERROR, requester, errors, ev)) != NULL) {
-        x->a = r->naks.code[ROCE_NAK_INVALID_REQUEST];
-        x->b = r->naks.code[ROCE_NAK_REMOTE_ACCESS_ERROR];
-        x->c = r->naks.code[ROCE_NAK_REMOTE_OPERATIONAL_ERROR] +
-               r->naks.code[ROCE_NAK_INVALID_RD_REQUEST];
+    if (errors && (x = flow_cand(cs, ROCE_DIAG_REMOTE_ERROR, ROCE_CAUSE_TRAFFIC, requester, errors,
+                                 df->ev)) != NULL) {
+        x->s.fig.invalid_request = r->naks.code[ROCE_NAK_INVALID_REQUEST];
+        x->s.fig.remote_access_error = r->naks.code[ROCE_NAK_REMOTE_ACCESS_ERROR];
+        x->s.fig.remote_other = r->naks.code[ROCE_NAK_REMOTE_OPERATIONAL_ERROR] +
+                                r->naks.code[ROCE_NAK_INVALID_RD_REQUEST];
     }
+}
+
+/* Congestion: DCQCN ignored, CE marks without CNPs, CNPs without CE marks. */
+static void ecn_findings(struct cands *cs, const struct roce_diag_flow *df,
+                         const struct roce_config *cfg)
+{
+    const struct roce_flow_report *r = df->r;
+    struct cand *x;
     if (r->dcqcn.tracked && r->dcqcn.verdict == ROCE_DCQCN_IGNORED &&
-        (x = flow_cand(cs, ROCE_DIAG_CNP_IGNORED, &r->key, r->dcqcn.cnps_evaluated, ev)) != NULL) {
-        x->before_mbps = r->dcqcn.rate_before_mbps;
-        x->after_mbps = r->dcqcn.rate_after_mbps;
-        x->ratio_ppm = r->dcqcn.ratio_ppm;
+        (x = flow_cand(cs, ROCE_DIAG_CNP_IGNORED, ROCE_CAUSE_TRAFFIC, &r->key,
+                       r->dcqcn.cnps_evaluated, df->ev)) != NULL) {
+        x->s.fig.rate_before_mbps = r->dcqcn.rate_before_mbps;
+        x->s.fig.rate_after_mbps = r->dcqcn.rate_after_mbps;
+        x->s.fig.ratio_ppm = r->dcqcn.ratio_ppm;
     }
-    if (r->ce_unanswered >= cfg->ce_unanswered_min && r->ce_answered == 0)
-        flow_cand(cs, ROCE_DIAG_CE_UNANSWERED, &r->key, r->ce_marked, ev);
-    if (r->bad_icrc && (x = flow_cand(cs, ROCE_DIAG_ICRC_ERROR, &r->key, r->bad_icrc, ev)) != NULL)
-        x->icrc_all_bad = (uint8_t)icrc_all_bad;
-    if (r->psn_reuse)
-        flow_cand(cs, ROCE_DIAG_PSN_REUSE, &r->key, r->psn_reuse, ev);
+    if (r->ce_unanswered) {
+        /* a NIC that answers none of at least ce_unanswered_min marks; else
+         * marks left unanswered here and there (a finding once they add up
+         * to ce_unanswered_min: roce_diag_min_total) */
+        unsigned kind = r->ce_answered == 0 && r->ce_unanswered >= cfg->ce_unanswered_min
+                            ? ROCE_DIAG_CE_UNANSWERED
+                            : ROCE_DIAG_CE_SOME_UNANSWERED;
+        if ((x = flow_cand(cs, kind, ROCE_CAUSE_TRAFFIC, &r->key,
+                           kind == ROCE_DIAG_CE_UNANSWERED ? r->ce_marked : r->ce_unanswered,
+                           df->ev)) != NULL) {
+            x->s.fig.ce_marked = r->ce_marked;
+            x->s.fig.ce_answered = r->ce_answered;
+            x->s.fig.ce_unanswered = r->ce_unanswered;
+        }
+    }
+    if (r->cnps_carried_unexplained &&
+        (x = flow_cand(cs, ROCE_DIAG_CNP_UNEXPLAINED, ROCE_CAUSE_TRAFFIC, &r->key,
+                       r->cnps_carried_unexplained, df->ev)) != NULL) {
+        x->s.fig.cnps = r->cnp_packets + r->becn_packets;
+        x->s.fig.cnps_unexplained = r->cnps_carried_unexplained;
+    }
+}
+
+/* A connection whose two directions use different RoCE versions, named
+ * once (from its request flow, or from the lower key when both carry
+ * requests). */
+static void gid_findings(struct cands *cs, const struct roce_diag_flow *df,
+                         const struct roce_diag_flow *peer_df)
+{
+    const struct roce_flow_report *r = df->r;
+    struct cand *x;
+    if (df->peer == NULL || df->peer->version == r->key.version || r->request_packets == 0)
+        return;
+    if (peer_df != NULL && peer_df->r->request_packets != 0 &&
+        memcmp(df->peer, &r->key, sizeof r->key) < 0)
+        return; /* the peer names it */
+    if ((x = flow_cand(cs, ROCE_DIAG_GID_TYPE_MISMATCH, ROCE_CAUSE_TRAFFIC, &r->key, 1, df->ev)) ==
+        NULL)
+        return;
+    x->s.peer = *df->peer;
+    x->s.fig.request_version = r->key.version;
+    x->s.fig.response_version = df->peer->version;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    const struct roce_diag_flow *x = a, *y = b;
+    return memcmp(&x->r->key, &y->r->key, sizeof x->r->key);
+}
+
+/* The flow of the report with key k (flows sorted by key), or NULL. */
+static const struct roce_diag_flow *by_key(const struct roce_diag_flow *sorted, size_t n,
+                                           const struct roce_flow_key *k)
+{
+    struct roce_flow_report r;
+    struct roce_diag_flow probe = {&r, NULL, NULL};
+    r.key = *k;
+    return bsearch(&probe, sorted, n, sizeof *sorted, cmp_key);
+}
+
+static void flow_findings(struct cands *cs, const struct roce_diag_input *in,
+                          const struct roce_capture_judgement *j)
+{
+    struct roce_diag_flow *sorted = malloc((in->n_flows ? in->n_flows : 1) * sizeof *sorted);
+    if (sorted == NULL) {
+        cs->oom = 1;
+        return;
+    }
+    memcpy(sorted, in->flows, in->n_flows * sizeof *sorted);
+    qsort(sorted, in->n_flows, sizeof *sorted, cmp_key);
+    for (size_t i = 0; i < in->n_flows; i++) {
+        const struct roce_diag_flow *df = &in->flows[i];
+        const struct roce_flow_report *r = df->r;
+        loss_findings(cs, df);
+        nak_findings(cs, df);
+        ecn_findings(cs, df, in->cfg);
+        gid_findings(cs, df, df->peer != NULL ? by_key(sorted, in->n_flows, df->peer) : NULL);
+        uint64_t bad = r->bad_icrc -
+                       (r->bad_icrc_rewritten < r->bad_icrc ? r->bad_icrc_rewritten : r->bad_icrc);
+        if (bad)
+            flow_cand(cs, ROCE_DIAG_ICRC_ERROR,
+                      j->icrc_all_bad ? ROCE_CAUSE_CAPTURE : ROCE_CAUSE_TRAFFIC, &r->key, bad,
+                      df->ev);
+        if (r->psn_reuse)
+            flow_cand(cs, ROCE_DIAG_PSN_REUSE, ROCE_CAUSE_TRAFFIC, &r->key, r->psn_reuse, df->ev);
+    }
+    free(sorted);
 }
 
 static void mac_findings(struct cands *cs, const struct roce_diag_input *in)
@@ -305,465 +245,288 @@ static void mac_findings(struct cands *cs, const struct roce_diag_input *in)
         const struct roce_host_mac *m = &in->macs[i];
         struct cand *x;
         if (m->pfc_frames + m->pause_frames == 0 || roce_host_mac_role(m) != ROCE_MAC_UNROUTED ||
-            (x = add(cs, ROCE_DIAG_SLOW_RECEIVER)) == NULL)
+            (x = roce_diag_cand(cs, ROCE_DIAG_SLOW_RECEIVER, ROCE_CAUSE_TRAFFIC)) == NULL)
             continue;
-        memcpy(x->d.mac, m->mac, ROCE_MAC_LEN);
-        memcpy(x->d.flow.src, m->addr, ROCE_ADDR_LEN);
-        x->d.flow.version = m->version;
-        x->d.flow.af = m->af;
-        x->d.count = m->pfc_frames + m->pause_frames;
-        for (unsigned k = 0; k < m->n_frames && k < ROCE_EVIDENCE_MAX; k++)
-            x->d.frames[x->d.n_frames++] = m->frames[k];
-        x->a = m->pfc_frames;
-        x->b = m->pause_frames;
-        x->ttl = m->ttl_max;
+        memcpy(x->s.mac, m->mac, ROCE_MAC_LEN);
+        memcpy(x->s.flow.src, m->addr, ROCE_ADDR_LEN);
+        x->s.flow.version = m->version;
+        x->s.flow.af = m->af;
+        x->s.count = m->pfc_frames + m->pause_frames;
+        roce_diag_take_frames(&x->s, m->frames,
+                              m->n_frames < ROCE_EVIDENCE_MAX ? m->n_frames : ROCE_EVIDENCE_MAX);
+        x->s.fig.pfc_frames = m->pfc_frames;
+        x->s.fig.pause_frames = m->pause_frames;
+        x->s.fig.ttl = m->ttl_max;
     }
 }
 
-static void storm_findings(struct cands *cs, const struct roce_totals *t)
+/* Pause storms, and priorities paused a large share of the capture
+ * without a storm window (a capture shorter than the storm window, or
+ * pauses spread evenly). */
+static void pfc_findings(struct cands *cs, const struct roce_totals *t,
+                         const struct roce_config *cfg)
 {
+    int64_t span = t->last_ts_ns - t->first_ts_ns;
     for (unsigned p = 0; p <= ROCE_PFC_PRIORITIES; p++) {
         const struct roce_pfc_prio *q = p < ROCE_PFC_PRIORITIES ? &t->pfc.prio[p] : &t->pfc.pause;
         struct cand *x;
-        if (!q->storm_windows || (x = add(cs, ROCE_DIAG_PFC_STORM)) == NULL)
+        unsigned kind;
+        if (q->storm_windows)
+            kind = ROCE_DIAG_PFC_STORM;
+        else if (q->xoff && span > 0 && q->paused_ns >= PAUSED_MIN_NS &&
+                 (uint64_t)q->paused_ns * 100u >= (uint64_t)span * cfg->pfc_paused_pct)
+            kind = ROCE_DIAG_PFC_PAUSED;
+        else
             continue;
-        x->d.priority = (uint8_t)p;
-        x->d.count = q->storm_windows;
-        for (unsigned k = 0; k < t->storm_frames.n[p] && k < ROCE_EVIDENCE_MAX; k++)
-            x->d.frames[x->d.n_frames++] = t->storm_frames.frame[p][k];
-    }
-}
-
-/* ---- ECMP collisions ---- */
-
-/* One source port of one RoCEv2 request flow. */
-struct port_use {
-    const struct roce_flow_report *r;
-    uint16_t sport;
-};
-
-static int addr_pair_cmp(const struct roce_flow_key *a, const struct roce_flow_key *b)
-{
-    int c = memcmp(a->src, b->src, ROCE_ADDR_LEN);
-    if (c == 0)
-        c = memcmp(a->dst, b->dst, ROCE_ADDR_LEN);
-    if (c == 0)
-        c = (a->version > b->version) - (a->version < b->version);
-    return c;
-}
-
-static int cmp_use(const void *pa, const void *pb)
-{
-    const struct port_use *a = pa, *b = pb;
-    int c = addr_pair_cmp(&a->r->key, &b->r->key);
-    if (c == 0)
-        c = (a->sport > b->sport) - (a->sport < b->sport);
-    if (c == 0)
-        c = (a->r->key.dqpn > b->r->key.dqpn) - (a->r->key.dqpn < b->r->key.dqpn);
-    if (c == 0)
-        c = (a->r->first_frame > b->r->first_frame) - (a->r->first_frame < b->r->first_frame);
-    return c;
-}
-
-/* A dest QP of a group of port uses: when its flows were active. */
-struct qp_span {
-    uint32_t dqpn;
-    int64_t first, last;
-    uint64_t first_frame;
-    uint8_t overlaps;
-};
-
-/* The group of uses [from, to) (same addresses and port) as a finding when
- * two dest QPs or more of it were active at the same time (flows that never
- * overlapped never competed for the path: ANALYSIS.md "Decisions"). */
-static void ecmp_group(struct cands *cs, const struct port_use *u, size_t from, size_t to)
-{
-    struct qp_span *q = malloc((to - from) * sizeof *q);
-    struct roce_evidence firsts; /* kind 0: the lowest first frames of the flows */
-    size_t nq = 0, busy = 0;
-    struct cand *x = NULL;
-    if (q == NULL) {
-        cs->oom = 1;
-        return;
-    }
-    for (size_t i = from; i < to; i++) { /* sorted by dest QP: one span per QP */
-        const struct roce_flow_report *r = u[i].r;
-        if (nq == 0 || q[nq - 1].dqpn != r->key.dqpn) {
-            q[nq++] =
-                (struct qp_span){r->key.dqpn, r->first_ts_ns, r->last_ts_ns, r->first_frame, 0};
+        if ((x = roce_diag_cand(cs, kind, ROCE_CAUSE_TRAFFIC)) == NULL)
             continue;
-        }
-        struct qp_span *p = &q[nq - 1];
-        if (r->first_ts_ns < p->first)
-            p->first = r->first_ts_ns;
-        if (r->last_ts_ns > p->last)
-            p->last = r->last_ts_ns;
-        if (r->first_frame && (p->first_frame == 0 || r->first_frame < p->first_frame))
-            p->first_frame = r->first_frame;
+        x->s.priority = (uint8_t)p;
+        x->s.count = kind == ROCE_DIAG_PFC_STORM ? q->storm_windows : q->xoff;
+        x->s.fig.paused_ns = (uint64_t)q->paused_ns;
+        x->s.fig.span_ns = (uint64_t)(span > 0 ? span : 0);
+        x->s.fig.pfc_frames = q->xoff;
+        roce_diag_take_frames(&x->s, t->storm_frames.frame[p],
+                              t->storm_frames.n[p] < ROCE_EVIDENCE_MAX ? t->storm_frames.n[p]
+                                                                       : ROCE_EVIDENCE_MAX);
     }
-    for (size_t i = 0; i < nq; i++)
-        for (size_t j = i + 1; j < nq; j++)
-            if (q[i].first <= q[j].last && q[j].first <= q[i].last)
-                q[i].overlaps = q[j].overlaps = 1;
-    for (size_t i = 0; i < nq; i++)
-        busy += q[i].overlaps;
-    if (busy >= 2 && (x = add(cs, ROCE_DIAG_ECMP_COLLISION)) != NULL) {
-        x->d.flow = u[from].r->key;
-        x->d.flow.dqpn = 0;
-        x->d.udp_sport = u[from].sport;
-        x->d.count = busy;
-        memset(&firsts, 0, sizeof firsts);
-        for (size_t i = 0; i < nq; i++) {
-            if (!q[i].overlaps)
-                continue;
-            if (x->d.n_dest_qps < ROCE_DIAG_MAX_QPS)
-                x->d.dest_qps[x->d.n_dest_qps++] = q[i].dqpn;
-            roce_evidence_add(&firsts, 0, q[i].first_frame);
-        }
-        memcpy(x->d.frames, firsts.frame[0], sizeof x->d.frames);
-        x->d.n_frames = firsts.n[0];
-    }
-    free(q);
 }
 
-static void ecmp_findings(struct cands *cs, const struct roce_diag_input *in)
+/* ---- joining, grouping, ordering ---- */
+
+static int cmp_u(uint64_t a, uint64_t b)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < in->n_flows; i++)
-        n += in->flows[i].r->n_udp_sports;
-    if (n < 2)
-        return;
-    struct port_use *u = malloc(n * sizeof *u);
-    if (u == NULL) {
-        cs->oom = 1;
-        return;
-    }
-    n = 0;
-    for (size_t i = 0; i < in->n_flows; i++) {
-        const struct roce_flow_report *r = in->flows[i].r;
-        for (unsigned k = 0; k < r->n_udp_sports && k < ROCE_UDP_SPORTS_MAX; k++) {
-            u[n].r = r;
-            u[n++].sport = r->udp_sports[k];
-        }
-    }
-    qsort(u, n, sizeof *u, cmp_use);
-    for (size_t from = 0, i = 1; i <= n; i++)
-        if (i == n || addr_pair_cmp(&u[i].r->key, &u[from].r->key) != 0 ||
-            u[i].sport != u[from].sport) {
-            ecmp_group(cs, u, from, i);
-            from = i;
-        }
-    free(u);
+    return (a > b) - (a < b);
 }
 
-/* ---- merging equal findings, ordering ---- */
-
-/* The subject of a finding, for grouping and the last ordering key. */
-static int cmp_subject(const struct roce_diagnosis *a, const struct roce_diagnosis *b)
+/* The identity of a subject. */
+static int cmp_subject(const struct roce_diag_subject *a, const struct roce_diag_subject *b)
 {
     int c = memcmp(&a->flow, &b->flow, sizeof a->flow);
     if (c == 0)
+        c = memcmp(&a->peer, &b->peer, sizeof a->peer);
+    if (c == 0)
         c = memcmp(a->mac, b->mac, sizeof a->mac);
     if (c == 0)
-        c = (a->priority > b->priority) - (a->priority < b->priority);
+        c = cmp_u(a->priority, b->priority);
     if (c == 0)
-        c = (a->udp_sport > b->udp_sport) - (a->udp_sport < b->udp_sport);
+        c = cmp_u(a->fault, b->fault);
+    if (c == 0)
+        c = cmp_u(a->field, b->field);
+    if (c == 0)
+        c = cmp_u(a->udp_sport, b->udp_sport);
     return c;
-}
-
-int roce_diag_same(const struct roce_diagnosis *a, const struct roce_diagnosis *b)
-{
-    return a->kind == b->kind && cmp_subject(a, b) == 0;
 }
 
 static int cmp_group(const void *pa, const void *pb)
 {
     const struct cand *a = pa, *b = pb;
-    if (a->d.kind != b->d.kind)
-        return a->d.kind < b->d.kind ? -1 : 1;
-    return cmp_subject(&a->d, &b->d);
+    int c = cmp_u(a->kind, b->kind);
+    if (c == 0)
+        c = cmp_u(a->cause, b->cause);
+    if (c == 0)
+        c = cmp_subject(&a->s, &b->s);
+    return c;
 }
 
-static uint64_t first_frame(const struct roce_diagnosis *d)
+static uint64_t first_frame_of(const uint64_t *frames, unsigned n)
 {
-    return d->n_frames ? d->frames[0] : UINT64_MAX;
+    return n ? frames[0] : UINT64_MAX;
+}
+
+/* Subjects of one finding: worst first (count, then first frame, then
+ * identity). */
+static int cmp_worst(const void *pa, const void *pb)
+{
+    const struct cand *a = pa, *b = pb;
+    int c = cmp_u(a->kind, b->kind);
+    if (c == 0)
+        c = cmp_u(a->cause, b->cause);
+    if (c == 0)
+        c = -cmp_u(a->s.count, b->s.count);
+    if (c == 0)
+        c = cmp_u(first_frame_of(a->s.frames, a->s.n_frames),
+                  first_frame_of(b->s.frames, b->s.n_frames));
+    if (c == 0)
+        c = cmp_subject(&a->s, &b->s);
+    return c;
+}
+
+/* Figures add up when one subject appears twice (a merged report may hold
+ * a flow twice); rates, ratios and versions are kept from the first. */
+static void add_figures(struct roce_diag_figures *d, const struct roce_diag_figures *s)
+{
+    d->gaps += s->gaps;
+    d->missing_psns += s->missing_psns;
+    d->inferred_gaps += s->inferred_gaps;
+    d->undetermined_gaps += s->undetermined_gaps;
+    d->nak_episodes += s->nak_episodes;
+    d->implied_episodes += s->implied_episodes;
+    d->timeout_episodes += s->timeout_episodes;
+    d->invalid_request += s->invalid_request;
+    d->remote_access_error += s->remote_access_error;
+    d->remote_other += s->remote_other;
+    d->ce_marked += s->ce_marked;
+    d->ce_answered += s->ce_answered;
+    d->ce_unanswered += s->ce_unanswered;
+    d->cnps += s->cnps;
+    d->cnps_unexplained += s->cnps_unexplained;
+    d->pfc_frames += s->pfc_frames;
+    d->pause_frames += s->pause_frames;
+    d->reordered += s->reordered;
+    if (s->max_psns > d->max_psns)
+        d->max_psns = s->max_psns;
+    if (s->max_ns > d->max_ns)
+        d->max_ns = s->max_ns;
+}
+
+/* The findings' order: the capture first, the findings it explains next,
+ * then severity, count (descending), first frame, kind. */
+static int rank(const struct roce_diagnosis *d)
+{
+    return d->kind == ROCE_DIAG_CAPTURE ? 0 : d->cause == ROCE_CAUSE_CAPTURE ? 1 : 2;
 }
 
 static int cmp_order(const void *pa, const void *pb)
 {
-    const struct roce_diagnosis *a = &((const struct cand *)pa)->d;
-    const struct roce_diagnosis *b = &((const struct cand *)pb)->d;
-    if (a->severity != b->severity)
-        return a->severity < b->severity ? -1 : 1;
-    if (a->count != b->count)
-        return a->count > b->count ? -1 : 1;
-    if (first_frame(a) != first_frame(b))
-        return first_frame(a) < first_frame(b) ? -1 : 1;
-    if (a->kind != b->kind)
-        return a->kind < b->kind ? -1 : 1;
-    return cmp_subject(a, b);
+    const struct roce_diagnosis *a = pa, *b = pb;
+    int c = rank(a) - rank(b);
+    if (c == 0)
+        c = cmp_u(a->severity, b->severity);
+    if (c == 0)
+        c = -cmp_u(a->count, b->count);
+    if (c == 0)
+        c = cmp_u(first_frame_of(a->frames, a->n_frames), first_frame_of(b->frames, b->n_frames));
+    if (c == 0)
+        c = cmp_u(a->kind, b->kind);
+    if (c == 0)
+        c = cmp_u(a->cause, b->cause);
+    return c;
 }
 
-/* dst += src: counts and numbers add, frames join (the lowest kept). */
-static void join(struct cand *dst, const struct cand *src)
+/* Equal subjects joined: counts and figures add, frames join. */
+static size_t join_equal(struct cands *cs)
 {
-    struct roce_evidence ev;
-    dst->d.count += src->d.count;
-    dst->a += src->a;
-    dst->b += src->b;
-    dst->c += src->c;
-    dst->e += src->e;
-    memset(&ev, 0, sizeof ev);
-    for (unsigned i = 0; i < dst->d.n_frames; i++)
-        roce_evidence_add(&ev, 0, dst->d.frames[i]);
-    for (unsigned i = 0; i < src->d.n_frames; i++)
-        roce_evidence_add(&ev, 0, src->d.frames[i]);
-    memcpy(dst->d.frames, ev.frame[0], sizeof dst->d.frames);
-    dst->d.n_frames = ev.n[0];
-}
-
-/* ---- the sentences ---- */
-
-/* Append to the summary s (cut at ROCE_DIAG_SUMMARY_LEN - 1 characters, as
- * meant: the return value is looked at, so GCC does not warn of the cut). */
-#define SAY(...)                                                                                   \
-    do {                                                                                           \
-        size_t at_ = strlen(s);                                                                    \
-        if (at_ < ROCE_DIAG_SUMMARY_LEN &&                                                         \
-            snprintf(s + at_, ROCE_DIAG_SUMMARY_LEN - at_, __VA_ARGS__) < 0)                       \
-            s[at_] = '\0'; /* an encoding error: what was there stays */                           \
-    } while (0)
-
-static const char *plural(uint64_t n)
-{
-    return n == 1 ? "" : "s";
-}
-
-/* "SRC -> DST QP 0x00002c" */
-static void flow_text(const struct roce_flow_key *k, char *buf, size_t len)
-{
-    char s[ROCE_ADDR_TEXT_LEN], d[ROCE_ADDR_TEXT_LEN];
-    roce_addr_format(k->src, k->af, s, sizeof s);
-    roce_addr_format(k->dst, k->af, d, sizeof d);
-    (void)snprintf(buf, len, "%s -> %s QP 0x%06x", s, d, (unsigned)k->dqpn);
-}
-
-/* Gb/s with one decimal from Mb/s. */
-static void gbps(uint32_t mbps, char *buf, size_t len)
-{
-    (void)snprintf(buf, len, "%u.%u", mbps / KBPS_PER_GB, (mbps % KBPS_PER_GB) / 100);
-}
-
-/* A duration such as "1 s", "500 ms", "250 us" or "1500 ns". */
-static void duration(int64_t ns, char *buf, size_t len)
-{
-    if (ns % ROCE_NS_PER_SEC == 0)
-        (void)snprintf(buf, len, "%lld s", (long long)(ns / ROCE_NS_PER_SEC));
-    else if (ns % ROCE_NS_PER_MS == 0)
-        (void)snprintf(buf, len, "%lld ms", (long long)(ns / ROCE_NS_PER_MS));
-    else if (ns % ROCE_NS_PER_US == 0)
-        (void)snprintf(buf, len, "%lld us", (long long)(ns / ROCE_NS_PER_US));
-    else
-        (void)snprintf(buf, len, "%lld ns", (long long)ns);
-}
-
-static void summarize(struct cand *x, const struct roce_config *cfg)
-{
-    struct roce_diagnosis *d = &x->d;
-    char *s = d->summary, f[ROCE_ADDR_TEXT_LEN * 2 + 32], a[ROCE_ADDR_TEXT_LEN],
-         b[ROCE_ADDR_TEXT_LEN], m[ROCE_MAC_TEXT_LEN];
-    uint64_t n = d->count;
-
-    s[0] = '\0';
-    flow_text(&d->flow, f, sizeof f);
-    switch (d->kind) {
-    case ROCE_DIAG_PACKET_LOSS: {
-        const char *sep = "";
-        SAY("%s lost packets in the network (", f);
-        if (x->a) {
-            SAY("%llu PSN gap%s, %llu PSN%s missing", (unsigned long long)x->a, plural(x->a),
-                (unsigned long long)x->b, plural(x->b));
-            sep = "; ";
+    size_t n = 0;
+    if (cs->n > 1)
+        qsort(cs->c, cs->n, sizeof *cs->c, cmp_group);
+    for (size_t i = 0; i < cs->n; i++) {
+        if (n > 0 && cmp_group(&cs->c[n - 1], &cs->c[i]) == 0) {
+            struct roce_diag_subject *d = &cs->c[n - 1].s;
+            d->count += cs->c[i].s.count;
+            add_figures(&d->fig, &cs->c[i].s.fig);
+            roce_diag_take_frames(d, cs->c[i].s.frames, cs->c[i].s.n_frames);
+        } else {
+            cs->c[n++] = cs->c[i];
         }
-        if (x->c) {
-            SAY("%s%llu resend%s after a NAK", sep, (unsigned long long)x->c, plural(x->c));
-            sep = "; ";
-        }
-        if (x->e)
-            SAY("%s%llu READ%s re-issued after lost responses", sep, (unsigned long long)x->e,
-                plural(x->e));
-        SAY("): check the drop and error counters of the switch ports on its path");
-        break;
     }
-    case ROCE_DIAG_CAPTURE_LOSS:
-        SAY("%s: the capture missed %llu burst%s (%llu PSN%s) that the responder acknowledged, so "
-            "the network delivered them: the capture dropped them, give it a larger buffer or a "
-            "hardware tap",
-            f, (unsigned long long)n, plural(n), (unsigned long long)x->b, plural(x->b));
-        break;
-    case ROCE_DIAG_RETRANSMISSION_TIMEOUT:
-        SAY("%s resent %llu time%s after a timeout with no NAK seen: requests or their ACKs were "
-            "lost where this capture does not see, or the responder stalled",
-            f, (unsigned long long)n, plural(n));
-        break;
-    case ROCE_DIAG_RNR:
-        SAY("%s got %llu RNR NAK%s: the responder had no receive buffer posted; post receives "
-            "ahead of the sender or raise its RNR retry count",
-            f, (unsigned long long)n, plural(n));
-        break;
-    case ROCE_DIAG_REMOTE_ERROR:
-        SAY("%s: the responder rejected %llu request%s (", f, (unsigned long long)n, plural(n));
-        if (x->b)
-            SAY("remote access error %llu%s", (unsigned long long)x->b, x->a || x->c ? ", " : "");
-        if (x->a)
-            SAY("invalid request %llu%s", (unsigned long long)x->a, x->c ? ", " : "");
-        if (x->c)
-            SAY("remote operational or invalid RD request %llu", (unsigned long long)x->c);
-        SAY("): check the memory region's rkey, bounds and access rights; the QP is now in the "
-            "error state");
-        break;
-    case ROCE_DIAG_CNP_IGNORED:
-        gbps(x->after_mbps, a, sizeof a);
-        gbps(x->before_mbps, b, sizeof b);
-        SAY("%s kept sending at %s Gb/s after %llu CNP%s (%s Gb/s before, median ratio "
-            "%u.%02u): %s",
-            f, a, (unsigned long long)n, plural(n), b, x->ratio_ppm / PPM,
-            (x->ratio_ppm % PPM) / (PPM / 100),
-            d->flow.version == ROCE_VERSION_IB
-                ? "congestion control is not slowing this sender, check that it is enabled on "
-                  "its HCA and in the subnet manager"
-                : "DCQCN is not slowing this sender, check that congestion control is enabled "
-                  "on its NIC");
-        break;
-    case ROCE_DIAG_CE_UNANSWERED:
-        if (d->flow.version == ROCE_VERSION_IB)
-            SAY("%s: %llu FECN-marked packet%s and no CNP or BECN for %s: the receiver's HCA "
-                "returns no congestion notification (congestion control off) or it takes a path "
-                "this capture does not see",
-                f, (unsigned long long)n, plural(n), n == 1 ? "it" : "any of them");
-        else
-            SAY("%s: %llu CE-marked packet%s and no CNP for %s: the receiver's NIC sends no CNPs "
-                "(ECN notification off) or they take a path this capture does not see",
-                f, (unsigned long long)n, plural(n), n == 1 ? "it" : "any of them");
-        break;
-    case ROCE_DIAG_SLOW_RECEIVER:
-        roce_addr_format(d->flow.src, d->flow.af, a, sizeof a);
-        roce_mac_format(d->mac, m, sizeof m);
-        SAY("host %s (NIC MAC %s, the source of its RoCE frames, which arrive unrouted with ", a,
-            m);
-        if (d->flow.version == 1)
-            SAY("RoCEv1");
-        else
-            SAY("TTL %u", x->ttl);
-        SAY(") sent %llu PFC/PAUSE frame%s: this receiver cannot keep up and pauses the fabric",
-            (unsigned long long)n, plural(n));
-        break;
-    case ROCE_DIAG_PFC_STORM:
-        duration(cfg->pfc_window_ns, a, sizeof a);
-        if (d->priority < ROCE_PFC_PRIORITIES)
-            SAY("priority %u", d->priority);
-        else
-            SAY("the link (802.3x PAUSE)");
-        SAY(" was paused for more than %u%% of %llu window%s of %s: a pause storm, find the port "
-            "that keeps sending XOFF (a stuck or slow receiver)",
-            (unsigned)cfg->pfc_storm_pct, (unsigned long long)n, plural(n), a);
-        break;
-    case ROCE_DIAG_ECMP_COLLISION: {
-        char qps[MAX_QP_TEXT] = "";
-        for (unsigned i = 0; i < d->n_dest_qps; i++) {
-            size_t at = strlen(qps);
-            (void)snprintf(qps + at, sizeof qps - at, "%s0x%06x", i ? ", " : "",
-                           (unsigned)d->dest_qps[i]);
-        }
-        roce_addr_format(d->flow.src, d->flow.af, a, sizeof a);
-        roce_addr_format(d->flow.dst, d->flow.af, b, sizeof b);
-        SAY("%llu QPs from %s to %s (%s%s) share UDP source port %u: every ECMP hash puts them on "
-            "one path; give each QP its own source port",
-            (unsigned long long)n, a, b, qps, n > d->n_dest_qps ? ", ..." : "", d->udp_sport);
-        break;
-    }
-    case ROCE_DIAG_ICRC_ERROR:
-        if (x->icrc_all_bad)
-            SAY("%s: %llu frame%s with a bad ICRC, like every ICRC checked in this capture: the "
-                "capture path probably altered the frames (a header-rewriting sniffer or mirror), "
-                "not a link",
-                f, (unsigned long long)n, plural(n));
-        else
-            SAY("%s: %llu frame%s with a bad ICRC, corrupted on the way: check the CRC and FEC "
-                "error counters of the links on its path",
-                f, (unsigned long long)n, plural(n));
-        break;
-    case ROCE_DIAG_PSN_REUSE:
-        SAY("%s: %llu request%s reuse%s a PSN of an earlier RDMA READ's span, a requester bug "
-            "that stalls the connection: fix the requester's PSN accounting",
-            f, (unsigned long long)n, plural(n), n == 1 ? "s" : "");
-        break;
+    return n;
+}
+
+/* The least count a finding of kind needs, its subjects added: marks and
+ * CNPs that miss their match here and there count once they add up. */
+static uint64_t min_total(unsigned kind, const struct roce_config *cfg)
+{
+    switch (kind) {
+    case ROCE_DIAG_CE_SOME_UNANSWERED:
+        return cfg->ce_unanswered_min;
+    case ROCE_DIAG_CNP_UNEXPLAINED:
+        return cfg->cnp_unexplained_min;
     default:
-        break;
+        return 1;
     }
 }
 
-size_t roce_diag_subject(const struct roce_diagnosis *d, char *buf, size_t len)
+/* Drop the subjects of the findings whose total stays below min_total. */
+static size_t drop_small(struct cands *cs, size_t n, const struct roce_config *cfg)
 {
-    char a[ROCE_ADDR_TEXT_LEN], b[ROCE_ADDR_TEXT_LEN], m[ROCE_MAC_TEXT_LEN];
-    int n;
-    roce_addr_format(d->flow.src, d->flow.af, a, sizeof a);
-    roce_addr_format(d->flow.dst, d->flow.af, b, sizeof b);
-    switch (d->kind) {
-    case ROCE_DIAG_SLOW_RECEIVER:
-        roce_mac_format(d->mac, m, sizeof m);
-        n = snprintf(buf, len, "host %s MAC %s", a, m);
-        break;
-    case ROCE_DIAG_PFC_STORM:
-        n = d->priority < ROCE_PFC_PRIORITIES ? snprintf(buf, len, "priority %u", d->priority)
-                                              : snprintf(buf, len, "link PAUSE");
-        break;
-    case ROCE_DIAG_ECMP_COLLISION:
-        n = snprintf(buf, len, "%s -> %s UDP source port %u", a, b, d->udp_sport);
-        break;
-    default:
-        n = snprintf(buf, len, "%s -> %s QP 0x%06x", a, b, (unsigned)d->flow.dqpn);
-        break;
+    size_t kept = 0;
+    for (size_t i = 0, end; i < n; i = end) {
+        uint64_t total = 0;
+        for (end = i;
+             end < n && cs->c[end].kind == cs->c[i].kind && cs->c[end].cause == cs->c[i].cause;
+             end++)
+            total += cs->c[end].s.count;
+        if (total < min_total(cs->c[i].kind, cfg))
+            continue;
+        memmove(&cs->c[kept], &cs->c[i], (end - i) * sizeof *cs->c);
+        kept += end - i;
     }
-    return n > 0 ? (size_t)n : 0;
+    return kept;
 }
 
-int roce_diag_icrc_all_bad(const struct roce_totals *t)
+/* The candidates (joined) into findings: one per kind and cause. */
+static int group(struct cands *cs, size_t n, struct roce_diag_list *out,
+                 const struct roce_config *cfg)
 {
-    return t != NULL && t->icrc_bad > 0 && t->icrc_good == 0;
+    size_t nd = 0;
+    if (n > 1)
+        qsort(cs->c, n, sizeof *cs->c, cmp_worst);
+    n = drop_small(cs, n, cfg);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || cs->c[i].kind != cs->c[i - 1].kind || cs->c[i].cause != cs->c[i - 1].cause)
+            nd++;
+    out->subjects = calloc(n ? n : 1, sizeof *out->subjects);
+    out->d = calloc(nd ? nd : 1, sizeof *out->d);
+    if (out->subjects == NULL || out->d == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        struct roce_diagnosis *d;
+        if (i == 0 || cs->c[i].kind != cs->c[i - 1].kind || cs->c[i].cause != cs->c[i - 1].cause) {
+            d = &out->d[out->n++];
+            d->kind = cs->c[i].kind;
+            d->cause = cs->c[i].cause;
+            d->severity =
+                (uint8_t)(d->cause == ROCE_CAUSE_CAPTURE ? ROCE_SEV_NOTE
+                                                         : roce_diag_kind_severity(d->kind));
+            d->first_subject = i;
+        }
+        d = &out->d[out->n - 1];
+        out->subjects[i] = cs->c[i].s;
+        d->n_subjects++;
+        d->count += cs->c[i].s.count;
+        d->n_frames =
+            roce_diag_join_frames(d->frames, d->n_frames, cs->c[i].s.frames, cs->c[i].s.n_frames);
+    }
+    out->n_subjects = n;
+    if (out->n > 1) {
+        /* findings move: their subjects stay where they are, named by index */
+        qsort(out->d, out->n, sizeof *out->d, cmp_order);
+    }
+    return 0;
 }
 
-long roce_diagnose(const struct roce_diag_input *in, struct roce_diagnosis *out, size_t cap)
+int roce_diag_same(const struct roce_diagnosis *a, const struct roce_diagnosis *b)
+{
+    return a->kind == b->kind && a->cause == b->cause;
+}
+
+void roce_diag_list_free(struct roce_diag_list *l)
+{
+    free(l->d);
+    free(l->subjects);
+    memset(l, 0, sizeof *l);
+}
+
+int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out)
 {
     struct cands cs = {NULL, 0, 0, 0};
-    const struct roce_totals *t = in->t;
-    int all_bad = roce_diag_icrc_all_bad(t);
+    struct roce_capture_judgement j;
 
-    for (size_t i = 0; i < in->n_flows; i++)
-        flow_findings(&cs, &in->flows[i], in->cfg, all_bad);
+    memset(out, 0, sizeof *out);
+    roce_diag_judge(in, &j);
+    roce_diag_capture_findings(&cs, in, &j);
+    flow_findings(&cs, in, &j);
     mac_findings(&cs, in);
-    if (t != NULL)
-        storm_findings(&cs, t);
-    ecmp_findings(&cs, in);
-    if (cs.oom) {
+    if (in->t != NULL)
+        pfc_findings(&cs, in->t, in->cfg);
+    if (!j.sport_rewritten)
+        roce_diag_ecmp_findings(&cs, in);
+    if (cs.oom || group(&cs, join_equal(&cs), out, in->cfg) != 0) {
         free(cs.c);
+        roce_diag_list_free(out);
         return -1;
     }
-    size_t n = 0;
-    if (cs.n > 1)
-        qsort(cs.c, cs.n, sizeof *cs.c, cmp_group);
-    for (size_t i = 0; i < cs.n; i++) {
-        if (n > 0 && cmp_group(&cs.c[n - 1], &cs.c[i]) == 0)
-            join(&cs.c[n - 1], &cs.c[i]);
-        else
-            cs.c[n++] = cs.c[i];
-    }
-    if (n > 1)
-        qsort(cs.c, n, sizeof *cs.c, cmp_order);
-    for (size_t i = 0; i < n && i < cap; i++) {
-        summarize(&cs.c[i], in->cfg);
-        out[i] = cs.c[i].d;
-    }
     free(cs.c);
-    return (long)n;
+    roce_diag_text(out, in->cfg);
+    return 0;
 }

@@ -1,11 +1,18 @@
 /*
- * roce_diag.h - from counters to diagnoses: the evidence the engine keeps
- * for them (frames per flow, host NIC MACs, PFC storm frames, recovery
- * histograms) and the list of findings a person acts on (roce_diagnose).
+ * roce_diag.h - from counters to diagnoses: the kinds of finding, each
+ * declared once (roce_diag_kinds.c), the evidence frames the engine keeps
+ * for them, and the list of findings a person acts on (roce_diagnose,
+ * roce_diag.c; their sentences: roce_diag_text.c).
  *
- * Definitions: ANALYSIS.md ("Diagnoses", "The list", "Host NIC MACs",
- * "DCQCN reaction"); what each kind means and the project's decisions:
- * ANALYSIS.md "Diagnoses".
+ * What each kind means, its severity, subject, condition and count, and the
+ * project's decisions: ANALYSIS.md "Diagnoses".
+ *
+ * A finding is one kind and one cause, whatever the number of its subjects:
+ * "packets lost in the network on 46 QPs" is one finding with 46 subjects,
+ * each with its own count, figures and evidence frames, the worst first.
+ * The capture's own faults come first, as one finding of kind "capture";
+ * the findings the capture explains (its cause "capture") are notes listed
+ * right after it; then the others by severity, count and first frame.
  *
  * roce_diagnose() is a pure function of report data (flow reports, their
  * evidence, the MAC table, the totals, the options), so that every front end
@@ -20,36 +27,122 @@
 #include <stdint.h>
 
 #include "roce_config.h"
+#include "roce_host_mac.h"
 #include "roce_totals.h"
 
-/* The kinds, in the order of the definitions' table. */
+/* The kinds, in the order of the table of ANALYSIS.md "Diagnoses" (the
+ * order is also the last key of the list's order). */
 enum roce_diag_kind {
-    ROCE_DIAG_PACKET_LOSS = 0,
-    ROCE_DIAG_CAPTURE_LOSS,
-    ROCE_DIAG_RETRANSMISSION_TIMEOUT,
-    ROCE_DIAG_RNR,
-    ROCE_DIAG_REMOTE_ERROR,
-    ROCE_DIAG_CNP_IGNORED,
-    ROCE_DIAG_CE_UNANSWERED,
-    ROCE_DIAG_SLOW_RECEIVER,
-    ROCE_DIAG_PFC_STORM,
-    ROCE_DIAG_ECMP_COLLISION,
-    ROCE_DIAG_ICRC_ERROR,
-    ROCE_DIAG_PSN_REUSE,
+    ROCE_DIAG_CAPTURE = 0,            /* the capture itself is at fault */
+    ROCE_DIAG_PACKET_LOSS,            /* network loss: NAKs, resends of missing PSNs */
+    ROCE_DIAG_CAPTURE_LOSS,           /* PSN gaps the capture missed (confirmed or inferred) */
+    ROCE_DIAG_RETRANSMISSION_TIMEOUT, /* go-back-N after a timeout */
+    ROCE_DIAG_RNR,                    /* RNR NAKs */
+    ROCE_DIAG_REMOTE_ERROR,           /* NAKs that end the connection */
+    ROCE_DIAG_CNP_IGNORED,            /* DCQCN verdict "ignored" */
+    ROCE_DIAG_CE_UNANSWERED,          /* CE marks, no CNP for any */
+    ROCE_DIAG_CE_SOME_UNANSWERED,     /* CE marks left unanswered here and there */
+    ROCE_DIAG_CNP_UNEXPLAINED,        /* CNPs without a CE mark seen */
+    ROCE_DIAG_SLOW_RECEIVER,          /* PFC/PAUSE from a host NIC */
+    ROCE_DIAG_PFC_STORM,              /* storm windows */
+    ROCE_DIAG_PFC_PAUSED,             /* a priority paused a large share, no storm */
+    ROCE_DIAG_ECMP_COLLISION,         /* QPs on one UDP source port */
+    ROCE_DIAG_ICRC_ERROR,             /* bad ICRCs */
+    ROCE_DIAG_PSN_REUSE,              /* a PSN of a READ's span reused */
+    ROCE_DIAG_GID_TYPE_MISMATCH,      /* the two ends of a QP use different RoCE versions */
+    ROCE_DIAG_REORDERING,             /* packets delivered out of order */
     ROCE_DIAG_KINDS
 };
-/* "packet_loss", ... */
-const char *roce_diag_kind_name(unsigned kind);
 
-/* Severities, worst first (the list's first sort key). */
+/* Severities, worst first (ANALYSIS.md "Severities"): error = data
+ * integrity or a failing connection; warning = a network or host
+ * performance problem with evidence; note = capture artefacts, advice, what
+ * could not be decided. */
 enum roce_diag_severity { ROCE_SEV_ERROR = 0, ROCE_SEV_WARNING = 1, ROCE_SEV_NOTE = 2 };
 /* "error", "warning", "note". */
 const char *roce_diag_severity_name(unsigned sev);
-/* The severity of a kind (the definitions' table). */
+
+/* What a finding's subjects are. */
+enum roce_diag_subject_kind {
+    ROCE_SUBJ_FLOW = 0,   /* a request flow (flow) */
+    ROCE_SUBJ_CONNECTION, /* a request flow (flow) and its responses' flow (peer) */
+    ROCE_SUBJ_HOST,       /* a host: MAC (mac) and address (flow.src) */
+    ROCE_SUBJ_PRIORITY,   /* a PFC priority, or the link PAUSE (priority) */
+    ROCE_SUBJ_PATH,       /* src, dst, UDP source port and the dest QPs on it */
+    ROCE_SUBJ_FAULT       /* a fault of the capture (fault) */
+};
+
+/* The plugin's expert groups, without Wireshark's headers (the plugin maps
+ * them to PI_SEQUENCE, ...). */
+enum roce_diag_group {
+    ROCE_GROUP_SEQUENCE = 0,
+    ROCE_GROUP_RESPONSE_CODE,
+    ROCE_GROUP_PROTOCOL,
+    ROCE_GROUP_CHECKSUM,
+    ROCE_GROUP_MALFORMED
+};
+
+/* Why a finding is there: the traffic itself, or the way it was captured
+ * (ANALYSIS.md "The capture first"). */
+enum roce_diag_cause { ROCE_CAUSE_TRAFFIC = 0, ROCE_CAUSE_CAPTURE = 1, ROCE_CAUSES = 2 };
+/* "traffic", "capture". */
+const char *roce_diag_cause_name(unsigned cause);
+
+/* The faults of a capture (enum roce_capture_fault, roce_totals.h): */
+/* "capture_loss", "truncation", "timestamps", "clock", "rewritten_field". */
+const char *roce_capture_fault_name(unsigned fault);
+
+/* The named numbers of a subject; each kind uses some of them (its row's
+ * figures say which, with their report keys). */
+struct roce_diag_figures {
+    uint64_t gaps, missing_psns, inferred_gaps, undetermined_gaps;
+    uint64_t nak_episodes, implied_episodes, timeout_episodes;
+    uint64_t invalid_request, remote_access_error, remote_other;
+    uint64_t ce_marked, ce_answered, ce_unanswered;
+    uint64_t cnps, cnps_unexplained;
+    uint64_t rate_before_mbps, rate_after_mbps, ratio_ppm;
+    uint64_t pfc_frames, pause_frames, ttl;
+    uint64_t paused_ns, span_ns;
+    uint64_t reordered, max_psns, max_ns;
+    uint64_t request_version, response_version;
+    uint64_t psns_kept, psns_expected, flows;
+    uint64_t frames, of_frames;
+    uint64_t caplen_min, caplen_max, declared_min, declared_max;
+    uint64_t resolution_ns, latency_min_ns, responses_early, backwards;
+};
+
+/* A figure of a kind: its key in the report and where it is. */
+struct roce_diag_figure {
+    const char *key;
+    size_t off; /* in struct roce_diag_figures */
+};
+#define ROCE_DIAG_FIGURES_MAX 8
+
+/* One kind, declared once: everything a front end needs to show it. */
+struct roce_diag_kind_info {
+    const char *name;  /* "packet_loss" */
+    uint8_t severity;  /* enum roce_diag_severity */
+    uint8_t subject;   /* enum roce_diag_subject_kind */
+    uint8_t cause;     /* enum roce_diag_cause */
+    uint8_t group;     /* enum roce_diag_group (the plugin's expert info) */
+    const char *title; /* what it is, for the plugin's expert info and legends */
+    const char *unit;  /* a subject in "on 46 QPs": "QP", "host", ... (plural: + "s") */
+    struct roce_diag_figure figures[ROCE_DIAG_FIGURES_MAX]; /* ended by a NULL key */
+};
+/* The row of a kind (an unknown kind gets a row named "unknown"). */
+const struct roce_diag_kind_info *roce_diag_kind(unsigned kind);
+struct roce_diag_subject;
+/* The figures of subject s of a finding of kind (a fault of the capture has
+ * its own), ended by a NULL key. */
+const struct roce_diag_figure *roce_diag_figures_of(unsigned kind,
+                                                    const struct roce_diag_subject *s);
+/* Shorthands of the row. */
+const char *roce_diag_kind_name(unsigned kind);
 unsigned roce_diag_kind_severity(unsigned kind);
 
 /* The first evidence frames of one flow, per kind (only the kinds whose
- * subject is a flow are used). Frame numbers ascending; 0 never appears. */
+ * subject is a flow or a connection are used). Frame numbers ascending; 0
+ * never appears. */
 struct roce_evidence {
     uint64_t frame[ROCE_DIAG_KINDS][ROCE_EVIDENCE_MAX];
     uint8_t n[ROCE_DIAG_KINDS];
@@ -60,53 +153,9 @@ void roce_evidence_add(struct roce_evidence *ev, unsigned kind, uint64_t frame);
 /* dst's frames of every kind plus src's (renumbered by frame_off). */
 void roce_evidence_merge(struct roce_evidence *dst, const struct roce_evidence *src,
                          uint64_t frame_off);
-
-/* A source MAC address of RoCE or MAC Control (PFC, PAUSE) frames.
- * ANALYSIS.md "Host NIC MACs": the source MAC of RoCE frames from
- * exactly one address names that host; the TTL / hop limit of those frames
- * tells an unrouted frame (the MAC is its sender's) from a routed one (the
- * MAC is the last router's): roce_host_mac_role(). */
-#define ROCE_MAC_LEN 6
-struct roce_host_mac {
-    uint8_t mac[ROCE_MAC_LEN];
-    uint8_t addresses; /* addresses behind it: 0 (no RoCE), 1, or 2 for two or more */
-    uint8_t version;   /* of the RoCE frames (1 GIDs, 2 IP), when addresses > 0 */
-    uint8_t af;        /* enum roce_af of addr */
-    uint8_t ttl_min, ttl_max;    /* TTL / hop limit of its RoCE frames (addresses > 0) */
-    uint8_t addr[ROCE_ADDR_LEN]; /* the address behind it (the first one seen) */
-    uint64_t checked_frames;     /* RoCE frames whose MAC and TTL were looked at: the first of
-                                    each of its flows, then one in 64 */
-    uint64_t unrouted_frames;    /* of those, RoCEv1, or a TTL / hop limit of 64, 128 or 255 */
-    uint64_t pfc_frames, pause_frames;  /* MAC Control frames it sent */
-    uint64_t frames[ROCE_EVIDENCE_MAX]; /* its first PFC / PAUSE frames */
-    uint8_t n_frames;
-    /* the frame that made the entry and the one whose address is addr (0:
-     * unknown, as in a report read back): the order and the first address of
-     * one engine when the reports of a split analysis merge */
-    uint64_t first_frame, addr_frame;
-};
-
-/* Why a MAC is, or is not, a host NIC's. */
-enum roce_mac_basis {
-    ROCE_MAC_UNROUTED = 0, /* host: one address, its frames arrive unrouted */
-    ROCE_MAC_ROUTED,       /* fabric: one address, but every frame was routed (TTL decremented) */
-    ROCE_MAC_SEVERAL,      /* fabric: RoCE frames of several addresses */
-    ROCE_MAC_NO_ROCE,      /* fabric: MAC Control frames only */
-    ROCE_MAC_BASIS_COUNT
-};
-/* "unrouted", "routed", "several_addresses", "no_roce". */
-const char *roce_mac_basis_name(unsigned basis);
-/* The basis of m; a host NIC MAC exactly when it is ROCE_MAC_UNROUTED. */
-unsigned roce_host_mac_role(const struct roce_host_mac *m);
-/* Nonzero when a RoCE frame from src with this TTL (hop limit) reached the
- * capture unrouted: RoCEv1, an initial TTL (what hosts send with), or a
- * link-local source (fe80::/10, 169.254/16), which no router forwards
- * (hosts send link-local RoCE with hop limit 1). */
-int roce_frame_unrouted(unsigned ttl, unsigned version, const uint8_t src[ROCE_ADDR_LEN]);
-/* Fold src (a capture read after dst's, or another part of a split
- * analysis of the same frames: frame_off 0) into dst, the same MAC. */
-void roce_host_mac_merge(struct roce_host_mac *dst, const struct roce_host_mac *src,
-                         uint64_t frame_off);
+/* A frame showing a fault of the capture (enum roce_capture_fault), kept as
+ * roce_evidence_add keeps them. */
+void roce_evidence_add_capture(struct roce_capture_evidence *ev, unsigned fault, uint64_t frame);
 
 /* DCQCN verdicts of a request flow (ANALYSIS.md "DCQCN reaction"). */
 enum roce_dcqcn_verdict {
@@ -123,25 +172,58 @@ unsigned roce_dcqcn_verdict_of(const struct roce_config *cfg, uint64_t cnps_eval
 
 /* ---- the diagnoses ---- */
 
-#define ROCE_DIAG_SUMMARY_LEN 320
+#define ROCE_DIAG_SUMMARY_LEN 640
+#define ROCE_DIAG_PHRASE_LEN  192
 #define ROCE_DIAG_MAX_QPS     8 /* dest QPs named in an ECMP collision's subject */
+#define ROCE_DIAG_WORST       3 /* subjects a finding's sentence names */
 
-struct roce_diagnosis {
-    uint8_t kind;     /* enum roce_diag_kind */
-    uint8_t severity; /* enum roce_diag_severity */
-    /* subject: a flow key (flow kinds); src, dst and version of an ECMP
-     * collision; nothing else for the others */
+/* One subject of a finding. */
+struct roce_diag_subject {
+    /* a flow key (flow, connection subjects); src, dst and version of a
+     * path; the host's address in flow.src */
     struct roce_flow_key flow;
-    uint8_t mac[ROCE_MAC_LEN]; /* slow_receiver: the host's MAC, its address in flow.src */
-    uint8_t priority;          /* pfc_storm: 0..7, or ROCE_PFC_PRIORITIES for link PAUSE */
-    uint16_t udp_sport;        /* ecmp_collision */
-    uint32_t dest_qps[ROCE_DIAG_MAX_QPS]; /* ecmp_collision, ascending */
+    struct roce_flow_key peer; /* connection: the flow of the responses */
+    uint8_t mac[ROCE_MAC_LEN]; /* host */
+    uint8_t priority;          /* priority: 0..7, or ROCE_PFC_PRIORITIES for link PAUSE */
+    uint8_t fault;             /* fault: enum roce_capture_fault */
+    uint8_t field;             /* fault rewritten_field: enum roce_rewrite_field */
+    uint16_t udp_sport;        /* path */
+    uint32_t dest_qps[ROCE_DIAG_MAX_QPS]; /* path, ascending */
     uint8_t n_dest_qps;                   /* listed (count may be larger) */
     uint64_t count;
+    struct roce_diag_figures fig;
     uint64_t frames[ROCE_EVIDENCE_MAX];
+    uint8_t n_frames;
+    char phrase[ROCE_DIAG_PHRASE_LEN]; /* the subject and its figures, as text */
+};
+
+/* One finding: a kind, a cause and its subjects (worst first). */
+struct roce_diagnosis {
+    uint8_t kind;                       /* enum roce_diag_kind */
+    uint8_t severity;                   /* enum roce_diag_severity */
+    uint8_t cause;                      /* enum roce_diag_cause */
+    uint64_t count;                     /* the subjects' counts added */
+    size_t first_subject, n_subjects;   /* in struct roce_diag_list.subjects */
+    uint64_t frames[ROCE_EVIDENCE_MAX]; /* the lowest evidence frames of all its subjects */
     uint8_t n_frames;
     char summary[ROCE_DIAG_SUMMARY_LEN];
 };
+
+/* The list: findings in order, their subjects in one array. */
+struct roce_diag_list {
+    struct roce_diagnosis *d;
+    size_t n;
+    struct roce_diag_subject *subjects;
+    size_t n_subjects;
+};
+/* The i-th subject of finding d in list l. */
+static inline const struct roce_diag_subject *
+roce_diag_subject_at(const struct roce_diag_list *l, const struct roce_diagnosis *d, size_t i)
+{
+    return &l->subjects[d->first_subject + i];
+}
+/* Free what roce_diagnose() allocated (the list itself is the caller's). */
+void roce_diag_list_free(struct roce_diag_list *l);
 
 /* One flow as roce_diagnose reads it: its report, its evidence (NULL when
  * it has none) and the key of the flow it is paired with. */
@@ -160,41 +242,30 @@ struct roce_diag_input {
     const struct roce_config *cfg; /* thresholds, the PFC window */
 };
 
-/* Nonzero when a and b are findings of the same kind about the same subject
- * (the same finding at two moments: its count may have grown). */
+/* Nonzero when a and b are the same finding (kind and cause) at two
+ * moments: its count may have grown. */
 int roce_diag_same(const struct roce_diagnosis *a, const struct roce_diagnosis *b);
-/* The subject of d as text ("10.0.0.1 -> 10.0.0.2 QP 0x00000b", "host
- * 10.0.0.7 MAC 02:00:...", "priority 3", "link PAUSE", "10.0.0.1 -> 10.0.0.2
- * UDP source port 49408"), as snprintf. */
-size_t roce_diag_subject(const struct roce_diagnosis *d, char *buf, size_t len);
+/* The subject s of a finding of kind as text ("10.0.0.1 -> 10.0.0.2 QP
+ * 0x00000b", "host 10.0.0.7 MAC 02:00:...", "priority 3", "link PAUSE",
+ * "10.0.0.1 -> 10.0.0.2 UDP source port 49408", "capture loss"), as
+ * snprintf. */
+size_t roce_diag_subject_text(unsigned kind, const struct roce_diag_subject *s, char *buf,
+                              size_t len);
 
-/* Nonzero when every ICRC checked was bad (at least one): the capture path
- * probably altered the frames (ANALYSIS.md "The list"), not a link. */
+/* Nonzero when every ICRC checked was bad (at least one) and no rewritten
+ * field explains them: the capture path probably altered the frames
+ * (ANALYSIS.md "The list"), not a link. */
 int roce_diag_icrc_all_bad(const struct roce_totals *t);
 
-/* The diagnoses of in, ordered as defined (severity, count descending, first
- * frame), at most cap written to out (out may be NULL when cap is 0).
- * Returns how many there are, or -1 when out of memory. */
-long roce_diagnose(const struct roce_diag_input *in, struct roce_diagnosis *out, size_t cap);
+/* The diagnoses of in, ordered as defined, into *out (freed with
+ * roce_diag_list_free). Returns 0, or -1 when out of memory (*out is then
+ * empty). */
+int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out);
 
-/* ---- recovery and congestion-reaction histograms (the live monitor's) ---- */
+/* ---- the sentences (roce_diag_text.c) ---- */
 
-#define ROCE_HIST_BUCKETS 12
-/* Cumulative-free bucket counts: bucket i holds the samples <= bound[i]
- * (and above bound[i - 1]); the last bucket everything above. */
-struct roce_hist {
-    uint64_t bucket[ROCE_HIST_BUCKETS + 1];
-    uint64_t count;
-    int64_t sum; /* ns, or ppm for the ratio */
-};
-enum roce_hist_kind {
-    ROCE_HIST_NAK_GENERATION = 0, /* out-of-sequence arrival to its NAK, ns */
-    ROCE_HIST_NAK_TO_RESEND = 1,  /* NAK to the first resent packet, ns */
-    ROCE_HIST_DCQCN_RATIO = 2,    /* rate after / before of each evaluated CNP, ppm */
-    ROCE_HIST_KINDS = 3
-};
-/* The upper bounds of a kind's buckets (ns, or ppm). */
-const int64_t *roce_hist_bounds(unsigned kind);
-void roce_hist_add(struct roce_hist *h, unsigned kind, int64_t v);
+/* Fill the phrase of every subject and the summary of every finding of l
+ * (kind of each subject: its finding's). */
+void roce_diag_text(struct roce_diag_list *l, const struct roce_config *cfg);
 
 #endif

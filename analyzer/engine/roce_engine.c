@@ -124,8 +124,30 @@ static int count_crc(uint8_t status, uint64_t *good, uint64_t *bad, uint64_t *un
     return status == ROCE_ICRC_BAD;
 }
 
+/* A frame captured short of its declared length whose original length was
+ * written as the captured one (ANALYSIS.md "The capture first"). */
+static void count_understated(struct roce_totals *t, const struct roce_pkt *pkt, uint32_t caplen,
+                              struct roce_verdict *v)
+{
+    v->flags |= ROCE_V_UNDERSTATED;
+    if (t->understated_packets++ == 0) {
+        t->understated_caplen_min = t->understated_caplen_max = caplen;
+        t->understated_declared_min = t->understated_declared_max = pkt->end_off;
+    }
+    if (caplen < t->understated_caplen_min)
+        t->understated_caplen_min = caplen;
+    if (caplen > t->understated_caplen_max)
+        t->understated_caplen_max = caplen;
+    if (pkt->end_off < t->understated_declared_min)
+        t->understated_declared_min = pkt->end_off;
+    if (pkt->end_off > t->understated_declared_max)
+        t->understated_declared_max = pkt->end_off;
+    roce_evidence_add_capture(&t->capture_frames, ROCE_FAULT_TRUNCATION, v->frame);
+}
+
 /* Count the frame by class; returns nonzero when analysis goes on. */
-static int count_class(struct roce_engine *e, const struct roce_pkt *pkt, struct roce_verdict *v)
+static int count_class(struct roce_engine *e, const struct roce_frame_in *in,
+                       const struct roce_pkt *pkt, struct roce_verdict *v)
 {
     struct roce_totals *t = &e->totals;
     if (pkt->cls == ROCE_CLASS_NON_ROCE) {
@@ -134,6 +156,8 @@ static int count_class(struct roce_engine *e, const struct roce_pkt *pkt, struct
     }
     if (pkt->truncated)
         t->truncated_packets++;
+    if (pkt->understated)
+        count_understated(t, pkt, in->caplen, v);
     if (pkt->cls == ROCE_CLASS_MALFORMED) {
         t->malformed_packets++;
         t->malformed_by_reason[pkt->malformed]++;
@@ -152,7 +176,18 @@ static int count_class(struct roce_engine *e, const struct roce_pkt *pkt, struct
         v->flags |= ROCE_V_BAD_ICRC;
         v->icrc_calc = pkt->icrc_calc;
         v->icrc_wire = pkt->icrc_wire;
+        if (pkt->icrc_rewrite != ROCE_REWRITE_NONE) {
+            v->icrc_rewrite = pkt->icrc_rewrite;
+            v->icrc_rewrite_value = pkt->icrc_rewrite_value;
+            t->icrc_rewritten[pkt->icrc_rewrite]++;
+            roce_evidence_add_capture(&t->capture_frames, ROCE_FAULT_REWRITE, v->frame);
+        }
     }
+    if (pkt->version == ROCE_VERSION_2 && pkt->udp_sport == e->cfg.udp_port)
+        t->sport_is_dport++;
+    t->ts_steps[v->ts_ns % ROCE_NS_PER_US != 0   ? ROCE_TS_FINE
+                : v->ts_ns % ROCE_NS_PER_MS != 0 ? ROCE_TS_US
+                                                 : ROCE_TS_MS]++;
     if (!pkt->bth_captured) {
         t->no_bth_packets++;
         return 0;
@@ -241,6 +276,15 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     v->has_flow = 1;
     v->flow_id = f->id;
     v->key = key;
+    if (f->packets != 0 && in->ts_ns <= f->last_ts_ns) {
+        if (in->ts_ns == f->last_ts_ns) { /* a clock too coarse to tell them apart */
+            e->totals.ts_repeated++;
+            roce_evidence_add_capture(&e->totals.capture_frames, ROCE_FAULT_TIMESTAMPS, in->frame);
+        } else { /* its flow's time ran backwards */
+            e->totals.time_backwards++;
+            roce_evidence_add_capture(&e->totals.capture_frames, ROCE_FAULT_CLOCK, in->frame);
+        }
+    }
     if (f->packets++ == 0) {
         f->report.first_frame = in->frame;
         f->report.first_ts_ns = in->ts_ns;
@@ -251,7 +295,10 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     f->last_ts_ns = in->ts_ns;
     if (v->flags & ROCE_V_BAD_ICRC) {
         f->report.bad_icrc++;
-        roce_ev_note(e, f, ROCE_DIAG_ICRC_ERROR, in->frame);
+        if (v->icrc_rewrite != ROCE_REWRITE_NONE)
+            f->report.bad_icrc_rewritten++; /* the capture path's doing, not the flow's */
+        else
+            roce_ev_note(e, f, ROCE_DIAG_ICRC_ERROR, in->frame);
     }
     if (v->flags & ROCE_V_BAD_VCRC)
         f->report.bad_vcrc++;
@@ -375,8 +422,15 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
     e->cur_seq = e->vq.tail;
     e->cur_pending = 0;
     e->cur_deadline = in->ts_ns;
-    if (count_class(e, &out->pkt, &out->verdict))
+    e->cur_v = &out->verdict;
+    if (out->pkt.understated && out->pkt.end_off > clamped.wirelen) {
+        /* what its headers declare went on the wire */
+        t->bytes += out->pkt.end_off - clamped.wirelen;
+        clamped.wirelen = out->pkt.end_off;
+    }
+    if (count_class(e, in, &out->pkt, &out->verdict))
         analyse(e, in, &out->pkt, &out->verdict);
+    e->cur_v = NULL;
     if (out->verdict.flags != 0)
         roce_vq_push(e, &out->verdict, e->cur_pending, e->cur_deadline);
     if (e->vq.head != e->vq.tail)
@@ -501,7 +555,7 @@ static void fill_report(const struct roce_engine *e, const struct roce_flow *f,
     r->pmtu = f->pmtu;
     roce_lat_summarize(&f->ack_lat, &r->ack_latency);
     roce_lat_summarize(&f->cnp_lat, &r->cnp_latency);
-    r->gaps_pending = f->ev != NULL ? f->ev->gap_n : 0;
+    r->gaps_pending = roce_caploss_open(f);
     roce_dcqcn_report(e, f, r);
 }
 
@@ -561,13 +615,14 @@ const struct roce_evidence *roce_engine_flow_evidence(const struct roce_engine *
     return f != NULL && f->ev != NULL ? &f->ev->ev : NULL;
 }
 
-long roce_engine_diagnoses(struct roce_engine *e, struct roce_diagnosis *out, size_t cap)
+int roce_engine_diagnoses(struct roce_engine *e, struct roce_diag_list *out)
 {
     size_t n = e->flows.n_flows;
     struct roce_flow_report *reports = calloc(n ? n : 1, sizeof *reports);
     struct roce_diag_flow *flows = calloc(n ? n : 1, sizeof *flows);
-    long rc = -1;
+    int rc = -1;
 
+    memset(out, 0, sizeof *out);
     if (reports != NULL && flows != NULL) {
         uint32_t h = 0;
         size_t i = 0;
@@ -578,7 +633,7 @@ long roce_engine_diagnoses(struct roce_engine *e, struct roce_diagnosis *out, si
             flows[i].peer = f->peer ? &roce_flow_at(&e->flows, f->peer)->key : NULL;
         }
         struct roce_diag_input in = {flows, i, e->macs, e->n_macs, roce_engine_totals(e), &e->cfg};
-        rc = roce_diagnose(&in, out, cap);
+        rc = roce_diagnose(&in, out);
     }
     free(reports);
     free(flows);

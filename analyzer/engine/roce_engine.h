@@ -21,6 +21,8 @@
  * This header includes the rest of the public interface: roce_config.h (the
  * set-up), roce_verdict.h (the analysis of a frame), roce_totals.h (what is
  * counted and reported), roce_diag.h (the diagnoses and their evidence),
+ * roce_host_mac.h (source MACs: hosts or fabric), roce_hist.h (recovery
+ * histograms),
  * roce_decode.h and roce_pkt.h (the decoded frame), roce_opcode.h,
  * roce_lat.h, roce_psn.h (24-bit PSN arithmetic, unwrapping) and roce_time.h.
  */
@@ -33,6 +35,8 @@
 #include "roce_config.h"
 #include "roce_decode.h"
 #include "roce_diag.h"
+#include "roce_hist.h"
+#include "roce_host_mac.h"
 #include "roce_lat.h"
 #include "roce_opcode.h"
 #include "roce_psn.h"
@@ -205,9 +209,9 @@ const struct roce_evidence *roce_engine_flow_evidence(const struct roce_engine *
                                                       const struct roce_flow_key *key, uint64_t id);
 
 /* The diagnoses of everything analysed so far (roce_diagnose over the
- * tracked flows, the MACs and the totals): how many there are, at most cap
- * written to out; -1 when out of memory. */
-long roce_engine_diagnoses(struct roce_engine *e, struct roce_diagnosis *out, size_t cap);
+ * tracked flows, the MACs and the totals) into *out (roce_diag_list_free
+ * frees it); 0, or -1 when out of memory. */
+int roce_engine_diagnoses(struct roce_engine *e, struct roce_diag_list *out);
 
 /* A recovery-time or DCQCN-ratio histogram (the live monitor's metrics). */
 const struct roce_hist *roce_engine_histogram(const struct roce_engine *e, enum roce_hist_kind k);

@@ -1,6 +1,7 @@
 /*
  * roce_evidence.c - evidence frames: the first frames of every diagnosis
- * kind, per flow (see roce_evidence.h and roce_diag.h).
+ * kind, per flow, and of every fault of the capture (see roce_evidence.h
+ * and roce_diag.h).
  */
 #include "roce_evidence.h"
 
@@ -9,13 +10,12 @@
 
 #include "roce_internal.h"
 
-void roce_evidence_add(struct roce_evidence *ev, unsigned kind, uint64_t frame)
+/* Add frame to the ascending list a of *n frames, keeping the
+ * ROCE_EVIDENCE_MAX lowest, each once. */
+static void frames_add(uint64_t *a, uint8_t *np, uint64_t frame)
 {
-    if (kind >= ROCE_DIAG_KINDS || frame == 0)
-        return;
-    uint64_t *a = ev->frame[kind];
-    unsigned n = ev->n[kind], at = n;
-    if (n == ROCE_EVIDENCE_MAX && frame > a[n - 1])
+    unsigned n = *np, at = n;
+    if (frame == 0 || (n == ROCE_EVIDENCE_MAX && frame > a[n - 1]))
         return; /* the usual case once full: later frames come later */
     while (at > 0 && a[at - 1] > frame)
         at--;
@@ -25,7 +25,19 @@ void roce_evidence_add(struct roce_evidence *ev, unsigned kind, uint64_t frame)
         n--; /* the highest goes */
     memmove(&a[at + 1], &a[at], (n - at) * sizeof a[0]);
     a[at] = frame;
-    ev->n[kind] = (uint8_t)(n + 1);
+    *np = (uint8_t)(n + 1);
+}
+
+void roce_evidence_add(struct roce_evidence *ev, unsigned kind, uint64_t frame)
+{
+    if (kind < ROCE_DIAG_KINDS)
+        frames_add(ev->frame[kind], &ev->n[kind], frame);
+}
+
+void roce_evidence_add_capture(struct roce_capture_evidence *ev, unsigned fault, uint64_t frame)
+{
+    if (fault < ROCE_FAULTS)
+        frames_add(ev->frame[fault], &ev->n[fault], frame);
 }
 
 void roce_evidence_merge(struct roce_evidence *dst, const struct roce_evidence *src,

@@ -10,21 +10,17 @@
 
 #include "roce_diag.h"
 
-#define PENDING_GAPS 16u /* gaps of a flow waiting for their ACK, NAK or resend */
-
-/* A PSN gap not classified yet: its missing PSNs are first..last. */
-struct pending_gap {
-    uint64_t frame, vq_seq;
-    uint32_t first, last, missing;
-    uint32_t id; /* the flow's gap count when it was seen */
-};
-
-/* Allocated at a flow's first evidence. Pending gaps: oldest at gap_head. */
+/* Allocated at a flow's first evidence or gap. */
 struct flow_ev {
     struct roce_evidence ev;
-    struct pending_gap gaps[PENDING_GAPS];
-    uint8_t gap_head, gap_n;
-    uint32_t next_gap_id;
+    /* its open gaps in the engine's gap ring (roce_caploss.c): sequence + 1
+     * of the oldest and the newest, 0 none; chained in PSN order */
+    uint64_t gap_head, gap_tail;
+    uint64_t gap_n;
+    /* its NAK round trip: the ACK latency p99 (computed when asked, for
+     * rtt_samples samples), the longest NAK-driven recovery */
+    int64_t rtt_ack_p99, rtt_nak;
+    uint64_t rtt_samples;
 };
 
 struct roce_engine;

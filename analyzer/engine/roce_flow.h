@@ -73,9 +73,9 @@ struct req_state {
     uint32_t highest; /* last PSN of the span of the latest new request */
     uint32_t last_retx_psn;
     uint32_t cm_start_psn;
-    uint32_t cur_episode; /* index in the episode log + 1, 0 when not listed */
-    uint64_t log_last;    /* the flow's latest entry in the engine's recent requests
-                             (its number + 1, 0: none; roce_reqlog.c) */
+    uint32_t cur_episode;     /* index in the episode log + 1, 0 when not listed */
+    uint64_t log_last;        /* the flow's latest entry in the engine's recent requests
+                                 (its number + 1, 0: none; roce_reqlog.c) */
     uint64_t last_read_frame; /* the latest new request, when it is a READ */
     struct read_ring *reads;  /* allocated at the flow's first READ */
     uint8_t ack_head, ack_n;  /* outstanding AckReq samples: oldest at ack_head */
@@ -85,6 +85,14 @@ struct req_state {
     struct ackreq_rec ackreq[ACKREQ_RING];
     struct nak_ring naks;
     uint64_t episode_frame; /* the first frame of the current episode */
+    int64_t last_new_ts;    /* the latest new request: when, and its frame */
+    uint64_t last_new_frame;
+    /* a response acknowledged a PSN no request had shown yet (ack_ahead):
+     * that PSN and the response's frame */
+    uint8_t ack_ahead;
+    uint32_t ack_ahead_psn;
+    uint64_t ack_ahead_frame; /* the first such response, 0 once counted */
+    uint64_t ack_ahead_by;    /* the latest such response */
 };
 
 /* A flow. Laid out for the per-packet path: the first cache line holds what
@@ -98,10 +106,10 @@ struct req_state {
 struct roce_flow {
     /* identity (cache line 0) */
     _Alignas(ROCE_FLOW_ALIGN) struct roce_flow_key key; /* [table] */
-    uint32_t hash;            /* [table] */
-    uint32_t self;            /* [table] this flow's handle */
-    uint32_t peer;            /* [table] handle of the paired flow, 0 = none */
-    uint32_t peer_dqpn;       /* [table] the paired flow's dest QP (this flow's source QP) */
+    uint32_t hash;                                      /* [table] */
+    uint32_t self;                                      /* [table] this flow's handle */
+    uint32_t peer;      /* [table] handle of the paired flow, 0 = none */
+    uint32_t peer_dqpn; /* [table] the paired flow's dest QP (this flow's source QP) */
     uint8_t transport;
     uint8_t paired_by;       /* [table] enum roce_paired_by */
     uint8_t is_request_flow; /* [table] listed with its address pair */

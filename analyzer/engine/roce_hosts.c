@@ -9,7 +9,7 @@
  * then one in HOSTS_SAMPLE (checked_frames and unrouted_frames count the
  * frames looked at), so that the per-packet cost is a test.
  * Whether it is a host NIC's is decided when reported (roce_host_mac_role,
- * roce_diag.c), from the whole capture.
+ * below), from the whole capture.
  *
  * The source MAC is that of the frame's innermost Ethernet header (inside a
  * mirror encapsulation: the mirrored frame's), or the link-layer address of
@@ -154,7 +154,8 @@ void roce_hosts_roce(struct roce_engine *e, struct roce_flow *f, const struct ro
         }
     }
     struct roce_host_mac *m = &e->macs[h - 1];
-    unsigned ttl = in->data[pkt->l3_off + (pkt->af == ROCE_AF_IPV6 ? IPV6_HOPLIMIT_OFF : IPV4_TTL_OFF)];
+    unsigned ttl =
+        in->data[pkt->l3_off + (pkt->af == ROCE_AF_IPV6 ? IPV6_HOPLIMIT_OFF : IPV4_TTL_OFF)];
     m->checked_frames++;
     if (roce_frame_unrouted(ttl, pkt->version, pkt->src))
         m->unrouted_frames++;
@@ -179,4 +180,86 @@ void roce_hosts_mac_control(struct roce_engine *e, const struct roce_frame_in *i
         m->pause_frames++;
     if (m->n_frames < ROCE_EVIDENCE_MAX)
         m->frames[m->n_frames++] = in->frame;
+}
+
+/* ---- what a MAC is (roce_host_mac.h) ---- */
+
+static const char *const basis_names[ROCE_MAC_BASIS_COUNT] = {
+    [ROCE_MAC_UNROUTED] = "unrouted",
+    [ROCE_MAC_ROUTED] = "routed",
+    [ROCE_MAC_SEVERAL] = "several_addresses",
+    [ROCE_MAC_NO_ROCE] = "no_roce",
+};
+
+const char *roce_mac_basis_name(unsigned basis)
+{
+    return basis < ROCE_MAC_BASIS_COUNT ? basis_names[basis] : "unknown";
+}
+
+/* The TTLs (hop limits) hosts send with: RoCE NICs use 64 (Linux) or 255
+ * (perftest, NCCL), Windows stacks 128; a router decrements it. RoCEv1 is
+ * never routed, nor is a link-local source. */
+#define LINK_LOCAL_V6_0    0xFEu
+#define LINK_LOCAL_V6_1    0x80u
+#define LINK_LOCAL_V6_MASK 0xC0u
+#define LINK_LOCAL_V4_0    169u
+#define LINK_LOCAL_V4_1    254u
+
+int roce_frame_unrouted(unsigned ttl, unsigned version, const uint8_t src[ROCE_ADDR_LEN])
+{
+    if (version == 1 || ttl == 64 || ttl == 128 || ttl == 255)
+        return 1;
+    if (roce_addr_is_v4(src)) {
+        const uint8_t *v4 = roce_addr_v4(src);
+        return v4[0] == LINK_LOCAL_V4_0 && v4[1] == LINK_LOCAL_V4_1;
+    }
+    return src[0] == LINK_LOCAL_V6_0 && (src[1] & LINK_LOCAL_V6_MASK) == LINK_LOCAL_V6_1;
+}
+
+unsigned roce_host_mac_role(const struct roce_host_mac *m)
+{
+    if (m->addresses == 0)
+        return ROCE_MAC_NO_ROCE;
+    if (m->addresses > 1)
+        return ROCE_MAC_SEVERAL;
+    return m->unrouted_frames > 0 ? ROCE_MAC_UNROUTED : ROCE_MAC_ROUTED;
+}
+
+void roce_host_mac_merge(struct roce_host_mac *dst, const struct roce_host_mac *src,
+                         uint64_t frame_off)
+{
+    if (src->addresses > 0) {
+        if (dst->addresses == 0) {
+            dst->addresses = src->addresses;
+            dst->version = src->version;
+            dst->af = src->af;
+            memcpy(dst->addr, src->addr, ROCE_ADDR_LEN);
+            dst->addr_frame = src->addr_frame ? src->addr_frame + frame_off : 0;
+            dst->ttl_min = src->ttl_min;
+            dst->ttl_max = src->ttl_max;
+        } else {
+            if (src->addresses > 1 || memcmp(dst->addr, src->addr, ROCE_ADDR_LEN) != 0)
+                dst->addresses = 2;
+            if (src->addr_frame != 0 && src->addr_frame + frame_off < dst->addr_frame) {
+                /* src saw its address first (another part of a split analysis) */
+                dst->version = src->version;
+                dst->af = src->af;
+                memcpy(dst->addr, src->addr, ROCE_ADDR_LEN);
+                dst->addr_frame = src->addr_frame + frame_off;
+            }
+            if (src->ttl_min < dst->ttl_min)
+                dst->ttl_min = src->ttl_min;
+            if (src->ttl_max > dst->ttl_max)
+                dst->ttl_max = src->ttl_max;
+        }
+    }
+    if (src->first_frame != 0 &&
+        (dst->first_frame == 0 || src->first_frame + frame_off < dst->first_frame))
+        dst->first_frame = src->first_frame + frame_off;
+    dst->checked_frames += src->checked_frames;
+    dst->unrouted_frames += src->unrouted_frames;
+    dst->pfc_frames += src->pfc_frames;
+    dst->pause_frames += src->pause_frames;
+    for (unsigned i = 0; i < src->n_frames && dst->n_frames < ROCE_EVIDENCE_MAX; i++)
+        dst->frames[dst->n_frames++] = src->frames[i] + frame_off;
 }

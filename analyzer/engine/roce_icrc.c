@@ -26,6 +26,7 @@
 
 #include "roce_extract.h"
 
+#include "roce_crc32_inv.inc"
 #include "roce_crc32_table.inc"
 
 #define ICRC_LRH_STANDIN_LEN 8
@@ -50,9 +51,9 @@ static uint32_t crc32_tables(uint32_t crc, const uint8_t *p, size_t n)
         uint32_t lo = crc ^ roce_get_le32(p, 0);
         uint32_t hi = roce_get_le32(p, 4);
         crc = crc32_tab[7][lo & 0xFF] ^ crc32_tab[6][(lo >> 8) & 0xFF] ^
-              crc32_tab[5][(lo >> 16) & 0xFF] ^ crc32_tab[4][lo >> 24] ^
-              crc32_tab[3][hi & 0xFF] ^ crc32_tab[2][(hi >> 8) & 0xFF] ^
-              crc32_tab[1][(hi >> 16) & 0xFF] ^ crc32_tab[0][hi >> 24];
+              crc32_tab[5][(lo >> 16) & 0xFF] ^ crc32_tab[4][lo >> 24] ^ crc32_tab[3][hi & 0xFF] ^
+              crc32_tab[2][(hi >> 8) & 0xFF] ^ crc32_tab[1][(hi >> 16) & 0xFF] ^
+              crc32_tab[0][hi >> 24];
         p += 8;
         n -= 8;
     }
@@ -64,10 +65,10 @@ static uint32_t crc32_tables(uint32_t crc, const uint8_t *p, size_t n)
 #ifdef ROCE_HAVE_CLMUL
 /* Folding constants: refl32(x^n mod P) << 1 for n = 160, 96 (one block) and
  * 544, 480 (four blocks), P = 0x104C11DB7. */
-#define FOLD1_LO 0x1751997d0ull
-#define FOLD1_HI 0x0ccaa009eull
-#define FOLD4_LO 0x154442bd4ull
-#define FOLD4_HI 0x1c6e41596ull
+#define FOLD1_LO  0x1751997d0ull
+#define FOLD1_HI  0x0ccaa009eull
+#define FOLD4_LO  0x154442bd4ull
+#define FOLD4_HI  0x1c6e41596ull
 #define CLMUL_MIN 128 /* shorter buffers go through the tables */
 #define BLOCK     16
 
@@ -79,8 +80,8 @@ __attribute__((target("pclmul,sse2"))) static inline __m128i fold(__m128i x, __m
     return _mm_xor_si128(_mm_xor_si128(lo, hi), next);
 }
 
-__attribute__((target("pclmul,sse2"))) static uint32_t crc32_clmul(uint32_t crc,
-                                                                    const uint8_t *p, size_t n)
+__attribute__((target("pclmul,sse2"))) static uint32_t crc32_clmul(uint32_t crc, const uint8_t *p,
+                                                                   size_t n)
 {
     const __m128i k4 = _mm_set_epi64x((long long)FOLD4_HI, (long long)FOLD4_LO);
     const __m128i k1 = _mm_set_epi64x((long long)FOLD1_HI, (long long)FOLD1_LO);
@@ -174,10 +175,10 @@ uint32_t roce_icrc_ib_compute(const uint8_t *lrh, int has_grh, size_t len)
     uint8_t head[LRH_LEN + BTH_RESV8A_OFF + 1];
 
     if (has_grh) /* the LRH as the RoCEv1 stand-in: 8 bytes of ones */
-        return len < LRH_LEN + GRH_LEN ? 0
-                                       : roce_icrc_compute(lrh + LRH_LEN, GRH_LEN, 1, 0,
-                                                           lrh + LRH_LEN + GRH_LEN,
-                                                           len - LRH_LEN - GRH_LEN);
+        return len < LRH_LEN + GRH_LEN
+                   ? 0
+                   : roce_icrc_compute(lrh + LRH_LEN, GRH_LEN, 1, 0, lrh + LRH_LEN + GRH_LEN,
+                                       len - LRH_LEN - GRH_LEN);
     if (len < sizeof head)
         return 0; /* cannot happen for a decoded packet */
     memcpy(head, lrh, sizeof head);
@@ -185,4 +186,36 @@ uint32_t roce_icrc_ib_compute(const uint8_t *lrh, int has_grh, size_t len)
     head[LRH_LEN + BTH_RESV8A_OFF] = 0xFF; /* BTH byte 4: FECN, BECN, resv6 */
     uint32_t crc = roce_crc32_update(0xFFFFFFFFu, head, sizeof head);
     return ~roce_crc32_update(crc, lrh + sizeof head, len - sizeof head);
+}
+
+/* One step of the table-driven CRC run backwards on a register difference:
+ * the difference before a byte that made no difference itself. */
+static uint32_t unstep(uint32_t d)
+{
+    uint8_t i = crc32_top_inv[d >> 24];
+    return ((d ^ crc32_tab[0][i]) << 8) | i;
+}
+
+int roce_icrc_solve_field(uint32_t calc, uint32_t wire, size_t after, uint16_t *xor_out)
+{
+    /* The CRC is linear: calc ^ wire is the register difference that the
+     * difference of the two messages made. If only the two bytes of the
+     * field differ, running it back over the `after` bytes that follow
+     * them (which did not differ) leaves the difference those two bytes
+     * made from a zero difference: d1 = T[x0], d2 = T[(d1 ^ x1) & 0xFF] ^ (d1 >> 8). */
+    uint32_t d = calc ^ wire;
+    if (d == 0)
+        return 0;
+    for (size_t n = 0; n < after; n++)
+        d = unstep(d);
+    uint8_t i2 = crc32_top_inv[d >> 24];   /* (d1 ^ x1) & 0xFF */
+    uint32_t d1_hi = d ^ crc32_tab[0][i2]; /* d1 >> 8 */
+    if (d1_hi >> 24 != 0)
+        return 0;
+    uint8_t x0 = crc32_top_inv[(d1_hi >> 16) & 0xFF];
+    if (crc32_tab[0][x0] >> 8 != d1_hi)
+        return 0; /* no two bytes there explain the difference */
+    uint8_t x1 = (uint8_t)(i2 ^ (crc32_tab[0][x0] & 0xFF));
+    *xor_out = (uint16_t)(x0 << 8 | x1);
+    return *xor_out != 0;
 }

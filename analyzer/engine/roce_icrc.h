@@ -52,6 +52,18 @@ uint32_t roce_icrc_compute(const uint8_t *l3, size_t l3_hdr_len, int is_v6, int 
  */
 uint32_t roce_icrc_ib_compute(const uint8_t *lrh, int has_grh, size_t len);
 
+/*
+ * A bad ICRC explained by one 16-bit field: calc is what roce_icrc_compute()
+ * (or roce_icrc_ib_compute()) returned, wire the ICRC read from the frame as
+ * roce_get_le32() reads it, after the number of bytes of the computation
+ * that follow the field's two bytes. When changing those two bytes alone
+ * (by *xor_out, the first byte in the high half) makes the ICRC good,
+ * returns 1 and sets *xor_out: the field was sent as its captured value
+ * xor *xor_out (and rewritten on the way). Else 0. A random difference is
+ * explained so by chance once in 65536.
+ */
+int roce_icrc_solve_field(uint32_t calc, uint32_t wire, size_t after, uint16_t *xor_out);
+
 /* An ICRC as roce_icrc_compute() returns it, turned into the number its four
  * bytes make in wire order read big-endian: what Wireshark shows as the
  * Invariant CRC (infiniband.invariant.crc), and what the engine reports. */

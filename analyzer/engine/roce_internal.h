@@ -15,6 +15,7 @@
 #include "roce_config.h"
 #include "roce_engine.h"
 #include "roce_diag.h"
+#include "roce_hist.h"
 #include "roce_reqlog.h"
 #include "roce_index.h"
 #include "roce_flow.h"
@@ -28,8 +29,8 @@
 /* PFC pause state of one priority (roce_pfc.c). */
 struct pfc_state {
     uint8_t paused;
-    int64_t start, end;   /* accounted up to start; paused until end */
-    int64_t window;       /* index of the current storm window, -1 none */
+    int64_t start, end; /* accounted up to start; paused until end */
+    int64_t window;     /* index of the current storm window, -1 none */
     int64_t window_paused;
     /* the first XOFF frames of the latest two windows that had one: the
      * evidence of the one that closes as a storm */
@@ -43,9 +44,9 @@ struct cm_req {
     uint32_t comm_id;
     uint8_t src[ROCE_ADDR_LEN], dst[ROCE_ADDR_LEN];
     uint8_t version, af, valid; /* af: enum roce_af */
-    uint64_t seq;       /* order of arrival (the engine's count of REQs) */
-    uint32_t qpn;       /* requester (active side) QPN */
-    uint32_t start_psn; /* REQ starting PSN */
+    uint64_t seq;               /* order of arrival (the engine's count of REQs) */
+    uint32_t qpn;               /* requester (active side) QPN */
+    uint32_t start_psn;         /* REQ starting PSN */
     uint32_t pmtu;
 };
 
@@ -53,7 +54,8 @@ struct roce_engine {
     struct roce_config cfg;
     struct roce_decode_cfg dcfg;
     struct roce_totals totals;
-    struct roce_frame_out scratch; /* the frame's decode and verdict when the caller wants neither */
+    struct roce_frame_out
+        scratch;             /* the frame's decode and verdict when the caller wants neither */
     uint64_t alloc_failures; /* of the analysis; the flow table counts its own */
     int64_t now;             /* latest capture time seen */
     uint8_t have_now;
@@ -80,13 +82,14 @@ struct roce_engine {
     uint64_t cur_seq;
     unsigned cur_pending;
     int64_t cur_deadline;
+    struct roce_verdict *cur_v; /* its verdict while it is analysed (NULL between frames) */
 
     struct cm_req cm[CM_PENDING];
-    uint64_t cm_reqs;               /* REQs seen */
-    uint32_t cm_waiting, cm_peak;   /* REQs waiting now, at most */
+    uint64_t cm_reqs;             /* REQs seen */
+    uint32_t cm_waiting, cm_peak; /* REQs waiting now, at most */
 
     struct pfc_state pfc[ROCE_PFC_PRIORITIES + 1]; /* the last one: 802.3x PAUSE */
-    int64_t pfc_origin; /* start of the first storm window */
+    int64_t pfc_origin;                            /* start of the first storm window */
     uint8_t pfc_have_origin;
 
     /* PSN gaps waiting to be classified (struct gapq_entry, roce_caploss.c),

@@ -36,11 +36,7 @@ enum roce_version {
     ROCE_VERSION_IB = 3    /* native InfiniBand: LRH (and GRH) */
 };
 
-enum roce_class {
-    ROCE_CLASS_NON_ROCE = 0,
-    ROCE_CLASS_ROCE = 1,
-    ROCE_CLASS_MALFORMED = 2
-};
+enum roce_class { ROCE_CLASS_NON_ROCE = 0, ROCE_CLASS_ROCE = 1, ROCE_CLASS_MALFORMED = 2 };
 
 /* Why a RoCE packet is malformed. */
 enum roce_malformed {
@@ -99,16 +95,16 @@ struct roce_decode_cfg {
 /* Encapsulations of mirrored traffic that the decoder unwraps. */
 enum roce_encap {
     ROCE_ENCAP_NONE = 0,
-    ROCE_ENCAP_ERSPAN1,  /* GRE 0x88BE without sequence number: no ERSPAN header */
-    ROCE_ENCAP_ERSPAN2,  /* GRE 0x88BE, ERSPAN type II header */
-    ROCE_ENCAP_ERSPAN3,  /* GRE 0x22EB, ERSPAN type III header */
-    ROCE_ENCAP_GRE_TEB,  /* GRE 0x6558, transparent Ethernet bridging */
-    ROCE_ENCAP_GRE_IP,   /* GRE carrying IPv4/IPv6 */
-    ROCE_ENCAP_VXLAN,    /* UDP 4789 */
+    ROCE_ENCAP_ERSPAN1,   /* GRE 0x88BE without sequence number: no ERSPAN header */
+    ROCE_ENCAP_ERSPAN2,   /* GRE 0x88BE, ERSPAN type II header */
+    ROCE_ENCAP_ERSPAN3,   /* GRE 0x22EB, ERSPAN type III header */
+    ROCE_ENCAP_GRE_TEB,   /* GRE 0x6558, transparent Ethernet bridging */
+    ROCE_ENCAP_GRE_IP,    /* GRE carrying IPv4/IPv6 */
+    ROCE_ENCAP_VXLAN,     /* UDP 4789 */
     ROCE_ENCAP_IB_MIRROR, /* InfiniBand raw packet, EtherType 0x1123: a mirrored IB packet */
     ROCE_ENCAP_COUNT
 };
-#define ROCE_MAX_ENCAP 3 /* nested encapsulations unwrapped at most */
+#define ROCE_MAX_ENCAP 3       /* nested encapsulations unwrapped at most */
 #define ROCE_INNER_IB  0xFFFFu /* inner_type of an InfiniBand packet (LRH first) */
 
 /* "erspan2", ... */
@@ -124,8 +120,7 @@ enum roce_mac_ctrl {
 #define ROCE_PFC_PRIORITIES 8
 
 /* Every frame clears the first ROCE_PKT_FIXED_LEN bytes: they are laid out
- * with three bytes of padding, two of them after vcrc_status (mind it when
- * adding a field). */
+ * with one byte of padding (mind it when adding a field). */
 struct roce_pkt {
     uint8_t cls;       /* enum roce_class */
     uint8_t malformed; /* enum roce_malformed */
@@ -133,7 +128,7 @@ struct roce_pkt {
     uint8_t truncated; /* captured length < original length */
     uint8_t bth_captured;
     uint8_t icrc_status; /* enum roce_icrc_status (icrc_wire, icrc_calc below) */
-    uint8_t af;      /* enum roce_af of src and dst: IPv4, IPv6 / GID, or LID */
+    uint8_t af;          /* enum roce_af of src and dst: IPv4, IPv6 / GID, or LID */
     uint8_t n_vlans; /* tags walked (of the innermost frame); the first ROCE_MAX_VLANS recorded */
     uint8_t pcp[ROCE_MAX_VLANS];
     uint16_t vid[ROCE_MAX_VLANS];
@@ -156,8 +151,12 @@ struct roce_pkt {
     uint16_t vcrc_wire, vcrc_calc; /* as Wireshark's infiniband.variant.crc shows them */
     uint8_t lrh_captured;
     uint8_t has_grh;
-    uint8_t ib_other;    /* enum roce_ib_other */
-    uint8_t vcrc_status; /* enum roce_icrc_status, when lrh_captured */
+    uint8_t ib_other;            /* enum roce_ib_other */
+    uint8_t vcrc_status;         /* enum roce_icrc_status, when lrh_captured */
+    uint8_t icrc_rewrite;        /* a bad RoCEv2 ICRC explained: enum roce_rewrite_field */
+    uint8_t understated;         /* captured short of its declared length, but truncated says not:
+                                    the original length was written as the captured one */
+    uint16_t icrc_rewrite_value; /* the value of that field the ICRC validates with */
     uint32_t lrh_off;
 
     /* Offsets in the frame. end_off is where the ICRC ends by the declared lengths. */
@@ -201,7 +200,6 @@ struct roce_pkt {
 
 /* The part of struct roce_pkt that roce_decode() always sets. */
 #define ROCE_PKT_FIXED_LEN offsetof(struct roce_pkt, rdeth_eecnxt)
-
 
 /* Nonzero when the packet carries header h (enum roce_hdr) and it was captured. */
 static inline int roce_pkt_has(const struct roce_pkt *pkt, unsigned h)
@@ -262,6 +260,5 @@ const char *roce_nak_code_name(unsigned code);
 const char *roce_nak_code_text(unsigned code);
 /* RNR timer code to microseconds x 100 (0.01 ms units: code 1 = 1, code 0 = 65536). */
 uint32_t roce_rnr_timer_10us(unsigned code);
-
 
 #endif

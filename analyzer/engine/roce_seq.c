@@ -25,7 +25,7 @@
 #include "roce_reqlog.h"
 #include "roce_verdq.h"
 
-#define PAIR_MAX_CANDIDATES 256u /* unpaired request flows examined per response */
+#define PAIR_MAX_CANDIDATES 256u      /* unpaired request flows examined per response */
 #define PAIR_READ_REACH     (1 << 20) /* PSNs a READ of unknown span may reach */
 
 /* ---- helpers ---- */
@@ -121,7 +121,7 @@ static void nak_move(struct roce_engine *e, struct nak_ring *from, struct roce_f
         if (n->used)
             continue;
         nak_generation(e, to, n, roce_vq_get(e, n->vq_seq, n->frame));
-        roce_caploss_resend(e, to, n->psn);
+        roce_caploss_nak(e, to, n->psn, n->frame, n->type == ROCE_TRIGGER_RNR);
         nak_push(e, &to->req.naks, n);
     }
     memset(from, 0, sizeof *from);
@@ -143,6 +143,8 @@ static void new_request(struct roce_engine *e, struct roce_flow *f, const struct
     rq->read_pending = 0;
     rq->last_read_frame = 0;
     rq->highest = pkt->psn;
+    rq->last_new_ts = ts;
+    rq->last_new_frame = frame;
     if (pkt->op->flags & ROCE_OPF_READ_REQ)
         roce_read_push(e, f, pkt, frame, 1);
     if (pkt->ackreq && rq->ack_n < ACKREQ_RING) {
@@ -159,16 +161,14 @@ static struct nak_rec *find_nak(struct roce_engine *e, struct req_state *rq, uin
 {
     for (unsigned i = 1; i <= rq->naks.count; i++) {
         struct nak_rec *n = &rq->naks.recs[(rq->naks.head + NAK_RING - i) % NAK_RING];
-        if (!n->used && n->type == type && n->psn == psn &&
-            ts - n->ts <= e->cfg.nak_horizon_ns)
+        if (!n->used && n->type == type && n->psn == psn && ts - n->ts <= e->cfg.nak_horizon_ns)
             return n;
     }
     return NULL;
 }
 
 /* An episode began at frame: every unused NAK for its PSN is spent on it. */
-static void consume_naks(struct roce_engine *e, struct req_state *rq, uint32_t psn,
-                         uint64_t frame)
+static void consume_naks(struct roce_engine *e, struct req_state *rq, uint32_t psn, uint64_t frame)
 {
     for (unsigned i = 0; i < rq->naks.count; i++) {
         struct nak_rec *n = &rq->naks.recs[i];
@@ -194,11 +194,13 @@ static void start_episode(struct roce_engine *e, struct roce_flow *f, const stru
 
     if (nak == NULL)
         nak = find_nak(e, rq, psn, ROCE_TRIGGER_RNR, v->ts_ns);
-    roce_caploss_resend(e, f, psn);
+    roce_caploss_resend(e, f, psn, v->frame);
     if (nak != NULL) {
         trig = nak->type;
         v->nak_frame = nak->frame;
         v->nak_to_resend_ns = v->ts_ns - nak->ts;
+        if (trig == ROCE_TRIGGER_NAK) /* a round trip of a NAK, from the arrival that made it */
+            roce_caploss_note_rtt(e, f, v->nak_to_resend_ns + (nak->has_gen ? nak->gen_ns : 0));
         roce_hist_add(&e->hist[ROCE_HIST_NAK_TO_RESEND], ROCE_HIST_NAK_TO_RESEND,
                       v->nak_to_resend_ns);
         consume_naks(e, rq, psn, v->frame);
@@ -269,6 +271,28 @@ static void gap(struct roce_engine *e, struct roce_flow *f, struct roce_verdict 
     roce_caploss_gap(e, f, v, missing); /* network or capture loss: told later */
 }
 
+/* A new request that a response captured before it acknowledged. */
+static void after_response(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
+                           struct roce_verdict *v)
+{
+    struct req_state *rq = &f->req;
+    if (roce_psn_after(pkt->psn, rq->ack_ahead_psn)) {
+        rq->ack_ahead = 0; /* the requests have caught up */
+        return;
+    }
+    v->flags |= ROCE_V_AFTER_RESPONSE;
+    v->response_frame = rq->ack_ahead_by;
+    if (rq->ack_ahead_frame != 0) { /* the response counts once */
+        f->report.responses_early++;
+        e->totals.responses_early++;
+        roce_evidence_add_capture(&e->totals.capture_frames, ROCE_FAULT_CLOCK, rq->ack_ahead_frame);
+        roce_evidence_add_capture(&e->totals.capture_frames, ROCE_FAULT_CLOCK, v->frame);
+        rq->ack_ahead_frame = 0;
+    }
+    if (pkt->psn == rq->ack_ahead_psn)
+        rq->ack_ahead = 0;
+}
+
 void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
                       struct roce_verdict *v)
 {
@@ -310,12 +334,18 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
             v->expected_psn = pkt->psn;
         } else if (d > 0) {
             gap(e, f, v, (uint32_t)d);
+            if (rq->ack_ahead) /* a response before it already acknowledged them */
+                roce_caploss_ack(e, f, rq->ack_ahead_psn, rq->ack_ahead_by);
         }
+        if (rq->ack_ahead)
+            after_response(e, f, pkt, v);
         new_request(e, f, pkt, v->frame, v->ts_ns);
         f->report.last_psn = rq->highest;
         return;
     }
 
+    if (roce_caploss_late(e, f, v))
+        return; /* a missing PSN arriving late: neither new nor resent */
     struct read_span *r = roce_read_covering(f, pkt->psn);
     if (r != NULL && !(pkt->op->flags & ROCE_OPF_READ_REQ)) {
         /* a non-READ request on a PSN an earlier READ occupies */
@@ -382,6 +412,23 @@ static void ack_latency(struct roce_engine *e, struct roce_flow *x, uint32_t psn
     }
 }
 
+/* An ACK for psn, which no request of x showed yet: the requests it
+ * acknowledges may still come (a response captured before its request). */
+static void ack_ahead(struct roce_flow *x, uint32_t psn, uint64_t frame)
+{
+    struct req_state *rq = &x->req;
+    if (!rq->have || rq->read_pending || !roce_psn_after(psn, rq->highest) ||
+        (rq->ack_ahead && !roce_psn_after(psn, rq->ack_ahead_psn)))
+        return;
+    if (!rq->ack_ahead) {
+        rq->ack_ahead_frame = frame; /* the first response that ran ahead, until counted */
+        rq->ack_ahead_by = frame;    /* the latest */
+    }
+    rq->ack_ahead_by = frame;
+    rq->ack_ahead = 1;
+    rq->ack_ahead_psn = psn;
+}
+
 /* A NAK for the requests of x, or, while y is unpaired, kept on y until it is. */
 static void record_nak(struct roce_engine *e, struct roce_flow *x, struct roce_flow *y,
                        struct roce_verdict *v, uint32_t psn, uint8_t type)
@@ -389,7 +436,7 @@ static void record_nak(struct roce_engine *e, struct roce_flow *x, struct roce_f
     struct nak_rec n = {v->frame, e->cur_seq, v->ts_ns, psn, type, 0, 0, 0};
     if (x != NULL) {
         nak_generation(e, x, &n, v);
-        roce_caploss_resend(e, x, psn); /* the responder did not get psn and what follows */
+        roce_caploss_nak(e, x, psn, v->frame, type == ROCE_TRIGGER_RNR);
     }
     nak_push(e, x != NULL ? &x->req.naks : &y->orphan_naks, &n);
     roce_cur_expect(e, v->ts_ns + e->cfg.nak_horizon_ns);
@@ -448,7 +495,9 @@ void roce_seq_response(struct roce_engine *e, struct roce_flow *y, const struct 
         default:
             if (x != NULL) {
                 ack_latency(e, x, pkt->psn, v->ts_ns);
-                roce_caploss_ack(e, x, pkt->psn);
+                roce_caploss_ack(e, x, pkt->psn, v->frame);
+                if (!(pkt->op->flags & ROCE_OPF_READ_RESP))
+                    ack_ahead(x, pkt->psn, v->frame);
             }
             break;
         }

@@ -28,11 +28,11 @@ struct roce_nak_counts {
 
 /* PFC / PAUSE of one priority (or of the whole link for 802.3x PAUSE). */
 struct roce_pfc_prio {
-    uint64_t frames;  /* frames that carried a time for it */
-    uint64_t xoff;    /* with a nonzero time */
-    uint64_t xon;     /* with time zero (resume) */
-    uint64_t quanta;  /* sum of the XOFF times, in quanta of 512 bit times */
-    int64_t paused_ns; /* time paused (union of the pause intervals) */
+    uint64_t frames;        /* frames that carried a time for it */
+    uint64_t xoff;          /* with a nonzero time */
+    uint64_t xon;           /* with time zero (resume) */
+    uint64_t quanta;        /* sum of the XOFF times, in quanta of 512 bit times */
+    int64_t paused_ns;      /* time paused (union of the pause intervals) */
     uint64_t storm_windows; /* windows paused for more than pfc_storm_pct percent */
 };
 
@@ -51,6 +51,34 @@ struct roce_pfc_storm_frames {
     uint8_t n[ROCE_PFC_PRIORITIES + 1];
 };
 
+/* The faults of a capture (ANALYSIS.md "The capture first"): the subjects
+ * of the diagnosis of kind "capture". */
+enum roce_capture_fault {
+    ROCE_FAULT_LOSS = 0,   /* it kept less than 99 % of the request PSNs */
+    ROCE_FAULT_TRUNCATION, /* frames cut short although their original length says not */
+    ROCE_FAULT_TIMESTAMPS, /* coarse or repeated time stamps */
+    ROCE_FAULT_CLOCK,      /* responses before their requests, times going backwards */
+    ROCE_FAULT_REWRITE,    /* a header field the ICRC covers rewritten on the way */
+    ROCE_FAULTS
+};
+
+/* The first frames that show each fault of the capture. */
+struct roce_capture_evidence {
+    uint64_t frame[ROCE_FAULTS][ROCE_EVIDENCE_MAX];
+    uint8_t n[ROCE_FAULTS];
+};
+
+/* How fine the time stamps of RoCE frames are: counted by the coarsest
+ * step their time is a multiple of. */
+enum roce_ts_step {
+    ROCE_TS_FINE = 0, /* not a multiple of 1 us: nanosecond (or 100 ns...) stamps */
+    ROCE_TS_US = 1,   /* a multiple of 1 us, not of 1 ms */
+    ROCE_TS_MS = 2,   /* a multiple of 1 ms */
+    ROCE_TS_STEPS = 3
+};
+/* "finer_than_us", "us", "ms". */
+const char *roce_ts_step_name(unsigned s);
+
 struct roce_totals {
     uint64_t packets, roce_packets, rocev1_packets, rocev2_packets, ib_packets, non_roce_packets;
     uint64_t ib_other[ROCE_IB_OTHER_COUNT]; /* InfiniBand without the transport (non-RoCE) */
@@ -67,7 +95,9 @@ struct roce_totals {
     uint64_t episodes, retransmitted_packets;
     uint64_t by_trigger[ROCE_TRIGGER_COUNT];
     uint64_t gap_events, missing_psns;
-    uint64_t capture_loss_events, capture_loss_psns; /* gaps the responder acknowledged */
+    uint64_t gap_class_events[ROCE_GAP_CLASSES]; /* settled gaps by class */
+    uint64_t gap_class_psns[ROCE_GAP_CLASSES];   /* and their missing PSNs */
+    uint64_t reordered_packets; /* missing PSNs that arrived late (ROCE_V_REORDERED) */
     uint64_t psn_reuse;
     uint64_t read_response_gaps, read_response_missing;
     uint64_t ce_marked, ce_answered, ce_unanswered;
@@ -76,19 +106,30 @@ struct roce_totals {
     struct roce_lat_summary ack_latency;
     uint64_t cm_messages, cm_connections;
     uint64_t flows_created, flows_evicted, flows_retired, flows_active, peak_flows;
-    uint64_t connections; /* flow pairs currently paired */
-    uint64_t episodes_unlisted;   /* episodes beyond max_episodes (counted, not listed) */
-    uint64_t verdicts_forced;     /* verdicts settled early because max_open_verdicts was hit */
-    uint64_t ce_tracking_overflow;/* CE marks settled early (tracking bound) */
+    uint64_t connections;           /* flow pairs currently paired */
+    uint64_t episodes_unlisted;     /* episodes beyond max_episodes (counted, not listed) */
+    uint64_t verdicts_forced;       /* verdicts settled early because max_open_verdicts was hit */
+    uint64_t ce_tracking_overflow;  /* CE marks settled early (tracking bound) */
     uint64_t cnp_tracking_overflow; /* CNPs decided before their connection was known (bound) */
-    uint64_t alloc_failures;      /* allocations that failed: state not kept (reported, never silent) */
+    uint64_t alloc_failures; /* allocations that failed: state not kept (reported, never silent) */
     uint64_t dcqcn_cnps_evaluated;  /* CNPs whose DCQCN reaction was evaluated */
     uint64_t dcqcn_untracked;       /* CNPs not evaluated because a bound was hit */
-    uint64_t gap_tracking_overflow; /* PSN gaps classified early (bound): as packet loss */
+    uint64_t gap_tracking_overflow; /* PSN gaps settled early (bound): inferred or undetermined */
     uint64_t macs_untracked;        /* frames from source MACs beyond the MAC table */
     uint64_t udp_sports_untracked;  /* request packets whose new source port was not kept */
     uint64_t unsupported_linktype;
     uint64_t encap[ROCE_ENCAP_COUNT]; /* frames unwrapped, by outermost encapsulation */
+    /* what the capture itself shows (ANALYSIS.md "The capture first") */
+    uint64_t ts_steps[ROCE_TS_STEPS]; /* RoCE frames by the step of their time stamp */
+    uint64_t ts_repeated;         /* RoCE frames with the time of the frame before in their flow */
+    uint64_t time_backwards;      /* RoCE frames earlier than the frame before them in their flow */
+    uint64_t responses_early;     /* responses captured before the request they acknowledge */
+    uint64_t understated_packets; /* captured short of their IP/UDP length, original length too */
+    uint64_t understated_caplen_min, understated_caplen_max;     /* their captured lengths */
+    uint64_t understated_declared_min, understated_declared_max; /* and declared frame lengths */
+    uint64_t icrc_rewritten[ROCE_REWRITE_FIELDS]; /* bad ICRCs valid with another field value */
+    uint64_t sport_is_dport; /* RoCEv2 frames whose UDP source port is the RoCE port (4791) */
+    struct roce_capture_evidence capture_frames;
     struct roce_pfc_report pfc;
     struct roce_pfc_storm_frames storm_frames;
     int64_t first_ts_ns, last_ts_ns; /* the earliest and the latest frame time */
@@ -119,21 +160,27 @@ struct roce_flow_report {
     uint8_t have_psn;
     uint32_t first_psn, last_psn; /* first request PSN and highest PSN used */
     uint64_t retransmitted_packets, episodes, gap_events, missing_psns, psn_reuse;
-    uint64_t capture_loss_gaps, capture_loss_psns; /* of the gaps: the responder ACKed them */
-    uint64_t gaps_pending; /* gaps not classified yet (0 after roce_engine_finish) */
+    uint64_t gap_class_gaps[ROCE_GAP_CLASSES]; /* settled gaps by class */
+    uint64_t gap_class_psns[ROCE_GAP_CLASSES]; /* their missing PSNs */
+    uint64_t gaps_pending;       /* gaps not classified yet (0 after roce_engine_finish) */
+    uint64_t reordered_packets;  /* missing PSNs that arrived late */
+    uint64_t reorder_max_psns;   /* the farthest behind one came (PSNs) */
+    int64_t reorder_max_ns;      /* the latest one came after its gap */
+    uint64_t responses_early;    /* responses of the paired flow captured before the request */
+    uint64_t bad_icrc_rewritten; /* of bad_icrc: explained by a rewritten header field */
     uint64_t by_trigger[ROCE_TRIGGER_COUNT];
     uint64_t read_response_gaps;
     struct roce_nak_counts naks; /* NAKs carried on this flow */
     uint64_t ce_marked, ce_answered, ce_unanswered;
-    uint64_t cnps_matched;    /* CNPs matched to this flow's CE marks */
-    uint64_t cnps_for_flow;   /* CNPs of this (request) flow's connection */
-    uint64_t cnps_unexplained;/* of those, not matched to a CE mark */
+    uint64_t cnps_matched;             /* CNPs matched to this flow's CE marks */
+    uint64_t cnps_for_flow;            /* CNPs of this (request) flow's connection */
+    uint64_t cnps_unexplained;         /* of those, not matched to a CE mark */
     uint64_t cnps_carried_unexplained; /* CNPs this flow carried that were unexplained */
     uint64_t bad_icrc, bad_vcrc;
-    uint64_t becn_packets; /* InfiniBand responses carried with BECN (notifications) */
+    uint64_t becn_packets;   /* InfiniBand responses carried with BECN (notifications) */
     uint64_t cm_connections; /* times CM (re)started this flow's PSN history */
-    struct roce_lat_summary ack_latency; /* requests on this flow to their first ACK */
-    struct roce_lat_summary cnp_latency; /* CE marks on this flow to their CNP */
+    struct roce_lat_summary ack_latency;      /* requests on this flow to their first ACK */
+    struct roce_lat_summary cnp_latency;      /* CE marks on this flow to their CNP */
     uint16_t udp_sports[ROCE_UDP_SPORTS_MAX]; /* RoCEv2 requests' source ports, ascending */
     uint8_t n_udp_sports;
     struct roce_dcqcn_report dcqcn;
@@ -145,8 +192,8 @@ struct roce_episode {
     uint32_t first_psn, last_psn;
     uint64_t packets;
     uint8_t trigger;
-    uint64_t nak_frame;       /* 0 for implied/timeout */
-    int64_t nak_to_resend_ns; /* nak/rnr: NAK to first resent packet */
+    uint64_t nak_frame;          /* 0 for implied/timeout */
+    int64_t nak_to_resend_ns;    /* nak/rnr: NAK to first resent packet */
     uint64_t has_nak_generation; /* nak: the out-of-sequence arrival was captured */
     int64_t nak_generation_ns;   /* nak: that arrival to the NAK */
     int64_t first_ts_ns, last_ts_ns;

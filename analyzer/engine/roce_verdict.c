@@ -5,6 +5,8 @@
  */
 #include "roce_verdict.h"
 
+#include "roce_totals.h"
+
 static const char *const trigger_names[ROCE_TRIGGER_COUNT] = {
     [ROCE_TRIGGER_NAK] = "nak",
     [ROCE_TRIGGER_RNR] = "rnr",
@@ -40,6 +42,35 @@ static const char *const verdict_names[ROCE_V_COUNT] = {
     [ROCE_VBIT_CAPTURE_LOSS] = "capture_loss",
     [ROCE_VBIT_DCQCN] = "dcqcn",
     [ROCE_VBIT_BAD_VCRC] = "bad_vcrc",
+    [ROCE_VBIT_REORDERED] = "reordered",
+    [ROCE_VBIT_AFTER_RESPONSE] = "after_response",
+    [ROCE_VBIT_UNDERSTATED] = "length_understated",
+};
+
+static const char *const gap_class_names[ROCE_GAP_CLASSES] = {
+    [ROCE_GAP_UNDETERMINED] = "undetermined", [ROCE_GAP_NETWORK_LOSS] = "network_loss",
+    [ROCE_GAP_CAPTURE_LOSS] = "capture_loss", [ROCE_GAP_CAPTURE_INFERRED] = "capture_loss_inferred",
+    [ROCE_GAP_REORDERED] = "reordered",
+};
+
+static const char *const gap_reason_names[ROCE_GAP_REASONS] = {
+    [ROCE_GAP_REASON_NONE] = "none",
+    [ROCE_GAP_REASON_ENDED] = "capture_ended",
+    [ROCE_GAP_REASON_GO_BACK] = "go_back",
+    [ROCE_GAP_REASON_NO_ACKS] = "no_acks",
+    [ROCE_GAP_REASON_BOUND] = "tracking_bound",
+};
+
+static const char *const ts_step_names[ROCE_TS_STEPS] = {
+    [ROCE_TS_FINE] = "finer_than_us",
+    [ROCE_TS_US] = "us",
+    [ROCE_TS_MS] = "ms",
+};
+
+static const char *const rewrite_names[ROCE_REWRITE_FIELDS] = {
+    [ROCE_REWRITE_NONE] = "none",
+    [ROCE_REWRITE_UDP_SPORT] = "udp_sport",
+    [ROCE_REWRITE_IPV4_ID] = "ipv4_id",
 };
 
 const char *roce_trigger_name(unsigned t)
@@ -55,4 +86,24 @@ const char *roce_paired_by_name(unsigned p)
 const char *roce_verdict_name(unsigned bit_index)
 {
     return bit_index < ROCE_V_COUNT ? verdict_names[bit_index] : "unknown";
+}
+
+const char *roce_gap_class_name(unsigned c)
+{
+    return c < ROCE_GAP_CLASSES ? gap_class_names[c] : "unknown";
+}
+
+const char *roce_gap_reason_name(unsigned r)
+{
+    return r < ROCE_GAP_REASONS ? gap_reason_names[r] : "unknown";
+}
+
+const char *roce_ts_step_name(unsigned s)
+{
+    return s < ROCE_TS_STEPS ? ts_step_names[s] : "unknown";
+}
+
+const char *roce_rewrite_field_name(unsigned f)
+{
+    return f < ROCE_REWRITE_FIELDS ? rewrite_names[f] : "unknown";
 }

@@ -36,6 +36,43 @@ enum roce_paired_by {
 /* "none", "cm", "psn", "cnp". */
 const char *roce_paired_by_name(unsigned p);
 
+/* The class of a PSN gap (ANALYSIS.md "Capture loss and network loss"):
+ * what the responder, the requester or the late packet itself showed. */
+enum roce_gap_class {
+    ROCE_GAP_UNDETERMINED = 0,     /* nothing could decide it (gap_reason says why) */
+    ROCE_GAP_NETWORK_LOSS = 1,     /* a NAK for a missing PSN, or a resend of one */
+    ROCE_GAP_CAPTURE_LOSS = 2,     /* an ACK (or NAK) said the responder got them */
+    ROCE_GAP_CAPTURE_INFERRED = 3, /* the requester went on for longer than a NAK round trip
+                                      and no NAK or resend came */
+    ROCE_GAP_REORDERED = 4,        /* every missing PSN arrived late, before any NAK or resend */
+    ROCE_GAP_CLASSES = 5
+};
+/* "undetermined", "network_loss", "capture_loss", "capture_loss_inferred", "reordered". */
+const char *roce_gap_class_name(unsigned c);
+
+/* Why a gap stayed undetermined. */
+enum roce_gap_reason {
+    ROCE_GAP_REASON_NONE = 0,
+    ROCE_GAP_REASON_ENDED = 1,   /* the capture or the flow ended before anything showed */
+    ROCE_GAP_REASON_GO_BACK = 2, /* a go-back-N from an earlier PSN resent it whatever its fate */
+    ROCE_GAP_REASON_NO_ACKS = 3, /* UC: no ACK or NAK ever speaks for it */
+    ROCE_GAP_REASON_BOUND = 4,   /* pushed out of the bounded table of open gaps */
+    ROCE_GAP_REASONS = 5
+};
+/* "none", "capture_ended", "go_back", "no_acks", "tracking_bound". */
+const char *roce_gap_reason_name(unsigned r);
+
+/* A header field found rewritten on the way: the ICRC of a frame validates
+ * with another value of it (ANALYSIS.md "The capture first"). */
+enum roce_rewrite_field {
+    ROCE_REWRITE_NONE = 0,
+    ROCE_REWRITE_UDP_SPORT = 1, /* the UDP source port */
+    ROCE_REWRITE_IPV4_ID = 2,   /* the IPv4 identification */
+    ROCE_REWRITE_FIELDS = 3
+};
+/* "none", "udp_sport", "ipv4_id". */
+const char *roce_rewrite_field_name(unsigned f);
+
 /* Per-frame verdicts: their bit positions, and what each means. */
 enum roce_verdict_bit {
     ROCE_VBIT_GAP,             /* request PSN after expected: missing_psns lost */
@@ -55,9 +92,12 @@ enum roce_verdict_bit {
     ROCE_VBIT_MALFORMED,       /* RoCE by port/EtherType, but malformed */
     ROCE_VBIT_NAK_RESENT,      /* NAK/RNR NAK followed by a resend (retransmitted_in) */
     ROCE_VBIT_DUP_RESPONSE,    /* READ response PSN before the expected one */
-    ROCE_VBIT_CAPTURE_LOSS,    /* a GAP the responder acknowledged: the capture missed them */
+    ROCE_VBIT_CAPTURE_LOSS,    /* a GAP the capture missed (gap_class capture_loss or _inferred) */
     ROCE_VBIT_DCQCN,           /* a CNP whose DCQCN reaction was evaluated (dcqcn_*) */
     ROCE_VBIT_BAD_VCRC,        /* InfiniBand VCRC does not match */
+    ROCE_VBIT_REORDERED,       /* a missing PSN arriving late: out of order, not resent */
+    ROCE_VBIT_AFTER_RESPONSE,  /* a request captured after a response that acknowledged it */
+    ROCE_VBIT_UNDERSTATED,     /* captured short of its IP/UDP length, original length too */
     ROCE_V_COUNT
 };
 
@@ -82,7 +122,10 @@ enum roce_verdict_flag {
     ROCE_V_DUP_RESPONSE = 1u << ROCE_VBIT_DUP_RESPONSE,
     ROCE_V_CAPTURE_LOSS = 1u << ROCE_VBIT_CAPTURE_LOSS,
     ROCE_V_DCQCN = 1u << ROCE_VBIT_DCQCN,
-    ROCE_V_BAD_VCRC = 1u << ROCE_VBIT_BAD_VCRC
+    ROCE_V_BAD_VCRC = 1u << ROCE_VBIT_BAD_VCRC,
+    ROCE_V_REORDERED = 1u << ROCE_VBIT_REORDERED,
+    ROCE_V_AFTER_RESPONSE = 1u << ROCE_VBIT_AFTER_RESPONSE,
+    ROCE_V_UNDERSTATED = 1u << ROCE_VBIT_UNDERSTATED
 };
 /* Identifier of one verdict bit (index 0..ROCE_V_COUNT-1): "gap", ... */
 const char *roce_verdict_name(unsigned bit_index);
@@ -90,7 +133,8 @@ const char *roce_verdict_name(unsigned bit_index);
 /* The verdicts whose frames carry the PSN that was expected (expected_psn):
  * the sequence verdicts of requests and of READ responses. */
 #define ROCE_V_EXPECTED_PSN_FLAGS                                                                  \
-    (ROCE_V_GAP | ROCE_V_RETRANSMISSION | ROCE_V_PSN_REUSE | ROCE_V_RESP_GAP | ROCE_V_DUP_RESPONSE)
+    (ROCE_V_GAP | ROCE_V_RETRANSMISSION | ROCE_V_PSN_REUSE | ROCE_V_RESP_GAP |                     \
+     ROCE_V_DUP_RESPONSE | ROCE_V_REORDERED)
 
 /* The address triple that names a flow: one direction of a queue pair. */
 struct roce_flow_key {
@@ -122,10 +166,20 @@ struct roce_verdict {
     uint8_t nak_code;       /* on NAK: enum roce_nak_code (or a reserved code) */
     uint8_t rnr_timer;      /* on RNR: the 5-bit timer code */
     uint32_t expected_psn;
-    uint32_t missing_psns;  /* on GAP and RESP_GAP */
-    uint8_t malformed;      /* on MALFORMED: enum roce_malformed, the reason */
-    uint64_t episode_frame; /* on RETRANSMISSION: the first frame of its episode */
-    uint64_t nak_frame;     /* on EPISODE_START with trigger nak/rnr */
+    uint32_t missing_psns;       /* on GAP and RESP_GAP */
+    uint8_t gap_class;           /* on GAP, once settled: enum roce_gap_class */
+    uint8_t gap_reason;          /* on GAP of class undetermined: enum roce_gap_reason */
+    uint8_t icrc_rewrite;        /* on BAD_ICRC: enum roce_rewrite_field that explains it */
+    uint16_t icrc_rewrite_value; /* and the value the ICRC validates with */
+    uint64_t gap_decided_by;     /* on GAP: the frame that decided its class (0: none, as for
+                                    inferred and undetermined gaps decided by time) */
+    uint32_t reorder_psns;       /* on REORDERED: how far behind the highest PSN it came */
+    int64_t reorder_ns;          /* on REORDERED: how long after the gap that skipped it */
+    uint64_t reorder_gap_frame;  /* on REORDERED: the frame of that gap */
+    uint64_t response_frame;     /* on AFTER_RESPONSE: the response captured before it */
+    uint8_t malformed;           /* on MALFORMED: enum roce_malformed, the reason */
+    uint64_t episode_frame;      /* on RETRANSMISSION: the first frame of its episode */
+    uint64_t nak_frame;          /* on EPISODE_START with trigger nak/rnr */
     int64_t nak_to_resend_ns;
     uint64_t retransmitted_in; /* on NAK_RESENT: the frame where the resend began */
     uint64_t cnp_frame;        /* on CE_ANSWERED */
@@ -140,7 +194,7 @@ struct roce_verdict {
     uint32_t dcqcn_before_mbps; /* on DCQCN: the flow's rate in the window before the CNP */
     uint32_t dcqcn_after_mbps;  /* and in the window after it */
     uint32_t dcqcn_ratio_ppm;   /* after / before, x 10^6 */
-    uint16_t vcrc_calc; /* on BAD_VCRC */
+    uint16_t vcrc_calc;         /* on BAD_VCRC */
     uint16_t vcrc_wire;
 };
 

@@ -61,8 +61,16 @@ uint64_t roce_vq_push(struct roce_engine *e, const struct roce_verdict *v, unsig
     return seq;
 }
 
+/* The frame being analysed: its verdict is not in the queue yet. */
+static int current(const struct roce_engine *e, uint64_t seq, uint64_t frame)
+{
+    return seq == e->vq.tail && e->cur_v != NULL && e->cur_v->frame == frame;
+}
+
 struct roce_verdict *roce_vq_get(struct roce_engine *e, uint64_t seq, uint64_t frame)
 {
+    if (current(e, seq, frame))
+        return e->cur_v;
     if (seq < e->vq.head || seq >= e->vq.tail)
         return NULL;
     struct vq_entry *q = vq_at(e, seq);
@@ -71,7 +79,9 @@ struct roce_verdict *roce_vq_get(struct roce_engine *e, uint64_t seq, uint64_t f
 
 void roce_vq_hold(struct roce_engine *e, uint64_t seq, uint64_t frame, int64_t deadline)
 {
-    if (roce_vq_get(e, seq, frame) != NULL) {
+    if (current(e, seq, frame))
+        roce_cur_expect(e, deadline);
+    else if (roce_vq_get(e, seq, frame) != NULL) {
         struct vq_entry *q = vq_at(e, seq);
         if (q->pending < UINT16_MAX)
             q->pending++;
@@ -82,7 +92,10 @@ void roce_vq_hold(struct roce_engine *e, uint64_t seq, uint64_t frame, int64_t d
 
 void roce_vq_done(struct roce_engine *e, uint64_t seq, uint64_t frame)
 {
-    if (roce_vq_get(e, seq, frame) != NULL) {
+    if (current(e, seq, frame)) {
+        if (e->cur_pending > 0)
+            e->cur_pending--;
+    } else if (roce_vq_get(e, seq, frame) != NULL) {
         struct vq_entry *q = vq_at(e, seq);
         if (q->pending > 0)
             q->pending--;

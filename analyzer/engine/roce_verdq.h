@@ -16,7 +16,8 @@ int roce_vq_init(struct roce_engine *e);
  * until deadline. Returns its sequence number. */
 uint64_t roce_vq_push(struct roce_engine *e, const struct roce_verdict *v, unsigned pending,
                       int64_t deadline);
-/* The open verdict with this sequence and frame, or NULL when already settled. */
+/* The open verdict with this sequence and frame (also the frame being
+ * analysed, not in the queue yet), or NULL when already settled. */
 struct roce_verdict *roce_vq_get(struct roce_engine *e, uint64_t seq, uint64_t frame);
 /* One more annotation is due on the open verdict with this sequence and
  * frame, until deadline (nothing when it was delivered already). */

@@ -13,8 +13,10 @@
 #include "fmt.h"
 #include "html_page.h"
 
-#define TITLE_LEN 512
-#define DATE_LEN  64
+#define TITLE_LEN     512
+#define DATE_LEN      64
+#define HTML_FINDINGS 12 /* findings listed: what fits on a screen */
+#define HTML_SUBJECTS 5  /* subjects listed per finding */
 
 /* ---- the report's flows by key ---- */
 
@@ -325,80 +327,111 @@ static void key_ref(const struct roce_html_page *pg, const struct roce_flow_key 
     }
 }
 
-/* The subject of d: a flow linked to its graph, the QPs of an ECMP
- * collision linked to theirs, a host or a priority linked to the PFC
- * section. */
-static void diag_subject(const struct roce_html_page *pg, const struct roce_diagnosis *d)
+/* Subject s of a finding of kind: a flow linked to its graph, the QPs of an
+ * ECMP collision linked to theirs, a host or a priority linked to the PFC
+ * section, a fault of the capture as it is. */
+static void diag_subject(const struct roce_html_page *pg, unsigned kind,
+                         const struct roce_diag_subject *s)
 {
     char subject[ROCE_FMT_FLOW_LEN + 64], qp[16];
-    roce_diag_subject(d, subject, sizeof subject);
-    switch (d->kind) {
-    case ROCE_DIAG_SLOW_RECEIVER:
-    case ROCE_DIAG_PFC_STORM:
+    roce_diag_subject_text(kind, s, subject, sizeof subject);
+    switch (roce_diag_kind(kind)->subject) {
+    case ROCE_SUBJ_HOST:
+    case ROCE_SUBJ_PRIORITY:
         fputs("<a href=\"#pfc\">", pg->o);
         roce_html_esc(pg->o, subject);
         fputs("</a>", pg->o);
         break;
-    case ROCE_DIAG_ECMP_COLLISION:
+    case ROCE_SUBJ_PATH:
         roce_html_esc(pg->o, subject);
-        for (unsigned i = 0; i < d->n_dest_qps; i++) {
-            struct roce_flow_key k = d->flow;
-            k.dqpn = d->dest_qps[i];
+        for (unsigned i = 0; i < s->n_dest_qps; i++) {
+            struct roce_flow_key k = s->flow;
+            k.dqpn = s->dest_qps[i];
             snprintf(qp, sizeof qp, "QP 0x%06x", (unsigned)k.dqpn);
             fputs(i ? ", " : ": ", pg->o);
             key_ref(pg, &k, qp);
         }
         break;
+    case ROCE_SUBJ_FAULT:
+        roce_html_esc(pg->o, subject);
+        break;
     default:
-        key_ref(pg, &d->flow, subject);
+        key_ref(pg, &s->flow, subject);
         break;
     }
 }
 
-/* The diagnoses, worst first as in the text summary: severity, kind,
- * subject, count, the sentence, and the evidence frames, each linked to its
- * mark in the graphs where it is plotted. */
+/* Evidence frames, each linked to its mark in the graphs where it is plotted. */
+static void evidence(const struct roce_html_page *pg, const uint64_t *frames, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++) {
+        uint64_t fr = frames[k];
+        fputs(k ? ", " : " <span class=\"evidence\">frame", pg->o);
+        if (k == 0 && n > 1)
+            fputc('s', pg->o);
+        if (k == 0)
+            fputc(' ', pg->o);
+        if (plotted(pg, fr))
+            fprintf(pg->o, "<a href=\"#frame-%" PRIu64 "\">%" PRIu64 "</a>", fr, fr);
+        else
+            fprintf(pg->o, "%" PRIu64, fr);
+    }
+    if (n)
+        fputs("</span>", pg->o);
+}
+
+/* The diagnoses as in the text summary: the capture's finding first with
+ * those it explains, then worst first; per finding its severity, kind,
+ * count, sentence and evidence, then its subjects, worst first (at most
+ * HTML_SUBJECTS, then how many more), each linked where the page shows it. */
 static int diagnoses(struct roce_html_page *pg)
 {
-    struct roce_diagnosis *d;
+    struct roce_diag_list l;
     FILE *o = pg->o;
-    long n = roce_report_diagnoses(pg->r, &d);
-    if (n < 0)
+    if (roce_report_diagnoses(pg->r, &l) != 0)
         return -1;
     fputs("<section id=\"diagnoses\">\n<h2>Diagnosis</h2>\n", o);
-    if (n == 0)
+    if (l.n == 0)
         fputs("<p>Nothing found: no loss, congestion or error to act on.</p>\n", o);
     else
-        fprintf(o, "<p class=\"muted\">%ld finding%s, worst first.</p>\n<ol>\n", n,
-                roce_fmt_plural((uint64_t)n));
-    for (long i = 0; i < n; i++) {
-        const char *sev = roce_diag_severity_name(d[i].severity);
-        const char *kind = roce_diag_kind_name(d[i].kind);
+        fprintf(o, "<p class=\"muted\">%zu finding%s, %sworst first.</p>\n<ol>\n", l.n,
+                roce_fmt_plural(l.n),
+                l.d[0].kind == ROCE_DIAG_CAPTURE ? "the capture first, then " : "");
+    for (size_t i = 0; i < l.n && i < HTML_FINDINGS; i++) {
+        const struct roce_diagnosis *d = &l.d[i];
+        const char *sev = roce_diag_severity_name(d->severity);
+        const char *kind = roce_diag_kind_name(d->kind);
         fprintf(o,
-                "<li data-kind=\"%s\" data-severity=\"%s\"><span class=\"sev %s\">%s</span> "
-                "<b>%s</b> <span class=\"subject\">",
-                kind, sev, sev, sev, kind);
-        diag_subject(pg, &d[i]);
-        fprintf(o, "</span> <small class=\"muted\">count %" PRIu64 "</small><br>", d[i].count);
-        roce_html_esc(o, d[i].summary);
-        for (unsigned k = 0; k < d[i].n_frames; k++) {
-            uint64_t fr = d[i].frames[k];
-            fputs(k ? ", " : " <span class=\"evidence\">frame", o);
-            if (k == 0 && d[i].n_frames > 1)
-                fputc('s', o);
-            if (k == 0)
-                fputc(' ', o);
-            if (plotted(pg, fr))
-                fprintf(o, "<a href=\"#frame-%" PRIu64 "\">%" PRIu64 "</a>", fr, fr);
-            else
-                fprintf(o, "%" PRIu64, fr);
+                "<li data-kind=\"%s\" data-severity=\"%s\" data-cause=\"%s\"><span "
+                "class=\"sev %s\">%s</span> <b>%s</b> <small class=\"muted\">count %" PRIu64
+                "</small><br>",
+                kind, sev, roce_diag_cause_name(d->cause), sev, sev, kind, d->count);
+        roce_html_esc(o, d->summary);
+        evidence(pg, d->frames, d->n_frames);
+        fputs("\n<ul class=\"subjects\">\n", o);
+        for (size_t j = 0; j < d->n_subjects && j < HTML_SUBJECTS; j++) {
+            const struct roce_diag_subject *sj = roce_diag_subject_at(&l, d, j);
+            fputs("<li><span class=\"subject\">", o);
+            diag_subject(pg, d->kind, sj);
+            fputs("</span>: ", o);
+            roce_html_esc(o, sj->phrase);
+            evidence(pg, sj->frames, sj->n_frames);
+            fputs("</li>\n", o);
         }
-        fputs(d[i].n_frames ? "</span></li>\n" : "</li>\n", o);
+        if (d->n_subjects > HTML_SUBJECTS)
+            fprintf(o, "<li class=\"muted\">and %zu more (the JSON report lists them all)</li>\n",
+                    d->n_subjects - HTML_SUBJECTS);
+        fputs("</ul></li>\n", o);
     }
-    if (n > 0)
+    if (l.n > HTML_FINDINGS)
+        fprintf(o,
+                "<li class=\"muted\">and %zu more finding%s (the JSON report lists them "
+                "all)</li>\n",
+                l.n - HTML_FINDINGS, roce_fmt_plural(l.n - HTML_FINDINGS));
+    if (l.n > 0)
         fputs("</ol>\n", o);
     fputs("</section>\n", o);
-    free(d);
+    roce_diag_list_free(&l);
     return 0;
 }
 

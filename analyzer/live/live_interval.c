@@ -19,8 +19,7 @@
 struct roce_live_tracker {
     size_t top;
     /* the diagnoses of this step and of the one before */
-    struct roce_diagnosis *diags, *prev_diags;
-    size_t n_diags, n_prev_diags;
+    struct roce_diag_list diags, prev_diags;
     struct roce_live_diag *raised;
     struct roce_totals prev;
     struct roce_livecap_stats prev_cap;
@@ -56,8 +55,8 @@ void roce_live_tracker_free(struct roce_live_tracker *t)
     free(t->prev_flows);
     free(t->cur_flows);
     free(t->troubled);
-    free(t->diags);
-    free(t->prev_diags);
+    roce_diag_list_free(&t->diags);
+    roce_diag_list_free(&t->prev_diags);
     free(t->raised);
     free(t);
 }
@@ -66,21 +65,18 @@ void roce_live_tracker_free(struct roce_live_tracker *t)
  * previous step (new, or with a larger count). 0, or -1 when out of memory. */
 static int diagnoses(struct roce_live_tracker *t, struct roce_engine *e)
 {
-    long n = roce_engine_diagnoses(e, NULL, 0);
-    struct roce_diagnosis *d = n > 0 ? calloc((size_t)n, sizeof *d) : NULL;
-    struct roce_live_diag *raised = n > 0 ? calloc((size_t)n, sizeof *raised) : NULL;
-    if (n < 0 || (n > 0 && (d == NULL || raised == NULL ||
-                            (n = roce_engine_diagnoses(e, d, (size_t)n)) < 0))) {
-        free(d);
-        free(raised);
+    struct roce_diag_list l;
+    struct roce_live_diag *raised;
+    if (roce_engine_diagnoses(e, &l) != 0)
+        return -1;
+    if ((raised = calloc(l.n ? l.n : 1, sizeof *raised)) == NULL) {
+        roce_diag_list_free(&l);
         return -1;
     }
-    free(t->prev_diags);
+    roce_diag_list_free(&t->prev_diags);
     free(t->raised);
     t->prev_diags = t->diags;
-    t->n_prev_diags = t->n_diags;
-    t->diags = d;
-    t->n_diags = (size_t)n;
+    t->diags = l;
     t->raised = raised;
     return 0;
 }
@@ -89,15 +85,16 @@ static int diagnoses(struct roce_live_tracker *t, struct roce_engine *e)
 static size_t raised_since(struct roce_live_tracker *t)
 {
     size_t n = 0;
-    for (size_t i = 0; i < t->n_diags; i++) {
+    for (size_t i = 0; i < t->diags.n; i++) {
+        const struct roce_diagnosis *d = &t->diags.d[i];
         uint64_t before = 0;
-        for (size_t j = 0; j < t->n_prev_diags; j++)
-            if (roce_diag_same(&t->diags[i], &t->prev_diags[j])) {
-                before = t->prev_diags[j].count;
+        for (size_t j = 0; j < t->prev_diags.n; j++)
+            if (roce_diag_same(d, &t->prev_diags.d[j])) {
+                before = t->prev_diags.d[j].count;
                 break;
             }
-        if (t->diags[i].count > before)
-            t->raised[n++] = (struct roce_live_diag){&t->diags[i], t->diags[i].count - before};
+        if (d->count > before)
+            t->raised[n++] = (struct roce_live_diag){d, d->count - before};
     }
     return n;
 }
@@ -216,15 +213,14 @@ int roce_live_tracker_step(struct roce_live_tracker *t, struct roce_engine *e,
         t->n_prev = 0; /* the next interval starts the flows from scratch */
     iv->top = t->troubled;
     iv->n_top = iv->n_troubled < t->top ? iv->n_troubled : t->top;
-    if (diagnoses(t, e) != 0) {
+    int have = diagnoses(t, e) == 0;
+    if (!have) {
         rc = -1;
-        free(t->diags);
-        t->diags = NULL;
-        t->n_diags = 0; /* the next interval raises them all again */
+        roce_diag_list_free(&t->diags); /* the next interval raises them all again */
     }
-    iv->diags = t->diags;
-    iv->n_diags = t->n_diags;
-    iv->n_raised = t->diags != NULL ? raised_since(t) : 0;
+    iv->diags = &t->diags;
+    iv->n_diags = t->diags.n;
+    iv->n_raised = have ? raised_since(t) : 0;
     iv->raised = t->raised;
     for (unsigned k = 0; k < ROCE_HIST_KINDS; k++)
         iv->hist[k] = roce_engine_histogram(e, (enum roce_hist_kind)k);

@@ -48,7 +48,7 @@ struct roce_live_interval {
     const struct roce_live_flow *top;    /* flows with trouble in the interval, worst first */
     size_t n_top;                        /* listed in top (at most the tracker's top) */
     size_t n_troubled;                   /* flows with trouble in the interval */
-    const struct roce_diagnosis *diags;  /* every diagnosis so far, worst first */
+    const struct roce_diag_list *diags;  /* every diagnosis so far, worst first */
     size_t n_diags;
     const struct roce_live_diag *raised; /* those raised in the interval, worst first */
     size_t n_raised;

@@ -256,22 +256,27 @@ static const char *alert_severity(unsigned sev)
     return sev <= ROCE_SEV_NOTE ? names[sev] : "info";
 }
 
-/* The active diagnoses: one gauge sample per finding, labelled with its
- * kind, severity and subject, valued by its count (the alert rules of
- * analyzer/deploy fire on it). */
+/* The active diagnoses: one gauge sample per subject of each finding,
+ * labelled with the finding's kind, severity and cause and the subject,
+ * valued by the subject's count (the alert rules of analyzer/deploy fire on
+ * it; Alertmanager groups a finding's subjects by kind). */
 static void diagnosis_family(struct prom *p, const struct roce_live_interval *iv)
 {
-    char subject[ROCE_DIAG_SUMMARY_LEN];
-    struct label l[3] = {{"kind", NULL}, {"severity", NULL}, {"subject", subject}};
+    char subject[ROCE_DIAG_PHRASE_LEN];
+    struct label l[4] = {{"kind", NULL}, {"severity", NULL}, {"cause", NULL}, {"subject", subject}};
     family(p, "diagnosis", "gauge",
-           "Active diagnoses (analyzer/engine/ANALYSIS.md): the finding's count since the "
+           "Active diagnoses (analyzer/engine/ANALYSIS.md): each subject's count since the "
            "monitor started");
     for (size_t i = 0; i < iv->n_diags; i++) {
-        const struct roce_diagnosis *d = &iv->diags[i];
-        roce_diag_subject(d, subject, sizeof subject);
+        const struct roce_diagnosis *d = &iv->diags->d[i];
         l[0].value = roce_diag_kind_name(d->kind);
         l[1].value = alert_severity(d->severity);
-        sample_u64(p, "diagnosis", l, 3, d->count);
+        l[2].value = roce_diag_cause_name(d->cause);
+        for (size_t j = 0; j < d->n_subjects; j++) {
+            const struct roce_diag_subject *s = roce_diag_subject_at(iv->diags, d, j);
+            roce_diag_subject_text(d->kind, s, subject, sizeof subject);
+            sample_u64(p, "diagnosis", l, 4, s->count);
+        }
     }
 }
 

@@ -44,6 +44,22 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
         roce_json_put_u64(o, "expected_psn", v->expected_psn);
     if (v->flags & (ROCE_V_GAP | ROCE_V_RESP_GAP))
         roce_json_put_u64(o, "missing_psns", v->missing_psns);
+    if (v->flags & ROCE_V_GAP) {
+        json_object_object_add(o, "gap_class",
+                               json_object_new_string(roce_gap_class_name(v->gap_class)));
+        if (v->gap_class == ROCE_GAP_UNDETERMINED)
+            json_object_object_add(o, "gap_reason",
+                                   json_object_new_string(roce_gap_reason_name(v->gap_reason)));
+        if (v->gap_decided_by)
+            roce_json_put_u64(o, "gap_decided_by", v->gap_decided_by);
+    }
+    if (v->flags & ROCE_V_REORDERED) {
+        roce_json_put_u64(o, "reorder_gap_frame", v->reorder_gap_frame);
+        roce_json_put_u64(o, "reorder_psns", v->reorder_psns);
+        add_i64(o, "reorder_ns", v->reorder_ns);
+    }
+    if (v->flags & ROCE_V_AFTER_RESPONSE)
+        roce_json_put_u64(o, "response_frame", v->response_frame);
     if (v->flags & ROCE_V_RETRANSMISSION)
         roce_json_put_u64(o, "episode_frame", v->episode_frame);
     if (v->flags & ROCE_V_EPISODE_START) {
@@ -54,7 +70,8 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
         }
     }
     if (v->flags & ROCE_V_NAK)
-        json_object_object_add(o, "nak_code", json_object_new_string(roce_nak_code_name(v->nak_code)));
+        json_object_object_add(o, "nak_code",
+                               json_object_new_string(roce_nak_code_name(v->nak_code)));
     if ((v->flags & ROCE_V_NAK) && v->has_nak_generation)
         add_i64(o, "nak_generation_ns", v->nak_generation_ns);
     if (v->flags & ROCE_V_RNR)
@@ -80,12 +97,19 @@ void roce_events_write(const struct roce_verdict *v, void *ctx)
     if (v->flags & ROCE_V_BAD_ICRC) {
         roce_json_put_u64(o, "icrc_computed", v->icrc_calc);
         roce_json_put_u64(o, "icrc_wire", v->icrc_wire);
+        if (v->icrc_rewrite != ROCE_REWRITE_NONE) {
+            json_object_object_add(
+                o, "icrc_rewritten",
+                json_object_new_string(roce_rewrite_field_name(v->icrc_rewrite)));
+            roce_json_put_u64(o, "icrc_valid_with", v->icrc_rewrite_value);
+        }
     }
     if (v->flags & ROCE_V_BAD_VCRC) {
         roce_json_put_u64(o, "vcrc_computed", v->vcrc_calc);
         roce_json_put_u64(o, "vcrc_wire", v->vcrc_wire);
     }
-    if (fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+    if (fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+                                                    JSON_C_TO_STRING_NOSLASHESCAPE),
               ev->out) < 0 ||
         fputc('\n', ev->out) == EOF)
         ev->failed = 1;

@@ -6,6 +6,7 @@
 #include "json_values.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "fmt.h"
 #include "roce_time.h"
@@ -74,46 +75,84 @@ json_object *roce_json_mac(const uint8_t mac[ROCE_MAC_LEN])
     return json_object_new_string(m);
 }
 
-/* The subject of a diagnosis, by its kind. */
-static json_object *subject(const struct roce_diagnosis *d)
+/* The subject of a diagnosis of kind, by the kind's subject. */
+static json_object *subject(unsigned kind, const struct roce_diag_subject *s)
 {
     json_object *o = json_object_new_object(), *qps;
-    switch (d->kind) {
-    case ROCE_DIAG_SLOW_RECEIVER:
-        json_object_object_add(o, "mac", roce_json_mac(d->mac));
-        json_object_object_add(o, "address", roce_json_addr(d->flow.src, d->flow.af));
+    switch (roce_diag_kind(kind)->subject) {
+    case ROCE_SUBJ_HOST:
+        json_object_object_add(o, "mac", roce_json_mac(s->mac));
+        json_object_object_add(o, "address", roce_json_addr(s->flow.src, s->flow.af));
         break;
-    case ROCE_DIAG_PFC_STORM:
-        if (d->priority < ROCE_PFC_PRIORITIES)
-            roce_json_put_u64(o, "priority", d->priority);
+    case ROCE_SUBJ_PRIORITY:
+        if (s->priority < ROCE_PFC_PRIORITIES)
+            roce_json_put_u64(o, "priority", s->priority);
         else
             json_object_object_add(o, "pause", json_object_new_boolean(1));
         break;
-    case ROCE_DIAG_ECMP_COLLISION:
-        json_object_object_add(o, "src", roce_json_addr(d->flow.src, d->flow.af));
-        json_object_object_add(o, "dst", roce_json_addr(d->flow.dst, d->flow.af));
-        roce_json_put_u64(o, "udp_sport", d->udp_sport);
+    case ROCE_SUBJ_PATH:
+        json_object_object_add(o, "src", roce_json_addr(s->flow.src, s->flow.af));
+        json_object_object_add(o, "dst", roce_json_addr(s->flow.dst, s->flow.af));
+        roce_json_put_u64(o, "udp_sport", s->udp_sport);
         qps = json_object_new_array();
-        for (unsigned i = 0; i < d->n_dest_qps; i++)
-            json_object_array_add(qps, json_object_new_uint64(d->dest_qps[i]));
+        for (unsigned i = 0; i < s->n_dest_qps; i++)
+            json_object_array_add(qps, json_object_new_uint64(s->dest_qps[i]));
         json_object_object_add(o, "dest_qps", qps);
         break;
+    case ROCE_SUBJ_FAULT:
+        json_object_object_add(o, "fault",
+                               json_object_new_string(roce_capture_fault_name(s->fault)));
+        if (s->fault == ROCE_FAULT_REWRITE)
+            json_object_object_add(o, "field",
+                                   json_object_new_string(roce_rewrite_field_name(s->field)));
+        break;
+    case ROCE_SUBJ_CONNECTION:
+        roce_json_endpoint(o, &s->flow);
+        roce_json_put_u64(o, "version", s->flow.version);
+        json_object *peer = json_object_new_object();
+        roce_json_endpoint(peer, &s->peer);
+        roce_json_put_u64(peer, "version", s->peer.version);
+        json_object_object_add(o, "responses", peer);
+        break;
     default:
-        roce_json_endpoint(o, &d->flow);
+        roce_json_endpoint(o, &s->flow);
         break;
     }
     return o;
 }
 
-json_object *roce_json_diagnosis(const struct roce_diagnosis *d)
+/* The figures of a subject, by the kind's row. */
+static json_object *figures(unsigned kind, const struct roce_diag_subject *s)
 {
     json_object *o = json_object_new_object();
+    for (const struct roce_diag_figure *f = roce_diag_figures_of(kind, s); f->key != NULL; f++) {
+        uint64_t v;
+        memcpy(&v, (const char *)&s->fig + f->off, sizeof v);
+        roce_json_put_u64(o, f->key, v);
+    }
+    return o;
+}
+
+json_object *roce_json_diagnosis(const struct roce_diag_list *l, const struct roce_diagnosis *d)
+{
+    json_object *o = json_object_new_object(), *subjects = json_object_new_array();
     json_object_object_add(o, "kind", json_object_new_string(roce_diag_kind_name(d->kind)));
     json_object_object_add(o, "severity",
                            json_object_new_string(roce_diag_severity_name(d->severity)));
-    json_object_object_add(o, "subject", subject(d));
+    json_object_object_add(o, "cause", json_object_new_string(roce_diag_cause_name(d->cause)));
     roce_json_put_u64(o, "count", d->count);
     json_object_object_add(o, "summary", json_object_new_string(d->summary));
     json_object_object_add(o, "frames", roce_json_frames(d->frames, d->n_frames));
+    for (size_t i = 0; i < d->n_subjects; i++) {
+        const struct roce_diag_subject *s = roce_diag_subject_at(l, d, i);
+        json_object *x = json_object_new_object();
+        json_object_object_add(x, "subject", subject(d->kind, s));
+        roce_json_put_u64(x, "count", s->count);
+        json_object_object_add(x, "figures", figures(d->kind, s));
+        json_object_object_add(x, "summary", json_object_new_string(s->phrase));
+        json_object_object_add(x, "frames", roce_json_frames(s->frames, s->n_frames));
+        json_object_array_add(subjects, x);
+    }
+    json_object_object_add(o, "subjects", subjects);
     return o;
 }

@@ -31,8 +31,9 @@ json_object *roce_json_frames(const uint64_t *frames, unsigned n);
 /* An address of family af (enum roce_af) or a MAC as text. */
 json_object *roce_json_addr(const uint8_t addr[ROCE_ADDR_LEN], int af);
 json_object *roce_json_mac(const uint8_t mac[ROCE_MAC_LEN]);
-/* A diagnosis: {kind, severity, subject, count, summary, frames}: in the
- * report, the live lines and (the same members) the plugin's statistics. */
-json_object *roce_json_diagnosis(const struct roce_diagnosis *d);
+/* A diagnosis of list l: {kind, severity, cause, count, summary, frames,
+ * subjects: [{subject, count, figures, summary, frames}]}: in the report and
+ * the live lines. */
+json_object *roce_json_diagnosis(const struct roce_diag_list *l, const struct roce_diagnosis *d);
 
 #endif

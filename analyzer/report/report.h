@@ -135,9 +135,9 @@ struct roce_host_mac *roce_report_add_mac(struct roce_report *r);
 struct roce_evidence *roce_report_flow_ev(struct roce_report *r, size_t i);
 
 /* The diagnoses of the report (roce_diagnose over its flows, their
- * evidence, its MACs, totals and options), in *out (to free). How many, or
- * -1 when out of memory (report_diag.c). */
-long roce_report_diagnoses(const struct roce_report *r, struct roce_diagnosis **out);
+ * evidence, its MACs, totals and options), in *out (roce_diag_list_free
+ * frees it). 0, or -1 when out of memory (report_diag.c). */
+int roce_report_diagnoses(const struct roce_report *r, struct roce_diag_list *out);
 /* Fold mac (from a capture read after r's, frames numbered on by frame_off)
  * into r's entry of the same MAC, or add it. 0, or -1 when out of memory. */
 int roce_report_merge_mac(struct roce_report *r, const struct roce_host_mac *mac,

@@ -9,11 +9,11 @@
 
 #include "report.h"
 
-long roce_report_diagnoses(const struct roce_report *r, struct roce_diagnosis **out)
+int roce_report_diagnoses(const struct roce_report *r, struct roce_diag_list *out)
 {
     struct roce_diag_flow *flows = calloc(r->n_flows ? r->n_flows : 1, sizeof *flows);
-    long n = -1;
-    *out = NULL;
+    int rc;
+    memset(out, 0, sizeof *out);
     if (flows == NULL)
         return -1;
     for (size_t i = 0; i < r->n_flows; i++) {
@@ -23,13 +23,9 @@ long roce_report_diagnoses(const struct roce_report *r, struct roce_diagnosis **
         flows[i].peer = x->has_peer ? &x->peer : NULL;
     }
     struct roce_diag_input in = {flows, r->n_flows, r->macs, r->n_macs, &r->t, r->cfg};
-    n = roce_diagnose(&in, NULL, 0);
-    if (n > 0) {
-        *out = calloc((size_t)n, sizeof **out);
-        n = *out == NULL ? -1 : roce_diagnose(&in, *out, (size_t)n);
-    }
+    rc = roce_diagnose(&in, out);
     free(flows);
-    return n;
+    return rc;
 }
 
 int roce_report_merge_mac(struct roce_report *r, const struct roce_host_mac *mac,

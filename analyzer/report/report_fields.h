@@ -56,7 +56,9 @@ enum roce_fmerge {
     ROCE_MERGE_SUMMARY,  /* a latency summary: of the merged distribution */
     ROCE_MERGE_FRAME,    /* a frame number (0: none), numbered on after the reports before */
     ROCE_MERGE_FLOW_ID,  /* a flow id, numbered on after the flows the reports before created */
-    ROCE_MERGE_FLOW_REF  /* a flow id, or 0 (none), numbered on */
+    ROCE_MERGE_FLOW_REF, /* a flow id, or 0 (none), numbered on */
+    ROCE_MERGE_MIN,      /* a uint64_t where 0 is none: the least of the others */
+    ROCE_MERGE_MAX       /* a uint64_t: the greatest */
 };
 
 /* Where a field appears, and special cases of its type. */
@@ -134,7 +136,7 @@ struct roce_field {
                                         by the entry's name; else valued prom_value (NULL:
                                         no label) */
     const char *prom_value;
-    const char *option;              /* options: how `merge` names it when two reports differ */
+    const char *option; /* options: how `merge` names it when two reports differ */
 };
 
 struct roce_fieldset {
@@ -210,6 +212,7 @@ extern const struct roce_fcall roce_fcall_file, roce_fcall_files, roce_fcall_lin
     roce_fcall_episodes, roce_fcall_duration_us, roce_fcall_files_overlap;
 /* report_fields_diag.c */
 extern const struct roce_fcall roce_fcall_diagnoses, roce_fcall_macs, roce_fcall_storm_frames,
-    roce_fcall_udp_sports, roce_fcall_dcqcn, roce_fcall_evidence, roce_fcall_nak_generation;
+    roce_fcall_capture_frames, roce_fcall_udp_sports, roce_fcall_dcqcn, roce_fcall_evidence,
+    roce_fcall_nak_generation;
 
 #endif

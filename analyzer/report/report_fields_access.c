@@ -79,6 +79,13 @@ void roce_fields_merge_totals(struct roce_totals *dst, const struct roce_totals 
                 memcpy((char *)dst + f->off, &b, sizeof b);
             break;
         }
+        case ROCE_MERGE_MIN:
+        case ROCE_MERGE_MAX: {
+            uint64_t a = roce_field_u64(dst, f->off), b = roce_field_u64(src, f->off);
+            if (f->merge == ROCE_MERGE_MAX ? b > a : b != 0 && (a == 0 || b < a))
+                set_u64(dst, f->off, b);
+            break;
+        }
         default:
             break;
         }

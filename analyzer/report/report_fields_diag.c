@@ -26,13 +26,14 @@
 static void diagnoses_write(json_object *o, const struct roce_field *f, const void *base,
                             const struct roce_fout *c)
 {
-    struct roce_diagnosis *d = NULL;
+    struct roce_diag_list l;
     json_object *a = json_object_new_array();
     (void)base;
-    long n = c->r != NULL ? roce_report_diagnoses(c->r, &d) : 0;
-    for (long i = 0; i < n; i++)
-        json_object_array_add(a, roce_json_diagnosis(&d[i]));
-    free(d);
+    if (c->r != NULL && roce_report_diagnoses(c->r, &l) == 0) {
+        for (size_t i = 0; i < l.n; i++)
+            json_object_array_add(a, roce_json_diagnosis(&l, &l.d[i]));
+        roce_diag_list_free(&l);
+    }
     json_object_object_add(o, f->key, a);
 }
 const struct roce_fcall roce_fcall_diagnoses = {diagnoses_write, NULL};
@@ -188,6 +189,47 @@ static int storm_frames_parse(struct roce_jget *g, json_object *o, const char *w
     return 0;
 }
 const struct roce_fcall roce_fcall_storm_frames = {storm_frames_write, storm_frames_parse};
+
+/* "fault_frames" (member capture_frames): {fault: [frames]} of the faults
+ * of the capture that frames show. */
+static void capture_frames_write(json_object *o, const struct roce_field *f, const void *base,
+                                 const struct roce_fout *c)
+{
+    const struct roce_capture_evidence *ev = (const void *)((const char *)base + f->off);
+    json_object *x = json_object_new_object();
+    (void)c;
+    for (unsigned k = 0; k < ROCE_FAULTS; k++)
+        if (ev->n[k])
+            json_object_object_add(x, roce_capture_fault_name(k),
+                                   roce_json_frames(ev->frame[k], ev->n[k]));
+    json_object_object_add(o, f->key, x);
+}
+
+static int capture_frames_parse(struct roce_jget *g, json_object *o, const char *where,
+                                const struct roce_field *f, void *base, const struct roce_fin *c)
+{
+    struct roce_capture_evidence *ev = (void *)((char *)base + f->off);
+    json_object *x = roce_jget_member(g, o, where, f->key, json_type_object, 0);
+    char at[WHERE_LEN];
+    (void)c;
+    if (x == NULL)
+        return 0;
+    roce_jget_where(at, sizeof at, where, f->key);
+    json_object_object_foreach(x, key, val)
+    {
+        unsigned k = 0;
+        (void)val;
+        while (k < ROCE_FAULTS && strcmp(roce_capture_fault_name(k), key) != 0)
+            k++;
+        if (k == ROCE_FAULTS) {
+            roce_jget_fail(g, at, key, "not a fault of the capture");
+            return 0;
+        }
+        ev->n[k] = (uint8_t)roce_jget_frames(g, x, at, key, ev->frame[k], ROCE_EVIDENCE_MAX);
+    }
+    return 0;
+}
+const struct roce_fcall roce_fcall_capture_frames = {capture_frames_write, capture_frames_parse};
 
 /* ---- per flow ---- */
 

@@ -85,7 +85,8 @@ static int merge_flows(struct roce_report *dst, const struct roce_report *src,
     return 0;
 }
 
-/* src's MACs folded into dst's, and its PFC storm frames after dst's. 0 or -1. */
+/* src's MACs folded into dst's, its PFC storm frames after dst's, the frames
+ * that show the faults of its capture with dst's. 0 or -1. */
 static int merge_macs(struct roce_report *dst, const struct roce_report *src, uint64_t frame_off)
 {
     struct roce_pfc_storm_frames *d = &dst->t.storm_frames;
@@ -93,6 +94,10 @@ static int merge_macs(struct roce_report *dst, const struct roce_report *src, ui
     for (unsigned p = 0; p <= ROCE_PFC_PRIORITIES; p++)
         for (unsigned i = 0; i < s->n[p] && d->n[p] < ROCE_EVIDENCE_MAX; i++)
             d->frame[p][d->n[p]++] = s->frame[p][i] + frame_off;
+    for (unsigned k = 0; k < ROCE_FAULTS; k++)
+        for (unsigned i = 0; i < src->t.capture_frames.n[k] && i < ROCE_EVIDENCE_MAX; i++)
+            roce_evidence_add_capture(&dst->t.capture_frames, k,
+                                      src->t.capture_frames.frame[k][i] + frame_off);
     for (size_t i = 0; i < src->n_macs; i++)
         if (roce_report_merge_mac(dst, &src->macs[i], frame_off) != 0)
             return -1;

@@ -13,7 +13,8 @@
 #include "fmt.h"
 #include "report.h"
 
-#define COUNT_BUF 64
+#define COUNT_BUF          64
+#define ROCE_TEXT_FINDINGS 12 /* findings the summary lists: what fits on a screen */
 
 /* "N noun": one or many, as n asks. The text lives until the end of the
  * statement that called count() (C11 temporary lifetime). */
@@ -28,14 +29,37 @@ static struct count_text count(uint64_t n, const char *one, const char *many)
     return c;
 }
 
-static void latency_line(FILE *o, const char *label, const struct roce_lat_summary *s)
+/* The step of the capture's time stamps (ns; 0: none, 1: finer than 1 us). */
+static int64_t ts_step(const struct roce_totals *t)
+{
+    return t->ts_steps[ROCE_TS_FINE] ? 1
+           : t->ts_steps[ROCE_TS_US] ? ROCE_NS_PER_US
+           : t->ts_steps[ROCE_TS_MS] ? ROCE_NS_PER_MS
+                                     : 0;
+}
+
+/* A latency in us, or "<1" / "<1000" when the time stamps cannot tell it
+ * from 0 (a step of 1 us or 1 ms). */
+static const char *lat_us(int64_t ns, int64_t step, char buf[ROCE_FMT_US_LEN])
+{
+    if (step > 1 && ns < step) {
+        snprintf(buf, ROCE_FMT_US_LEN, "<%lld", (long long)(step / ROCE_NS_PER_US));
+        return buf;
+    }
+    return roce_fmt_us_text(ns, buf);
+}
+
+static void latency_line(FILE *o, const char *label, const struct roce_lat_summary *s, int64_t step)
 {
     char a[ROCE_FMT_US_LEN], b[ROCE_FMT_US_LEN], c[ROCE_FMT_US_LEN], d[ROCE_FMT_US_LEN];
     if (s->count == 0)
         return;
-    fprintf(o, "  %-14s min %s us, p50 %s, p99 %s, max %s (%s)\n", label,
-            roce_fmt_us_text(s->min, a), roce_fmt_us_text(s->p50, b), roce_fmt_us_text(s->p99, c),
-            roce_fmt_us_text(s->max, d), count(s->count, "sample", "samples").s);
+    fprintf(o, "  %-14s min %s us, p50 %s, p99 %s, max %s (%s", label, lat_us(s->min, step, a),
+            lat_us(s->p50, step, b), lat_us(s->p99, step, c), lat_us(s->max, step, d),
+            count(s->count, "sample", "samples").s);
+    if (step > 1)
+        fprintf(o, "; time stamps in %s steps", step == ROCE_NS_PER_US ? "1 us" : "1 ms");
+    fputs(")\n", o);
 }
 
 static void naks_text(FILE *o, const struct roce_nak_counts *n)
@@ -115,31 +139,42 @@ static void title(FILE *o, const struct roce_report *r)
     fprintf(o, " (%s)\n", r->link_type ? r->link_type : "unknown link type");
 }
 
-/* The diagnoses, worst first, one line each: severity, kind, its sentence
- * and its first evidence frames. 0, or -1 when out of memory. */
+/* One finding: severity, kind, its sentence, its first evidence frames;
+ * indented under the capture's finding when the capture explains it. */
+static void finding(FILE *o, const struct roce_diagnosis *d)
+{
+    const char *indent =
+        d->cause == ROCE_CAUSE_CAPTURE && d->kind != ROCE_DIAG_CAPTURE ? "    " : "";
+    fprintf(o, "  %s%-8s %s: %s", indent, roce_diag_severity_name(d->severity),
+            roce_diag_kind_name(d->kind), d->summary);
+    if (d->n_frames)
+        fprintf(o, " (frame%s ", roce_fmt_plural(d->n_frames));
+    for (unsigned k = 0; k < d->n_frames; k++)
+        fprintf(o, "%s%" PRIu64, k ? ", " : "", d->frames[k]);
+    fputs(d->n_frames ? ")\n" : "\n", o);
+}
+
+/* The diagnoses: the capture's finding first with those it explains, then
+ * worst first, one line each, at most ROCE_TEXT_FINDINGS (then how many
+ * more). 0, or -1 when out of memory. */
 static int diagnosis(FILE *o, const struct roce_report *r)
 {
-    struct roce_diagnosis *d;
-    long n = roce_report_diagnoses(r, &d);
-    if (n < 0)
+    struct roce_diag_list l;
+    if (roce_report_diagnoses(r, &l) != 0)
         return -1;
-    if (n == 0)
+    if (l.n == 0)
         fputs("  Diagnosis      nothing found: no loss, congestion or error to act on\n\n", o);
     else
-        fprintf(o, "  Diagnosis      %ld finding%s, worst first:\n", n,
-                roce_fmt_plural((uint64_t)n));
-    for (long i = 0; i < n; i++) {
-        fprintf(o, "  %-8s %s: %s", roce_diag_severity_name(d[i].severity),
-                roce_diag_kind_name(d[i].kind), d[i].summary);
-        if (d[i].n_frames)
-            fprintf(o, " (frame%s ", roce_fmt_plural(d[i].n_frames));
-        for (unsigned k = 0; k < d[i].n_frames; k++)
-            fprintf(o, "%s%" PRIu64, k ? ", " : "", d[i].frames[k]);
-        fputs(d[i].n_frames ? ")\n" : "\n", o);
-        if (i == n - 1)
-            fputc('\n', o);
-    }
-    free(d);
+        fprintf(o, "  Diagnosis      %zu finding%s, %sworst first:\n", l.n, roce_fmt_plural(l.n),
+                l.d[0].kind == ROCE_DIAG_CAPTURE ? "the capture first, then " : "");
+    for (size_t i = 0; i < l.n && i < ROCE_TEXT_FINDINGS; i++)
+        finding(o, &l.d[i]);
+    if (l.n > ROCE_TEXT_FINDINGS)
+        fprintf(o, "  ... and %zu more finding%s (the JSON report lists them all)\n",
+                l.n - ROCE_TEXT_FINDINGS, roce_fmt_plural(l.n - ROCE_TEXT_FINDINGS));
+    if (l.n)
+        fputc('\n', o);
+    roce_diag_list_free(&l);
     return 0;
 }
 
@@ -169,6 +204,30 @@ static void ib_text(FILE *o, const struct roce_totals *t)
             " IPv6 (not RoCE); VCRC %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked\n",
             t->ib_packets, t->ib_other[ROCE_IB_RAW], t->ib_other[ROCE_IB_IPV6], t->vcrc_good,
             t->vcrc_bad, t->vcrc_unchecked);
+}
+
+/* ": network loss N, missed by the capture N (M inferred), ..." of the
+ * gaps settled so far (nothing when none). */
+static void gap_classes_text(FILE *o, const uint64_t by[ROCE_GAP_CLASSES])
+{
+    static const unsigned order[] = {ROCE_GAP_NETWORK_LOSS, ROCE_GAP_CAPTURE_LOSS,
+                                     ROCE_GAP_REORDERED, ROCE_GAP_UNDETERMINED};
+    const char *sep = ": ";
+    for (unsigned i = 0; i < sizeof order / sizeof order[0]; i++) {
+        unsigned c = order[i];
+        uint64_t n = by[c] + (c == ROCE_GAP_CAPTURE_LOSS ? by[ROCE_GAP_CAPTURE_INFERRED] : 0);
+        if (!n)
+            continue;
+        fprintf(o, "%s%s %" PRIu64, sep,
+                c == ROCE_GAP_NETWORK_LOSS   ? "lost in the network"
+                : c == ROCE_GAP_CAPTURE_LOSS ? "missed by the capture"
+                : c == ROCE_GAP_REORDERED    ? "reordered"
+                                             : "undetermined",
+                n);
+        if (c == ROCE_GAP_CAPTURE_LOSS && by[ROCE_GAP_CAPTURE_INFERRED])
+            fprintf(o, " (%" PRIu64 " inferred)", by[ROCE_GAP_CAPTURE_INFERRED]);
+        sep = ", ";
+    }
 }
 
 static void totals(FILE *o, const struct roce_report *r)
@@ -201,11 +260,17 @@ static void totals(FILE *o, const struct roce_report *r)
     fprintf(o, "  RoCE traffic   %s, %s, %s\n", count(t->request_packets, "request", "requests").s,
             count(t->response_packets, "response", "responses").s,
             count(t->cnp_packets, "CNP", "CNPs").s);
-    fprintf(o, "  ICRC           %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked%s\n",
+    fprintf(o, "  ICRC           %" PRIu64 " good, %" PRIu64 " bad, %" PRIu64 " unchecked%s",
             t->icrc_good, t->icrc_bad, t->icrc_unchecked,
             roce_diag_icrc_all_bad(t) ? " (every ICRC checked is bad: the capture path probably "
                                         "altered the frames, not a link)"
                                       : "");
+    for (unsigned f = ROCE_REWRITE_NONE + 1; f < ROCE_REWRITE_FIELDS; f++)
+        if (t->icrc_rewritten[f])
+            fprintf(o, "; %" PRIu64 " valid with another %s (rewritten on the way)",
+                    t->icrc_rewritten[f],
+                    f == ROCE_REWRITE_UDP_SPORT ? "UDP source port" : "IPv4 identification");
+    fputc('\n', o);
     ib_text(o, t);
     fprintf(o,
             "  flows          %" PRIu64 " tracked, %" PRIu64 " connection%s (%" PRIu64
@@ -214,11 +279,9 @@ static void totals(FILE *o, const struct roce_report *r)
             t->flows_evicted);
     fprintf(o, "  PSN gaps       %" PRIu64 " (%s missing)", t->gap_events,
             count(t->missing_psns, "PSN", "PSNs").s);
-    if (t->capture_loss_events)
-        fprintf(o,
-                ", of which %" PRIu64 " (%s) missed by the capture only: the responder "
-                "acknowledged them",
-                t->capture_loss_events, count(t->capture_loss_psns, "PSN", "PSNs").s);
+    gap_classes_text(o, t->gap_class_events);
+    if (t->reordered_packets)
+        fprintf(o, "; %s out of order", count(t->reordered_packets, "packet", "packets").s);
     fputc('\n', o);
     fprintf(o, "  retransmitted  %s in %s", count(t->retransmitted_packets, "packet", "packets").s,
             count(t->episodes, "go-back-N episode", "go-back-N episodes").s);
@@ -246,9 +309,9 @@ static void totals(FILE *o, const struct roce_report *r)
         fprintf(o, " and %s", count(t->becn_packets, "BECN response", "BECN responses").s);
     fprintf(o, " (%" PRIu64 " matched, %" PRIu64 " unexplained)\n", t->cnps_matched,
             t->cnps_unexplained);
-    latency_line(o, "CNP latency", &t->cnp_latency);
+    latency_line(o, "CNP latency", &t->cnp_latency, ts_step(t));
     pfc_text(o, t);
-    latency_line(o, "ACK latency", &t->ack_latency);
+    latency_line(o, "ACK latency", &t->ack_latency, ts_step(t));
     uint64_t diag_limits =
         t->dcqcn_untracked + t->gap_tracking_overflow + t->macs_untracked + t->udp_sports_untracked;
     if (t->flows_evicted || t->episodes_unlisted || t->verdicts_forced || t->ce_tracking_overflow ||
@@ -263,7 +326,7 @@ static void totals(FILE *o, const struct roce_report *r)
                 count(t->cnp_tracking_overflow, "CNP", "CNPs").s);
         if (diag_limits)
             fprintf(o,
-                    "; for the diagnoses: %s not evaluated, %s taken as network loss unchecked, "
+                    "; for the diagnoses: %s not evaluated, %s settled early by time, "
                     "%s of untracked MACs, %s not kept",
                     count(t->dcqcn_untracked, "CNP", "CNPs").s,
                     count(t->gap_tracking_overflow, "gap", "gaps").s,
@@ -308,8 +371,10 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
          f->retransmitted_packets, f->episodes, roce_fmt_plural(f->episodes));
     ITEM(f->gap_events, "%" PRIu64 " PSN gap%s (%" PRIu64 " missing)", f->gap_events,
          roce_fmt_plural(f->gap_events), f->missing_psns);
-    ITEM(f->capture_loss_gaps, "%" PRIu64 " of them missed by the capture only",
-         f->capture_loss_gaps);
+    if (f->gap_events)
+        gap_classes_text(o, f->gap_class_gaps);
+    ITEM(f->reordered_packets, "%s out of order",
+         count(f->reordered_packets, "packet", "packets").s);
     ITEM(f->psn_reuse, "%s a PSN of an earlier READ",
          count(f->psn_reuse, "request reuses", "requests reuse").s);
     ITEM(f->read_response_gaps, "%s",

@@ -88,8 +88,12 @@ static void test_reacted(void)
     CU_ASSERT_EQUAL(r.dcqcn.ratio_ppm, 500000);
     CU_ASSERT_EQUAL(r.dcqcn.verdict, ROCE_DCQCN_REACTED);
     CU_ASSERT_EQUAL(tu_totals(&t)->dcqcn_cnps_evaluated, 3);
-    struct roce_diagnosis d[4];
-    CU_ASSERT_EQUAL(roce_engine_diagnoses(t.e, d, 4), 0);
+    struct roce_diag_list l;
+    CU_ASSERT_EQUAL(roce_engine_diagnoses(t.e, &l), 0);
+    /* the CNPs of these tests come without CE marks: that alone is said */
+    CU_ASSERT_EQUAL_FATAL(l.n, 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CNP_UNEXPLAINED);
+    roce_diag_list_free(&l);
     tu_eng_done(&t);
 }
 
@@ -105,16 +109,24 @@ static void test_ignored(void)
     struct roce_flow_report r = req_flow(&t);
     CU_ASSERT_EQUAL(r.dcqcn.ratio_ppm, 1000000);
     CU_ASSERT_EQUAL(r.dcqcn.verdict, ROCE_DCQCN_IGNORED);
-    struct roce_diagnosis d[4];
-    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, d, 4), 1);
-    CU_ASSERT_EQUAL(d[0].kind, ROCE_DIAG_CNP_IGNORED);
-    CU_ASSERT_EQUAL(d[0].severity, ROCE_SEV_WARNING);
-    CU_ASSERT_EQUAL(d[0].count, 3);
-    CU_ASSERT_EQUAL(d[0].flow.dqpn, TU_QB);
-    CU_ASSERT_EQUAL(d[0].n_frames, 3);
-    CU_ASSERT_EQUAL(d[0].frames[0], cnp[0]);
-    CU_ASSERT_EQUAL(d[0].frames[2], cnp[2]);
-    CU_ASSERT_PTR_NOT_NULL(strstr(d[0].summary, "kept sending at 0.9 Gb/s after 3 CNPs"));
+    struct roce_diag_list l;
+    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, &l), 0);
+    CU_ASSERT_EQUAL_FATAL(l.n, 2); /* and the CNPs without CE marks, a note */
+    CU_ASSERT_EQUAL(l.d[1].kind, ROCE_DIAG_CNP_UNEXPLAINED);
+    const struct roce_diagnosis *d = &l.d[0];
+    const struct roce_diag_subject *s = roce_diag_subject_at(&l, d, 0);
+    CU_ASSERT_EQUAL(d->kind, ROCE_DIAG_CNP_IGNORED);
+    CU_ASSERT_EQUAL(d->severity, ROCE_SEV_WARNING);
+    CU_ASSERT_EQUAL(d->count, 3);
+    CU_ASSERT_EQUAL(d->n_subjects, 1);
+    CU_ASSERT_EQUAL(s->flow.dqpn, TU_QB);
+    CU_ASSERT_EQUAL(s->n_frames, 3);
+    CU_ASSERT_EQUAL(s->frames[0], cnp[0]);
+    CU_ASSERT_EQUAL(s->frames[2], cnp[2]);
+    CU_ASSERT_EQUAL(s->fig.ratio_ppm, 1000000);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d->summary, "kept sending at its rate after CNPs (0.9 Gb/s "
+                                              "after 3 CNPs"));
+    roce_diag_list_free(&l);
     tu_eng_done(&t);
 }
 

@@ -1,15 +1,17 @@
 /*
- * test_diag.c - the list of diagnoses (roce_diag.c) from report data, the
+ * test_diag.c - the list of diagnoses (roce_diag*.c) from report data, the
  * evidence lists, and the engine's address text (roce_addr.c).
  *
- * ANALYSIS.md "Diagnoses", "The list": each kind has its severity,
- * subject, condition and count; "request flow" is the flow A->B whose
- * requests are concerned (for NAKs the paired request flow, the NAK's own
- * flow when unpaired); frames are the first 10 evidence frames; the list is
- * ordered by severity (error, warning, note), count (descending), first
- * frame. ANALYSIS.md "Diagnoses" has the decisions tested here too: equal
- * findings join, ECMP collisions need flows active at the same time, QP1 is
- * not counted.
+ * ANALYSIS.md "Diagnoses": each kind has its severity, subject, condition
+ * and count; "request flow" is the flow A->B whose requests are concerned
+ * (for NAKs the paired request flow, the NAK's own flow when unpaired);
+ * frames are the first 10 evidence frames. One finding per kind and cause,
+ * its subjects worst first; the capture's finding first, then the findings
+ * the capture explains (notes), then severity (error, warning, note), count
+ * (descending), first frame. "The capture first": faults of the capture,
+ * each from the figures it rests on; no finding rests on a rewritten field.
+ * Decisions tested here too: equal subjects join, ECMP collisions need flows
+ * active at the same time.
  */
 #define _DEFAULT_SOURCE
 #include <arpa/inet.h>
@@ -61,23 +63,34 @@ static struct roce_flow_report *flow(struct fixture *x, uint8_t src, uint8_t dst
     return &x->r[i];
 }
 
-static long run(struct fixture *x, struct roce_diagnosis *d, size_t cap)
+/* The diagnoses of x into l (the previous list freed); how many findings. */
+static size_t run(struct fixture *x, struct roce_diag_list *l)
 {
     struct roce_diag_input in = {x->f, x->n, x->macs, x->n_macs, &x->t, &x->cfg};
-    return roce_diagnose(&in, d, cap);
+    roce_diag_list_free(l);
+    CU_ASSERT_EQUAL_FATAL(roce_diagnose(&in, l), 0);
+    return l->n;
+}
+
+/* The i-th subject of finding k of l. */
+static const struct roce_diag_subject *subj(const struct roce_diag_list *l, size_t k, size_t i)
+{
+    return roce_diag_subject_at(l, &l->d[k], i);
 }
 
 /* Severity first, then count (descending), then the first frame. */
 static void test_order(void)
 {
     struct fixture x;
-    struct roce_diagnosis d[8];
+    struct roce_diag_list l = {0};
     fx_init(&x);
     struct roce_flow_report *a = flow(&x, 1, 2, 0x10);
-    a->psn_reuse = 1;
+    a->psn_reuse = 1; /* error */
     roce_evidence_add(&x.ev[0], ROCE_DIAG_PSN_REUSE, 50);
     a->gap_events = 3;
     a->missing_psns = 4;
+    a->gap_class_gaps[ROCE_GAP_NETWORK_LOSS] = 3;
+    a->gap_class_psns[ROCE_GAP_NETWORK_LOSS] = 4;
     roce_evidence_add(&x.ev[0], ROCE_DIAG_PACKET_LOSS, 40);
     struct roce_flow_report *b = flow(&x, 3, 4, 0x20);
     b->bad_icrc = 1;
@@ -87,44 +100,57 @@ static void test_order(void)
     x.t.pfc.prio[3].storm_windows = 1;
     x.t.icrc_good = 5;
     x.t.icrc_bad = 1;
-    CU_ASSERT_EQUAL_FATAL(run(&x, d, 8), 5);
-    CU_ASSERT_EQUAL(d[0].kind, ROCE_DIAG_ICRC_ERROR);  /* error, count 1, frame 90 */
-    CU_ASSERT_EQUAL(d[1].kind, ROCE_DIAG_PFC_STORM);   /* error, count 1, no frame */
-    CU_ASSERT_EQUAL(d[2].kind, ROCE_DIAG_PACKET_LOSS); /* warning, count 3 */
-    CU_ASSERT_EQUAL(d[2].count, 3);
-    CU_ASSERT_EQUAL(d[3].kind, ROCE_DIAG_RETRANSMISSION_TIMEOUT); /* warning 1, frame 30 */
-    CU_ASSERT_EQUAL(d[4].kind, ROCE_DIAG_PSN_REUSE);              /* warning 1, frame 50 */
-    CU_ASSERT_EQUAL(d[1].priority, 3);
-    CU_ASSERT_PTR_NOT_NULL(strstr(d[0].summary, "corrupted on the way"));
-    CU_ASSERT_EQUAL(run(&x, d, 2), 5); /* the count whatever the room */
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 5);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_PSN_REUSE);   /* error, count 1, frame 50 */
+    CU_ASSERT_EQUAL(l.d[1].kind, ROCE_DIAG_ICRC_ERROR);  /* error, count 1, frame 90 */
+    CU_ASSERT_EQUAL(l.d[2].kind, ROCE_DIAG_PACKET_LOSS); /* warning, count 3 */
+    CU_ASSERT_EQUAL(l.d[2].count, 3);
+    CU_ASSERT_EQUAL(l.d[3].kind, ROCE_DIAG_RETRANSMISSION_TIMEOUT); /* warning 1, frame 30 */
+    CU_ASSERT_EQUAL(l.d[4].kind, ROCE_DIAG_PFC_STORM);              /* warning 1, no frame */
+    CU_ASSERT_EQUAL(subj(&l, 4, 0)->priority, 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[1].summary, "corrupted on the way"));
+    roce_diag_list_free(&l);
 }
 
-/* packet_loss counts the larger of the network gaps and the NAK-driven or
- * implied episodes; capture-loss gaps and gaps still open are not network
- * loss; capture_loss has its own finding. */
+/* packet_loss counts the larger of the network-loss gaps and the NAK-driven
+ * or implied episodes; capture-loss gaps (confirmed or inferred) are their
+ * own finding, a note the capture explains; undetermined gaps, and gaps
+ * still open, are no finding at all. */
 static void test_loss_counts(void)
 {
     struct fixture x;
-    struct roce_diagnosis d[4];
+    struct roce_diag_list l = {0};
     fx_init(&x);
     struct roce_flow_report *a = flow(&x, 1, 2, 0x10);
-    a->gap_events = 5;
-    a->capture_loss_gaps = 3;
-    a->capture_loss_psns = 7;
+    a->gap_events = 6;
+    a->gap_class_gaps[ROCE_GAP_CAPTURE_LOSS] = 2;
+    a->gap_class_psns[ROCE_GAP_CAPTURE_LOSS] = 5;
+    a->gap_class_gaps[ROCE_GAP_CAPTURE_INFERRED] = 1;
+    a->gap_class_psns[ROCE_GAP_CAPTURE_INFERRED] = 2;
+    a->gap_class_gaps[ROCE_GAP_UNDETERMINED] = 2;
     a->gaps_pending = 1;
     a->by_trigger[ROCE_TRIGGER_NAK] = 1;
     a->by_trigger[ROCE_TRIGGER_IMPLIED] = 1;
-    CU_ASSERT_EQUAL_FATAL(run(&x, d, 4), 2);
-    CU_ASSERT_EQUAL(d[0].kind, ROCE_DIAG_CAPTURE_LOSS);
-    CU_ASSERT_EQUAL(d[0].count, 3);
-    CU_ASSERT_PTR_NOT_NULL(strstr(d[0].summary, "missed 3 bursts (7 PSNs)"));
-    CU_ASSERT_EQUAL(d[1].kind, ROCE_DIAG_PACKET_LOSS);
-    CU_ASSERT_EQUAL(d[1].count, 2);
-    a->capture_loss_gaps = 5;
-    a->gaps_pending = 0;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 2);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CAPTURE_LOSS); /* the capture's, first */
+    CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_NOTE);
+    CU_ASSERT_EQUAL(l.d[0].cause, ROCE_CAUSE_CAPTURE);
+    CU_ASSERT_EQUAL(l.d[0].count, 3);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.inferred_gaps, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "(3 bursts, 7 PSNs; 2 acknowledged by the "
+                                                  "responder; 1 sent past by the requester"));
+    CU_ASSERT_EQUAL(l.d[1].kind, ROCE_DIAG_PACKET_LOSS);
+    CU_ASSERT_EQUAL(l.d[1].count, 2); /* the episodes: no network-loss gap */
+    CU_ASSERT_EQUAL(subj(&l, 1, 0)->fig.gaps, 0);
+    a->gap_class_gaps[ROCE_GAP_CAPTURE_LOSS] = a->gap_class_gaps[ROCE_GAP_CAPTURE_INFERRED] = 0;
     a->by_trigger[ROCE_TRIGGER_NAK] = a->by_trigger[ROCE_TRIGGER_IMPLIED] = 0;
-    CU_ASSERT_EQUAL_FATAL(run(&x, d, 4), 1); /* capture loss only: never network loss */
-    CU_ASSERT_EQUAL(d[0].kind, ROCE_DIAG_CAPTURE_LOSS);
+    CU_ASSERT_EQUAL(run(&x, &l), 0); /* undetermined gaps: never network loss */
+    a->gap_class_gaps[ROCE_GAP_NETWORK_LOSS] = 3;
+    a->gap_class_psns[ROCE_GAP_NETWORK_LOSS] = 4;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_PACKET_LOSS);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "(3 PSN gaps, 4 PSNs missing)"));
+    roce_diag_list_free(&l);
 }
 
 /* NAKs travel B->A: an RNR or remote error names the paired request flow,
@@ -132,7 +158,7 @@ static void test_loss_counts(void)
 static void test_nak_subjects(void)
 {
     struct fixture x;
-    struct roce_diagnosis d[4];
+    struct roce_diag_list l = {0};
     fx_init(&x);
     struct roce_flow_report *y = flow(&x, 2, 1, 0x11);
     y->naks.rnr = 2;
@@ -140,36 +166,103 @@ static void test_nak_subjects(void)
     key(&x.peer[0], 1, 2, 0x22);
     x.f[0].peer = &x.peer[0];
     roce_evidence_add(&x.ev[0], ROCE_DIAG_RNR, 8);
-    CU_ASSERT_EQUAL_FATAL(run(&x, d, 4), 2);
-    CU_ASSERT_EQUAL(d[0].kind, ROCE_DIAG_REMOTE_ERROR);
-    CU_ASSERT_EQUAL(d[0].flow.dqpn, 0x22);
-    CU_ASSERT_PTR_NOT_NULL(strstr(d[0].summary, "10.0.0.1 -> 10.0.0.2 QP 0x000022"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(d[0].summary, "remote access error 1"));
-    CU_ASSERT_EQUAL(d[1].kind, ROCE_DIAG_RNR);
-    CU_ASSERT_EQUAL(d[1].count, 2);
-    CU_ASSERT_EQUAL(d[1].frames[0], 8);
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 2);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_REMOTE_ERROR);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->flow.dqpn, 0x22);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "10.0.0.1 -> 10.0.0.2 QP 0x000022"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "remote access error 1"));
+    CU_ASSERT_EQUAL(l.d[1].kind, ROCE_DIAG_RNR);
+    CU_ASSERT_EQUAL(l.d[1].count, 2);
+    CU_ASSERT_EQUAL(l.d[1].frames[0], 8);
     x.f[0].peer = NULL;
-    CU_ASSERT_EQUAL_FATAL(run(&x, d, 4), 2);
-    CU_ASSERT_EQUAL(d[1].flow.dqpn, 0x11);
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 2);
+    CU_ASSERT_EQUAL(subj(&l, 1, 0)->flow.dqpn, 0x11);
+    roce_diag_list_free(&l);
 }
 
-/* ce_unanswered: at least ce_unanswered_min unanswered CE marks and none
- * answered. */
+/* ce_unanswered: a flow with at least ce_unanswered_min unanswered CE marks
+ * and none answered; marks left unanswered elsewhere are ce_some_unanswered
+ * once they add up to ce_unanswered_min over the flows. */
 static void test_ce_threshold(void)
 {
     struct fixture x;
+    struct roce_diag_list l = {0};
     fx_init(&x);
     struct roce_flow_report *a = flow(&x, 1, 2, 0x10);
     a->ce_marked = a->ce_unanswered = 2;
-    CU_ASSERT_EQUAL(run(&x, NULL, 0), 0);
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
     a->ce_marked = a->ce_unanswered = 3;
-    CU_ASSERT_EQUAL(run(&x, NULL, 0), 1);
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CE_UNANSWERED);
+    CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_WARNING);
     a->ce_marked = 4;
     a->ce_answered = 1;
-    CU_ASSERT_EQUAL(run(&x, NULL, 0), 0);
-    a->ce_answered = 0;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1); /* 3 left unanswered while one was answered */
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CE_SOME_UNANSWERED);
+    CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_NOTE);
+    CU_ASSERT_EQUAL(l.d[0].count, 3);
+    a->ce_unanswered = 1;
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    struct roce_flow_report *b = flow(&x, 3, 4, 0x10), *c = flow(&x, 5, 6, 0x10);
+    b->ce_marked = b->ce_unanswered = 1; /* none answered, but one is too few to say so */
+    c->ce_marked = 2;
+    c->ce_unanswered = 1;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1); /* 1 + 1 + 1 across three flows */
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CE_SOME_UNANSWERED);
+    CU_ASSERT_EQUAL(l.d[0].n_subjects, 3);
     x.cfg.ce_unanswered_min = 4;
-    CU_ASSERT_EQUAL(run(&x, NULL, 0), 0);
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    roce_diag_list_free(&l);
+}
+
+/* CNPs with no CE mark: a note once they add up to cnp_unexplained_min. */
+static void test_cnp_unexplained(void)
+{
+    struct fixture x;
+    struct roce_diag_list l = {0};
+    fx_init(&x);
+    struct roce_flow_report *a = flow(&x, 2, 1, 0x10), *b = flow(&x, 4, 3, 0x10);
+    a->cnp_packets = 2;
+    a->cnps_carried_unexplained = 1;
+    b->cnp_packets = b->cnps_carried_unexplained = 1;
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    b->cnp_packets = b->cnps_carried_unexplained = 2;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_NOTE);
+    CU_ASSERT_EQUAL(l.d[0].count, 3);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->flow.dqpn, 0x10); /* worst first: b's 2 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(subj(&l, 0, 0)->phrase, "(2 of 2 CNPs)"));
+    roce_diag_list_free(&l);
+}
+
+/* One cause on many QPs is one finding: every subject kept, worst first, the
+ * sentence names the worst ROCE_DIAG_WORST and says how many more. */
+static void test_grouped(void)
+{
+    struct fixture x;
+    struct roce_diag_list l = {0};
+    fx_init(&x);
+    for (uint8_t i = 0; i < 5; i++) {
+        struct roce_flow_report *a = flow(&x, (uint8_t)(1 + 2 * i), (uint8_t)(2 + 2 * i), 0x10);
+        a->gap_class_gaps[ROCE_GAP_NETWORK_LOSS] = 1u + i % 3;
+        a->gap_class_psns[ROCE_GAP_NETWORK_LOSS] = 2u + i;
+        roce_evidence_add(&x.ev[i], ROCE_DIAG_PACKET_LOSS, 100 - i);
+    }
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    const struct roce_diagnosis *d = &l.d[0];
+    CU_ASSERT_EQUAL(d->n_subjects, 5);
+    CU_ASSERT_EQUAL(d->count, 1 + 2 + 3 + 1 + 2);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->count, 3); /* flow 3 (i = 2) */
+    CU_ASSERT_EQUAL(subj(&l, 0, 1)->count, 2); /* i = 4 (frame 96) before i = 1 (99) */
+    CU_ASSERT_EQUAL(subj(&l, 0, 1)->frames[0], 96);
+    CU_ASSERT_EQUAL(subj(&l, 0, 2)->frames[0], 99);
+    CU_ASSERT_EQUAL(d->n_frames, 5);
+    CU_ASSERT_EQUAL(d->frames[0], 96);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d->summary, "5 QPs lost packets in the network, worst first: "
+                                              "10.0.0.5 -> 10.0.0.6 QP 0x000010 (3 PSN gaps"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d->summary, ", and 2 more: check"));
+    roce_diag_list_free(&l);
 }
 
 /* Two findings of one kind and subject (a merged report's two flows of one
@@ -177,7 +270,7 @@ static void test_ce_threshold(void)
 static void test_join(void)
 {
     struct fixture x;
-    struct roce_diagnosis d[2];
+    struct roce_diag_list l = {0};
     fx_init(&x);
     for (unsigned i = 0; i < 2; i++) {
         struct roce_flow_report *a = flow(&x, 1, 2, 0x10);
@@ -185,11 +278,13 @@ static void test_join(void)
         for (uint64_t k = 0; k < 6; k++)
             roce_evidence_add(&x.ev[i], ROCE_DIAG_PSN_REUSE, 100 * i + 10 + k);
     }
-    CU_ASSERT_EQUAL_FATAL(run(&x, d, 2), 1);
-    CU_ASSERT_EQUAL(d[0].count, 12);
-    CU_ASSERT_EQUAL(d[0].n_frames, 10);
-    CU_ASSERT_EQUAL(d[0].frames[0], 10);
-    CU_ASSERT_EQUAL(d[0].frames[9], 113);
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].count, 12);
+    CU_ASSERT_EQUAL(l.d[0].n_subjects, 1);
+    CU_ASSERT_EQUAL(l.d[0].n_frames, 10);
+    CU_ASSERT_EQUAL(l.d[0].frames[0], 10);
+    CU_ASSERT_EQUAL(l.d[0].frames[9], 113);
+    roce_diag_list_free(&l);
 }
 
 /* ECMP: RoCEv2 request flows of one address pair on one source port, with
@@ -197,7 +292,7 @@ static void test_join(void)
 static void test_ecmp(void)
 {
     struct fixture x;
-    struct roce_diagnosis d[2];
+    struct roce_diag_list l = {0};
     fx_init(&x);
     for (uint32_t q = 0; q < 3; q++) {
         struct roce_flow_report *a = flow(&x, 1, 2, 0x10 + q);
@@ -209,29 +304,37 @@ static void test_ecmp(void)
     struct roce_flow_report *other = flow(&x, 3, 4, 0x10); /* other hosts, same port */
     other->udp_sports[other->n_udp_sports++] = 0xC100;
     other->last_ts_ns = 1000;
-    CU_ASSERT_EQUAL_FATAL(run(&x, d, 2), 1);
-    CU_ASSERT_EQUAL(d[0].kind, ROCE_DIAG_ECMP_COLLISION);
-    CU_ASSERT_EQUAL(d[0].severity, ROCE_SEV_NOTE);
-    CU_ASSERT_EQUAL(d[0].count, 3);
-    CU_ASSERT_EQUAL(d[0].udp_sport, 0xC100);
-    CU_ASSERT_EQUAL(d[0].n_dest_qps, 3);
-    CU_ASSERT_EQUAL(d[0].dest_qps[0], 0x10);
-    CU_ASSERT_EQUAL(d[0].dest_qps[2], 0x12);
-    CU_ASSERT_EQUAL(d[0].frames[0], 7);
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    const struct roce_diag_subject *s = subj(&l, 0, 0);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_ECMP_COLLISION);
+    CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_NOTE);
+    CU_ASSERT_EQUAL(l.d[0].count, 3);
+    CU_ASSERT_EQUAL(s->udp_sport, 0xC100);
+    CU_ASSERT_EQUAL(s->n_dest_qps, 3);
+    CU_ASSERT_EQUAL(s->dest_qps[0], 0x10);
+    CU_ASSERT_EQUAL(s->dest_qps[2], 0x12);
+    CU_ASSERT_EQUAL(s->frames[0], 7);
+    /* the source port shown rewritten by the capture path: nothing rests on it */
+    x.t.icrc_bad = 3;
+    x.t.icrc_rewritten[ROCE_REWRITE_UDP_SPORT] = 3;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CAPTURE);
+    x.t.icrc_bad = x.t.icrc_rewritten[ROCE_REWRITE_UDP_SPORT] = 0;
     /* 0x12 no longer overlaps 0x11 (which ended at 250): two QPs */
     x.r[2].first_ts_ns = 251;
-    CU_ASSERT_EQUAL_FATAL(run(&x, d, 2), 1);
-    CU_ASSERT_EQUAL(d[0].count, 2);
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].count, 2);
     /* none overlap: no collision */
     x.r[1].first_ts_ns = 151;
-    CU_ASSERT_EQUAL(run(&x, d, 2), 0);
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    roce_diag_list_free(&l);
 }
 
 /* A host NIC's PFC/PAUSE frames; a router's are not a host's. */
 static void test_slow_receiver(void)
 {
     struct fixture x;
-    struct roce_diagnosis d[2];
+    struct roce_diag_list l = {0};
     fx_init(&x);
     struct roce_host_mac *m = &x.macs[x.n_macs++];
     m->mac[0] = 2;
@@ -246,24 +349,174 @@ static void test_slow_receiver(void)
     m->pause_frames = 2;
     m->frames[m->n_frames++] = 11;
     m->frames[m->n_frames++] = 12;
-    CU_ASSERT_EQUAL_FATAL(run(&x, d, 2), 1);
-    CU_ASSERT_EQUAL(d[0].kind, ROCE_DIAG_SLOW_RECEIVER);
-    CU_ASSERT_EQUAL(d[0].count, 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(d[0].summary, "host 10.0.0.7 (NIC MAC 02:00:00:00:00:00"));
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_SLOW_RECEIVER);
+    CU_ASSERT_EQUAL(l.d[0].count, 2);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(l.d[0].summary,
+               "host 10.0.0.7 sent PFC/PAUSE frames (2 frames; NIC MAC 02:00:00:00:00:00"));
     m->unrouted_frames = 0; /* every frame routed: a router */
-    CU_ASSERT_EQUAL(run(&x, d, 2), 0);
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    roce_diag_list_free(&l);
 }
 
-/* Every checked ICRC bad: the capture path, not a link. */
+/* A priority paused a large share of the capture without a storm window:
+ * at least paused_pct of it and 1 ms. */
+static void test_pfc_paused(void)
+{
+    struct fixture x;
+    struct roce_diag_list l = {0};
+    fx_init(&x);
+    x.t.first_ts_ns = 0;
+    x.t.last_ts_ns = 10 * ROCE_NS_PER_MS;
+    x.t.pfc.prio[3].xoff = 4;
+    x.t.pfc.prio[3].paused_ns = ROCE_NS_PER_MS; /* 10 % */
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    x.t.pfc.prio[3].paused_ns = 2 * ROCE_NS_PER_MS; /* 20 % */
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_PFC_PAUSED);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->priority, 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "(20.0 % of 10.000 ms, 4 XOFF frames)"));
+    x.t.last_ts_ns = ROCE_NS_PER_MS / 2; /* a short capture: under 1 ms paused */
+    x.t.pfc.prio[3].paused_ns = ROCE_NS_PER_MS / 2;
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    x.t.pfc.prio[3].storm_windows = 1; /* a storm is pfc_storm */
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_PFC_STORM);
+    roce_diag_list_free(&l);
+}
+
+/* Every checked ICRC bad and no rewritten field explains them: the capture
+ * path, not a link (a note the capture explains); bad ICRCs a rewritten
+ * field explains are no icrc_error at all. */
 static void test_icrc_all_bad(void)
 {
     struct fixture x;
-    struct roce_diagnosis d[1];
+    struct roce_diag_list l = {0};
     fx_init(&x);
-    flow(&x, 1, 2, 0x10)->bad_icrc = 2;
+    struct roce_flow_report *a = flow(&x, 1, 2, 0x10);
+    a->bad_icrc = 2;
     x.t.icrc_bad = 2;
-    CU_ASSERT_EQUAL_FATAL(run(&x, d, 1), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(d[0].summary, "the capture path probably altered the frames"));
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].cause, ROCE_CAUSE_CAPTURE);
+    CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_NOTE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "the capture path probably altered the frames"));
+    a->bad_icrc_rewritten = 2;
+    x.t.icrc_rewritten[ROCE_REWRITE_UDP_SPORT] = 2;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CAPTURE);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fault, ROCE_FAULT_REWRITE);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->field, ROCE_REWRITE_UDP_SPORT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "the UDP source port was rewritten on the way: "
+                                                  "recomputing the ICRC with the value sent "
+                                                  "validates 2 of 2 bad ICRCs"));
+    x.t.icrc_good = 5; /* another bad ICRC, not explained, among good ones: corruption */
+    x.t.icrc_bad = 3;
+    a->bad_icrc = 3;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 2);
+    CU_ASSERT_EQUAL(l.d[1].kind, ROCE_DIAG_ICRC_ERROR);
+    CU_ASSERT_EQUAL(l.d[1].severity, ROCE_SEV_ERROR);
+    CU_ASSERT_EQUAL(l.d[1].count, 1);
+    roce_diag_list_free(&l);
+}
+
+/* The capture judged first, fault by fault, from the figures it rests on. */
+static void test_capture_faults(void)
+{
+    struct fixture x;
+    struct roce_diag_list l = {0};
+    fx_init(&x);
+    struct roce_flow_report *a = flow(&x, 1, 2, 0x10);
+    a->transport = ROCE_TRANSPORT_RC;
+    a->have_psn = 1;
+    a->request_packets = 99;
+    a->gap_class_gaps[ROCE_GAP_CAPTURE_LOSS] = 1;
+    a->gap_class_psns[ROCE_GAP_CAPTURE_LOSS] = 1; /* 99 of 100 kept: no fault */
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CAPTURE_LOSS);
+    a->gap_class_psns[ROCE_GAP_CAPTURE_LOSS] = 2; /* 99 of 101 */
+    a->gap_class_gaps[ROCE_GAP_UNDETERMINED] = 4;
+    x.t.capture_frames.frame[ROCE_FAULT_LOSS][0] = 7;
+    x.t.capture_frames.n[ROCE_FAULT_LOSS] = 1;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 2);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CAPTURE);
+    CU_ASSERT_EQUAL(l.d[0].frames[0], 7);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.psns_kept, 99);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.psns_expected, 101);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "it kept 98.0 % of the request PSNs (1 gap the "
+                                                  "capture missed, on 1 QP; 4 more gaps "
+                                                  "undetermined)"));
+    CU_ASSERT_EQUAL(l.d[1].kind, ROCE_DIAG_CAPTURE_LOSS); /* right after it */
+    /* truncation hidden by the original length */
+    memset(a->gap_class_gaps, 0, sizeof a->gap_class_gaps);
+    x.t.understated_packets = 489;
+    x.t.understated_caplen_min = x.t.understated_caplen_max = 243;
+    x.t.understated_declared_min = 4140;
+    x.t.understated_declared_max = 4156;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fault, ROCE_FAULT_TRUNCATION);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "489 frames captured at 243 bytes although their "
+                                                  "IP/UDP length says 4140-4156"));
+    x.t.understated_packets = 0;
+    /* time stamps: 1 us steps matter only where a latency falls under one */
+    x.t.roce_packets = 100;
+    x.t.ts_steps[ROCE_TS_US] = 100;
+    x.t.ts_repeated = 35;
+    x.t.ack_latency.count = 10;
+    x.t.ack_latency.min = 2000;
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    x.t.ack_latency.min = 0;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fault, ROCE_FAULT_TIMESTAMPS);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "time stamps in 1 us steps: latencies shorter "
+                                                  "than a step are not measured"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "35.0 % of the RoCE frames"));
+    x.t.ts_steps[ROCE_TS_FINE] = 1; /* finer stamps: fine */
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    /* responses before their requests */
+    x.t.responses_early = 2;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fault, ROCE_FAULT_CLOCK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "2 responses captured before the requests they "
+                                                  "acknowledge"));
+    x.t.responses_early = 0;
+    /* every RoCEv2 frame on the RoCE port as source port, no ICRC to show it */
+    x.t.rocev2_packets = x.t.sport_is_dport = 40;
+    x.t.icrc_unchecked = 40;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->field, ROCE_REWRITE_UDP_SPORT);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->udp_sport, 4791);
+    x.t.icrc_good = 1; /* one good ICRC with it: sent so */
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    roce_diag_list_free(&l);
+}
+
+/* A connection whose two ends use different RoCE versions: one finding,
+ * named from its request flow. */
+static void test_gid_type_mismatch(void)
+{
+    struct fixture x;
+    struct roce_diag_list l = {0};
+    fx_init(&x);
+    struct roce_flow_report *a = flow(&x, 1, 2, 0x10), *b = flow(&x, 2, 1, 0x20);
+    a->key.version = 1;
+    a->key.af = ROCE_AF_IPV6;
+    a->request_packets = 5;
+    b->response_packets = 5;
+    x.f[0].peer = &x.r[1].key;
+    x.f[1].peer = &x.r[0].key;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_GID_TYPE_MISMATCH);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->flow.dqpn, 0x10);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->peer.dqpn, 0x20);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "requests RoCEv1 from ::ffff:10.0.0.1, responses "
+                                                  "RoCEv2 from 10.0.0.2"));
+    b->request_packets = 3; /* both ends send requests: still one subject */
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].n_subjects, 1);
+    b->key.version = 1;
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    roce_diag_list_free(&l);
 }
 
 /* Evidence keeps the lowest frames, each once. */
@@ -287,13 +540,25 @@ static void test_evidence(void)
     CU_ASSERT_EQUAL(other.n[ROCE_DIAG_RNR], 10);
 }
 
-/* Every kind, severity, basis and verdict has its name. */
+/* Every kind has its row: a name, a severity, a title, a unit; every
+ * severity, cause, fault, basis and verdict its name. */
 static void test_names(void)
 {
-    for (unsigned k = 0; k < ROCE_DIAG_KINDS; k++)
-        CU_ASSERT_STRING_NOT_EQUAL(roce_diag_kind_name(k), "unknown");
+    for (unsigned k = 0; k < ROCE_DIAG_KINDS; k++) {
+        const struct roce_diag_kind_info *r = roce_diag_kind(k);
+        CU_ASSERT_STRING_NOT_EQUAL(r->name, "unknown");
+        CU_ASSERT_PTR_NOT_NULL(r->title);
+        CU_ASSERT_PTR_NOT_NULL(r->unit);
+        CU_ASSERT(r->severity <= ROCE_SEV_NOTE);
+        for (unsigned j = 0; j < k; j++)
+            CU_ASSERT_STRING_NOT_EQUAL(r->name, roce_diag_kind_name(j));
+    }
     CU_ASSERT_STRING_EQUAL(roce_diag_kind_name(ROCE_DIAG_KINDS), "unknown");
-    CU_ASSERT_STRING_EQUAL(roce_diag_kind_name(0), "packet_loss");
+    CU_ASSERT_STRING_EQUAL(roce_diag_kind_name(0), "capture");
+    CU_ASSERT_STRING_EQUAL(roce_diag_kind_name(ROCE_DIAG_PACKET_LOSS), "packet_loss");
+    for (unsigned f = 0; f < ROCE_FAULTS; f++)
+        CU_ASSERT_STRING_NOT_EQUAL(roce_capture_fault_name(f), "unknown");
+    CU_ASSERT_STRING_EQUAL(roce_diag_cause_name(ROCE_CAUSE_CAPTURE), "capture");
     CU_ASSERT_STRING_EQUAL(roce_diag_kind_name(ROCE_DIAG_PSN_REUSE), "psn_reuse");
     CU_ASSERT_STRING_EQUAL(roce_diag_severity_name(ROCE_SEV_ERROR), "error");
     CU_ASSERT_STRING_EQUAL(roce_diag_severity_name(ROCE_SEV_NOTE), "note");
@@ -334,10 +599,15 @@ static const struct tu_test tests[] = {
     {"loss_counts", test_loss_counts},
     {"nak_subjects", test_nak_subjects},
     {"ce_threshold", test_ce_threshold},
+    {"cnp_unexplained", test_cnp_unexplained},
+    {"grouped", test_grouped},
     {"join", test_join},
     {"ecmp", test_ecmp},
     {"slow_receiver", test_slow_receiver},
+    {"pfc_paused", test_pfc_paused},
     {"icrc_all_bad", test_icrc_all_bad},
+    {"capture_faults", test_capture_faults},
+    {"gid_type_mismatch", test_gid_type_mismatch},
     {"evidence", test_evidence},
     {"names", test_names},
     {"addr_text", test_addr_text},

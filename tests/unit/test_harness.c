@@ -57,6 +57,8 @@ void tu_eng_init(struct tu_eng *t, const struct tu_opts *o)
             t->cfg.cnp_window_ns = o->cnp_window_ns;
         if (o->nak_horizon_ns)
             t->cfg.nak_horizon_ns = o->nak_horizon_ns;
+        if (o->nak_rtt_ns)
+            t->cfg.nak_rtt_ns = o->nak_rtt_ns;
         if (o->max_episodes)
             t->cfg.max_episodes = o->max_episodes;
         if (o->dcqcn_window_ns)

@@ -53,6 +53,7 @@ struct tu_opts {
     uint32_t max_open_verdicts;
     int64_t cnp_window_ns;
     int64_t nak_horizon_ns;
+    int64_t nak_rtt_ns;
     uint32_t max_episodes;
     int64_t dcqcn_window_ns;
     int64_t dcqcn_delay_ns;

@@ -79,15 +79,20 @@ static void test_host_and_router(void)
     CU_ASSERT_EQUAL(r->ttl_max, 63);
     CU_ASSERT_EQUAL(r->pfc_frames, 1);
     CU_ASSERT_EQUAL(roce_host_mac_role(r), ROCE_MAC_ROUTED);
-    struct roce_diagnosis d[4];
-    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, d, 4), 1);
-    CU_ASSERT_EQUAL(d[0].kind, ROCE_DIAG_SLOW_RECEIVER);
-    CU_ASSERT_EQUAL(memcmp(d[0].mac, mac_a, 6), 0);
-    CU_ASSERT_EQUAL(d[0].count, 2);
-    CU_ASSERT_EQUAL(d[0].frames[0], x1);
-    CU_ASSERT_EQUAL(d[0].frames[1], x2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(d[0].summary, "host 10.0.0.1 (NIC MAC 02:00:0a:00:00:01"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(d[0].summary, "TTL 64"));
+    struct roce_diag_list l;
+    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, &l), 0);
+    CU_ASSERT_EQUAL_FATAL(l.n, 1);
+    const struct roce_diagnosis *d = &l.d[0];
+    const struct roce_diag_subject *s = roce_diag_subject_at(&l, d, 0);
+    CU_ASSERT_EQUAL(d->kind, ROCE_DIAG_SLOW_RECEIVER);
+    CU_ASSERT_EQUAL(memcmp(s->mac, mac_a, 6), 0);
+    CU_ASSERT_EQUAL(d->count, 2);
+    CU_ASSERT_EQUAL(d->frames[0], x1);
+    CU_ASSERT_EQUAL(d->frames[1], x2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d->summary, "host 10.0.0.1 sent PFC/PAUSE frames (2 frames; NIC "
+                                              "MAC 02:00:0a:00:00:01"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d->summary, "TTL 64"));
+    roce_diag_list_free(&l);
     tu_eng_done(&t);
 }
 
@@ -102,9 +107,11 @@ static void test_unrouted_peer(void)
     tu_ack(&t, &c, 1, rg_aeth_ack(0));
     pfc(&t, mac_router, 1000);
     CU_ASSERT_EQUAL(roce_host_mac_role(entry(&t, mac_router)), ROCE_MAC_UNROUTED);
-    struct roce_diagnosis d[2];
-    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, d, 2), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(d[0].summary, "host 10.0.0.2"));
+    struct roce_diag_list l;
+    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, &l), 0);
+    CU_ASSERT_EQUAL_FATAL(l.n, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "host 10.0.0.2"));
+    roce_diag_list_free(&l);
     tu_eng_done(&t);
 }
 
@@ -125,7 +132,10 @@ static void test_several_and_no_roce(void)
     CU_ASSERT_EQUAL(entry(&t, mac_a)->addresses, 2);
     CU_ASSERT_EQUAL(roce_host_mac_role(entry(&t, mac_a)), ROCE_MAC_SEVERAL);
     CU_ASSERT_EQUAL(roce_host_mac_role(entry(&t, other)), ROCE_MAC_NO_ROCE);
-    CU_ASSERT_EQUAL(roce_engine_diagnoses(t.e, NULL, 0), 0);
+    struct roce_diag_list l;
+    CU_ASSERT_EQUAL(roce_engine_diagnoses(t.e, &l), 0);
+    CU_ASSERT_EQUAL(l.n, 0);
+    roce_diag_list_free(&l);
     tu_eng_done(&t);
 }
 

@@ -409,7 +409,7 @@ static void test_merge(void)
 static void test_merge_diagnoses(void)
 {
     struct roce_report a, b, m;
-    struct roce_diagnosis *d;
+    struct roce_diag_list d;
     roce_report_init(&a);
     roce_report_init(&b);
     roce_report_init(&m);
@@ -444,16 +444,16 @@ static void test_merge_diagnoses(void)
     CU_ASSERT_EQUAL(m.n_macs, 2);
     CU_ASSERT_EQUAL(roce_host_mac_role(&m.macs[0]), ROCE_MAC_UNROUTED);
     CU_ASSERT_EQUAL(m.t.storm_frames.frame[3][0], 104);
-    long n = roce_report_diagnoses(&m, &d);
-    CU_ASSERT_EQUAL_FATAL(n, 3);
-    CU_ASSERT_EQUAL(d[0].kind, ROCE_DIAG_PFC_STORM);
-    CU_ASSERT_EQUAL(d[0].frames[0], 104);
-    CU_ASSERT_EQUAL(d[1].kind, ROCE_DIAG_SLOW_RECEIVER);
-    CU_ASSERT_EQUAL(d[1].count, 2);
-    CU_ASSERT_EQUAL(d[1].frames[0], 11);
-    CU_ASSERT_EQUAL(d[2].kind, ROCE_DIAG_PSN_REUSE);
-    CU_ASSERT_EQUAL(d[2].frames[0], 109);
-    free(d);
+    CU_ASSERT_EQUAL_FATAL(roce_report_diagnoses(&m, &d), 0);
+    CU_ASSERT_EQUAL_FATAL(d.n, 3);
+    CU_ASSERT_EQUAL(d.d[0].kind, ROCE_DIAG_PSN_REUSE); /* error */
+    CU_ASSERT_EQUAL(d.d[0].frames[0], 109);
+    CU_ASSERT_EQUAL(d.d[1].kind, ROCE_DIAG_SLOW_RECEIVER); /* warning, count 2 */
+    CU_ASSERT_EQUAL(d.d[1].count, 2);
+    CU_ASSERT_EQUAL(d.d[1].frames[0], 11);
+    CU_ASSERT_EQUAL(d.d[2].kind, ROCE_DIAG_PFC_STORM); /* warning, count 1 */
+    CU_ASSERT_EQUAL(d.d[2].frames[0], 104);
+    roce_diag_list_free(&d);
     /* the same MAC behind another address in a third report: no host's */
     struct roce_report c;
     roce_report_init(&c);

@@ -39,18 +39,21 @@ static void test_immediate_delivery(void)
     struct tu_eng t;
     struct tu_conn c;
     tu_setup(&t, &c, NULL);
-    tu_req(&t, &c, RG_OP_UC_SEND_ONLY, 1, 64);
-    uint64_t gap = tu_req(&t, &c, RG_OP_UC_SEND_ONLY, 3, 64);
-    const struct roce_verdict *v = tu_v(&t, gap);
-    CU_ASSERT_EQUAL(v->frame, gap);
+    tu_send(&t, &c, 1);
+    tu_send(&t, &c, 2);
+    t.now += 2 * ROCE_NS_PER_MS;
+    uint64_t retx = tu_send(&t, &c, 1); /* a timeout resend: nothing to wait for */
+    const struct roce_verdict *v = tu_v(&t, retx);
+    CU_ASSERT_EQUAL(v->frame, retx);
     CU_ASSERT_EQUAL(v->ts_ns, t.now - t.step);
     CU_ASSERT_EQUAL(v->has_flow, 1);
     CU_ASSERT_EQUAL(v->key.dqpn, TU_QB);
     CU_ASSERT_EQUAL(v->key.version, 2);
-    CU_ASSERT_EQUAL(v->opcode, RG_OP_UC_SEND_ONLY);
-    CU_ASSERT_EQUAL(v->psn, 3);
-    CU_ASSERT_EQUAL(v->transport, ROCE_TRANSPORT_UC);
-    CU_ASSERT_EQUAL(v->missing_psns, 1);
+    CU_ASSERT_EQUAL(v->opcode, RG_OP_RC_SEND_ONLY);
+    CU_ASSERT_EQUAL(v->psn, 1);
+    CU_ASSERT_EQUAL(v->transport, ROCE_TRANSPORT_RC);
+    CU_ASSERT_EQUAL(v->expected_psn, 3);
+    CU_ASSERT_EQUAL(v->trigger, ROCE_TRIGGER_TIMEOUT);
     tu_eng_done(&t);
 }
 

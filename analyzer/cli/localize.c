@@ -394,7 +394,7 @@ static void *first_worker(void *arg)
         pthread_mutex_unlock(&r->mu);
         if (i >= r->n_in)
             return NULL;
-        lz_read_first(&r->in[i]);
+        roce_localize_read_first(&r->in[i]);
     }
 }
 
@@ -432,18 +432,18 @@ static int second_reading(struct lz_run *r)
     unsigned started = 0;
     int src, rc = 0;
     for (unsigned i = 0; i < r->n_in; i++)
-        if (lz_queue_init(&r->in[i].q) != 0) {
+        if (roce_localize_queue_init(&r->in[i].q) != 0) {
             for (unsigned k = 0; k < i; k++)
-                lz_queue_free(&r->in[k].q);
+                roce_localize_queue_free(&r->in[k].q);
             return -1;
         }
     for (; started < r->n_in; started++)
-        if (pthread_create(&th[started], NULL, lz_read_second, &r->in[started]) != 0)
+        if (pthread_create(&th[started], NULL, roce_localize_read_second, &r->in[started]) != 0)
             break;
     if (started < r->n_in)
         rc = -1;
     while (rc == 0 && (src = roce_vantage_need(r->v)) >= 0) {
-        struct lz_batch *b = lz_queue_next(&r->in[src].q);
+        struct lz_batch *b = roce_localize_queue_next(&r->in[src].q);
         if (b == NULL) {
             roce_vantage_end(r->v, (unsigned)src);
             continue;
@@ -451,16 +451,16 @@ static int second_reading(struct lz_run *r)
         for (size_t k = 0; k < b->n; k++)
             roce_vantage_feed(r->v, b->r[k].point, &b->r[k].tx);
         int end = b->end;
-        lz_queue_release(&r->in[src].q);
+        roce_localize_queue_release(&r->in[src].q);
         if (end)
             roce_vantage_end(r->v, (unsigned)src);
     }
     for (unsigned i = 0; i < r->n_in; i++)
-        lz_queue_abort(&r->in[i].q);
+        roce_localize_queue_abort(&r->in[i].q);
     for (unsigned t = 0; t < started; t++)
         pthread_join(th[t], NULL);
     for (unsigned i = 0; i < r->n_in; i++)
-        lz_queue_free(&r->in[i].q);
+        roce_localize_queue_free(&r->in[i].q);
     if (rc == 0)
         roce_vantage_finish(r->v);
     return rc;
@@ -566,7 +566,7 @@ int roce_localize_main(int argc, char **argv)
         }
     }
     for (unsigned i = 0; r->in != NULL && i < r->n_in; i++) {
-        lz_input_free(&r->in[i]);
+        roce_localize_input_free(&r->in[i]);
         free((char *)r->in[i].name);
     }
     roce_vantage_free(r->v);

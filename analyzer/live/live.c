@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "erf.h"
+#include "capture.h"
 #include "http.h"
 #include "live_capture.h"
 #include "live_interval.h"
@@ -161,10 +161,8 @@ static int open_capture(struct monitor *m)
     }
     if (warn[0] != '\0')
         fprintf(stderr, "rocescope: %s: warning: %s\n", lo->iface, warn);
-    int lt = roce_livecap_linktype(m->cap);
-    if (lt != ROCE_LINKTYPE_ERF && !roce_linktype_supported(lt)) {
-        snprintf(err, sizeof err, "unsupported link type %s (%d)",
-                 roce_livecap_linktype_name(m->cap), roce_livecap_linktype(m->cap));
+    if (roce_capture_linktype_check(roce_livecap_linktype(m->cap),
+                                    roce_livecap_linktype_name(m->cap), err, sizeof err) != 0) {
         roce_complain(lo->iface, err);
         return ROCE_EXIT_INPUT;
     }
@@ -407,12 +405,11 @@ static void *analysis_main(void *arg)
         memcpy(&type, p, sizeof type);
         if (type == REC_FRAME) {
             const struct rec_frame *r = p;
-            /* an ERF record: the frame inside (-w keeps the record) */
+            /* as captured (-w keeps ERF records), then as the engine takes it */
             struct roce_capture_frame g = {r->ts_ns, r->caplen, r->wirelen,
                                            (const uint8_t *)(r + 1), r->linktype};
-            if (g.linktype == ROCE_LINKTYPE_ERF)
-                roce_erf_frame(&g);
-            struct roce_frame_in in = {r->frame, g.ts_ns, g.linktype, g.data, g.caplen, g.wirelen};
+            struct roce_frame_in in;
+            roce_capture_frame_in(&g, r->frame, &in);
             if (!(m->ws.needs & ROCE_WRITER_FRAMES)) {
                 roce_engine_frame(m->engine, &in, NULL);
             } else {

@@ -1,11 +1,11 @@
 /*
  * fuzz_capture.c - libFuzzer target: the input is a capture file (pcap or
- * pcapng bytes) read the way the CLI reads it: the libpcap reader
- * (capture.h), the engine with every writer of the writers' table
- * (writers.h: the --events lines, the HTML report's series) taking its
- * verdicts and frames, then the report snapshot and every writer's document
- * (summary, JSON, HTML): a new row of the table is fuzzed without a change
- * here.
+ * pcapng bytes, or a raw ERF file) read the way the CLI reads it: the
+ * capture reader and its conversion into engine frames (capture.h), the
+ * engine with every writer of the writers' table (writers.h: the --events
+ * lines, the HTML report's series) taking its verdicts and frames, then the
+ * report snapshot and every writer's document (summary, JSON, HTML): a new
+ * row of the table is fuzzed without a change here.
  *
  * roce_capture_open() needs a path: the bytes go to a memory file
  * (fuzz_memfile.h). Output goes to /dev/null. max_flows depends on the
@@ -53,9 +53,10 @@ static const char *fz_read(struct roce_capture *c, struct roce_engine *e, struct
     enum roce_capture_status st;
     uint64_t frame = 0;
 
-    /* each frame has its own link type (ERF records: that of the record) */
+    /* each frame has its own link type (ERF records: that of what they carry) */
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
-        struct roce_frame_in in = {++frame, fr.ts_ns, fr.linktype, fr.data, fr.caplen, fr.wirelen};
+        struct roce_frame_in in;
+        roce_capture_frame_in(&fr, ++frame, &in);
         roce_engine_frame(e, &in, &out);
         roce_writers_frame(ws, e, &in, &out);
     }
@@ -97,7 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct roce_capture *c = roce_capture_open(path, err, sizeof err);
     if (c == NULL)
         goto out_fd;
-    if (!roce_capture_supported(c))
+    if (roce_capture_linktype_check(roce_capture_linktype(c), roce_capture_linktype_name(c), err,
+                                    sizeof err) != 0)
         goto out_capture;
 
     roce_config_default(&cfg);

@@ -50,7 +50,7 @@ build() {
         -DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link >/dev/null
     nice -n "${FUZZ_NICE:-19}" cmake --build "$BUILD" -j2 --target fuzz_engine fuzz_capture \
         fuzz_report rocegen seed_engine rocescope >/dev/null
-    sh tests/fuzz/make_seeds.sh "$BUILD/tools/rocegen" "$BUILD/tests/fuzz/seed_engine" \
+    sh tests/fuzz/make_seeds.sh "$BUILD/tools/rocegen/rocegen" "$BUILD/tests/fuzz/seed_engine" \
         "$BUILD/analyzer/rocescope" . "$BUILD/seeds" >/dev/null 2>&1
     for t in $TARGETS; do
         sh tests/fuzz/corpus.sh unpack "$t" "$BUILD/committed/$t" >/dev/null

@@ -25,7 +25,7 @@ fi
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
 captures="$here/../captures"
-rocegen="$build/tools/rocegen"
+rocegen="$build/tools/rocegen/rocegen"
 [ -x "$rocegen" ] || { echo "$0: $rocegen not found (build first)" >&2; exit 1; }
 
 if [ $check -eq 1 ]; then

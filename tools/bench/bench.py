@@ -24,7 +24,7 @@ seconds, packets/s, MB/s, peak RSS, and the ratios rocescope / libpcap floor
 time and peak RSS are taken by a small C launcher (tools/bench/runmeasure.c)
 with wait4(). The machine's load average is printed before and after.
 
-  tools/bench.py [--build build] [--packets 10000000] [--full-packets 500000]
+  tools/bench/bench.py [--build build] [--packets 10000000] [--full-packets 500000]
                  [--qps 1000] [--only a|b|c|d] [--runs 5] [--tshark-runs 1]
                  [--tshark-packets 0] [--no-tshark] [--workdir DIR] [--keep]
 """
@@ -123,7 +123,7 @@ def generate(rocegen, work, packets, qps, full, pcapng):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "..", "build"))
     ap.add_argument("--packets", type=int, default=10_000_000)
     ap.add_argument("--full-packets", type=int, default=500_000)
     ap.add_argument("--qps", type=int, default=1000)
@@ -137,7 +137,7 @@ def main():
     a = ap.parse_args()
 
     rocescope = os.path.join(a.build, "analyzer", "rocescope")
-    rocegen = os.path.join(a.build, "tools", "rocegen")
+    rocegen = os.path.join(a.build, "tools", "rocegen", "rocegen")
     for exe in (rocescope, rocegen):
         if not os.access(exe, os.X_OK):
             sys.exit(f"bench: {exe} not found: build first (tools/setup.sh)")
@@ -145,9 +145,9 @@ def main():
     os.makedirs(work, exist_ok=True)
     floor = os.path.join(work, "pcap_floor")
     launcher = os.path.join(work, "runmeasure")
-    subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "bench", "pcap_floor.c"), "-lpcap"],
+    subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "pcap_floor.c"), "-lpcap"],
                    check=True)
-    subprocess.run(["cc", "-O2", "-o", launcher, os.path.join(HERE, "bench", "runmeasure.c")],
+    subprocess.run(["cc", "-O2", "-o", launcher, os.path.join(HERE, "runmeasure.c")],
                    check=True)
     suite = [("a", f"(a) {a.packets} header-only packets (snaplen 128), {a.qps} QPs, pcap",
               a.packets, False, False),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark the HTML report on the benchmark capture (a) of tools/bench.py:
+"""Benchmark the HTML report on the benchmark capture (a) of tools/bench/bench.py:
 --packets header-only packets (default 10 million) over --qps QPs, made by
 `rocegen bulk` with the seed bench.py uses.
 
@@ -11,7 +11,7 @@ and the page in headless Chromium (tests/html/cdp.py): the time from
 navigation to the first contentful paint and to the load event, and the
 DOM's size, the median of --runs loads.
 
-  tools/bench_html.py [--build build] [--packets 10000000] [--qps 1000] [--runs 5]
+  tools/bench/bench_html.py [--build build] [--packets 10000000] [--qps 1000] [--runs 5]
                       [--workdir DIR] [--keep]
 """
 import argparse
@@ -24,14 +24,14 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "html"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "html"))
 import bench  # noqa: E402
 import cdp  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "..", "build"))
     ap.add_argument("--packets", type=int, default=10_000_000)
     ap.add_argument("--qps", type=int, default=1000)
     ap.add_argument("--runs", type=int, default=5)
@@ -39,14 +39,14 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the capture and the page")
     a = ap.parse_args()
     rocescope = os.path.join(a.build, "analyzer", "rocescope")
-    rocegen = os.path.join(a.build, "tools", "rocegen")
+    rocegen = os.path.join(a.build, "tools", "rocegen", "rocegen")
     exe = cdp.find_chromium()
     if exe is None:
         sys.exit("bench_html: no chromium (tools/setup.sh installs it)")
     work = a.workdir or tempfile.mkdtemp(prefix="rocescope-bench-html-")
     os.makedirs(work, exist_ok=True)
     launcher = os.path.join(work, "runmeasure")
-    subprocess.run(["cc", "-O2", "-o", launcher, os.path.join(HERE, "bench", "runmeasure.c")],
+    subprocess.run(["cc", "-O2", "-o", launcher, os.path.join(HERE, "runmeasure.c")],
                    check=True)
     cap = bench.generate(rocegen, work, a.packets, a.qps, False, False)
     page = os.path.join(work, "report.html")

@@ -10,7 +10,7 @@ final report: the rate holds when every frame sent was analysed and nothing
 was dropped (kernel, interface, analysis queue). It first sends unpaced (the
 replayer's own limit), then searches the highest rate that holds.
 
-  tools/bench_live.py [--build build] [--packets 2000000] [--qps 64]
+  tools/bench/bench_live.py [--build build] [--packets 2000000] [--qps 64]
                       [--senders 1] [--keep]
 Needs root, ip netns.
 """
@@ -80,17 +80,17 @@ def trial(tool, sender, cap, pps, tmp, senders=1):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "..", "build"))
     ap.add_argument("--packets", type=int, default=2_000_000)
     ap.add_argument("--qps", type=int, default=64)
     ap.add_argument("--senders", type=int, default=1, help="replayers sending at once")
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
     tool = os.path.abspath(os.path.join(a.build, "analyzer", "rocescope"))
-    rocegen = os.path.join(a.build, "tools", "rocegen")
+    rocegen = os.path.join(a.build, "tools", "rocegen", "rocegen")
     tmp = tempfile.mkdtemp(prefix="rocescope-bench-live-")
     sender = os.path.join(tmp, "sendpkts")
-    subprocess.run(["cc", "-O2", "-o", sender, os.path.join(HERE, "bench", "sendpkts.c")],
+    subprocess.run(["cc", "-O2", "-o", sender, os.path.join(HERE, "sendpkts.c")],
                    check=True)
     cap = os.path.join(tmp, "bulk.pcap")
     subprocess.run([rocegen, "bulk", "-o", cap, "--packets", str(a.packets), "--qps", str(a.qps),

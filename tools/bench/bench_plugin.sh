@@ -3,7 +3,7 @@
 # without it on the same generated capture (not a test; the ratio goes into
 # dissector/README.md).
 #
-# usage: tools/bench_plugin.sh [-b BUILD] [-n PACKETS] [-q QPS] [-r RUNS] [-s SNAPLEN]
+# usage: tools/bench/bench_plugin.sh [-b BUILD] [-n PACKETS] [-q QPS] [-r RUNS] [-s SNAPLEN]
 #   -b BUILD    build folder with rocegen and the plugin (default: build)
 #   -n PACKETS  frames to generate (default 500000)
 #   -q QPS      connections (default 64)
@@ -36,8 +36,8 @@ while getopts b:n:q:r:s:h opt; do
     esac
 done
 
-cd "$(dirname "$0")/.."
-ROCEGEN=$BUILD/tools/rocegen
+cd "$(dirname "$0")/../.."
+ROCEGEN=$BUILD/tools/rocegen/rocegen
 PLUGIN=$BUILD/dissector/rocescope.so
 for f in "$ROCEGEN" "$PLUGIN"; do
     [ -f "$f" ] || { echo "bench_plugin: $f not found (build first)" >&2; exit 1; }

@@ -31,14 +31,16 @@ if [ "${1:-}" != "--report" ]; then
          ${CTEST_ARGS:-}) || echo "coverage: some tests failed (figures below all the same)" >&2
 fi
 
-objdir="$PWD/$BUILD_DIR/analyzer/engine/CMakeFiles/roce_engine.dir"
+# the engine and the vantage-point library on top of it (analyzer/engine/vantage)
+objdirs="$PWD/$BUILD_DIR/analyzer/engine/CMakeFiles/roce_engine.dir:$PWD/$BUILD_DIR/analyzer/engine/vantage/CMakeFiles/roce_vantage.dir"
 out="$PWD/$BUILD_DIR/coverage"
 mkdir -p "$out"
-python3 - "$objdir" "$out" "$PWD/analyzer/engine" <<'EOF'
+python3 - "$objdirs" "$out" "$PWD/analyzer/engine" <<'EOF'
 import gzip, json, os, subprocess, sys
-objdir, out, src = sys.argv[1:4]
+objdirs, out, src = sys.argv[1:4]
 rows, tl, tlh, tb, tbh = [], 0, 0, 0, 0
-for gcda in sorted(f for f in os.listdir(objdir) if f.endswith(".gcda")):
+for objdir, gcda in sorted((d, f) for d in objdirs.split(":") for f in os.listdir(d)
+                           if f.endswith(".gcda")):
     p = subprocess.run(["gcov", "--json-format", "--stdout", "--branch-probabilities",
                         os.path.join(objdir, gcda)], capture_output=True, cwd=out, check=True)
     subprocess.run(["gcov", "--branch-probabilities", "--branch-counts", "--object-directory", objdir,

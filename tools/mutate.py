@@ -40,6 +40,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAST = "^(unit_.*|golden|localize)$"
 
 E = "analyzer/engine/"
+V = "analyzer/engine/vantage/"
 R = "analyzer/report/"
 
 # (id, file, text, replacement, what the mutant does). The text must occur
@@ -277,28 +278,28 @@ MUTANTS = [
      '[ROCE_TRIGGER_IMPLIED] = "implied",\n    [ROCE_TRIGGER_TIMEOUT] = "timeout",',
      '[ROCE_TRIGGER_IMPLIED] = "timeout",\n    [ROCE_TRIGGER_TIMEOUT] = "implied",',
      "trigger names implied and timeout swapped"),
-    # ---- roce_vantage_*.c: vantage points (rocescope localize) ----
-    ("vantage-sightings-reversed", E + "roce_vantage_settle.c", "while (i > 0 && t[i - 1] > gt[p])",
+    # ---- vantage/roce_vantage_*.c: vantage points (rocescope localize) ----
+    ("vantage-sightings-reversed", V + "roce_vantage_settle.c", "while (i > 0 && t[i - 1] > gt[p])",
      "while (i > 0 && t[i - 1] < gt[p])", "sightings ordered latest first"),
-    ("vantage-ce-after-marking-point", E + "roce_vantage_settle.c",
+    ("vantage-ce-after-marking-point", V + "roce_vantage_settle.c",
      "mark_add(v, g, i > 0 ? (int)pt[i - 1] : ROCE_VANTAGE_END, (int)pt[i]);",
      "mark_add(v, g, (int)pt[i], i + 1 < k ? (int)pt[i + 1] : ROCE_VANTAGE_END);",
      "a CE mark located after the first point that saw it marked"),
-    ("vantage-partly-seen-no-loss", E + "roce_vantage_settle.c", "if ((g->seen & all) == all) {",
+    ("vantage-partly-seen-no-loss", V + "roce_vantage_settle.c", "if ((g->seen & all) == all) {",
      "if ((g->seen & all) != 0) {", "an original some points missed is no loss candidate"),
-    ("vantage-no-episode-candidates", E + "roce_vantage_settle.c",
+    ("vantage-no-episode-candidates", V + "roce_vantage_settle.c",
      "        if (!(g->episode & VBIT(g->first_point)))\n            return;",
      "        if (1)\n            return;", "a go-back-N episode whose original all saw is no loss"),
-    ("vantage-outside-span-located", E + "roce_vantage_settle.c",
+    ("vantage-outside-span-located", V + "roce_vantage_settle.c",
      "    if (span)\n        candidate = candidate_add(", "    if (1)\n        candidate = candidate_add(",
      "losses outside the common span located"),
-    ("vantage-span-no-margin", E + "roce_vantage_settle.c",
+    ("vantage-span-no-margin", V + "roce_vantage_settle.c",
      "(t - v->margin < v->first_aligned[p] || t + v->margin > v->last_aligned[p])",
      "(t < v->first_aligned[p] || t > v->last_aligned[p])",
      "the common span without the one-way delay margin"),
-    ("vantage-offset-bound-rounded-down", E + "roce_vantage_clock.c", "*bound = w / 2 + w % 2;",
+    ("vantage-offset-bound-rounded-down", V + "roce_vantage_clock.c", "*bound = w / 2 + w % 2;",
      "*bound = w / 2;", "the clock offset bound rounded down"),
-    ("vantage-offset-from-min", E + "roce_vantage_clock.c", "if (down->max > e->lo)\n                e->lo = down->max;",
+    ("vantage-offset-from-min", V + "roce_vantage_clock.c", "if (down->max > e->lo)\n                e->lo = down->max;",
      "if (down->min > e->lo)\n                e->lo = down->min;", "the offset's lower end from the smallest delta"),
     # ---- the writers: summary, JSON report, events ----
     ("text-answered-swapped", R + "report_text.c",

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The hostile-values capture (tests/robustness/hostile.pcap, written by
-`rocegen hostile`; tools/rocegen_hostile.c says what is in it): the CLI
+`rocegen hostile`; tools/rocegen/rocegen_hostile.c says what is in it): the CLI
 survives it in every output mode and under tight options, and the report
 is sane.
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# static.sh - static analysis of the engine (analyzer/engine/*.c), as run by ctest.
+# static.sh - static analysis of the engine (analyzer/engine/*.c and the vantage-point
+# library on top of it, analyzer/engine/vantage/*.c), as run by ctest.
 #
 #   tests/robustness/static.sh cppcheck SOURCE_DIR [CPPCHECK]
 #   tests/robustness/static.sh clang-tidy SOURCE_DIR [CLANG_TIDY]
@@ -33,15 +34,16 @@ cppcheck)
     "$tool" --enable=warning,style,performance,portability --std=c11 --inline-suppr \
         --suppressions-list="$here/cppcheck.supp" --error-exitcode=1 --quiet \
         --template='{file}:{line}: {severity}: {id}: {message}' -I analyzer/engine \
-        analyzer/engine/*.c
-    echo "static: cppcheck clean on $(ls analyzer/engine/*.c | wc -l) engine files"
+        -I analyzer/engine/vantage analyzer/engine/*.c analyzer/engine/vantage/*.c
+    echo "static: cppcheck clean on $(ls analyzer/engine/*.c analyzer/engine/vantage/*.c | wc -l) engine files"
     ;;
 clang-tidy)
     tool=${3:-clang-tidy}
     command -v "$tool" >/dev/null || { echo "static: $tool not installed: skipped"; exit 77; }
     out=$(mktemp)
     trap 'rm -f "$out"' EXIT
-    "$tool" --quiet --checks="$TIDY_CHECKS" analyzer/engine/*.c -- -std=c11 -I analyzer/engine \
+    "$tool" --quiet --checks="$TIDY_CHECKS" analyzer/engine/*.c analyzer/engine/vantage/*.c -- \
+        -std=c11 -I analyzer/engine -I analyzer/engine/vantage \
         >"$out" 2>&1 || true
     if grep -q 'error:' "$out"; then
         grep -A3 'error:' "$out"
@@ -60,7 +62,7 @@ clang-tidy)
         echo "static: clang-tidy: $(echo "$findings" | wc -l) findings"
         exit 1
     fi
-    echo "static: clang-tidy clean on $(ls analyzer/engine/*.c | wc -l) engine files" \
+    echo "static: clang-tidy clean on $(ls analyzer/engine/*.c analyzer/engine/vantage/*.c | wc -l) engine files" \
          "($(grep -c -E 'warning:' "$out") warnings, all in clang-tidy.supp)"
     ;;
 *)

@@ -1,5 +1,5 @@
 /*
- * test_vantage.c - several vantage points (analyzer/engine/roce_vantage*.c;
+ * test_vantage.c - several vantage points (analyzer/engine/vantage/roce_vantage*.c;
  * analyzer/engine/ANALYSIS.md, "Vantage points").
  *
  * Most tests build transmission records directly: host A (10.0.0.1, QP

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "roce_icrc.h"
+#include "rocegen_ib.h"
 #include "rocegen_wire.h"
 
 #define DEFAULT_TTL          64
@@ -194,32 +195,6 @@ static int make_plan(const struct rg_spec *s, struct rg_plan *pl)
         return 0;
     }
     return rg_plan_roce(s, pl);
-}
-
-int rg_plan_roce(const struct rg_spec *s, struct rg_plan *pl)
-{
-    if (s->hdrs == RG_AUTO) {
-        const struct roce_opcode_info *op = roce_opcode_lookup(s->opcode);
-        pl->hdrs = op != NULL ? op->hdrs : 0;
-    } else {
-        pl->hdrs = (unsigned)s->hdrs & ROCE_HDR_ALL;
-    }
-    pl->padcnt = s->padcnt == RG_AUTO
-                     ? (BTH_PAD_ALIGN - s->payload_len % BTH_PAD_ALIGN) % BTH_PAD_ALIGN
-                     : (unsigned)s->padcnt & BTH_PAD_MASK;
-    pl->pad_len = s->pad_len == RG_AUTO ? pl->padcnt : (unsigned)s->pad_len & BTH_PAD_MASK;
-    if (s->payload_len > RG_MAX_FRAME)
-        return RG_ERR_INVALID;
-    pl->roce_full =
-        ROCE_BTH_LEN + roce_hdrs_len(pl->hdrs) + s->payload_len + pl->pad_len + ROCE_ICRC_LEN;
-    pl->body_len = pl->roce_full;
-    if (s->roce_cut != RG_AUTO) {
-        if (s->roce_cut < 0)
-            return RG_ERR_INVALID;
-        if ((unsigned)s->roce_cut < pl->body_len)
-            pl->body_len = (unsigned)s->roce_cut;
-    }
-    return 0;
 }
 
 int rg_build(const struct rg_spec *s, uint8_t *buf, size_t cap, struct rg_layout *lay)

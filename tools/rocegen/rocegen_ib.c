@@ -16,7 +16,7 @@
 
 #include "roce_ib.h"
 #include "roce_icrc.h"
-#include "rocegen_build.h"
+#include "rocegen_ib.h"
 #include "rocegen_wire.h"
 
 #define WORD 4u

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "roce_opcode.h"
-#include "rocegen_build.h"
+#include "rocegen_spec.h"
 
 #define ETH_HDR_LEN        14
 #define ETH_MIN_FRAME      60 /* without FCS */
@@ -119,10 +119,8 @@ struct rg_plan {
 };
 
 /* The RoCE part of the plan of s (from the BTH on): extension headers, pad,
- * the region before and after a cut. 0 or RG_ERR_INVALID (rocegen_build.c). */
+ * the region before and after a cut. 0 or RG_ERR_INVALID. */
 int rg_plan_roce(const struct rg_spec *s, struct rg_plan *pl);
-/* rg_build() of the InfiniBand kinds (rocegen_ib.c). */
-int rg_build_ib(const struct rg_spec *s, uint8_t *buf, size_t cap, struct rg_layout *lay);
 
 /* Link header (Ethernet, SLL, SLL2) and VLAN tags at buf; returns the bytes written. */
 unsigned rg_wire_link(const struct rg_spec *s, const struct rg_plan *pl, uint8_t *buf);

@@ -1,12 +1,12 @@
 /*
- * html_charts.c - the report page's other charts (see html_page.h): a
+ * html_charts.c - the report page's other charts (see html_part.h): a
  * latency histogram, and the PFC/PAUSE section (a table per priority, and,
  * with series, a timeline of the time paused).
  */
 #include <inttypes.h>
 #include <string.h>
 
-#include "html_page.h"
+#include "html_part.h"
 
 #define HIST_BINS 32
 #define ROW_H     34.0

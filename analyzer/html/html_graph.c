@@ -1,6 +1,6 @@
 /*
  * html_graph.c - the graphs of one flow on the report page (see
- * html_page.h): its sequence graph and its rate, then its CNP latency.
+ * html_part.h): its sequence graph and its rate, then its CNP latency.
  *
  * The sequence graph plots PSN, unwrapped and relative to the flow's first,
  * against time since the capture began: the requests the flow sent new (a
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "fmt.h"
-#include "html_page.h"
+#include "html_part.h"
 
 /* The sequence graph's frame, its CNP strip, and the rate graph's. */
 static const struct roce_html_box seq_box = {900, 320, 76, 884, 34, 274};

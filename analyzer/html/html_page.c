@@ -1,7 +1,8 @@
 /*
  * html_page.c - the HTML report of a capture (see html.h): the page, its
  * summary, which flows get graphs, and the limits it reached. The parts are
- * in html_tables.c, html_graph.c and html_charts.c.
+ * in html_tables.c, html_graph.c and html_charts.c; what they share with the
+ * page, in html_part.c.
  */
 #define _DEFAULT_SOURCE
 #include <inttypes.h>
@@ -11,91 +12,12 @@
 #include <time.h>
 
 #include "fmt.h"
-#include "html_page.h"
+#include "html_part.h"
 
 #define TITLE_LEN     512
 #define DATE_LEN      64
 #define HTML_FINDINGS 12 /* findings listed: what fits on a screen */
 #define HTML_SUBJECTS 5  /* subjects listed per finding */
-
-/* ---- the report's flows by key ---- */
-
-static int cmp_key(const struct roce_flow_key *a, const struct roce_flow_key *b)
-{
-    int c = memcmp(a->src, b->src, ROCE_ADDR_LEN);
-    if (c == 0)
-        c = memcmp(a->dst, b->dst, ROCE_ADDR_LEN);
-    if (c == 0 && a->dqpn != b->dqpn)
-        c = a->dqpn < b->dqpn ? -1 : 1;
-    if (c == 0)
-        c = (int)a->version - (int)b->version;
-    if (c == 0)
-        c = (int)a->af - (int)b->af;
-    return c;
-}
-
-static int cmp_by_key(const void *a, const void *b)
-{
-    const struct roce_flow_report *x = *(const struct roce_flow_report *const *)a;
-    const struct roce_flow_report *y = *(const struct roce_flow_report *const *)b;
-    int c = cmp_key(&x->key, &y->key);
-    return c != 0 ? c : (x > y) - (x < y);
-}
-
-const struct roce_flow_report *roce_html_flow_by_key(const struct roce_html_page *pg,
-                                                     const struct roce_flow_key *k)
-{
-    size_t lo = 0, hi = pg->r->n_flows;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cmp_key(&pg->by_key[mid]->key, k) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    /* a key seen twice (a QP reused: one flow record each) is the latest */
-    const struct roce_flow_report *f = NULL;
-    for (; lo < pg->r->n_flows && cmp_key(&pg->by_key[lo]->key, k) == 0; lo++)
-        f = pg->by_key[lo];
-    return f;
-}
-
-const struct roce_flow_report *roce_html_peer(const struct roce_html_page *pg,
-                                              const struct roce_flow_report *f)
-{
-    const struct roce_report_flow *x = roce_report_flow_x(pg->r, f);
-    if (!x->has_peer)
-        return NULL;
-    /* by id when the report has it (a reused QP has a flow record per use),
-     * else by key */
-    const struct roce_flow_report *p = f->peer_id ? roce_report_flow(pg->r, f->peer_id) : NULL;
-    if (p != NULL && cmp_key(&p->key, &x->peer) == 0)
-        return p;
-    return roce_html_flow_by_key(pg, &x->peer);
-}
-
-const struct roce_flow_report *roce_html_subject(const struct roce_html_page *pg,
-                                                 const struct roce_flow_report *x, unsigned kind)
-{
-    const struct roce_flow_report *p;
-    if (kind != ROCE_HTML_MARK_RESPONSE && kind != ROCE_HTML_MARK_CNP)
-        return x;
-    p = roce_html_peer(pg, x);
-    return p != NULL ? p : x;
-}
-
-void roce_html_flow_ref(const struct roce_html_page *pg, const struct roce_flow_report *f)
-{
-    char name[ROCE_FMT_FLOW_LEN];
-    roce_fmt_flow(&f->key, name, sizeof name);
-    if (pg->has_graph != NULL && pg->has_graph[f - pg->r->flows]) {
-        fprintf(pg->o, "<a href=\"#flow-%" PRIu64 "\">", f->id);
-        roce_html_esc(pg->o, name);
-        fputs("</a>", pg->o);
-    } else {
-        roce_html_esc(pg->o, name);
-    }
-}
 
 /* ---- which flows get graphs ---- */
 
@@ -504,12 +426,8 @@ int roce_html_report(FILE *o, const struct roce_report *r, const struct roce_htm
     pg.src = src;
     pg.top = top;
     pg.t0_ns = r->t.packets ? r->t.first_ts_ns : 0;
-    pg.by_key = calloc(r->n_flows ? r->n_flows : 1, sizeof *pg.by_key);
-    if (pg.by_key == NULL)
+    if (roce_html_page_flows(&pg) != 0)
         return -1;
-    for (size_t i = 0; i < r->n_flows; i++)
-        pg.by_key[i] = &r->flows[i];
-    qsort(pg.by_key, r->n_flows, sizeof *pg.by_key, cmp_by_key);
     if (choose_drawn(&pg) != 0) {
         rc = -1;
         goto out;

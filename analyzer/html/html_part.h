@@ -1,11 +1,12 @@
 /*
- * html_page.h - the report page's parts and what they share (html_page.c:
+ * html_part.h - the report page's parts and what they share (html_page.c:
  * the page and its summary; html_tables.c: the tables; html_graph.c: the
  * graphs of a flow; html_charts.c: the CNP latency histogram and the PFC
- * timeline).
+ * timeline; html_part.c: the page's flows by key, peers and references,
+ * which the page and every part use).
  */
-#ifndef ROCE_HTML_PAGE_H
-#define ROCE_HTML_PAGE_H
+#ifndef ROCE_HTML_PART_H
+#define ROCE_HTML_PART_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +40,9 @@ struct roce_html_page {
     size_t n_plotted;
 };
 
+/* Index the report's flows by key (pg->by_key; pg->r set): 0, or -1 when
+ * out of memory. The caller frees pg->by_key. */
+int roce_html_page_flows(struct roce_html_page *pg);
 /* The flow of the report with this key, or NULL. */
 const struct roce_flow_report *roce_html_flow_by_key(const struct roce_html_page *pg,
                                                      const struct roce_flow_key *k);

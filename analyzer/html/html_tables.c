@@ -1,6 +1,6 @@
 /*
  * html_tables.c - the report page's tables: the flows, the go-back-N
- * episodes, the frames with verdicts outside any flow (see html_page.h).
+ * episodes, the frames with verdicts outside any flow (see html_part.h).
  * Tables sort in the browser (report.js): numbers sort by data-v when the
  * text shows them otherwise.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "fmt.h"
-#include "html_page.h"
+#include "html_part.h"
 
 static void th_row(FILE *o, const char *const *heads, size_t n)
 {

@@ -190,7 +190,6 @@ void roce_ws_frames_init(void)
 
 void roce_ws_frames_cleanup(void)
 {
-    roce_ws_diag_cleanup();
     roce_engine_free(state.engine);
     state.engine = NULL;
     g_free(state.by_num);

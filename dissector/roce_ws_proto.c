@@ -108,6 +108,8 @@ void roce_ws_proto_register(void)
     register_prefs();
     register_init_routine(file_init);
     register_cleanup_routine(roce_ws_frames_cleanup);
+    /* the diagnoses built from the engine (roce_ws_diag.c) sit on the frames */
+    register_cleanup_routine(roce_ws_diag_cleanup);
     /* tshark -2 and the GUI: settle right after the first pass */
     register_postseq_cleanup_routine(roce_ws_settle);
     roce_ws_stats_register();

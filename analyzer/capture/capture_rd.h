@@ -96,7 +96,10 @@ struct roce_capture_format {
 ROCE_CAPTURE_FORMATS(ROCE_CAPTURE_FORMAT_DECLARE)
 
 /* Fields of a file in either byte order: swapped when the file's differs
- * from this machine's. */
+ * from this machine's; ROCE_RD_BE / ROCE_RD_LE for a field of fixed byte
+ * order (ERF's big-endian lengths, its little-endian time stamps). */
+#define ROCE_RD_BE (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+#define ROCE_RD_LE (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 static inline uint16_t roce_rd16(int swapped, const uint8_t *p)
 {
     uint16_t v;

@@ -30,7 +30,6 @@
 #include <stdio.h>
 
 #include "capture_rd.h"
-#include "roce_extract.h"
 #include "roce_linktype.h"
 #include "roce_time.h"
 
@@ -60,21 +59,16 @@ static int64_t erf_ts_ns(uint64_t ts)
     return (int64_t)(ts >> FRAC_SHIFT) * ROCE_NS_PER_SEC + (int64_t)(frac >> FRAC_SHIFT);
 }
 
-static uint64_t get_le64(const uint8_t *p)
-{
-    return (uint64_t)roce_get_le32(p, 4) << 32 | roce_get_le32(p, 0);
-}
-
 int roce_erf_frame(struct roce_capture_frame *f)
 {
     const uint8_t *r = f->data;
     size_t off = ERF_HDR_LEN;
 
     f->linktype = ROCE_LINKTYPE_ERF;
-    if (!roce_fits(f->caplen, 0, ERF_HDR_LEN))
+    if (f->caplen < ERF_HDR_LEN)
         return -1;
     for (unsigned t = r[ERF_TYPE_OFF]; t & ERF_EHDR_BIT; off += ERF_EHDR_LEN) {
-        if (!roce_fits(f->caplen, off, ERF_EHDR_LEN))
+        if (f->caplen - off < ERF_EHDR_LEN) /* off <= caplen: checked before */
             return -1;
         t = r[off];
     }
@@ -83,9 +77,9 @@ int roce_erf_frame(struct roce_capture_frame *f)
         off += ERF_ETH_PAD_LEN;
     if (lt == 0 || off > f->caplen)
         return -1;
-    uint32_t wlen = roce_get_be16(r, ERF_WLEN_OFF);
+    uint32_t wlen = roce_rd16(ROCE_RD_BE, r + ERF_WLEN_OFF);
     uint32_t cap = f->caplen - (uint32_t)off;
-    f->ts_ns = erf_ts_ns(get_le64(r));
+    f->ts_ns = erf_ts_ns(roce_rd64(ROCE_RD_LE, r));
     f->linktype = lt;
     f->data = r + off;
     f->caplen = cap < wlen ? cap : wlen;
@@ -108,8 +102,8 @@ static int erf_probe(const uint8_t *head, size_t len)
             return off == len ? i > 0 : i >= PROBE_MIN_RECORDS;
         const uint8_t *h = head + off;
         unsigned type = h[ERF_TYPE_OFF] & ROCE_ERF_TYPE_MASK;
-        size_t rlen = roce_get_be16(h, ERF_RLEN_OFF), body;
-        uint64_t ts = get_le64(h);
+        size_t rlen = roce_rd16(ROCE_RD_BE, h + ERF_RLEN_OFF), body;
+        uint64_t ts = roce_rd64(ROCE_RD_LE, h);
         if (rlen < ERF_HDR_LEN || type == 0 || type > ERF_TYPE_MAX)
             return 0;
         off += ERF_HDR_LEN;
@@ -152,7 +146,7 @@ static int erf_next(struct roce_rd *r, struct roce_capture_frame *f)
             return ROCE_RD_ERROR;
         }
         const uint8_t *h = s->p + s->off;
-        size_t rlen = roce_get_be16(h, ERF_RLEN_OFF);
+        size_t rlen = roce_rd16(ROCE_RD_BE, h + ERF_RLEN_OFF);
         if (rlen < ERF_HDR_LEN) {
             snprintf(r->err, sizeof r->err, "ERF record shorter than its header");
             return ROCE_RD_ERROR;
@@ -167,7 +161,7 @@ static int erf_next(struct roce_rd *r, struct roce_capture_frame *f)
         f->data = h;
         f->caplen = (uint32_t)rlen;
         f->wirelen = (uint32_t)rlen;
-        f->ts_ns = erf_ts_ns(get_le64(h));
+        f->ts_ns = erf_ts_ns(roce_rd64(ROCE_RD_LE, h));
         f->linktype = ROCE_LINKTYPE_ERF;
         return ROCE_RD_FRAME;
     }

@@ -21,7 +21,7 @@
 #include "roce_read.h"
 #include "roce_reqlog.h"
 #include "roce_seq.h"
-#include "roce_split.h"
+#include "roce_shard.h"
 #include "roce_verdq.h"
 
 _Static_assert(REQLOG_CLASSES == ROCE_SHARD_CLASSES, "a part of a split takes whole rings");

@@ -37,6 +37,7 @@
 #include "roce_config.h"
 #include "roce_decode.h"
 #include "roce_diag.h"
+#include "roce_frame.h"
 #include "roce_hist.h"
 #include "roce_host_mac.h"
 #include "roce_lat.h"
@@ -57,18 +58,6 @@ struct roce_frame_out {
 /* Create an engine (copies cfg). NULL when out of memory or cfg is invalid. */
 struct roce_engine *roce_engine_new(const struct roce_config *cfg);
 void roce_engine_free(struct roce_engine *e);
-
-/* Input frame: bytes are only read during the call. The frame number is a
- * label: the engine only compares it for equality and hands it back in
- * verdicts and reports (front ends number frames from 1, as Wireshark). */
-struct roce_frame_in {
-    uint64_t frame; /* frame number, from 1 */
-    int64_t ts_ns;  /* capture time, ns since the epoch (clamped to [0, 2^62]) */
-    int linktype;   /* enum roce_linktype */
-    const uint8_t *data;
-    uint32_t caplen;
-    uint32_t wirelen;
-};
 
 /*
  * Analyse one frame; out may be NULL. Returns 0, or -1 when the link type is
@@ -100,6 +89,22 @@ size_t roce_engine_retire_idle(struct roce_engine *e, int64_t idle_ns);
 /* Settle everything still open (end of capture); on_verdict is called for
  * the remaining frames. Further frames may follow (then it acts as a flush). */
 void roce_engine_finish(struct roce_engine *e);
+
+/* The use of the engine-wide bounds so far, and the bounds: what a split
+ * analysis checks before it takes its parts' results for one engine's
+ * (roce_split_exact, roce_split.h). */
+struct roce_engine_usage {
+    uint32_t cm_pending_peak; /* CM REQs waiting for their REP at once, at most */
+    uint32_t cm_pending_max;  /* how many can wait */
+    uint32_t ce_ring_max;     /* CE marks waiting for a CNP that can be tracked */
+    uint32_t cnp_ring_max;    /* CNPs waiting for their connection that can be tracked */
+    uint32_t gap_ring_room, gap_ring_max;     /* PSN gaps waiting: room made, at most */
+    uint32_t dcqcn_ring_room, dcqcn_ring_max; /* CNPs waiting for their after window */
+    uint32_t macs, macs_max;                  /* source MACs in the table, at most */
+    int64_t ce_wait_ns;  /* the longest a CE mark waits for its CNP (capture time) */
+    int64_t cnp_wait_ns; /* the longest a CNP waits for its connection */
+};
+void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u);
 
 /* ---- report ---- */
 

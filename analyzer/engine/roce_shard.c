@@ -1,6 +1,6 @@
 /*
  * roce_shard.c - the key that says which part of a split analysis a frame
- * belongs to (see roce_split.h, roce_shard_key; the parts: roce_split.c).
+ * belongs to (see roce_shard.h, roce_shard_key; the parts: roce_split.c).
  *
  * Everything the engine keeps about a connection (its two flows, their CM
  * exchange, its CNPs, the pairing of responses with requests) lives between
@@ -15,10 +15,11 @@
  * the inner packet's addresses; RoCEv1: the GIDs). Frames without a RoCE
  * packet (MAC Control, other traffic) get 0.
  */
-#include "roce_split.h"
+#include "roce_shard.h"
 
 #include <string.h>
 
+#include "roce_decode.h"
 #include "roce_extract.h"
 #include "roce_index.h"
 

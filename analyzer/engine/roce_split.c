@@ -1,7 +1,7 @@
 /*
  * roce_split.c - a split analysis: its parts, the frames each takes, the
  * proof that the parts' results are the one engine's, and the flow ids one
- * engine gives (see roce_split.h; the key of a frame: roce_shard.c).
+ * engine gives (see roce_split.h; the key of a frame: roce_shard.h).
  *
  * Why the checks of roce_split_exact() suffice. One engine's results depend
  * on the other connections only through engine-wide bounds and the time of
@@ -221,7 +221,7 @@ static int verdicts_within_bounds(const struct roce_config *cfg, const struct ro
 }
 
 /* The flows the parts created, summed. */
-static uint64_t flows_created(struct roce_split_part *const *parts, unsigned n)
+static uint64_t created_in_parts(struct roce_split_part *const *parts, unsigned n)
 {
     uint64_t sum = 0;
     for (unsigned i = 0; i < n; i++)
@@ -250,7 +250,7 @@ const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
         cnps += u.dcqcn_ring_room;
         macs += u.macs;
     }
-    if (flows_created(parts, n) > parts[0]->cfg.max_flows)
+    if (created_in_parts(parts, n) > parts[0]->cfg.max_flows)
         return "more flows than --max-flows";
     if (cm_peak > u.cm_pending_max)
         return "CM REQs waiting";

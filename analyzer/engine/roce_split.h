@@ -24,7 +24,9 @@
  * no engine-wide bound is reached (max_flows, max_open_verdicts, the CE mark
  * and CNP rings, the CM REQs waiting, the diagnoses' gap and DCQCN rings and
  * the MAC table): roce_split_exact() checks each from what the engine knows
- * of its windows, rings and usage; rocescope(1), THREADS, says it for users.
+ * of its windows, rings and usage (roce_engine_usage, roce_engine.h);
+ * rocescope(1), THREADS, says it for users. The key of a frame and its class:
+ * roce_shard.h.
  */
 #ifndef ROCE_SPLIT_H
 #define ROCE_SPLIT_H
@@ -33,39 +35,7 @@
 #include <stdint.h>
 
 #include "roce_engine.h"
-
-/* The key of a frame's address pair for a split (0: no RoCE packet), and
- * the key of an address pair (either order; never 0), as roce_shard_key
- * gives it for a packet between them (roce_shard.c). */
-uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_in *in);
-uint32_t roce_pair_key(const uint8_t a[ROCE_ADDR_LEN], const uint8_t b[ROCE_ADDR_LEN]);
-
-#define ROCE_SHARD_CLASS_BITS 4
-#define ROCE_SHARD_CLASSES    (1u << ROCE_SHARD_CLASS_BITS)
-/* The class of a key (its top bits: the best mixed), and the part of an
- * n-part split that takes a class. */
-static inline unsigned roce_shard_class(uint32_t key)
-{
-    return key >> (32 - ROCE_SHARD_CLASS_BITS);
-}
-static inline unsigned roce_shard_part(unsigned cls, unsigned n)
-{
-    return cls % n;
-}
-
-/* What engine-wide bounds a split analysis must check (roce_engine.c). */
-struct roce_engine_usage {
-    uint32_t cm_pending_peak; /* CM REQs waiting for their REP at once, at most */
-    uint32_t cm_pending_max;  /* how many can wait */
-    uint32_t ce_ring_max;     /* CE marks waiting for a CNP that can be tracked */
-    uint32_t cnp_ring_max;    /* CNPs waiting for their connection that can be tracked */
-    uint32_t gap_ring_room, gap_ring_max;     /* PSN gaps waiting: room made, at most */
-    uint32_t dcqcn_ring_room, dcqcn_ring_max; /* CNPs waiting for their after window */
-    uint32_t macs, macs_max;                  /* source MACs in the table, at most */
-    int64_t ce_wait_ns;  /* the longest a CE mark waits for its CNP (capture time) */
-    int64_t cnp_wait_ns; /* the longest a CNP waits for its connection */
-};
-void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u);
+#include "roce_shard.h"
 
 /* How many parts a split into `wanted` engines has: a part takes whole
  * classes, so parts beyond the classes would read every frame and get none. */

@@ -1,6 +1,6 @@
 /*
  * runmeasure.c - run a command and report its wall time and peak resident
- * memory, for tools/bench.py. Measuring from Python would count the forked
+ * memory, for tools/bench/bench.py. Measuring from Python would count the forked
  * interpreter's own memory in the child's peak (ru_maxrss covers the child
  * from fork, before exec); this launcher is small.
  *   runmeasure CMD [ARGS...]   prints "runmeasure <seconds> <maxrss KiB> <status>" on stderr

@@ -1,7 +1,7 @@
 /*
  * sendpkts.c - send the frames of a classic pcap file on an interface as
  * fast as the kernel takes them, or at a given rate: a replayer for the
- * live monitor's benchmark (tools/bench_live.py) faster than tcpreplay.
+ * live monitor's benchmark (tools/bench/bench_live.py) faster than tcpreplay.
  *
  *   sendpkts IFACE FILE.pcap [PPS [LOOPS]]
  *

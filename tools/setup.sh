@@ -34,6 +34,12 @@ if [ -n "$missing" ]; then
     fi
     echo "setup: installing$missing"
     export DEBIAN_FRONTEND=noninteractive
+    # an installation cut short earlier (a reboot mid-install) blocks apt-get:
+    # finish it first, as apt-get itself advises
+    if [ -n "$(dpkg --audit 2>/dev/null)" ]; then
+        echo "setup: finishing an interrupted installation (dpkg --configure -a)"
+        dpkg --configure -a >/dev/null
+    fi
     apt-get update -qq
     policy=/usr/sbin/policy-rc.d made_policy=""
     if [ ! -e "$policy" ]; then

@@ -252,8 +252,10 @@ def errors(c, captures):
 
     case("not a report", ["merge", "-o", out, good, c.path("notreport.json")], 1,
          "not a rocescope JSON report")
-    case("not JSON", ["merge", "-o", out, c.path("notjson.json")], 1, "notjson.json: offset 0")
-    case("cut short", ["merge", "-o", out, c.path("cut.json")], 1, "cut.json: offset")
+    case("not JSON", ["merge", "-o", out, c.path("notjson.json")], 1,
+         "notjson.json: an object expected (offset 0)")
+    case("cut short", ["merge", "-o", out, c.path("cut.json")], 1,
+         "the report is cut short (offset %d)" % (len(text) // 2))
     case("data after the report", ["merge", "-o", out, c.path("trailing.json")], 1,
          "data after the report")
     case("missing file", ["merge", "-o", out, good, c.path("nothere.json")], 1,

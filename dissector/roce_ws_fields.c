@@ -9,7 +9,6 @@
  */
 #include "roce_ws_fields.h"
 
-#include "roce_bth.h"
 
 struct roce_ws_hf roce_ws_hf;
 struct roce_ws_ett roce_ws_ett = {-1, -1, -1, -1};

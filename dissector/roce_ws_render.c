@@ -16,7 +16,6 @@
 #include "roce_ws.h"
 #include "roce_ws_fields.h"
 
-#include "roce_bth.h"
 
 #define RNR_10US_PER_MS 100
 #define MBPS_PER_GBPS   1000.0

@@ -41,7 +41,7 @@
 #include <wiretap/wtap.h>
 #include <ws_version.h>
 
-#include "erf.h" /* analyzer/capture: the link type of an ERF record type */
+#include "roce_linktype.h" /* the engine's: the link type of an ERF record type */
 #include "roce_decode.h"
 
 /* Nonzero when building against Wireshark major.minor or later. */

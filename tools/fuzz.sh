@@ -3,8 +3,9 @@
 #
 #   tools/fuzz.sh TARGET SECONDS     fuzz TARGET (engine, capture or report), nice'd, for SECONDS
 #   tools/fuzz.sh --minimize TARGET  merge the working corpus into the committed one
-#                                    (tests/fuzz/corpus/TARGET): only inputs adding coverage,
-#                                    cut to MINIMIZE_MAX_LEN bytes (default 4096)
+#                                    (the archive tests/fuzz/corpus/TARGET.tar.gz, packed
+#                                    again by tests/fuzz/corpus.sh): only inputs adding
+#                                    coverage, cut to MINIMIZE_MAX_LEN bytes (default 4096)
 #   tools/fuzz.sh --coverage TARGET  source coverage (lines, regions, branches) of the engine
 #                                    (and for capture, report: the CLI) reached by the working corpus
 #                                    and the seeds: clang -fprofile-instr-generate, llvm-cov,
@@ -13,8 +14,9 @@
 #
 # Build: clang, -fsanitize=fuzzer,address,undefined (UB aborts), in build-fuzz/
 # (BUILD_DIR to change it). Inputs: the working corpus build-fuzz/corpus/TARGET
-# (kept between runs; new inputs go there), the committed corpus, the seeds
-# made from captures/ and rocegen (tests/fuzz/make_seeds.sh), the dictionary
+# (kept between runs; new inputs go there), the committed corpus (unpacked
+# into build-fuzz/committed/TARGET), the seeds made from captures/ and rocegen
+# (tests/fuzz/make_seeds.sh), the dictionary
 # tests/fuzz/roce.dict (report.dict for the report target). Findings (crash-*,
 # leak-*, timeout-*, oom-*) go to build-fuzz/artifacts/TARGET/; the log to
 # build-fuzz/fuzz-TARGET.log.
@@ -50,6 +52,9 @@ build() {
         fuzz_report rocegen seed_engine rocescope >/dev/null
     sh tests/fuzz/make_seeds.sh "$BUILD/tools/rocegen" "$BUILD/tests/fuzz/seed_engine" \
         "$BUILD/analyzer/rocescope" . "$BUILD/seeds" >/dev/null 2>&1
+    for t in $TARGETS; do
+        sh tests/fuzz/corpus.sh unpack "$t" "$BUILD/committed/$t" >/dev/null
+    done
 }
 
 # Source coverage of what TARGET's corpus reaches (see the head comment).
@@ -59,8 +64,8 @@ coverage() {
         -DCMAKE_C_FLAGS="-fprofile-instr-generate -fcoverage-mapping" \
         -DCMAKE_EXE_LINKER_FLAGS=-fprofile-instr-generate >/dev/null
     nice -n "${FUZZ_NICE:-19}" cmake --build "$cov" -j2 --target "replay_$1" >/dev/null
-    set -- "$1" "$BUILD/corpus/$1" "$BUILD/seeds/$1"
-    [ -d "tests/fuzz/corpus/$1" ] && set -- "$@" "tests/fuzz/corpus/$1"
+    sh tests/fuzz/corpus.sh unpack "$1" "$cov/committed/$1" >/dev/null
+    set -- "$1" "$BUILD/corpus/$1" "$BUILD/seeds/$1" "$cov/committed/$1"
     target=$1
     shift
     rm -f "$cov/replay.profraw"
@@ -87,14 +92,14 @@ case "${1:-}" in
 --minimize)
     [ $# -eq 2 ] && known_target "$2" || usage
     build
-    mkdir -p "tests/fuzz/corpus/$2" "$BUILD/corpus/$2"
+    mkdir -p "$BUILD/corpus/$2"
     # inputs cut to MINIMIZE_MAX_LEN bytes (default 4096): a corpus small enough to
-    # commit, still holding nearly all the coverage
+    # commit, still holding nearly all the coverage; merged into the committed
+    # corpus as build() unpacked it, then packed into its archive again
     nice -n "${FUZZ_NICE:-19}" "$BUILD/tests/fuzz/fuzz_$2" -merge=1 \
-        -max_len="${MINIMIZE_MAX_LEN:-4096}" -dict="$(dict_of "$2")" "tests/fuzz/corpus/$2" \
+        -max_len="${MINIMIZE_MAX_LEN:-4096}" -dict="$(dict_of "$2")" "$BUILD/committed/$2" \
         "$BUILD/corpus/$2"
-    echo "fuzz: tests/fuzz/corpus/$2 holds $(ls "tests/fuzz/corpus/$2" | wc -l) inputs," \
-         "$(du -sk "tests/fuzz/corpus/$2" | cut -f1) KiB"
+    sh tests/fuzz/corpus.sh pack "$2" "$BUILD/committed/$2"
     exit 0
     ;;
 esac
@@ -108,8 +113,7 @@ corpus="$BUILD/corpus/$target"
 artifacts="$BUILD/artifacts/$target"
 log="$BUILD/fuzz-$target.log"
 mkdir -p "$corpus" "$artifacts"
-set -- "$corpus" "$BUILD/seeds/$target"
-[ -d "tests/fuzz/corpus/$target" ] && set -- "$@" "tests/fuzz/corpus/$target"
+set -- "$corpus" "$BUILD/seeds/$target" "$BUILD/committed/$target"
 before=$(ls "$artifacts" | wc -l)
 
 echo "fuzz: $target for $seconds s (log $log)"

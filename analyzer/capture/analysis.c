@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "capture.h"
+#include "roce_split.h"
 
 #define STOP_CHECK_MASK 1023u /* a split analysis looks at its stop flag every 1024 frames */
 
@@ -41,9 +42,8 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
         note_error(a, path, msg);
         return -1;
     }
-    if (!roce_capture_supported(c)) {
-        snprintf(msg, msglen, "unsupported link type %s (%d)", roce_capture_linktype_name(c),
-                 roce_capture_linktype(c));
+    if (roce_capture_linktype_check(roce_capture_linktype(c), roce_capture_linktype_name(c), msg,
+                                    msglen) != 0) {
         note_error(a, path, msg);
         roce_capture_close(c);
         return -1;
@@ -53,23 +53,18 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
     int64_t earliest = 0, latest = 0;
     uint64_t first = a->frame + 1;
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
-        struct roce_frame_in in = {++a->frame, fr.ts_ns,  fr.linktype,
-                                   fr.data,    fr.caplen, fr.wirelen};
-        if (in.frame == first || fr.ts_ns < earliest)
-            earliest = fr.ts_ns;
-        if (in.frame == first || fr.ts_ns > latest)
-            latest = fr.ts_ns;
-        if (in.frame > 1 && fr.ts_ns < a->now_ns)
-            a->out_of_order = 1;
-        else
-            a->now_ns = fr.ts_ns;
-        if (a->split) {
+        struct roce_frame_in in;
+        roce_capture_frame_in(&fr, ++a->frame, &in);
+        if (in.frame == first || in.ts_ns < earliest)
+            earliest = in.ts_ns;
+        if (in.frame == first || in.ts_ns > latest)
+            latest = in.ts_ns;
+        if (a->split != NULL) {
             if ((in.frame & STOP_CHECK_MASK) == 0 &&
                 atomic_load_explicit(a->stop, memory_order_relaxed))
                 break;
-            if (!(a->classes >> roce_shard_class(roce_shard_key(a->cfg, &in)) & 1u))
+            if (!roce_split_mine(a->split, &in))
                 continue;
-            roce_engine_note_time(a->engine, a->now_ns);
         }
         if (a->on_frame == NULL) {
             roce_engine_frame(a->engine, &in, NULL);

@@ -13,6 +13,8 @@
 
 #include "roce_engine.h"
 
+struct roce_split_part; /* roce_split.h */
+
 #define ROCE_ANALYSIS_ERR_LEN 512
 
 struct roce_analysis {
@@ -31,16 +33,11 @@ struct roce_analysis {
     void (*on_frame)(void *ctx, struct roce_engine *e, const struct roce_frame_in *in,
                      const struct roce_frame_out *out);
     void *frame_ctx;
-    /* A split analysis (roce_shard_key): the engine takes the frames whose
-     * key's class (roce_shard_class) is a bit set in classes, and is told the
-     * latest time of the others (split 0: every frame). cfg gives the key's
-     * settings; reading stops early when *stop is set. */
-    int split;
-    uint32_t classes;
-    const struct roce_config *cfg;
+    /* A part of a split analysis (roce_split.h; NULL: none): the engine
+     * (the part's) takes the frames roce_split_mine() says are the part's.
+     * Reading stops early when *stop is set. */
+    struct roce_split_part *split;
     atomic_int *stop;
-    int out_of_order; /* a frame came earlier than the latest before it */
-    int64_t now_ns;   /* the latest frame time (when frame > 0) */
 };
 
 /* Read one capture file into a->engine. Returns 0, or -1 on a problem (file

@@ -3,23 +3,16 @@
  *
  * The input is a file, mapped, or a stream: standard input ("-"), a pipe,
  * or the output of the decompression thread when the first bytes say gzip,
- * zstd or lz4 (decompress.c). Classic pcap (pcap_classic.c) and pcapng
- * (pcap_ng.c) are parsed in place; anything else, and any record those
- * readers do not take, goes to libpcap: a file libpcap opens itself; past
- * the first record (and for streams) libpcap reads a stream made of the
- * headers the reader kept followed by the rest of the input
- * (fopencookie), so it reads on from the record where the reader stopped
- * and both give the same frames and the same errors.
- * ROCESCOPE_READER=libpcap in the environment makes libpcap read
- * everything (the tests compare the two).
- * Records of link type ERF (ibdump's pcap files, pcapng interfaces of that
- * type) become the frames they carry (erf.c); a file no reader takes is
- * tried as a raw ERF file, which has no magic number (files only, not
- * streams).
- *
- * Each pcap_next_ex outcome has its own branch: 1 a frame, PCAP_ERROR_BREAK
- * (-2) the end of the file, PCAP_ERROR (-1) an error such as a truncated
- * record ("truncated dump file"), which ends the file with a message.
+ * zstd or lz4 (decompress.c). The formats are a table (capture_rd.h): the
+ * rows are tried in order, each whose probe takes the first bytes is asked
+ * to open the input, and the first that does reads it. A row that parses
+ * records in place gives way to libpcap's row at any record it does not
+ * take: libpcap then reads the headers that reader kept followed by the
+ * rest of the input, from the record where the reader stopped, so both give
+ * the same frames and the same errors. ROCESCOPE_READER=libpcap in the
+ * environment leaves the in-place rows out (the tests compare the two).
+ * When no row opens the input, the first reason given (libpcap's) is the
+ * error.
  */
 #define _GNU_SOURCE
 #include "capture.h"
@@ -27,13 +20,10 @@
 
 #include "capture_rd.h"
 #include "decompress.h"
-#include "erf.h"
-#include "roce_decode.h"
-#include "roce_time.h"
+#include "roce_linktype.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pcap/pcap.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,124 +31,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define LINKTYPE_RAW 101
-#define READER_ENV   "ROCESCOPE_READER"
-#define MAGIC_LEN    4
-
-enum reader { RD_LIBPCAP, RD_PCAP, RD_NG };
+#define READER_ENV     "ROCESCOPE_READER"
+#define MAGIC_LEN      4
+#define UNKNOWN_FORMAT "unknown file format" /* as libpcap says it */
 
 struct roce_capture {
     struct roce_src src;
     int fd; /* the input's descriptor (-1: none of ours) */
     struct roce_unzip *unzip;
-    enum reader reader;
-    struct roce_rd_pcap classic;
-    struct roce_rd_ng ng;
-    pcap_t *p;
-    FILE *replay;       /* libpcap's stream (NULL: it opened the file itself) */
-    const uint8_t *pre; /* the headers replayed before the rest of the input */
-    size_t pre_len, pre_off;
-    struct roce_erfmap *erf; /* the reader of a raw ERF file */
-    int linktype;
-    int reopenable; /* a file read in place or by libpcap, not a stream */
-    char err[PCAP_ERRBUF_SIZE + 64];
+    const struct roce_capture_format *fmt; /* the row reading the input (NULL: none) */
+    struct roce_rd rd;
+    uint8_t *kept; /* the headers a reader gave way with, copied for libpcap */
 };
 
-int roce_pcap_linktype(int dlt)
-{
-    /* pcap_datalink gives a DLT_ value; the engine wants the LINKTYPE_ value */
-    return dlt == DLT_RAW ? LINKTYPE_RAW : dlt;
-}
-
-const char *roce_pcap_linktype_name(int dlt)
-{
-    const char *n = pcap_datalink_val_to_name(dlt);
-    return n != NULL ? n : "unknown";
-}
-
-int64_t roce_capture_ts_ns(int64_t sec, int64_t frac, int64_t unit)
-{
-    /* a corrupt file can carry seconds that 64-bit nanoseconds do not hold
-     * (past the year 2262, or negative): they saturate */
-    const int64_t margin = 1LL << 13; /* seconds: covers any 32-bit fraction */
-    if (sec > INT64_MAX / ROCE_NS_PER_SEC - margin)
-        return INT64_MAX / ROCE_NS_PER_SEC * ROCE_NS_PER_SEC - margin * ROCE_NS_PER_SEC;
-    if (sec < -(INT64_MAX / ROCE_NS_PER_SEC - margin))
-        return -(INT64_MAX / ROCE_NS_PER_SEC * ROCE_NS_PER_SEC - margin * ROCE_NS_PER_SEC);
-    return sec * ROCE_NS_PER_SEC + frac * unit;
-}
-
-void roce_pcap_frame(const struct pcap_pkthdr *h, const u_char *d, int nano, int linktype,
-                     struct roce_capture_frame *f)
-{
-    f->ts_ns = roce_capture_ts_ns((int64_t)h->ts.tv_sec, (int64_t)h->ts.tv_usec,
-                                  nano ? 1 : ROCE_NS_PER_US);
-    f->caplen = h->caplen;
-    f->wirelen = h->len < h->caplen ? h->caplen : h->len;
-    f->data = d;
-    f->linktype = linktype;
-}
-
-/* libpcap's stream: the kept headers, then the rest of the input. */
-static ssize_t replay_read(void *cookie, char *buf, size_t size)
-{
-    struct roce_capture *c = cookie;
-    if (c->pre_off < c->pre_len) {
-        size_t n = c->pre_len - c->pre_off < size ? c->pre_len - c->pre_off : size;
-        memcpy(buf, c->pre + c->pre_off, n);
-        c->pre_off += n;
-        return (ssize_t)n;
-    }
-    size_t n = roce_src_read(&c->src, buf, size);
-    if (n == 0 && c->src.read_errno) {
-        errno = c->src.read_errno;
-        return -1;
-    }
-    return (ssize_t)n;
-}
-
-/* libpcap reads on from the read position, after the headers pre. 0, or
- * -1 with err set. */
-static int to_libpcap(struct roce_capture *c, const uint8_t *pre, size_t pre_len, char *err,
-                      size_t errlen)
-{
-    char perr[PCAP_ERRBUF_SIZE];
-    cookie_io_functions_t io = {replay_read, NULL, NULL, NULL};
-    c->pre = pre;
-    c->pre_len = pre_len;
-    c->pre_off = 0;
-    c->replay = fopencookie(c, "r", io);
-    if (c->replay == NULL) {
-        snprintf(err, errlen, "%s", strerror(errno));
-        return -1;
-    }
-    perr[0] = '\0';
-    c->p = pcap_fopen_offline_with_tstamp_precision(c->replay, PCAP_TSTAMP_PRECISION_NANO, perr);
-    if (c->p == NULL) {
-        fclose(c->replay);
-        c->replay = NULL;
-        snprintf(err, errlen, "%s", perr[0] ? perr : "cannot open");
-        return -1;
-    }
-    c->reader = RD_LIBPCAP;
-    c->linktype = roce_pcap_linktype(pcap_datalink(c->p));
-    return 0;
-}
-
-/* libpcap opens the file itself. 0, or -1 with err set. */
-static int open_libpcap(struct roce_capture *c, const char *path, char *err, size_t errlen)
-{
-    char perr[PCAP_ERRBUF_SIZE];
-    perr[0] = '\0';
-    c->p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, perr);
-    if (c->p == NULL) {
-        snprintf(err, errlen, "%s", perr[0] ? perr : "cannot open");
-        return -1;
-    }
-    c->reader = RD_LIBPCAP;
-    c->linktype = roce_pcap_linktype(pcap_datalink(c->p));
-    return 0;
-}
+#define ROCE_CAPTURE_ROW(name) &roce_capture_##name,
+static const struct roce_capture_format *const formats[] = {ROCE_CAPTURE_FORMATS(ROCE_CAPTURE_ROW)};
+#define N_FORMATS (sizeof formats / sizeof formats[0])
 
 /* Open the input: standard input, or the file (mapped when it is a regular
  * file). 0, or -1 with err set. */
@@ -239,6 +127,57 @@ static int start_unzip(struct roce_capture *c, enum roce_zkind kind, char *err, 
     return 0;
 }
 
+/* Release the state of the row reading the input. */
+static void stop(struct roce_capture *c)
+{
+    if (c->fmt != NULL && c->fmt->close != NULL)
+        c->fmt->close(&c->rd);
+    free(c->rd.st);
+    c->rd.st = NULL;
+    c->fmt = NULL;
+}
+
+/* Have row fmt read the input: 0, or -1 when it does not take it (its
+ * state released; the reason, when it gives one, in c->rd.err). */
+static int start(struct roce_capture *c, const struct roce_capture_format *fmt)
+{
+    if (fmt->size != 0 && (c->rd.st = calloc(1, fmt->size)) == NULL) {
+        snprintf(c->rd.err, sizeof c->rd.err, "out of memory");
+        return -1;
+    }
+    c->fmt = fmt;
+    if (fmt->open(&c->rd) == 0)
+        return 0;
+    stop(c);
+    return -1;
+}
+
+/* The first row that takes the input (regular: a mapped regular file).
+ * 0, or -1 with the first reason a row gave (else libpcap's words for a
+ * format it does not know) in err. */
+static int find_format(struct roce_capture *c, int regular, char *err, size_t errlen)
+{
+    const char *reader = getenv(READER_ENV);
+    int libpcap_only = reader != NULL && strcmp(reader, "libpcap") == 0;
+    err[0] = '\0';
+    for (size_t i = 0; i < N_FORMATS; i++) {
+        const struct roce_capture_format *f = formats[i];
+        if ((libpcap_only && (f->flags & ROCE_FMT_IN_PLACE)) ||
+            (!regular && (f->flags & ROCE_FMT_FILE_ONLY)))
+            continue;
+        if (f->probe != NULL && !f->probe(c->src.p + c->src.off, roce_src_left(&c->src)))
+            continue;
+        if (start(c, f) == 0)
+            return 0;
+        if (err[0] == '\0')
+            snprintf(err, errlen, "%s", c->rd.err);
+        c->rd.err[0] = '\0';
+    }
+    if (err[0] == '\0')
+        snprintf(err, errlen, "%s", UNKNOWN_FORMAT);
+    return -1;
+}
+
 struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen)
 {
     struct roce_capture *c = calloc(1, sizeof *c);
@@ -259,28 +198,10 @@ struct roce_capture *roce_capture_open(const char *path, char *err, size_t errle
         regular = 0;
         roce_src_need(&c->src, MAGIC_LEN);
     }
-    c->reopenable = regular;
-    const char *reader = getenv(READER_ENV);
-    if (reader == NULL || strcmp(reader, "libpcap") != 0) {
-        if (roce_rd_pcap_open(&c->classic, &c->src) == 0) {
-            c->reader = RD_PCAP;
-            c->linktype = c->classic.linktype;
-            return c;
-        }
-        if (roce_rd_ng_open(&c->ng, &c->src) == 0) {
-            c->reader = RD_NG;
-            c->linktype = c->ng.linktype;
-            return c;
-        }
-    }
-    if ((regular ? open_libpcap(c, path, err, errlen) : to_libpcap(c, NULL, 0, err, errlen)) != 0) {
-        char eerr[PCAP_ERRBUF_SIZE];
-        /* a raw ERF file? (libpcap's reason stands when it is not one) */
-        if (!regular || (c->erf = roce_erfmap_open(path, eerr, sizeof eerr)) == NULL)
-            goto fail;
-        c->linktype = ROCE_LINKTYPE_ERF;
-    }
-    return c;
+    c->rd.src = &c->src;
+    c->rd.file = regular ? path : NULL;
+    if (find_format(c, regular, err, errlen) == 0)
+        return c;
 fail:
     if (c->unzip != NULL) { /* the decompression problem says more than the reader's */
         roce_unzip_finish(c->unzip, err, errlen);
@@ -308,106 +229,84 @@ int roce_capture_path_reopenable(const char *path)
     return n <= 0 || roce_unzip_kind(head, (size_t)n) == ROCE_Z_NONE;
 }
 
-int roce_capture_reopenable(const struct roce_capture *c)
-{
-    return c->reopenable;
-}
-
 int roce_capture_linktype(const struct roce_capture *c)
 {
-    return c->linktype;
-}
-
-int roce_capture_supported(const struct roce_capture *c)
-{
-    return c->linktype == ROCE_LINKTYPE_ERF || roce_linktype_supported(c->linktype);
+    return c->rd.linktype;
 }
 
 const char *roce_capture_linktype_name(const struct roce_capture *c)
 {
-    return roce_pcap_linktype_name(c->linktype == LINKTYPE_RAW ? DLT_RAW : c->linktype);
+    int lt = c->rd.linktype;
+    return roce_pcap_linktype_name(lt == ROCE_LINKTYPE_RAW ? DLT_RAW : lt);
 }
 
 /* The input ended (or failed): a decompression problem is the file's. */
 static enum roce_capture_status ended(struct roce_capture *c, enum roce_capture_status st)
 {
     if (c->unzip != NULL) {
-        if (roce_unzip_finish(c->unzip, c->err, sizeof c->err) != 0)
+        if (roce_unzip_finish(c->unzip, c->rd.err, sizeof c->rd.err) != 0)
             st = ROCE_CAPTURE_ERROR;
         c->unzip = NULL;
     }
     return st;
 }
 
-/* A frame of a pcap or pcapng record: of its own link type, or the frame
- * an ERF record carries (with the record's time stamp). */
-static enum roce_capture_status frame_out(struct roce_capture_frame *f)
+/* The reader gave way at a record it does not take: libpcap's row reads on
+ * from there, after the headers the reader kept (copied: the reader's state
+ * goes). 0, or -1 with the reason in c->rd.err. */
+static int give_way(struct roce_capture *c)
 {
-    if (f->linktype == ROCE_LINKTYPE_ERF)
-        roce_erf_frame(f);
-    return ROCE_CAPTURE_FRAME;
+    size_t n = c->rd.pre_len;
+    if ((c->kept = malloc(n)) == NULL) {
+        snprintf(c->rd.err, sizeof c->rd.err, "out of memory");
+        return -1;
+    }
+    memcpy(c->kept, c->rd.pre, n);
+    stop(c);
+    c->rd.pre = c->kept;
+    c->rd.pre_len = n;
+    return start(c, &roce_capture_libpcap);
+}
+
+/* What next returns when the row's next gave no frame (st): libpcap
+ * takes over from a reader that gave way, or the input ended. Apart from
+ * roce_capture_next, whose every frame passes by. */
+static __attribute__((noinline)) enum roce_capture_status
+not_a_frame(struct roce_capture *c, struct roce_capture_frame *f, int st)
+{
+    if (st == ROCE_RD_LIBPCAP) {
+        if (c->fmt == NULL || give_way(c) != 0) /* NULL: libpcap could not take over */
+            return ended(c, ROCE_CAPTURE_ERROR);
+        st = c->fmt->next(&c->rd, f);
+        if (st == ROCE_RD_FRAME)
+            return ROCE_CAPTURE_FRAME;
+    }
+    return ended(c, st == ROCE_RD_END ? ROCE_CAPTURE_END : ROCE_CAPTURE_ERROR);
 }
 
 enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_capture_frame *f)
 {
-    struct pcap_pkthdr *h;
-    const u_char *d;
-    int st = ROCE_RD_LIBPCAP;
-
-    if (c->erf != NULL) {
-        int es = roce_erfmap_next(c->erf, f);
-        if (es == ROCE_CAPTURE_ERROR)
-            snprintf(c->err, sizeof c->err, "%s", roce_erfmap_error(c->erf));
-        return (enum roce_capture_status)es;
-    }
-    if (c->reader == RD_PCAP)
-        st = roce_rd_pcap_next(&c->classic, &c->src, f);
-    else if (c->reader == RD_NG)
-        st = roce_rd_ng_next(&c->ng, &c->src, f);
-    if (st == ROCE_RD_FRAME)
-        return frame_out(f);
-    if (st == ROCE_RD_END)
-        return ended(c, ROCE_CAPTURE_END);
-    if (st == ROCE_RD_ERROR) {
-        snprintf(c->err, sizeof c->err, "%s", c->ng.err);
-        return ended(c, ROCE_CAPTURE_ERROR);
-    }
-    if (c->reader != RD_LIBPCAP) {
-        int classic = c->reader == RD_PCAP;
-        if (to_libpcap(c, classic ? c->classic.hdr : c->ng.pre,
-                       classic ? sizeof c->classic.hdr : c->ng.pre_len, c->err, sizeof c->err) != 0)
-            return ended(c, ROCE_CAPTURE_ERROR);
-    }
-    int rc = pcap_next_ex(c->p, &h, &d);
-    if (rc == 1) {
-        roce_pcap_frame(h, d, 1, c->linktype, f);
-        return frame_out(f);
-    }
-    if (rc == PCAP_ERROR_BREAK)
-        return ended(c, ROCE_CAPTURE_END);
-    snprintf(c->err, sizeof c->err, "%s", rc == PCAP_ERROR ? pcap_geterr(c->p) : "read error");
-    return ended(c, ROCE_CAPTURE_ERROR);
+    int st = c->fmt != NULL ? c->fmt->next(&c->rd, f) : ROCE_RD_LIBPCAP;
+    return st == ROCE_RD_FRAME ? ROCE_CAPTURE_FRAME : not_a_frame(c, f, st);
 }
 
 const char *roce_capture_error(const struct roce_capture *c)
 {
-    return c->err;
+    return c->rd.err;
 }
 
 void roce_capture_close(struct roce_capture *c)
 {
     if (c == NULL)
         return;
-    if (c->p != NULL)
-        pcap_close(c->p); /* closes c->replay too */
+    stop(c);
+    free(c->kept);
     if (c->unzip != NULL) {
         char ignored[8];
         roce_unzip_finish(c->unzip, ignored, sizeof ignored);
     }
-    roce_rd_ng_free(&c->ng);
     roce_src_close(&c->src);
     if (c->fd >= 0)
         close(c->fd);
-    roce_erfmap_close(c->erf);
     free(c);
 }

@@ -1,17 +1,20 @@
 /*
  * capture.h - reading captures frame by frame: pcap and pcapng files,
  * standard input ("-"), compressed captures (gzip, zstd, lz4), with
- * nanosecond time stamps (capture.c says which reader reads what), and raw
- * ERF files; the records of ERF link type are handed out as the frames
- * they carry (erf.h). Frames
- * are only valid until the next call. Errors are reported as text in the
- * reader (roce_capture_error).
+ * nanosecond time stamps, and raw ERF files (capture.c says which reader
+ * reads what; capture_rd.h is the table of formats). Frames are the
+ * records as captured, of their own link type (an ERF record is a frame of
+ * link type ERF), and are only valid until the next call;
+ * roce_capture_frame_in() turns one into the frame the engine analyses.
+ * Errors are reported as text in the reader (roce_capture_error).
  */
 #ifndef ROCE_CAPTURE_H
 #define ROCE_CAPTURE_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "roce_engine.h"
 
 struct roce_capture;
 
@@ -20,8 +23,7 @@ struct roce_capture_frame {
     uint32_t caplen;
     uint32_t wirelen;
     const uint8_t *data;
-    int linktype; /* of the frame's interface (pcapng files may mix them), or of
-                     what its ERF record carries */
+    int linktype; /* of the frame's interface (pcapng files may mix them) */
 };
 
 enum roce_capture_status {
@@ -37,19 +39,59 @@ struct roce_capture *roce_capture_open(const char *path, char *err, size_t errle
  * again, or cannot be opened (its problem is then the same each time);
  * 0 for standard input, pipes and compressed files. */
 int roce_capture_path_reopenable(const char *path);
-/* Nonzero when the input is a file that can be read again (not standard
- * input, a pipe or a compressed file). */
-int roce_capture_reopenable(const struct roce_capture *c);
 /* Link-layer type of the file (of its first interface), as a LINKTYPE_
  * value (DLT mapped back). */
 int roce_capture_linktype(const struct roce_capture *c);
-/* Nonzero when the engine decodes the file's frames: a link type it
- * supports, or ERF (whose records say what they carry). */
-int roce_capture_supported(const struct roce_capture *c);
 /* Name of the link-layer type as libpcap knows it (e.g. "EN10MB"). */
 const char *roce_capture_linktype_name(const struct roce_capture *c);
 enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_capture_frame *f);
 const char *roce_capture_error(const struct roce_capture *c);
 void roce_capture_close(struct roce_capture *c);
+
+/* From capture frames to the engine: the one link-type test and the one
+ * conversion of every front end (the analysis of files, `rocescope
+ * localize`, the live monitor, after its queue: -w keeps the records as
+ * captured). */
+
+/* 0 when a capture of link type linktype (named name, as libpcap names it)
+ * can be analysed (roce_linktype_readable: the engine decodes it, or ERF);
+ * else -1 with "unsupported link type NAME (N)" in msg (msglen bytes).
+ * (capture_frame.c) */
+int roce_capture_linktype_check(int linktype, const char *name, char *msg, size_t msglen);
+
+/*
+ * The frame inside the ERF record f holds (f->data, f->caplen captured
+ * bytes of a frame of link type ERF: a pcap record, a raw ERF file's
+ * record, a live capture's), as Wireshark reads it (wiretap/erf.c): rewrites
+ * f in place to the frame, with f->ts_ns the record's time stamp,
+ * f->linktype the link type of the record's type (roce_erf_type_linktype:
+ * InfiniBand 247, Ethernet 1, IPv4 228, IPv6 229), f->caplen the captured
+ * bytes of the frame (at most its wire length) and f->wirelen the record's
+ * wire length. Returns 0; -1 when the record is not one of those types or
+ * its headers were not captured: then f is left as it was, of link type ERF
+ * (a frame the engine counts as an unsupported link type). (erf.c)
+ */
+int roce_erf_frame(struct roce_capture_frame *f);
+
+/* Capture frame f as the engine's frame number frame, into *in: an ERF
+ * record becomes the frame it carries (roce_erf_frame), any other frame is
+ * taken as it is. in->data points into f's bytes. Inline: it runs for
+ * every frame. */
+static inline void roce_capture_frame_in(const struct roce_capture_frame *f, uint64_t frame,
+                                         struct roce_frame_in *in)
+{
+    struct roce_capture_frame inner;
+    if (f->linktype == ROCE_LINKTYPE_ERF) {
+        inner = *f;
+        roce_erf_frame(&inner);
+        f = &inner;
+    }
+    in->frame = frame;
+    in->ts_ns = f->ts_ns;
+    in->linktype = f->linktype;
+    in->data = f->data;
+    in->caplen = f->caplen;
+    in->wirelen = f->wirelen;
+}
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * capture_pcap.h - what the file reader (capture.c) and the live reader
- * (live_capture.c) share over libpcap: the link type as the engine wants
- * it, and a libpcap record turned into a frame. Internal to analyzer/.
+ * capture_pcap.h - what the file reader (capture_pcap.c, the probe table's
+ * libpcap row) and the live reader (live_capture.c) share over libpcap: the
+ * link type as the engine wants it, and a libpcap record turned into a
+ * frame. Internal to analyzer/.
  */
 #ifndef ROCE_CAPTURE_PCAP_H
 #define ROCE_CAPTURE_PCAP_H

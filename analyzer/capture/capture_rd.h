@@ -1,16 +1,25 @@
 /*
- * capture_rd.h - what the readers of the two file formats share: their
- * outcomes, and what they keep for libpcap when they give way to it.
+ * capture_rd.h - the capture formats as a table of operations, and what
+ * their readers share. Internal to analyzer/capture.
  *
- * A reader (pcap_classic.c, pcap_ng.c) parses records in place from a
- * source (capture_src.h). It only takes what libpcap would read the same
- * way; at anything else it stops at the start of the record and keeps the
- * headers that libpcap needs to read on from there (the file header; in
- * pcapng the first section's header and first interface, then the current
- * section's header and interfaces), so that capture.c can hand libpcap
- * those headers followed by the rest of the input: libpcap then reads or
+ * Each format is one file that fills one row, struct roce_capture_format:
+ * a probe of the input's first bytes and the operations open, next and
+ * close, as libpcap's savefile readers do (sf-pcap.c and sf-pcapng.c each
+ * check the magic number and fill the handle's operations;
+ * pcap_fopen_offline tries them in order). ROCE_CAPTURE_FORMATS below is
+ * the probe table: capture.c tries its rows in that order and reads the
+ * input with the first that opens it. It knows no format: a new one is a
+ * file and a row in that table.
+ *
+ * The readers that parse records in place (pcap_classic.c, pcap_ng.c) only
+ * take what libpcap would read the same way. At anything else they stop at
+ * the start of the record and give way (ROCE_RD_LIBPCAP) with the headers
+ * libpcap needs to read on from there (the file header; in pcapng the first
+ * section's header and first interface, then the current section's header
+ * and interfaces): capture.c then has libpcap (capture_pcap.c) read those
+ * headers followed by the rest of the input, so that libpcap reads or
  * reports the record in its own words, and frames and errors do not depend
- * on which reader ran. Internal to analyzer/capture.
+ * on which reader ran.
  */
 #ifndef ROCE_CAPTURE_RD_H
 #define ROCE_CAPTURE_RD_H
@@ -25,11 +34,66 @@
 enum roce_rd_status {
     ROCE_RD_FRAME = 1,
     ROCE_RD_END = 0,
-    ROCE_RD_ERROR = -1,   /* a problem in the reader's own words (err) */
-    ROCE_RD_LIBPCAP = -2  /* not taken: libpcap reads on from here */
+    ROCE_RD_ERROR = -1,  /* a problem in the reader's own words (err) */
+    ROCE_RD_LIBPCAP = -2 /* not taken: libpcap reads on from here (pre) */
 };
 
-#define ROCE_RD_ERR_LEN 192
+#define ROCE_RD_ERR_LEN 320 /* libpcap's messages (PCAP_ERRBUF_SIZE, 256) fit */
+
+/* A reader as the operations of its format see it (capture.c owns it). */
+struct roce_rd {
+    struct roce_src *src; /* the input, from the read position */
+    const char *file;     /* the path of a regular file (mapped in src); NULL: a stream
+                             (standard input, a pipe, a decompressor's output) */
+    void *st;             /* the format's state: its row's size, zeroed before open and
+                             freed by capture.c after close */
+    int linktype;         /* set by open: of the file (of its first interface), LINKTYPE_ */
+    /* the headers libpcap reads before the rest of the input: set by next
+     * with ROCE_RD_LIBPCAP (valid until close), copied by capture.c for
+     * libpcap's open */
+    const uint8_t *pre;
+    size_t pre_len;
+    char err[ROCE_RD_ERR_LEN]; /* why open did not take the input (when it says), or what
+                                  next's ROCE_RD_ERROR is */
+};
+
+enum roce_capture_format_flag {
+    ROCE_FMT_IN_PLACE = 1u, /* parses records in place (ROCESCOPE_READER=libpcap leaves it out) */
+    ROCE_FMT_FILE_ONLY = 2u /* reads regular files only, not streams */
+};
+
+/* One capture format: its row in ROCE_CAPTURE_FORMATS. */
+struct roce_capture_format {
+    unsigned flags; /* enum roce_capture_format_flag */
+    size_t size;    /* of its state (r->st), 0: none */
+    /* Nonzero when the input, whose first len bytes are head (4 at least
+     * when it is that long; the whole of a mapped file), looks like the
+     * format. NULL: open decides. */
+    int (*probe)(const uint8_t *head, size_t len);
+    /* Read the headers up to the first record: 0 with r->linktype set, or
+     * -1 when the format does not take the input (nothing stepped over; the
+     * reason in r->err when the format has one to give). */
+    int (*open)(struct roce_rd *r);
+    /* The next record: an enum roce_rd_status, *f filled for ROCE_RD_FRAME
+     * (valid until the next call). Records are handed out as they are
+     * stored: an ERF record is a frame of link type ERF (roce_capture_frame_in
+     * takes out what it carries). */
+    int (*next)(struct roce_rd *r, struct roce_capture_frame *f);
+    /* Release what the state holds (also after an open that failed). NULL: nothing. */
+    void (*close)(struct roce_rd *r);
+};
+
+/* The probe table, in the order the formats are tried: X(name) is the row
+ * roce_capture_NAME, defined in the format's file. */
+#define ROCE_CAPTURE_FORMATS(X)                                                                    \
+    X(pcap)    /* classic pcap, parsed in place (pcap_classic.c) */                                \
+    X(pcapng)  /* pcapng, parsed in place (pcap_ng.c) */                                           \
+    X(libpcap) /* whatever libpcap reads; the readers above give way to it (capture_pcap.c) */     \
+    X(erf)     /* raw ERF files, which have no magic number: tried last (erf.c) */
+
+#define ROCE_CAPTURE_FORMAT_DECLARE(name)                                                          \
+    extern const struct roce_capture_format roce_capture_##name;
+ROCE_CAPTURE_FORMATS(ROCE_CAPTURE_FORMAT_DECLARE)
 
 /* Fields of a file in either byte order: swapped when the file's differs
  * from this machine's. */
@@ -53,47 +117,8 @@ static inline uint64_t roce_rd64(int swapped, const uint8_t *p)
 }
 
 /* Nanoseconds since the epoch of a time stamp of sec seconds and frac units
- * of unit ns, as capture.c takes libpcap's: saturated where 64-bit
- * nanoseconds do not hold it. */
+ * of unit ns, as a libpcap record's is taken (capture_pcap.c): saturated
+ * where 64-bit nanoseconds do not hold it. */
 int64_t roce_capture_ts_ns(int64_t sec, int64_t frac, int64_t unit);
-
-/* Classic pcap (pcap_classic.c). */
-struct roce_rd_pcap {
-    int swapped;
-    int64_t frac_ns; /* nanoseconds per unit of ts_frac */
-    uint32_t snaplen;
-    int linktype;
-    uint8_t hdr[24]; /* the file header, for libpcap */
-};
-/* Nonzero when the first bytes look like classic pcap (4 at least). */
-int roce_rd_pcap_probe(const uint8_t *head, size_t len);
-/* Read the file header: 0 (stepped over), or -1 when libpcap is to read
- * the whole input (nothing stepped over). */
-int roce_rd_pcap_open(struct roce_rd_pcap *r, struct roce_src *s);
-int roce_rd_pcap_next(struct roce_rd_pcap *r, struct roce_src *s, struct roce_capture_frame *f);
-
-/* pcapng (pcap_ng.c). */
-struct roce_rd_ng_if;
-struct roce_rd_ng {
-    int swapped;
-    int linktype;          /* of the first interface (the file's, as libpcap says) */
-    uint32_t first_snap;   /* its snapshot length as libpcap adjusts it */
-    int compatible;        /* libpcap reads what was read so far the same way */
-    struct roce_rd_ng_if *ifs; /* the current section's interfaces */
-    uint32_t n_ifs, cap_ifs;
-    /* the headers libpcap needs: the first section's header and first
-     * interface, then the current section's header (when not the first) and
-     * interfaces (the first section's after its first) */
-    uint8_t *pre;
-    size_t pre_len, pre_cap, pre_first;
-    char err[ROCE_RD_ERR_LEN];
-};
-/* Nonzero when the first bytes look like pcapng (4 at least). */
-int roce_rd_ng_probe(const uint8_t *head, size_t len);
-/* Read up to the first interface: 0 (stepped over), or -1 when libpcap is to
- * read the whole input (nothing stepped over). */
-int roce_rd_ng_open(struct roce_rd_ng *r, struct roce_src *s);
-int roce_rd_ng_next(struct roce_rd_ng *r, struct roce_src *s, struct roce_capture_frame *f);
-void roce_rd_ng_free(struct roce_rd_ng *r);
 
 #endif

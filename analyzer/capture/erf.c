@@ -1,5 +1,6 @@
 /*
- * erf.c - ERF records and raw ERF files (see erf.h).
+ * erf.c - ERF records turned into the frames they carry (roce_erf_frame,
+ * declared in capture.h), and raw ERF files.
  *
  * Record (Endace ERF types, as Wireshark's wiretap/erf.c reads them):
  *   +---------------------------------------------------------------+
@@ -16,18 +17,21 @@
  * files (ibdump's pcap records are not padded); the frame's captured bytes
  * are those of the record, at most wlen. Types: 2 Ethernet (and its
  * colour / hash variants 11, 16, 20), 21 InfiniBand (from the LRH, the
- * VCRC last), 22 IPv4, 23 IPv6, 48 padding (skipped in files).
+ * VCRC last), 22 IPv4, 23 IPv6 (roce_erf_type_linktype), 48 padding
+ * (skipped in files).
+ *
+ * Raw ERF files: the row roce_capture_erf of the probe table, for regular
+ * files only, tried after libpcap: ERF has no magic number, so the probe
+ * checks the first records (sane lengths, types and time stamps, as
+ * Wireshark checks them).
  */
-#define _DEFAULT_SOURCE
-#include "erf.h"
+#include "capture.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "roce_decode.h"
+#include "capture_rd.h"
 #include "roce_extract.h"
+#include "roce_linktype.h"
 #include "roce_time.h"
 
 #define ERF_HDR_LEN        16
@@ -36,6 +40,7 @@
 #define ERF_WLEN_OFF       14
 #define ERF_EHDR_BIT       0x80u
 #define ERF_EHDR_LEN       8
+#define ERF_ETH_PAD_LEN    2 /* bytes between the headers and an Ethernet frame */
 #define ERF_TYPE_PAD       48
 #define ERF_TYPE_MAX       ERF_TYPE_PAD
 #define FRAC_SHIFT         32
@@ -75,7 +80,7 @@ int roce_erf_frame(struct roce_capture_frame *f)
     }
     int lt = roce_erf_type_linktype(r[ERF_TYPE_OFF] & ROCE_ERF_TYPE_MASK);
     if (lt == ROCE_LINKTYPE_ETHERNET)
-        off += ROCE_ERF_ETH_PAD_LEN;
+        off += ERF_ETH_PAD_LEN;
     if (lt == 0 || off > f->caplen)
         return -1;
     uint32_t wlen = roce_get_be16(r, ERF_WLEN_OFF);
@@ -90,120 +95,84 @@ int roce_erf_frame(struct roce_capture_frame *f)
 
 /* ---- raw ERF files ---- */
 
-struct roce_erfmap {
-    FILE *f;
-    uint8_t *buf; /* one record, at most 64 KiB */
-    char err[128];
-};
-
-/* Read exactly n bytes: 1, 0 at the end of the file before any, -1 cut short. */
-static int read_all(FILE *f, void *p, size_t n)
+/* The row's probe: the first PROBE_RECORDS records of the file (head, len
+ * bytes) look like ERF, or it ends cleanly after one at least (cut short,
+ * after PROBE_MIN_RECORDS at least). */
+static int erf_probe(const uint8_t *head, size_t len)
 {
-    size_t got = fread(p, 1, n, f);
-    if (got == n)
-        return 1;
-    return got == 0 && feof(f) ? 0 : -1;
-}
-
-int roce_erf_probe(FILE *f)
-{
-    uint8_t h[ERF_HDR_LEN], e[ERF_EHDR_LEN];
+    size_t off = 0;
     uint64_t prev = 0;
-    int ok = 0, i;
 
-    for (i = 0; i < PROBE_RECORDS; i++) {
-        int rc = read_all(f, h, sizeof h);
-        if (rc <= 0) {
-            ok = rc == 0 ? i > 0 : i >= PROBE_MIN_RECORDS;
-            break;
-        }
+    for (int i = 0; i < PROBE_RECORDS; i++) {
+        if (len - off < ERF_HDR_LEN)
+            return off == len ? i > 0 : i >= PROBE_MIN_RECORDS;
+        const uint8_t *h = head + off;
         unsigned type = h[ERF_TYPE_OFF] & ROCE_ERF_TYPE_MASK;
         size_t rlen = roce_get_be16(h, ERF_RLEN_OFF), body;
         uint64_t ts = get_le64(h);
         if (rlen < ERF_HDR_LEN || type == 0 || type > ERF_TYPE_MAX)
-            break;
+            return 0;
+        off += ERF_HDR_LEN;
         body = rlen - ERF_HDR_LEN;
         if (type != ERF_TYPE_PAD) {
             if (i > 0 && ((ts < prev && (prev - ts) >> FRAC_SHIFT > PROBE_MAX_BACK) ||
                           (ts > prev && (int64_t)((ts - prev) >> FRAC_SHIFT) > PROBE_MAX_FORWARD)))
-                break;
+                return 0;
             prev = ts;
-            for (unsigned t = h[ERF_TYPE_OFF]; t & ERF_EHDR_BIT; t = e[0]) {
-                if (body < ERF_EHDR_LEN || read_all(f, e, sizeof e) != 1)
-                    goto done;
+            for (unsigned t = h[ERF_TYPE_OFF]; t & ERF_EHDR_BIT; t = head[off - ERF_EHDR_LEN]) {
+                if (body < ERF_EHDR_LEN || len - off < ERF_EHDR_LEN)
+                    return 0;
+                off += ERF_EHDR_LEN;
                 body -= ERF_EHDR_LEN;
             }
         }
-        if (fseek(f, (long)body, SEEK_CUR) != 0)
-            break;
+        off = body < len - off ? off + body : len; /* a record past the end: the end */
     }
-    if (i == PROBE_RECORDS)
-        ok = 1;
-done:
-    rewind(f);
-    return ok;
+    return 1;
 }
 
-struct roce_erfmap *roce_erfmap_open(const char *path, char *err, size_t errlen)
+/* The row's open: records follow from the first byte. */
+static int erf_open(struct roce_rd *r)
 {
-    struct roce_erfmap *m = calloc(1, sizeof *m);
-    if (m == NULL || (m->buf = malloc(UINT16_MAX + 1u)) == NULL) {
-        free(m);
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    m->f = fopen(path, "rb");
-    if (m->f == NULL) {
-        snprintf(err, errlen, "%s", strerror(errno));
-        roce_erfmap_close(m);
-        return NULL;
-    }
-    if (!roce_erf_probe(m->f)) {
-        snprintf(err, errlen, "not an ERF file");
-        roce_erfmap_close(m);
-        return NULL;
-    }
-    return m;
+    r->linktype = ROCE_LINKTYPE_ERF;
+    return 0;
 }
 
-int roce_erfmap_next(struct roce_erfmap *m, struct roce_capture_frame *f)
+/* The row's next: the next record but padding, as a frame of link type ERF
+ * with the record's time stamp (roce_capture_frame_in takes out what it
+ * carries). */
+static int erf_next(struct roce_rd *r, struct roce_capture_frame *f)
 {
+    struct roce_src *s = r->src;
     for (;;) {
-        int rc = read_all(m->f, m->buf, ERF_HDR_LEN);
-        if (rc == 0)
-            return ROCE_CAPTURE_END;
-        size_t rlen = rc > 0 ? roce_get_be16(m->buf, ERF_RLEN_OFF) : 0;
-        if (rc < 0 || rlen < ERF_HDR_LEN) {
-            snprintf(m->err, sizeof m->err, rc < 0 ? "ERF record header cut short"
-                                                   : "ERF record shorter than its header");
-            return ROCE_CAPTURE_ERROR;
+        if (!roce_src_need(s, ERF_HDR_LEN)) {
+            if (roce_src_left(s) == 0)
+                return ROCE_RD_END;
+            snprintf(r->err, sizeof r->err, "ERF record header cut short");
+            return ROCE_RD_ERROR;
         }
-        if (read_all(m->f, m->buf + ERF_HDR_LEN, rlen - ERF_HDR_LEN) != 1) {
-            snprintf(m->err, sizeof m->err, "ERF record cut short");
-            return ROCE_CAPTURE_ERROR;
+        const uint8_t *h = s->p + s->off;
+        size_t rlen = roce_get_be16(h, ERF_RLEN_OFF);
+        if (rlen < ERF_HDR_LEN) {
+            snprintf(r->err, sizeof r->err, "ERF record shorter than its header");
+            return ROCE_RD_ERROR;
         }
-        if ((m->buf[ERF_TYPE_OFF] & ROCE_ERF_TYPE_MASK) == ERF_TYPE_PAD)
+        if (!roce_src_need(s, rlen)) {
+            snprintf(r->err, sizeof r->err, "ERF record cut short");
+            return ROCE_RD_ERROR;
+        }
+        roce_src_skip(s, rlen);
+        if ((h[ERF_TYPE_OFF] & ROCE_ERF_TYPE_MASK) == ERF_TYPE_PAD)
             continue;
-        f->data = m->buf;
+        f->data = h;
         f->caplen = (uint32_t)rlen;
         f->wirelen = (uint32_t)rlen;
-        f->ts_ns = erf_ts_ns(get_le64(m->buf));
-        roce_erf_frame(f);
-        return ROCE_CAPTURE_FRAME;
+        f->ts_ns = erf_ts_ns(get_le64(h));
+        f->linktype = ROCE_LINKTYPE_ERF;
+        return ROCE_RD_FRAME;
     }
 }
 
-const char *roce_erfmap_error(const struct roce_erfmap *m)
-{
-    return m->err;
-}
-
-void roce_erfmap_close(struct roce_erfmap *m)
-{
-    if (m == NULL)
-        return;
-    if (m->f != NULL)
-        fclose(m->f);
-    free(m->buf);
-    free(m);
-}
+const struct roce_capture_format roce_capture_erf = {
+    ROCE_FMT_FILE_ONLY, 0, erf_probe, erf_open, erf_next, NULL,
+};

@@ -1,6 +1,8 @@
 /*
  * pcap_classic.c - classic pcap records parsed in place (see capture_rd.h).
  *
+ * The row roce_capture_pcap of the probe table.
+ *
  * File format (https://www.tcpdump.org/manpages/pcap-savefile.5.html):
  *   file header (24): magic(4) version major(2) minor(2) thiszone(4)
  *                     sigfigs(4) snaplen(4) linktype(4)
@@ -33,7 +35,25 @@
 #define SNAPLEN_OFF      16
 #define LINKTYPE_OFF     20
 
-int roce_rd_pcap_probe(const uint8_t *head, size_t len)
+/* The reader's state. */
+struct classic {
+    int swapped;
+    int64_t frac_ns; /* nanoseconds per unit of ts_frac */
+    uint32_t snaplen;
+    uint8_t hdr[FILE_HDR_LEN]; /* the file header, for libpcap */
+};
+
+/* Stop at the record at the read position: libpcap reads on from there,
+ * after the file header. */
+static int give_way(struct roce_rd *r, const struct classic *k)
+{
+    r->pre = k->hdr;
+    r->pre_len = sizeof k->hdr;
+    return ROCE_RD_LIBPCAP;
+}
+
+/* The row's probe: the magic number, in either byte order. */
+static int classic_probe(const uint8_t *head, size_t len)
 {
     uint32_t magic;
     if (len < sizeof magic)
@@ -43,40 +63,50 @@ int roce_rd_pcap_probe(const uint8_t *head, size_t len)
            magic == MAGIC_NS_SWAPPED;
 }
 
-int roce_rd_pcap_open(struct roce_rd_pcap *r, struct roce_src *s)
+/* The row's open: the file header stepped over, or -1 when libpcap is to
+ * read the whole input (nothing stepped over). */
+static int classic_open(struct roce_rd *r)
 {
-    memset(r, 0, sizeof *r);
-    if (!roce_src_need(s, FILE_HDR_LEN) || !roce_rd_pcap_probe(s->p + s->off, FILE_HDR_LEN))
+    struct classic *k = r->st;
+    struct roce_src *s = r->src;
+    if (!roce_src_need(s, FILE_HDR_LEN))
         return -1;
     const uint8_t *h = s->p + s->off;
     uint32_t magic;
     memcpy(&magic, h, sizeof magic);
-    r->swapped = magic == MAGIC_US_SWAPPED || magic == MAGIC_NS_SWAPPED;
-    r->frac_ns = magic == MAGIC_US || magic == MAGIC_US_SWAPPED ? ROCE_NS_PER_US : 1;
-    uint16_t ver[2] = {roce_rd16(r->swapped, h + VERSION_OFF),
-                       roce_rd16(r->swapped, h + VERSION_OFF + 2)};
-    uint32_t lt = roce_rd32(r->swapped, h + LINKTYPE_OFF);
-    r->snaplen = roce_rd32(r->swapped, h + SNAPLEN_OFF);
+    k->swapped = magic == MAGIC_US_SWAPPED || magic == MAGIC_NS_SWAPPED;
+    k->frac_ns = magic == MAGIC_US || magic == MAGIC_US_SWAPPED ? ROCE_NS_PER_US : 1;
+    uint16_t ver[2] = {roce_rd16(k->swapped, h + VERSION_OFF),
+                       roce_rd16(k->swapped, h + VERSION_OFF + 2)};
+    uint32_t lt = roce_rd32(k->swapped, h + LINKTYPE_OFF);
+    k->snaplen = roce_rd32(k->swapped, h + SNAPLEN_OFF);
     if (ver[0] != VERSION_MAJOR || ver[1] != VERSION_MINOR || (lt & ~LINKTYPE_MASK) != 0 ||
-        r->snaplen == 0 || r->snaplen > MAX_RECORD)
+        k->snaplen == 0 || k->snaplen > MAX_RECORD)
         return -1;
     r->linktype = (int)lt;
-    memcpy(r->hdr, h, FILE_HDR_LEN);
+    memcpy(k->hdr, h, FILE_HDR_LEN);
     roce_src_skip(s, FILE_HDR_LEN);
     return 0;
 }
 
-int roce_rd_pcap_next(struct roce_rd_pcap *r, struct roce_src *s, struct roce_capture_frame *f)
+/* The row's next: a record, or at one it does not take the file header
+ * kept for libpcap. */
+static int classic_next(struct roce_rd *r, struct roce_capture_frame *f)
 {
-    if (!roce_src_need(s, REC_HDR_LEN))
-        return roce_src_left(s) == 0 && s->read_errno == 0 ? ROCE_RD_END : ROCE_RD_LIBPCAP;
+    struct classic *k = r->st;
+    struct roce_src *s = r->src;
+    if (!roce_src_need(s, REC_HDR_LEN)) {
+        if (roce_src_left(s) == 0 && s->read_errno == 0)
+            return ROCE_RD_END;
+        return give_way(r, k);
+    }
     const uint8_t *h = s->p + s->off;
-    uint32_t sec = roce_rd32(r->swapped, h), frac = roce_rd32(r->swapped, h + 4);
-    uint32_t incl = roce_rd32(r->swapped, h + 8), orig = roce_rd32(r->swapped, h + 12);
-    if (incl > r->snaplen || !roce_src_need(s, REC_HDR_LEN + (size_t)incl))
-        return ROCE_RD_LIBPCAP;
+    uint32_t sec = roce_rd32(k->swapped, h), frac = roce_rd32(k->swapped, h + 4);
+    uint32_t incl = roce_rd32(k->swapped, h + 8), orig = roce_rd32(k->swapped, h + 12);
+    if (incl > k->snaplen || !roce_src_need(s, REC_HDR_LEN + (size_t)incl))
+        return give_way(r, k);
     h = s->p + s->off; /* a stream's bytes may have moved */
-    f->ts_ns = (int64_t)sec * ROCE_NS_PER_SEC + (int64_t)frac * r->frac_ns;
+    f->ts_ns = (int64_t)sec * ROCE_NS_PER_SEC + (int64_t)frac * k->frac_ns;
     f->caplen = incl;
     f->wirelen = orig < incl ? incl : orig;
     f->data = h + REC_HDR_LEN;
@@ -84,3 +114,7 @@ int roce_rd_pcap_next(struct roce_rd_pcap *r, struct roce_src *s, struct roce_ca
     roce_src_skip(s, REC_HDR_LEN + (size_t)incl);
     return ROCE_RD_FRAME;
 }
+
+const struct roce_capture_format roce_capture_pcap = {
+    ROCE_FMT_IN_PLACE, sizeof(struct classic), classic_probe, classic_open, classic_next, NULL,
+};

@@ -1,6 +1,8 @@
 /*
  * pcap_ng.c - pcapng blocks parsed in place (see capture_rd.h).
  *
+ * The row roce_capture_pcapng of the probe table.
+ *
  * File format (IETF draft-ietf-opsawg-pcapng): a file is one or more
  * sections, each a Section Header Block followed by blocks:
  *
@@ -34,8 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "roce_engine.h"
 
 #define BT_SHB            0x0A0D0D0Au
 #define BT_IDB            0x00000001u
@@ -77,7 +77,24 @@ struct roce_rd_ng_if {
     uint8_t scale; /* enum scale */
 };
 
-int roce_rd_ng_probe(const uint8_t *head, size_t len)
+/* The reader's state. */
+struct roce_rd_ng {
+    int swapped;
+    int linktype;              /* of the first interface (the file's, as libpcap says) */
+    uint32_t first_snap;       /* its snapshot length as libpcap adjusts it */
+    int compatible;            /* libpcap reads what was read so far the same way */
+    struct roce_rd_ng_if *ifs; /* the current section's interfaces */
+    uint32_t n_ifs, cap_ifs;
+    /* the headers libpcap needs: the first section's header and first
+     * interface, then the current section's header (when not the first) and
+     * interfaces (the first section's after its first) */
+    uint8_t *pre;
+    size_t pre_len, pre_cap, pre_first;
+};
+
+/* The row's probe: a section header block (its type is the same in both
+ * byte orders). */
+static int ng_probe(const uint8_t *head, size_t len)
 {
     uint32_t type;
     if (len < sizeof type)
@@ -207,11 +224,22 @@ static size_t block_at(struct roce_rd_ng *r, struct roce_src *s, size_t o)
     return len;
 }
 
-int roce_rd_ng_open(struct roce_rd_ng *r, struct roce_src *s)
+/* The row's close: the interfaces and the headers kept. */
+static void ng_close(struct roce_rd *rd)
 {
-    memset(r, 0, sizeof *r);
+    struct roce_rd_ng *r = rd->st;
+    free(r->ifs);
+    free(r->pre);
+}
+
+/* The row's open: up to the first interface stepped over, or -1 when
+ * libpcap is to read the whole input (nothing stepped over). */
+static int ng_open(struct roce_rd *rd)
+{
+    struct roce_rd_ng *r = rd->st;
+    struct roce_src *s = rd->src;
     r->compatible = 1;
-    if (!roce_src_need(s, BLOCK_MIN_LEN) || !roce_rd_ng_probe(s->p + s->off, BLOCK_MIN_LEN))
+    if (!roce_src_need(s, BLOCK_MIN_LEN))
         return -1;
     uint32_t bom;
     memcpy(&bom, s->p + s->off + BLOCK_HDR_LEN, sizeof bom);
@@ -240,54 +268,60 @@ int roce_rd_ng_open(struct roce_rd_ng *r, struct roce_src *s)
         if (keep(r, s->p + s->off, roce_rd32(r->swapped, s->p + s->off + 4)) != 0 || keep(r, b, len) != 0)
             break;
         r->pre_first = r->pre_len;
+        rd->linktype = r->linktype;
         roce_src_skip(s, o + len);
         return 0;
     }
-    roce_rd_ng_free(r);
     return -1;
 }
 
 /* Stop at the block at the read position: libpcap reads on while it could
- * have read the file so far, else the reader says why. */
-static int give_way(struct roce_rd_ng *r, const char *why)
+ * have read the file so far (after the headers kept), else the reader says
+ * why. */
+static int give_way(struct roce_rd *rd, const char *why)
 {
-    if (r->compatible)
+    const struct roce_rd_ng *r = rd->st;
+    if (r->compatible) {
+        rd->pre = r->pre;
+        rd->pre_len = r->pre_len;
         return ROCE_RD_LIBPCAP;
-    snprintf(r->err, sizeof r->err, "pcapng: %s", why);
+    }
+    snprintf(rd->err, sizeof rd->err, "pcapng: %s", why);
     return ROCE_RD_ERROR;
 }
 
 /* A block that is not a packet: an interface, a section, or stepped over.
  * 0, or what next returns. */
-static int other_block(struct roce_rd_ng *r, const uint8_t *b, size_t len)
+static int other_block(struct roce_rd *rd, const uint8_t *b, size_t len)
 {
+    struct roce_rd_ng *r = rd->st;
     uint32_t type = roce_rd32(r->swapped, b);
     const uint8_t *body = b + BLOCK_HDR_LEN;
     size_t n = len - BLOCK_MIN_LEN;
     if (type == BT_IDB) {
         if (n < IDB_BODY_LEN)
-            return give_way(r, "interface description block too short");
+            return give_way(rd, "interface description block too short");
         if (roce_rd16(r->swapped, body) != linktype_dlt(r->linktype) ||
             adjust_snap(roce_rd32(r->swapped, body + 4)) != r->first_snap)
             r->compatible = 0; /* from here on libpcap could not read on */
         if (add_if(r, body, n) != 0)
-            return give_way(r, "interface description block not read");
+            return give_way(rd, "interface description block not read");
         if (keep(r, b, len) != 0)
-            return give_way(r, "out of memory");
+            return give_way(rd, "out of memory");
     } else if (type == BT_SHB) {
         if (n < SHB_BODY_LEN || roce_rd32(r->swapped, body) != BYTE_ORDER_MAGIC || roce_rd16(r->swapped, body + 4) != 1)
-            return give_way(r, "section header block not read");
+            return give_way(rd, "section header block not read");
         r->n_ifs = 0;
         r->pre_len = r->pre_first;
         if (keep(r, b, len) != 0)
-            return give_way(r, "out of memory");
+            return give_way(rd, "out of memory");
     }
     return 0;
 }
 
 /* Nanoseconds since the epoch of t units on interface i, computed as
  * libpcap computes seconds and fractions (its overflows included), then as
- * capture.c takes a libpcap time stamp. */
+ * a libpcap record's is taken (roce_capture_ts_ns). */
 static int64_t ts_of(const struct roce_rd_ng_if *i, uint64_t t)
 {
     uint64_t sec = t / i->tsresol + (uint64_t)i->tsoffset;
@@ -308,14 +342,18 @@ static int64_t ts_of(const struct roce_rd_ng_if *i, uint64_t t)
     return roce_capture_ts_ns((int64_t)sec, (int64_t)(int)frac, 1);
 }
 
-int roce_rd_ng_next(struct roce_rd_ng *r, struct roce_src *s, struct roce_capture_frame *f)
+/* The row's next: a packet block, the blocks before it read or stepped
+ * over. */
+static int ng_next(struct roce_rd *rd, struct roce_capture_frame *f)
 {
+    struct roce_rd_ng *r = rd->st;
+    struct roce_src *s = rd->src;
     for (;;) {
         size_t len = block_at(r, s, 0);
         if (len == 0) {
             if (roce_src_left(s) == 0 && s->read_errno == 0)
                 return ROCE_RD_END;
-            return give_way(r, "block cut short or invalid");
+            return give_way(rd, "block cut short or invalid");
         }
         const uint8_t *b = s->p + s->off, *body = b + BLOCK_HDR_LEN;
         size_t n = len - BLOCK_MIN_LEN, hdr;
@@ -323,7 +361,7 @@ int roce_rd_ng_next(struct roce_rd_ng *r, struct roce_src *s, struct roce_captur
         uint64_t t;
         if (type == BT_EPB || type == BT_PB) {
             if (n < EPB_BODY_LEN)
-                return give_way(r, "packet block too short");
+                return give_way(rd, "packet block too short");
             id = type == BT_EPB ? roce_rd32(r->swapped, body) : roce_rd16(r->swapped, body);
             t = (uint64_t)roce_rd32(r->swapped, body + 4) << 32 | roce_rd32(r->swapped, body + 8);
             caplen = roce_rd32(r->swapped, body + 12);
@@ -331,24 +369,24 @@ int roce_rd_ng_next(struct roce_rd_ng *r, struct roce_src *s, struct roce_captur
             hdr = EPB_BODY_LEN;
         } else if (type == BT_SPB) {
             if (n < SPB_BODY_LEN || r->n_ifs == 0)
-                return give_way(r, "simple packet block too short or without interface");
+                return give_way(rd, "simple packet block too short or without interface");
             id = 0;
             t = 0;
             wirelen = roce_rd32(r->swapped, body);
             caplen = wirelen < r->ifs[0].snap ? wirelen : r->ifs[0].snap;
             hdr = SPB_BODY_LEN;
         } else {
-            int st = other_block(r, b, len);
+            int st = other_block(rd, b, len);
             if (st != 0)
                 return st;
             roce_src_skip(s, len);
             continue;
         }
         if (id >= r->n_ifs)
-            return give_way(r, "packet on an interface without description");
+            return give_way(rd, "packet on an interface without description");
         const struct roce_rd_ng_if *i = &r->ifs[id];
         if (caplen > (r->compatible ? r->first_snap : i->snap) || caplen > n - hdr)
-            return give_way(r, "packet longer than its block or the snapshot length");
+            return give_way(rd, "packet longer than its block or the snapshot length");
         f->ts_ns = ts_of(i, t);
         f->caplen = caplen;
         f->wirelen = wirelen < caplen ? caplen : wirelen;
@@ -359,12 +397,6 @@ int roce_rd_ng_next(struct roce_rd_ng *r, struct roce_src *s, struct roce_captur
     }
 }
 
-void roce_rd_ng_free(struct roce_rd_ng *r)
-{
-    free(r->ifs);
-    free(r->pre);
-    r->ifs = NULL;
-    r->pre = NULL;
-    r->n_ifs = r->cap_ifs = 0;
-    r->pre_len = r->pre_cap = 0;
-}
+const struct roce_capture_format roce_capture_pcapng = {
+    ROCE_FMT_IN_PLACE, sizeof(struct roce_rd_ng), ng_probe, ng_open, ng_next, ng_close,
+};

@@ -10,19 +10,18 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_options.h"
 #include "fmt.h"
-#include "html.h"
 #include "localize_read.h"
 #include "localize_report.h"
-#include "options.h"
 #include "output.h"
+#include "writers.h"
 
 #define JOBS_MAX      ROCE_VANTAGE_MAX_POINTS
 #define SAMPLE_KEYS   65536u
@@ -32,27 +31,15 @@
 #define NAME_LEN      96
 #define DECIMAL       10
 
-enum {
-    OPT_JSON = 256,
-    OPT_OFFSET,
-    OPT_SPLIT,
-    OPT_DELAY,
-    OPT_UDP_PORT,
-    OPT_MAX_FLOWS,
-    OPT_TOP,
-    OPT_HTML
-};
+enum { OPT_OFFSET = 256, OPT_SPLIT, OPT_DELAY, OPT_UDP_PORT, OPT_MAX_FLOWS };
 
+/* localize's own long options (the output options: roce_cli_getopt). */
 static const struct option lz_opts[] = {
-    {"json", no_argument, NULL, OPT_JSON},
-    {"output", required_argument, NULL, 'o'},
-    {"html", required_argument, NULL, OPT_HTML},
     {"offset", required_argument, NULL, OPT_OFFSET},
     {"split-by", required_argument, NULL, OPT_SPLIT},
     {"path-delay", required_argument, NULL, OPT_DELAY},
     {"udp-port", required_argument, NULL, OPT_UDP_PORT},
     {"max-flows", required_argument, NULL, OPT_MAX_FLOWS},
-    {"top", required_argument, NULL, OPT_TOP},
     {"jobs", required_argument, NULL, 'j'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -91,29 +78,23 @@ struct lz_args {
     struct roce_vantage_config vcfg;
     enum roce_vantage_split split;
     const char *split_name;
-    int json;
-    const char *output;
-    const char *html;
-    unsigned top, jobs;
-    char **offsets;
+    struct roce_outputs out; /* --json, -o, --html, --top */
+    unsigned jobs;
+    const char **offsets;
     int n_offsets;
     char **files;
     int n_files;
 };
 
-static int usage_error(void)
-{
-    fputs("Try 'rocescope localize --help'.\n", stderr);
-    return ROCE_EXIT_USAGE;
-}
-
 static const struct roce_cli_unit delay_units[] = {
     {"", 1000}, {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {NULL, 0},
 };
 
-/* One option with a value; 0, or -1 (message printed). */
-static int option(int c, const char *arg, struct lz_args *a)
+/* One of localize's own options; 0, -1 on a bad value (message printed),
+ * ROCE_CLI_EXIT_OK after --help. */
+static int option(int c, const char *arg, void *ctx)
 {
+    struct lz_args *a = ctx;
     uint64_t v;
     switch (c) {
     case OPT_SPLIT:
@@ -138,8 +119,12 @@ static int option(int c, const char *arg, struct lz_args *a)
             return -1;
         a->vcfg.max_flows = a->cfg.max_flows;
         return 0;
-    case OPT_TOP:
-        return roce_cli_top(arg, &a->top);
+    case OPT_OFFSET:
+        a->offsets[a->n_offsets++] = arg;
+        return 0;
+    case 'h':
+        fputs(lz_usage, stdout);
+        return ROCE_CLI_EXIT_OK;
     case 'j':
         if (roce_cli_parse_u64(arg, 1, JOBS_MAX, &v))
             return roce_cli_bad_value("-j", arg, "a number of files 1..32");
@@ -150,52 +135,33 @@ static int option(int c, const char *arg, struct lz_args *a)
     }
 }
 
-/* 0 to run, else the exit status. */
+static const struct roce_cli_command lz_command = {
+    "localize", ":o:j:h", lz_opts, ROCE_CLI_WRITERS_LOCALIZE, option,
+};
+
+static int usage_error(void)
+{
+    return roce_cli_usage_error(&lz_command);
+}
+
+/* 0 to run, -1 after --help, else the exit status. */
 static int parse_args(int argc, char **argv, struct lz_args *a)
 {
-    int c;
     memset(a, 0, sizeof *a);
     roce_config_default(&a->cfg);
     roce_vantage_config_default(&a->vcfg);
     a->split_name = "none";
-    a->top = ROCE_CLI_TOP_DEFAULT;
     a->offsets = calloc((size_t)argc, sizeof *a->offsets);
     if (a->offsets == NULL) {
         roce_complain("localize", "out of memory");
         return ROCE_EXIT_INPUT;
     }
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:j:h", lz_opts, NULL)) != -1) {
-        switch (c) {
-        case OPT_JSON:
-            a->json = 1;
-            break;
-        case 'o':
-            a->output = optarg;
-            break;
-        case OPT_HTML:
-            a->html = optarg;
-            break;
-        case OPT_OFFSET:
-            a->offsets[a->n_offsets++] = optarg;
-            break;
-        case 'h':
-            fputs(lz_usage, stdout);
-            return -1;
-        case ':':
-        case '?':
-            roce_cli_getopt_error("localize", c, argv[optind - 1]);
-            return usage_error();
-        default:
-            if (option(c, optarg, a) != 0)
-                return usage_error();
-            break;
-        }
-    }
+    enum roce_cli_parse_result rc = roce_cli_getopt(&lz_command, argc, argv, &a->out, a);
+    if (rc != ROCE_CLI_RUN)
+        return rc == ROCE_CLI_EXIT_OK ? -1 : ROCE_EXIT_USAGE;
     a->files = argv + optind;
     a->n_files = argc - optind;
-    if (a->html != NULL && roce_cli_html_check(a->html, a->output) != 0)
+    if (roce_cli_outputs_paths(&a->out) != 0)
         return usage_error();
     if (a->n_files < (a->split == ROCE_SPLIT_NONE ? 2 : 1)) {
         fputs(a->n_files == 0 ? "rocescope: localize: no capture file given\n"
@@ -428,7 +394,7 @@ static void *first_worker(void *arg)
         pthread_mutex_unlock(&r->mu);
         if (i >= r->n_in)
             return NULL;
-        lz_read_first(&r->in[i]);
+        roce_localize_read_first(&r->in[i]);
     }
 }
 
@@ -466,18 +432,18 @@ static int second_reading(struct lz_run *r)
     unsigned started = 0;
     int src, rc = 0;
     for (unsigned i = 0; i < r->n_in; i++)
-        if (lz_queue_init(&r->in[i].q) != 0) {
+        if (roce_localize_queue_init(&r->in[i].q) != 0) {
             for (unsigned k = 0; k < i; k++)
-                lz_queue_free(&r->in[k].q);
+                roce_localize_queue_free(&r->in[k].q);
             return -1;
         }
     for (; started < r->n_in; started++)
-        if (pthread_create(&th[started], NULL, lz_read_second, &r->in[started]) != 0)
+        if (pthread_create(&th[started], NULL, roce_localize_read_second, &r->in[started]) != 0)
             break;
     if (started < r->n_in)
         rc = -1;
     while (rc == 0 && (src = roce_vantage_need(r->v)) >= 0) {
-        struct lz_batch *b = lz_queue_next(&r->in[src].q);
+        struct lz_batch *b = roce_localize_queue_next(&r->in[src].q);
         if (b == NULL) {
             roce_vantage_end(r->v, (unsigned)src);
             continue;
@@ -485,16 +451,16 @@ static int second_reading(struct lz_run *r)
         for (size_t k = 0; k < b->n; k++)
             roce_vantage_feed(r->v, b->r[k].point, &b->r[k].tx);
         int end = b->end;
-        lz_queue_release(&r->in[src].q);
+        roce_localize_queue_release(&r->in[src].q);
         if (end)
             roce_vantage_end(r->v, (unsigned)src);
     }
     for (unsigned i = 0; i < r->n_in; i++)
-        lz_queue_abort(&r->in[i].q);
+        roce_localize_queue_abort(&r->in[i].q);
     for (unsigned t = 0; t < started; t++)
         pthread_join(th[t], NULL);
     for (unsigned i = 0; i < r->n_in; i++)
-        lz_queue_free(&r->in[i].q);
+        roce_localize_queue_free(&r->in[i].q);
     if (rc == 0)
         roce_vantage_finish(r->v);
     return rc;
@@ -502,37 +468,24 @@ static int second_reading(struct lz_run *r)
 
 /* ---- main ---- */
 
-/* Write the result into out, and the page into html when asked (both
- * opened before the readings), and commit them. */
-static int write_output(struct lz_run *r, struct roce_output *out, struct roce_output *html,
-                        const char *incomplete)
+/* Write the result with every writer chosen (their files opened before the
+ * readings) and put it in place. */
+static int write_output(struct lz_run *r, struct roce_writers *ws, const char *incomplete)
 {
     struct roce_localize_report rep = {
-        r->v, r->n_pt, r->pt, r->a.vcfg.path_delay_ns, r->a.split_name, r->a.top, incomplete};
-    for (int page = 0; page < 2; page++) {
-        struct roce_output *o = page ? html : out;
-        const char *name = page ? r->a.html : r->a.output ? r->a.output : "stdout";
-        if (page && r->a.html == NULL)
-            break;
-        int werr = page        ? roce_html_localize(o->fp, &rep)
-                   : r->a.json ? roce_localize_json(&rep, o->fp)
-                               : roce_localize_text(&rep, o->fp);
-        if (werr != 0) {
-            roce_output_abort(o);
-            roce_complain(name, "write failed");
+        r->v, r->n_pt, r->pt, r->a.vcfg.path_delay_ns, r->a.split_name, r->a.out.top, incomplete};
+    for (unsigned i = 0; i < ws->n; i++) {
+        struct roce_writer_run *w = &ws->run[i];
+        int werr = w->w->ops->localize(w->fp, &rep) != 0;
+        if (roce_output_finish(&w->out, w->path ? w->path : "stdout", werr) != 0)
             return ROCE_EXIT_OUTPUT;
-        }
-        if (roce_output_commit(o) != 0) {
-            roce_complain(name, strerror(errno));
-            return ROCE_EXIT_OUTPUT;
-        }
     }
     return 0;
 }
 
-/* Everything after the arguments, into out and html (committed, or aborted
- * when nothing is written); the exit status. */
-static int run(struct lz_run *r, struct roce_output *out, struct roce_output *html)
+/* Everything after the arguments, into the writers' files (committed, or
+ * aborted when nothing is written); the exit status. */
+static int run(struct lz_run *r, struct roce_writers *ws)
 {
     char incomplete[ROCE_ANALYSIS_ERR_LEN + 256];
     int rc;
@@ -585,7 +538,7 @@ static int run(struct lz_run *r, struct roce_output *out, struct roce_output *ht
             if (incomplete[0] == '\0')
                 snprintf(incomplete, sizeof incomplete, "%s: %s", r->in[i].path, r->in[i].msg);
         }
-    rc = write_output(r, out, html, incomplete[0] ? incomplete : NULL);
+    rc = write_output(r, ws, incomplete[0] ? incomplete : NULL);
     return rc != 0 ? rc : incomplete[0] ? ROCE_EXIT_INPUT : 0;
 }
 
@@ -599,28 +552,21 @@ int roce_localize_main(int argc, char **argv)
     }
     rc = parse_args(argc, argv, &r->a);
     if (rc == 0) {
-        struct roce_output out, html = {NULL, NULL, NULL, NULL};
+        struct roce_writers ws;
+        roce_writers_init(&ws, &r->a.out);
         r->n_in = (unsigned)r->a.n_files;
         r->in = calloc(r->n_in, sizeof *r->in);
-        if (roce_output_open(&out, r->a.output) != 0) {
-            roce_complain(r->a.output, strerror(errno));
-            rc = ROCE_EXIT_OUTPUT;
-        } else if (r->a.html != NULL && roce_output_open(&html, r->a.html) != 0) {
-            roce_complain(r->a.html, strerror(errno));
-            roce_output_abort(&out);
+        if (roce_writers_open(&ws) != 0) {
             rc = ROCE_EXIT_OUTPUT;
         } else {
             pthread_mutex_init(&r->mu, NULL);
-            rc = r->in != NULL ? run(r, &out, &html) : ROCE_EXIT_INPUT;
+            rc = r->in != NULL ? run(r, &ws) : ROCE_EXIT_INPUT;
             pthread_mutex_destroy(&r->mu);
-            if (out.fp != NULL) /* not written: nothing is left behind */
-                roce_output_abort(&out);
-            if (html.fp != NULL)
-                roce_output_abort(&html);
+            roce_writers_abort(&ws); /* what was not written: nothing is left behind */
         }
     }
     for (unsigned i = 0; r->in != NULL && i < r->n_in; i++) {
-        lz_input_free(&r->in[i]);
+        roce_localize_input_free(&r->in[i]);
         free((char *)r->in[i].name);
     }
     roce_vantage_free(r->v);

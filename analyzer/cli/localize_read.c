@@ -16,14 +16,14 @@
 
 /* The point a frame belongs to; NULL when the file already has as many
  * points as an analysis may have (then the frame is not read). */
-static struct lz_sub *sub_of(struct lz_input *in, const struct roce_decode_cfg *dc, int lt,
-                             const struct roce_capture_frame *fr, int first)
+static struct lz_sub *sub_of(struct lz_input *in, const struct roce_decode_cfg *dc,
+                             const struct roce_frame_in *fi, int first)
 {
     struct roce_split_key k;
     memset(&k, 0, sizeof k);
     if (in->split != ROCE_SPLIT_NONE) {
         struct roce_pkt pkt;
-        roce_decode(dc, lt, fr->data, fr->caplen, fr->wirelen, &pkt);
+        roce_decode(dc, fi->linktype, fi->data, fi->caplen, fi->wirelen, &pkt);
         roce_vantage_split_key(&pkt, in->split, &k);
     }
     for (unsigned i = 0; i < in->n_sub; i++)
@@ -117,15 +117,15 @@ static void read_file(struct lz_input *in, int second)
         in->failed = 1;
         goto done;
     }
-    if (!roce_capture_supported(c)) {
-        snprintf(in->msg, sizeof in->msg, "unsupported link type %s (%d)",
-                 roce_capture_linktype_name(c), roce_capture_linktype(c));
+    if (roce_capture_linktype_check(roce_capture_linktype(c), roce_capture_linktype_name(c),
+                                    in->msg, sizeof in->msg) != 0) {
         in->failed = 1;
         goto done;
     }
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
-        struct lz_sub *s = sub_of(in, &dc, fr.linktype, &fr, !second);
-        frame++;
+        struct roce_frame_in fi;
+        roce_capture_frame_in(&fr, ++frame, &fi);
+        struct lz_sub *s = sub_of(in, &dc, &fi, !second);
         if (s == NULL) {
             in->unsplit += !second;
             if (in->oom)
@@ -134,7 +134,6 @@ static void read_file(struct lz_input *in, int second)
         }
         if (engine_of(in, s) == NULL)
             break;
-        struct roce_frame_in fi = {frame, fr.ts_ns, fr.linktype, fr.data, fr.caplen, fr.wirelen};
         roce_engine_frame(s->engine, &fi, &out);
         if (!roce_vtx_from_frame(&out, &tx))
             continue;
@@ -168,19 +167,19 @@ done:
     roce_capture_close(c);
 }
 
-void *lz_read_first(void *arg)
+void *roce_localize_read_first(void *arg)
 {
     read_file(arg, 0);
     return NULL;
 }
 
-void *lz_read_second(void *arg)
+void *roce_localize_read_second(void *arg)
 {
     read_file(arg, 1);
     return NULL;
 }
 
-int lz_queue_init(struct lz_queue *q)
+int roce_localize_queue_init(struct lz_queue *q)
 {
     memset(q, 0, sizeof *q);
     if (pthread_mutex_init(&q->mu, NULL) != 0)
@@ -191,13 +190,13 @@ int lz_queue_init(struct lz_queue *q)
     }
     for (unsigned i = 0; i < LZ_SLOTS; i++)
         if ((q->slot[i] = calloc(1, sizeof *q->slot[i])) == NULL) {
-            lz_queue_free(q);
+            roce_localize_queue_free(q);
             return -1;
         }
     return 0;
 }
 
-void lz_queue_free(struct lz_queue *q)
+void roce_localize_queue_free(struct lz_queue *q)
 {
     for (unsigned i = 0; i < LZ_SLOTS; i++) {
         free(q->slot[i]);
@@ -207,7 +206,7 @@ void lz_queue_free(struct lz_queue *q)
     pthread_mutex_destroy(&q->mu);
 }
 
-struct lz_batch *lz_queue_next(struct lz_queue *q)
+struct lz_batch *roce_localize_queue_next(struct lz_queue *q)
 {
     pthread_mutex_lock(&q->mu);
     while (q->n == 0 && !q->abort)
@@ -217,7 +216,7 @@ struct lz_batch *lz_queue_next(struct lz_queue *q)
     return b;
 }
 
-void lz_queue_release(struct lz_queue *q)
+void roce_localize_queue_release(struct lz_queue *q)
 {
     pthread_mutex_lock(&q->mu);
     q->head = (q->head + 1) % LZ_SLOTS;
@@ -226,7 +225,7 @@ void lz_queue_release(struct lz_queue *q)
     pthread_mutex_unlock(&q->mu);
 }
 
-void lz_queue_abort(struct lz_queue *q)
+void roce_localize_queue_abort(struct lz_queue *q)
 {
     pthread_mutex_lock(&q->mu);
     q->abort = 1;
@@ -234,7 +233,7 @@ void lz_queue_abort(struct lz_queue *q)
     pthread_mutex_unlock(&q->mu);
 }
 
-void lz_input_free(struct lz_input *in)
+void roce_localize_input_free(struct lz_input *in)
 {
     for (unsigned i = 0; i < in->n_sub; i++) {
         roce_engine_free(in->sub[i].engine);

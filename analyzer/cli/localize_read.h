@@ -67,20 +67,20 @@ struct lz_input {
 
 /* The first reading (a thread body: arg is a struct lz_input). Engines are
  * freed at its end; the samples stay for roce_vantage_estimate. */
-void *lz_read_first(void *arg);
+void *roce_localize_read_first(void *arg);
 /* The second reading into in->q (a thread body). */
-void *lz_read_second(void *arg);
+void *roce_localize_read_second(void *arg);
 
 /* Queue set-up and tear-down (batches allocated here); 0 or -1. */
-int lz_queue_init(struct lz_queue *q);
-void lz_queue_free(struct lz_queue *q);
-/* The matcher: the next batch (blocks), then lz_queue_release when done with it. */
-struct lz_batch *lz_queue_next(struct lz_queue *q);
-void lz_queue_release(struct lz_queue *q);
+int roce_localize_queue_init(struct lz_queue *q);
+void roce_localize_queue_free(struct lz_queue *q);
+/* The matcher: the next batch (blocks), then roce_localize_queue_release when done with it. */
+struct lz_batch *roce_localize_queue_next(struct lz_queue *q);
+void roce_localize_queue_release(struct lz_queue *q);
 /* The matcher stops early: readers blocked on a full queue return. */
-void lz_queue_abort(struct lz_queue *q);
+void roce_localize_queue_abort(struct lz_queue *q);
 
 /* Free what the input holds (engines, samples). */
-void lz_input_free(struct lz_input *in);
+void roce_localize_input_free(struct lz_input *in);
 
 #endif

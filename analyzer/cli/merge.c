@@ -1,31 +1,26 @@
 /*
  * merge.c - `rocescope merge`: JSON reports read back (report_parse.c),
  * checked to have been made with the same analysis options, merged in the
- * order given (report_merge.c), written as text or JSON (see merge.h).
+ * order given (report_merge.c), written by the writers chosen that write
+ * from a report alone (writers.h: the summary, --json, --html; see merge.h).
  */
 #define _DEFAULT_SOURCE
 #include "merge.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "html.h"
-#include "options.h"
+#include "cli_options.h"
 #include "output.h"
 #include "report.h"
 #include "report_fields.h"
+#include "writers.h"
 
 #define ERR_LEN 512
 
-enum { OPT_JSON = 256, OPT_TOP, OPT_HTML };
-
+/* merge's own long options (the output options: roce_cli_getopt). */
 static const struct option merge_opts[] = {
-    {"json", no_argument, NULL, OPT_JSON},
-    {"output", required_argument, NULL, 'o'},
-    {"html", required_argument, NULL, OPT_HTML},
-    {"top", required_argument, NULL, OPT_TOP},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -49,55 +44,41 @@ static const char merge_usage[] =
     "incomplete (the merged report says so), 2 bad usage, 3 output not written.\n";
 
 struct merge_args {
-    int json;
-    const char *output;
-    const char *html;
-    unsigned top;
+    struct roce_outputs out; /* --json, -o, --html, --top */
     char **reports;
     int n_reports;
 };
 
-/* 0 to run, else the exit status. */
+/* merge's own option: --help. */
+static int merge_option(int c, const char *arg, void *ctx)
+{
+    (void)arg; /* none takes a value */
+    (void)ctx;
+    if (c != 'h')
+        return -1;
+    fputs(merge_usage, stdout);
+    return ROCE_CLI_EXIT_OK;
+}
+
+static const struct roce_cli_command merge_command = {
+    "merge", ":o:h", merge_opts, ROCE_CLI_WRITERS_MERGED, merge_option,
+};
+
+/* 0 to run, -1 after --help, else the exit status. */
 static int parse_args(int argc, char **argv, struct merge_args *a)
 {
-    int c;
     memset(a, 0, sizeof *a);
-    a->top = ROCE_CLI_TOP_DEFAULT;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:h", merge_opts, NULL)) != -1) {
-        switch (c) {
-        case OPT_JSON:
-            a->json = 1;
-            break;
-        case 'o':
-            a->output = optarg;
-            break;
-        case OPT_HTML:
-            a->html = optarg;
-            break;
-        case OPT_TOP:
-            if (roce_cli_top(optarg, &a->top) != 0)
-                goto usage;
-            break;
-        case 'h':
-            fputs(merge_usage, stdout);
-            return -1;
-        default:
-            roce_cli_getopt_error("merge", c, argv[optind - 1]);
-            goto usage;
-        }
-    }
+    enum roce_cli_parse_result rc = roce_cli_getopt(&merge_command, argc, argv, &a->out, a);
+    if (rc != ROCE_CLI_RUN)
+        return rc == ROCE_CLI_EXIT_OK ? -1 : ROCE_EXIT_USAGE;
     a->reports = argv + optind;
     a->n_reports = argc - optind;
-    if (a->html != NULL && roce_cli_html_check(a->html, a->output) != 0)
-        goto usage;
+    if (roce_cli_outputs_paths(&a->out) != 0)
+        return roce_cli_usage_error(&merge_command);
     if (a->n_reports > 0)
         return 0;
     fputs("rocescope: merge: no report given\n", stderr);
-usage:
-    fputs("Try 'rocescope merge --help'.\n", stderr);
-    return ROCE_EXIT_USAGE;
+    return roce_cli_usage_error(&merge_command);
 }
 
 /* The first analysis option in which two reports differ (its name for
@@ -139,25 +120,19 @@ static int merge_reports(const struct merge_args *a, struct roce_report *acc)
     return 0;
 }
 
-/* Write one output (the report, or the HTML page) and put it in place. 0,
+/* Write the document of one writer to its output and put it in place. 0,
  * or ROCE_EXIT_OUTPUT (message printed). */
-static int write_one(const char *path, const struct merge_args *a, const struct roce_report *acc,
-                     int html)
+static int write_one(const struct roce_writer_run *r, const struct roce_report *acc, unsigned top)
 {
+    const struct roce_writer_doc doc = {acc, ROCE_WRITE_MERGE, top};
     struct roce_output out;
-    if (roce_output_open(&out, path) != 0) {
-        roce_complain(path, strerror(errno));
+    if (roce_output_open(&out, r->path) != 0) {
+        roce_complain(r->path, strerror(errno));
         return ROCE_EXIT_OUTPUT;
     }
-    int werr = html     ? roce_html_report(out.fp, acc, NULL, ROCE_HTML_MERGE, a->top)
-               : a->json ? roce_report_json(acc, out.fp)
-                         : roce_report_text(acc, out.fp, a->top);
-    if (werr != 0 || roce_output_commit(&out) != 0) {
-        if (werr != 0)
-            roce_output_abort(&out);
-        roce_complain(path ? path : "stdout", werr != 0 ? "write failed" : strerror(errno));
+    int werr = r->w->ops->report(r, out.fp, &doc) != 0;
+    if (roce_output_finish(&out, r->path ? r->path : "stdout", werr) != 0)
         return ROCE_EXIT_OUTPUT;
-    }
     return 0;
 }
 
@@ -174,9 +149,10 @@ int roce_merge_main(int argc, char **argv)
         roce_report_free(&acc);
         return ROCE_EXIT_INPUT;
     }
-    rc = write_one(a.output, &a, &acc, 0);
-    if (rc == 0 && a.html != NULL)
-        rc = write_one(a.html, &a, &acc, 1);
+    struct roce_writers ws;
+    roce_writers_init(&ws, &a.out);
+    for (unsigned i = 0; rc == 0 && i < ws.n; i++)
+        rc = write_one(&ws.run[i], &acc, a.out.top);
     int incomplete = acc.error != NULL;
     roce_report_free(&acc);
     return rc != 0 ? rc : incomplete ? ROCE_EXIT_INPUT : 0;

@@ -1,9 +1,9 @@
 /*
- * options.c - rocescope's command line (see options.h; every option in
- * rocescope.1, OPTIONS).
+ * options.c - rocescope's command line: the analysis' options (see
+ * cli_options.h; every option in rocescope.1, OPTIONS).
  */
 #define _DEFAULT_SOURCE
-#include "options.h"
+#include "cli_options.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -27,18 +27,14 @@
 #define THREADS_MAX         256ull
 
 enum long_only {
-    OPT_JSON = 255,
-    OPT_EVENTS = 256,
-    OPT_UDP_PORT,
+    OPT_UDP_PORT = 256,
     OPT_CNP_WINDOW,
     OPT_PMTU,
     OPT_MAX_FLOWS,
     OPT_NO_ICRC,
-    OPT_TOP,
     OPT_LINK_SPEED,
     OPT_INTERVAL,
     OPT_STORM_SHARE,
-    OPT_HTML,
     OPT_DCQCN_WINDOW,
     OPT_DCQCN_DELAY,
     OPT_DCQCN_PACKETS,
@@ -51,19 +47,15 @@ enum long_only {
     OPT_NAK_RTT
 };
 
+/* The analysis' own long options (the output options: roce_cli_getopt). */
 static const struct option long_opts[] = {
-    {"json", no_argument, NULL, OPT_JSON},
     {"jobs", required_argument, NULL, 'j'},
     {"threads", required_argument, NULL, 'T'},
-    {"events", no_argument, NULL, OPT_EVENTS},
-    {"output", required_argument, NULL, 'o'},
-    {"html", required_argument, NULL, OPT_HTML},
     {"udp-port", required_argument, NULL, OPT_UDP_PORT},
     {"cnp-window", required_argument, NULL, OPT_CNP_WINDOW},
     {"pmtu", required_argument, NULL, OPT_PMTU},
     {"max-flows", required_argument, NULL, OPT_MAX_FLOWS},
     {"no-icrc", no_argument, NULL, OPT_NO_ICRC},
-    {"top", required_argument, NULL, OPT_TOP},
     {"link-speed", required_argument, NULL, OPT_LINK_SPEED},
     {"interval", required_argument, NULL, OPT_INTERVAL},
     {"storm-share", required_argument, NULL, OPT_STORM_SHARE},
@@ -297,73 +289,57 @@ static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
         o->threads = (unsigned)v;
         o->threads_given = 1;
         return 0;
-    case OPT_TOP:
-        return roce_cli_top(arg, &o->top);
     default:
         return -1;
     }
 }
 
+/* One of the analysis' own options (the output options are read by
+ * roce_cli_getopt): 0, -1 on a bad value, ROCE_CLI_EXIT_OK after --help or
+ * --version. */
+static int analysis_option(int c, const char *arg, void *ctx)
+{
+    struct roce_cli_options *o = ctx;
+    switch (c) {
+    case OPT_NO_ICRC:
+        o->cfg.check_icrc = 0;
+        return 0;
+    case 'h':
+        usage(stdout);
+        return ROCE_CLI_EXIT_OK;
+    case 'V':
+        printf("rocescope %s\n", ROCESCOPE_VERSION);
+        return ROCE_CLI_EXIT_OK;
+    default: {
+        int rc = roce_cli_live_option(c, arg, o);
+        return rc == 1 ? numeric_option(c, arg, o) : rc;
+    }
+    }
+}
+
+static const struct roce_cli_command analysis_command = {
+    "", ":j:T:o:hVi:f:s:B:pqc:w:C:W:Z:", long_opts, ROCE_CLI_WRITERS_ALL, analysis_option,
+};
+
 enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli_options *o)
 {
-    int c, rc, events = 0, json = 0;
-
     memset(o, 0, sizeof *o);
     roce_config_default(&o->cfg);
-    o->top = ROCE_CLI_TOP_DEFAULT;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o->threads = cpus < 1 ? 1 : cpus > (long)THREADS_MAX ? (unsigned)THREADS_MAX : (unsigned)cpus;
     o->interval_ns = INTERVAL_DEFAULT_NS;
     roce_cli_live_defaults(&o->live);
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":j:T:o:hVi:f:s:B:pqc:w:C:W:Z:", long_opts, NULL)) != -1) {
-        switch (c) {
-        case OPT_JSON:
-            json = 1;
-            break;
-        case OPT_EVENTS:
-            events = 1;
-            break;
-        case 'o':
-            o->output = optarg;
-            break;
-        case OPT_HTML:
-            o->html = optarg;
-            break;
-        case OPT_NO_ICRC:
-            o->cfg.check_icrc = 0;
-            break;
-        case 'h':
-            usage(stdout);
-            return ROCE_CLI_EXIT_OK;
-        case 'V':
-            printf("rocescope %s\n", ROCESCOPE_VERSION);
-            return ROCE_CLI_EXIT_OK;
-        case ':':
-        case '?':
-            roce_cli_getopt_error("", c, argv[optind - 1]);
-            goto usage_error;
-        default:
-            rc = roce_cli_live_option(c, optarg, &o->live);
-            if (rc == 1)
-                rc = numeric_option(c, optarg, o);
-            if (rc != 0)
-                goto usage_error;
-            break;
-        }
-    }
-    if (json && events) {
-        fputs("rocescope: --json and --events exclude each other\n", stderr);
+    enum roce_cli_parse_result rc = roce_cli_getopt(&analysis_command, argc, argv, &o->out, o);
+    if (rc != ROCE_CLI_RUN)
+        return rc;
+    if (roce_cli_outputs_writers(&o->out) != 0)
         goto usage_error;
-    }
     if (o->cfg.dcqcn_reacted_pct > o->cfg.dcqcn_ignored_pct) {
         fprintf(stderr, "rocescope: --dcqcn-reacted: %u is above --dcqcn-ignored (%u)\n",
                 (unsigned)o->cfg.dcqcn_reacted_pct, (unsigned)o->cfg.dcqcn_ignored_pct);
         goto usage_error;
     }
-    o->mode = events ? ROCE_MODE_EVENTS : json ? ROCE_MODE_JSON : ROCE_MODE_TEXT;
-    if (o->html != NULL && roce_cli_html_check(o->html, o->output) != 0)
+    if (roce_cli_outputs_paths(&o->out) != 0)
         goto usage_error;
     o->files = argv + optind;
     o->n_files = argc - optind;
@@ -383,6 +359,5 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
     }
     return ROCE_CLI_RUN;
 usage_error:
-    fputs("Try 'rocescope --help'.\n", stderr);
-    return ROCE_CLI_EXIT_USAGE;
+    return (enum roce_cli_parse_result)roce_cli_usage_error(&analysis_command);
 }

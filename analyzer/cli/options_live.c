@@ -1,16 +1,17 @@
 /*
  * options_live.c - the live monitor's options (`rocescope -i IFACE`; see
- * options.h; rocescope.1, LIVE MONITORING). They follow tcpdump
+ * cli_options.h; rocescope.1, LIVE MONITORING). They follow tcpdump
  * where tcpdump has the same option: -i -f -s -B -w -C -W -c -Z -p.
  */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_options.h"
 #include "http.h"
-#include "options.h"
 #include "privs.h"
 #include "roce_time.h"
+#include "writers.h"
 
 #define SNAPLEN_DEFAULT    512u /* headers inside ERSPAN/VXLAN with room to spare */
 #define SNAPLEN_MAX        262144ull
@@ -209,16 +210,17 @@ static const struct {
     {0, NULL},
 };
 
-int roce_cli_live_option(int c, const char *arg, struct roce_live_options *lo)
+int roce_cli_live_option(int c, const char *arg, struct roce_cli_options *o)
 {
+    struct roce_live_options *lo = &o->live;
     int rc = text_option(c, arg, lo);
     if (rc == 1)
         rc = time_option(c, arg, lo);
     if (rc == 1)
         rc = number_option(c, arg, lo);
-    for (unsigned i = 0; rc == 0 && lo->first_live == NULL && live_names[i].name != NULL; i++)
+    for (unsigned i = 0; rc == 0 && o->first_live == NULL && live_names[i].name != NULL; i++)
         if (live_names[i].code == c)
-            lo->first_live = live_names[i].name;
+            o->first_live = live_names[i].name;
     return rc;
 }
 
@@ -226,8 +228,8 @@ int roce_cli_live_check(const struct roce_cli_options *o)
 {
     const struct roce_live_options *lo = &o->live;
     if (lo->iface == NULL) {
-        if (lo->first_live != NULL) {
-            fprintf(stderr, "rocescope: %s needs -i (live capture)\n", lo->first_live);
+        if (o->first_live != NULL) {
+            fprintf(stderr, "rocescope: %s needs -i (live capture)\n", o->first_live);
             return -1;
         }
         return 0;
@@ -236,7 +238,9 @@ int roce_cli_live_check(const struct roce_cli_options *o)
         fputs("rocescope: -i and capture files exclude each other\n", stderr);
         return -1;
     }
-    if (lo->rotate_bytes && (o->mode != ROCE_MODE_EVENTS || o->output == NULL)) {
+    /* what rotates is the -o file of a writer that streams (--events) */
+    if (lo->rotate_bytes &&
+        (!(roce_writers_main(&o->out)->needs & ROCE_WRITER_STREAM) || o->out.output == NULL)) {
         fputs("rocescope: --rotate-size needs --events and -o\n", stderr);
         return -1;
     }

@@ -2,10 +2,10 @@
  * options_values.c - the values of rocescope's options, shared by every
  * command (the analysis, `merge`, `localize`, the live monitor): strict
  * numbers, numbers with units, the options several commands take, and the
- * one-line messages for bad values and unknown options (see options.h).
+ * one-line messages for bad values and unknown options (see cli_options.h).
  */
 #define _DEFAULT_SOURCE
-#include "options.h"
+#include "cli_options.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,21 +49,6 @@ int roce_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     if (errno != 0 || *end != '\0' || v < min || v > max)
         return -1;
     *out = v;
-    return 0;
-}
-
-int roce_cli_html_check(const char *html, const char *output)
-{
-    int html_stdout = strcmp(html, "-") == 0;
-    if (html_stdout && (output == NULL || strcmp(output, "-") == 0)) {
-        fputs("rocescope: --html -: standard output carries the report already (give -o PATH)\n",
-              stderr);
-        return -1;
-    }
-    if (!html_stdout && output != NULL && strcmp(html, output) == 0) {
-        fprintf(stderr, "rocescope: --html and -o name the same file '%s'\n", html);
-        return -1;
-    }
     return 0;
 }
 

@@ -6,9 +6,11 @@
  * the merge, so memory stays bounded however many files there are), run it
  * through an engine of their own (engines are independent), and build its
  * report, which borrows from that engine. The calling thread waits for the
- * files in order, prints their problems, replays their --events, merges
- * their reports and frees their engines. The engines never meet: the only
- * shared state is the job table under one mutex.
+ * files in order, prints their problems, replays their verdicts to the
+ * writers that take them (--events), merges the writers' states of the
+ * file (the HTML report's series) and the reports, and frees the engines.
+ * The engines never meet: the only shared state is the job table under one
+ * mutex.
  */
 #define _DEFAULT_SOURCE
 #include "parallel.h"
@@ -29,10 +31,10 @@ struct job {
     struct roce_report rep;            /* borrows from engine */
     char msg[ROCE_ANALYSIS_ERR_LEN];   /* the file's problem, when failed */
     char error[ROCE_ANALYSIS_ERR_LEN]; /* its read error, for the report */
-    FILE *spool;                       /* --events: the settled verdicts, binary, in frame order */
+    FILE *spool;                       /* the settled verdicts, binary, in frame order, to replay */
     int spool_failed;
-    struct roce_html_series *series; /* --html: the file's series */
-    int failed;                      /* the file had a problem (msg) */
+    struct roce_writers part; /* the writers' states of the file (the HTML report's series) */
+    int failed;               /* the file had a problem (msg) */
     int oom;
     int done;
 };
@@ -41,21 +43,20 @@ struct pool {
     const struct roce_cli_options *o;
     struct job *jobs;
     size_t n, next, merged, window;
-    int events;
-    struct roce_html_series *series; /* --html: where the files' series go */
+    int replay;              /* keep each file's verdicts to replay them */
+    struct roce_writers *ws; /* the run's writers: where the files' verdicts and states go */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 };
 
 /* on_verdict of a worker's engine: keep the record for the in-order replay,
- * and for the file's series. */
+ * and hand it to the file's writers. */
 static void job_verdict(const struct roce_verdict *v, void *ctx)
 {
     struct job *j = ctx;
     if (j->spool != NULL && fwrite(v, sizeof *v, 1, j->spool) != 1)
         j->spool_failed = 1;
-    if (j->series != NULL)
-        roce_html_series_verdict(v, j->series);
+    roce_writers_verdict(v, &j->part);
 }
 
 /* Analyse one file and build its report (in a worker). */
@@ -64,19 +65,19 @@ static void run_job(struct pool *p, struct job *j)
     struct roce_config cfg = p->o->cfg;
     struct roce_analysis a;
     memset(&a, 0, sizeof a);
-    if (p->events) {
+    if (p->replay) {
         j->spool = tmpfile();
         j->spool_failed = j->spool == NULL; /* an output problem, found at the replay */
     }
-    if (p->series != NULL) {
-        if ((j->series = roce_html_series_new()) == NULL) {
-            j->oom = 1;
-            return;
-        }
-        a.on_frame = roce_html_series_frame;
-        a.frame_ctx = j->series;
+    if (roce_writers_part(p->ws, &j->part) != 0) {
+        j->oom = 1;
+        return;
     }
-    if (j->spool != NULL || j->series != NULL) {
+    if (j->part.needs & ROCE_WRITER_FRAMES) {
+        a.on_frame = roce_writers_frame;
+        a.frame_ctx = &j->part;
+    }
+    if (j->spool != NULL || (j->part.needs & ROCE_WRITER_VERDICTS)) {
         cfg.on_verdict = job_verdict;
         cfg.ctx = j;
     }
@@ -87,8 +88,7 @@ static void run_job(struct pool *p, struct job *j)
     }
     j->failed = roce_analysis_file(&a, j->path, j->msg, sizeof j->msg) != 0;
     roce_engine_finish(j->engine);
-    if (j->series != NULL)
-        roce_html_series_finish(j->series, j->engine);
+    roce_writers_finish(&j->part, j->engine);
     j->rep.files = &j->path;
     j->rep.n_files = 1;
     j->rep.link_type = a.opened ? a.link_type : NULL;
@@ -129,14 +129,14 @@ static void shift(uint64_t *frame, uint64_t offset)
         *frame += offset;
 }
 
-/* Write a file's spooled verdicts with its frames numbered on from offset
- * and its flow ids from id_offset. */
-static void replay_events(struct job *j, uint64_t offset, uint64_t id_offset,
-                          struct roce_events *ev)
+/* Replay a file's spooled verdicts to the writers, with its frames numbered
+ * on from offset and its flow ids from id_offset. */
+static void replay_verdicts(struct job *j, uint64_t offset, uint64_t id_offset,
+                            struct roce_writers *ws)
 {
     struct roce_verdict v;
     if (j->spool_failed || fflush(j->spool) != 0 || fseek(j->spool, 0, SEEK_SET) != 0) {
-        ev->failed = 1;
+        roce_writers_replay_lost(ws);
         return;
     }
     while (fread(&v, sizeof v, 1, j->spool) == 1) {
@@ -151,15 +151,14 @@ static void replay_events(struct job *j, uint64_t offset, uint64_t id_offset,
         shift(&v.gap_decided_by, offset);
         shift(&v.reorder_gap_frame, offset);
         shift(&v.response_frame, offset);
-        roce_events_write(&v, ev);
+        roce_writers_replay(&v, ws);
     }
     if (ferror(j->spool))
-        ev->failed = 1;
+        roce_writers_replay_lost(ws);
 }
 
 /* Wait for job i, report it, merge it, free it. 0, or -1 when out of memory. */
-static int merge_job(struct pool *p, size_t i, struct roce_events *events, struct roce_report *rep,
-                     int *input_problem)
+static int merge_job(struct pool *p, size_t i, struct roce_report *rep, int *input_problem)
 {
     struct job *j = &p->jobs[i];
     int rc = 0;
@@ -173,10 +172,11 @@ static int merge_job(struct pool *p, size_t i, struct roce_events *events, struc
     } else {
         uint64_t frames = rep->t.packets - j->rep.t.packets;
         uint64_t ids = rep->t.flows_created - j->rep.t.flows_created;
-        if (events != NULL)
-            replay_events(j, frames, ids, events);
-        if (p->series != NULL && roce_html_series_absorb(p->series, j->series, frames, ids) != 0)
-            fputs("rocescope: --html: out of memory (series left out)\n", stderr);
+        const struct roce_writer *left_out;
+        if (p->replay)
+            replay_verdicts(j, frames, ids, p->ws);
+        if ((left_out = roce_writers_absorb(p->ws, &j->part, frames, ids)) != NULL)
+            fprintf(stderr, "rocescope: %s: out of memory (series left out)\n", left_out->option);
     }
     if (j->failed) { /* after the file's events, as a plain run */
         fflush(NULL);
@@ -185,7 +185,7 @@ static int merge_job(struct pool *p, size_t i, struct roce_events *events, struc
     }
     roce_report_free(&j->rep);
     roce_engine_free(j->engine);
-    roce_html_series_free(j->series);
+    roce_writers_stop(&j->part);
     if (j->spool != NULL)
         fclose(j->spool);
     pthread_mutex_lock(&p->mu);
@@ -195,13 +195,13 @@ static int merge_job(struct pool *p, size_t i, struct roce_events *events, struc
     return rc;
 }
 
-int roce_parallel_run(const struct roce_cli_options *o, struct roce_events *events,
-                      struct roce_html_series *series, struct roce_report *rep, int *input_problem)
+int roce_parallel_run(const struct roce_cli_options *o, struct roce_writers *ws,
+                      struct roce_report *rep, int *input_problem)
 {
     struct pool p = {.o = o,
                      .n = (size_t)o->n_files,
-                     .events = events != NULL,
-                     .series = series,
+                     .replay = roce_writers_need_replay(ws),
+                     .ws = ws,
                      .mu = PTHREAD_MUTEX_INITIALIZER,
                      .cv = PTHREAD_COND_INITIALIZER};
     size_t n_threads = o->jobs < p.n ? o->jobs : p.n, started = 0;
@@ -228,7 +228,7 @@ int roce_parallel_run(const struct roce_cli_options *o, struct roce_events *even
     }
     /* after a failure the remaining files are still waited for and freed */
     for (size_t i = 0; i < p.n && started > 0; i++)
-        if (merge_job(&p, i, events, rep, input_problem) != 0)
+        if (merge_job(&p, i, rep, input_problem) != 0)
             rc = -1;
     for (size_t t = 0; t < started; t++)
         pthread_join(threads[t], NULL);

@@ -159,3 +159,17 @@ void roce_output_abort(struct roce_output *o)
         unlink(o->tmp);
     release(o);
 }
+
+int roce_output_finish(struct roce_output *o, const char *name, int werr)
+{
+    if (werr) {
+        roce_output_abort(o);
+        roce_complain(name, "write failed");
+        return -1;
+    }
+    if (roce_output_commit(o) != 0) {
+        roce_complain(name, strerror(errno));
+        return -1;
+    }
+    return 0;
+}

@@ -46,5 +46,9 @@ int roce_output_commit(struct roce_output *o);
 /* Discard: close, and remove the temporary file (a file written straight
  * into is left as it is). */
 void roce_output_abort(struct roce_output *o);
+/* After writing: commit, or discard when the writing failed (werr). 0, or
+ * -1 with "rocescope: NAME: write failed" or the reason the commit failed
+ * printed (name: the path given, or "stdout"). */
+int roce_output_finish(struct roce_output *o, const char *name, int werr);
 
 #endif

@@ -22,21 +22,7 @@
 
 #include "roce_pkt.h"
 
-#define ROCE_BTH_OPCODE_OFF 0
-#define ROCE_BTH_FLAGS_OFF  1
-#define ROCE_BTH_SE_BIT     0x80u
-#define ROCE_BTH_M_BIT      0x40u
-#define ROCE_BTH_PAD_SHIFT  4
-#define ROCE_BTH_PAD_MASK   0x3u
-#define ROCE_BTH_TVER_MASK  0x0Fu
-#define ROCE_BTH_PKEY_OFF   2
-#define ROCE_BTH_FB_OFF     4
-#define ROCE_BTH_FECN_BIT   0x80u
-#define ROCE_BTH_BECN_BIT   0x40u
-#define ROCE_BTH_DQPN_OFF   5
-#define ROCE_BTH_ACKREQ_OFF 8
-#define ROCE_BTH_ACKREQ_BIT 0x80u
-#define ROCE_BTH_PSN_OFF    9
+/* The BTH layout (ROCE_BTH_*_OFF, _BIT, _MASK): roce_pkt.h, public. */
 
 /*
  * The transport of a RoCE packet whose BTH starts at pkt->bth_off, with

@@ -31,7 +31,7 @@ struct roce_config {
     uint32_t link_speed_mbps;   /* for PFC/PAUSE quanta, default 100000 (100G) */
     int64_t pfc_window_ns;      /* PFC storm window, default 1 s */
     uint32_t pfc_storm_pct;     /* paused share of a window that makes a storm, default 50 */
-    /* DCQCN reaction (ANALYSIS-DEFINITIONS Revision 2 "DCQCN reaction") */
+    /* DCQCN reaction (ANALYSIS.md "DCQCN reaction") */
     int64_t dcqcn_window_ns;    /* W: the windows before and after a CNP, default 20 us */
     int64_t dcqcn_delay_ns;     /* D: from the CNP to the after window, default 4 us */
     uint32_t dcqcn_min_packets; /* requests each window needs, default 5 */

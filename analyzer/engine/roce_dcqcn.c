@@ -1,6 +1,5 @@
 /*
- * roce_dcqcn.c - DCQCN reaction (ANALYSIS-DEFINITIONS Revision 2 "DCQCN
- * reaction").
+ * roce_dcqcn.c - DCQCN reaction (ANALYSIS.md "DCQCN reaction").
  *
  * For each CNP at time t of the connection of a RoCEv2 request flow (or of
  * a native InfiniBand one: its congestion control, IBA Annex A10, lowers

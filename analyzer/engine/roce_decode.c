@@ -37,35 +37,6 @@
 #define SLL2_PROTO_OFF     0
 #define IP_VERSION_SHIFT   4
 
-static const struct {
-    int linktype;
-    const char *name;
-} linktype_names[] = {
-    {ROCE_LINKTYPE_ETHERNET, "EN10MB"},
-    {ROCE_LINKTYPE_DLT_RAW, "RAW"},
-    {ROCE_LINKTYPE_DLT_RAW_ALT, "RAW"},
-    {ROCE_LINKTYPE_RAW, "RAW"},
-    {ROCE_LINKTYPE_LINUX_SLL, "LINUX_SLL"},
-    {ROCE_LINKTYPE_LINUX_SLL2, "LINUX_SLL2"},
-    {ROCE_LINKTYPE_IPV4, "IPV4"},
-    {ROCE_LINKTYPE_IPV6, "IPV6"},
-    {ROCE_LINKTYPE_INFINIBAND, "INFINIBAND"},
-    {0, NULL},
-};
-
-int roce_linktype_supported(int linktype)
-{
-    return roce_linktype_name(linktype) != NULL;
-}
-
-const char *roce_linktype_name(int linktype)
-{
-    for (unsigned i = 0; linktype_names[i].name != NULL; i++)
-        if (linktype_names[i].linktype == linktype)
-            return linktype_names[i].name;
-    return NULL;
-}
-
 static const char *const malformed_names[ROCE_MAL_COUNT] = {
     [ROCE_MAL_NONE] = "none",
     [ROCE_MAL_UDP_LENGTH] = "udp_length",

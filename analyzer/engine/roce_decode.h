@@ -20,26 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "roce_linktype.h"
 #include "roce_pkt.h"
-
-/* Link-layer header types (LINKTYPE_* values; DLT_RAW is 12 or 14 on some systems). */
-enum roce_linktype {
-    ROCE_LINKTYPE_ETHERNET = 1,
-    ROCE_LINKTYPE_DLT_RAW = 12,
-    ROCE_LINKTYPE_DLT_RAW_ALT = 14,
-    ROCE_LINKTYPE_RAW = 101,
-    ROCE_LINKTYPE_LINUX_SLL = 113,
-    ROCE_LINKTYPE_IPV4 = 228,
-    ROCE_LINKTYPE_IPV6 = 229,
-    ROCE_LINKTYPE_INFINIBAND = 247,
-    ROCE_LINKTYPE_LINUX_SLL2 = 276
-};
-
-/* Nonzero when the engine can decode this link type. */
-int roce_linktype_supported(int linktype);
-
-/* Short name of a supported link type ("EN10MB", "LINUX_SLL", ...) or NULL. */
-const char *roce_linktype_name(int linktype);
 
 /*
  * Decode one frame. p holds caplen captured bytes of a frame that was

@@ -184,7 +184,7 @@ void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict
     f->ce_last = seq + 1;
     /* settled by a CNP, by the window passing, or at the latest when a CNP
      * of the window after it that waited for its connection is decided */
-    roce_cur_expect(e, v->ts_ns + e->cfg.cnp_window_ns + e->cfg.cnp_window_ns);
+    roce_cur_expect(e, v->ts_ns + roce_ecn_ce_wait(&e->cfg));
 }
 
 /* The only request flow with k's addresses reversed (the CNP fallback), if
@@ -347,7 +347,7 @@ static void cnp_wait(struct roce_engine *e, struct roce_flow *k, struct roce_ver
     else
         k->cnp_wait_first = seq + 1;
     k->cnp_wait_last = seq + 1;
-    roce_cur_expect(e, v->ts_ns + e->cfg.cnp_window_ns);
+    roce_cur_expect(e, v->ts_ns + roce_ecn_cnp_wait(&e->cfg));
 }
 
 void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *k, struct roce_verdict *v)
@@ -379,7 +379,7 @@ void roce_ecn_expire(struct roce_engine *e, int64_t now, int flush)
             e->cnp_wait.head++;
         const struct cnp_entry *n =
             e->cnp_wait.head < e->cnp_wait.tail ? cnp_at(e, e->cnp_wait.head) : NULL;
-        if (n != NULL && (flush || now - n->ts > w)) {
+        if (n != NULL && (flush || now - n->ts > roce_ecn_cnp_wait(&e->cfg))) {
             cnp_pop(e, CNP_DEADLINE);
             continue;
         }

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "roce_config.h"
+
 struct roce_engine;
 struct roce_flow;
 struct roce_verdict;
@@ -29,5 +31,18 @@ void roce_ecn_forget_flow(struct roce_engine *e, struct roce_flow *f);
 
 /* How many CE marks and waiting CNPs the rings hold at most. */
 void roce_ecn_bounds(uint32_t *ce_max, uint32_t *cnp_max);
+
+/* The longest a waiting CNP stays in its ring, in capture time: the window
+ * after it, then it is decided (roce_ecn_expire). */
+static inline int64_t roce_ecn_cnp_wait(const struct roce_config *cfg)
+{
+    return cfg->cnp_window_ns;
+}
+/* The longest a CE mark stays in its ring: its own window, and the window
+ * after it of a CNP in it that waited for its connection. */
+static inline int64_t roce_ecn_ce_wait(const struct roce_config *cfg)
+{
+    return cfg->cnp_window_ns + roce_ecn_cnp_wait(cfg);
+}
 
 #endif

@@ -21,10 +21,11 @@
 #include "roce_read.h"
 #include "roce_reqlog.h"
 #include "roce_seq.h"
+#include "roce_split.h"
 #include "roce_verdq.h"
 
 _Static_assert(REQLOG_CLASSES == ROCE_SHARD_CLASSES, "a part of a split takes whole rings");
-_Static_assert(ROCE_SHARD_CLASSES <= 32, "a front end keeps a part's classes in a 32-bit mask");
+_Static_assert(ROCE_SHARD_CLASSES <= 32, "a split part keeps its classes in a 32-bit mask");
 
 /* ---- the flow table's hooks ---- */
 
@@ -505,6 +506,8 @@ void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u)
     roce_dcqcn_room(e, &u->dcqcn_ring_room, &u->dcqcn_ring_max);
     u->macs = e->n_macs;
     u->macs_max = ROCE_MACS_MAX;
+    u->ce_wait_ns = roce_ecn_ce_wait(&e->cfg);
+    u->cnp_wait_ns = roce_ecn_cnp_wait(&e->cfg);
 }
 
 size_t roce_engine_flow_count(const struct roce_engine *e)

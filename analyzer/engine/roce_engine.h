@@ -25,6 +25,8 @@
  * histograms),
  * roce_decode.h and roce_pkt.h (the decoded frame), roce_opcode.h,
  * roce_lat.h, roce_psn.h (24-bit PSN arithmetic, unwrapping) and roce_time.h.
+ * Two more public headers build on it: roce_split.h (a split analysis, -T)
+ * and roce_vantage.h (several vantage points, localize).
  */
 #ifndef ROCE_ENGINE_H
 #define ROCE_ENGINE_H
@@ -76,54 +78,12 @@ struct roce_frame_in {
 int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in,
                       struct roce_frame_out *out);
 
-/*
- * A split analysis: frames with the same class of key (the key: a hash of
- * the unordered pair of their packet's addresses, after any mirror
- * encapsulation; 0 for frames without a RoCE packet; its class:
- * roce_shard_class) go to the same engine, so that every connection, its
- * CNPs and its CM exchange are analysed by one engine, and so that the
- * requests the diagnoses keep, by class (roce_reqlog.h), are those one
- * engine keeps. Each engine is told the
- * latest capture time of the whole input (roce_engine_note_time). The
- * front end merges the verdicts in frame order and the reports, with flow
- * ids renumbered in the order the flows were created (on_flow). The result
- * is that of one engine as long as the capture is in time order and no
- * engine-wide bound is reached: max_flows, max_open_verdicts, the CE mark
- * and CNP rings, the CM REQs waiting, the diagnoses' gap and DCQCN rings
- * and MAC table (roce_engine_usage); rocescope(1), THREADS, says how the
- * CLI checks that.
- */
-uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_in *in);
-/* The key of an address pair (either order; never 0), as roce_shard_key
- * gives it for a packet between them. */
-uint32_t roce_pair_key(const uint8_t a[ROCE_ADDR_LEN], const uint8_t b[ROCE_ADDR_LEN]);
-#define ROCE_SHARD_CLASS_BITS 4
-#define ROCE_SHARD_CLASSES    (1u << ROCE_SHARD_CLASS_BITS)
-/* The class of a key (its top bits: the best mixed), and the part of an
- * n-part split that takes a class. */
-static inline unsigned roce_shard_class(uint32_t key)
-{
-    return key >> (32 - ROCE_SHARD_CLASS_BITS);
-}
-static inline unsigned roce_shard_part(unsigned cls, unsigned n)
-{
-    return cls % n;
-}
+/* A split analysis (several engines on one capture, each taking the frames
+ * of its connections, merged into the one engine's result): roce_split.h. */
+
 /* The input reached capture time now_ns (a frame another engine takes):
  * the next frame is analysed at that time or later, as one engine would. */
 void roce_engine_note_time(struct roce_engine *e, int64_t now_ns);
-
-/* What engine-wide bounds a split analysis must check. */
-struct roce_engine_usage {
-    uint32_t cm_pending_peak; /* CM REQs waiting for their REP at once, at most */
-    uint32_t cm_pending_max;  /* how many can wait */
-    uint32_t ce_ring_max;     /* CE marks waiting for a CNP that can be tracked */
-    uint32_t cnp_ring_max;    /* CNPs waiting for their connection that can be tracked */
-    uint32_t gap_ring_room, gap_ring_max;     /* PSN gaps waiting: room made, at most */
-    uint32_t dcqcn_ring_room, dcqcn_ring_max; /* CNPs waiting for their after window */
-    uint32_t macs, macs_max;                  /* source MACs in the table, at most */
-};
-void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u);
 
 /* Let capture time pass without a frame (a live monitor with idle links):
  * CE marks whose window ran out are settled, waiting verdicts delivered,

@@ -1,6 +1,6 @@
 /*
  * roce_hosts.c - host NIC MACs and who sent the PFC / PAUSE frames
- * (ANALYSIS-DEFINITIONS Revision 2 "Host NIC MAC"; ANALYSIS.md "Diagnoses").
+ * (ANALYSIS.md "Host NIC MACs", "Diagnoses").
  *
  * Every source MAC of a RoCE or MAC Control frame gets an entry (at most
  * ROCE_MACS_MAX): the addresses of the RoCE frames behind it (one, or

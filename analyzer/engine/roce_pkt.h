@@ -28,6 +28,24 @@
 #define ROCE_ECN_CE                3u
 #define ROCE_QPN_GSI               1u /* QP1: management datagrams (CM) */
 
+/* The BTH layout (IBTA Vol. 1 9.2; drawn in roce_bth.h): offsets from its
+ * first byte, and its bits. */
+#define ROCE_BTH_OPCODE_OFF 0
+#define ROCE_BTH_FLAGS_OFF  1
+#define ROCE_BTH_SE_BIT     0x80u
+#define ROCE_BTH_M_BIT      0x40u
+#define ROCE_BTH_PAD_SHIFT  4
+#define ROCE_BTH_PAD_MASK   0x3u
+#define ROCE_BTH_TVER_MASK  0x0Fu
+#define ROCE_BTH_PKEY_OFF   2
+#define ROCE_BTH_FB_OFF     4
+#define ROCE_BTH_FECN_BIT   0x80u
+#define ROCE_BTH_BECN_BIT   0x40u
+#define ROCE_BTH_DQPN_OFF   5
+#define ROCE_BTH_ACKREQ_OFF 8
+#define ROCE_BTH_ACKREQ_BIT 0x80u
+#define ROCE_BTH_PSN_OFF    9
+
 /* What carries the transport (struct roce_pkt.version, flow keys). */
 enum roce_version {
     ROCE_VERSION_NONE = 0, /* not RoCE */

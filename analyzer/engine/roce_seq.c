@@ -92,7 +92,7 @@ static void nak_push(struct roce_engine *e, struct nak_ring *ring, const struct 
         ring->count++;
 }
 
-/* The recovery breakdown's first part (ANALYSIS-DEFINITIONS Revision 2):
+/* The recovery breakdown's first part (ANALYSIS.md "Recovery breakdown"):
  * from the out-of-sequence arrival that made the responder send NAK n (the
  * earliest request of x captured before it with a PSN after n's) to n.
  * Into n and, when given, its verdict v. */

@@ -1,6 +1,6 @@
 /*
- * roce_shard.c - which part of a split analysis a frame belongs to (see
- * roce_engine.h, roce_shard_key).
+ * roce_shard.c - the key that says which part of a split analysis a frame
+ * belongs to (see roce_split.h, roce_shard_key; the parts: roce_split.c).
  *
  * Everything the engine keeps about a connection (its two flows, their CM
  * exchange, its CNPs, the pairing of responses with requests) lives between
@@ -15,7 +15,7 @@
  * the inner packet's addresses; RoCEv1: the GIDs). Frames without a RoCE
  * packet (MAC Control, other traffic) get 0.
  */
-#include "roce_engine.h"
+#include "roce_split.h"
 
 #include <string.h>
 

@@ -12,8 +12,8 @@
 #include "roce_pkt.h"
 #include "roce_verdict.h"
 
-/* Evidence frames kept per diagnosis kind and subject (ANALYSIS-DEFINITIONS
- * Revision 2 "Diagnoses": the first 10). */
+/* Evidence frames kept per diagnosis kind and subject (ANALYSIS.md
+ * "Diagnoses", "The list": the first 10). */
 #define ROCE_EVIDENCE_MAX 10
 
 /* Distinct UDP source ports recorded per request flow. */
@@ -137,7 +137,7 @@ struct roce_totals {
 };
 
 /* The DCQCN reaction of a RoCEv2 request flow whose connection received
- * CNPs (ANALYSIS-DEFINITIONS Revision 2 "DCQCN reaction"). */
+ * CNPs (ANALYSIS.md "DCQCN reaction"). */
 struct roce_dcqcn_report {
     uint8_t tracked; /* a RoCEv2 request flow whose connection received CNPs */
     uint8_t verdict; /* enum roce_dcqcn_verdict (roce_diag.h) */

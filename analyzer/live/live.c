@@ -4,11 +4,10 @@
  * Order at start, as tcpdump: open and activate the capture and bind the
  * --listen socket (as root), drop privileges (-Z), then open the outputs
  * (-o, -w, the Prometheus file, --events) and start the HTTP server as the
- * user. The capture thread sleeps on the capture descriptor until the
- * next interval boundary (CLOCK_MONOTONIC), reads what is ready in batches
- * into a bounded queue (live_queue.c; -w writes the frames as they are
- * read) and marks in it the end of an interval whenever its time has come,
- * packets or not. The analysis thread takes the frames and the marks in
+ * user (the writers chosen: writers.h). The capture thread sleeps on the capture descriptor until
+ * the next interval boundary (CLOCK_MONOTONIC), reads what is ready in batches into a bounded queue
+ * (live_queue.c; -w writes the frames as they are read) and marks in it the end of an interval
+ * whenever its time has come, packets or not. The analysis thread takes the frames and the marks in
  * order: frames through the engine, at a mark the interval's outputs. The
  * analysis never holds up the capture: a frame the queue has no room for is
  * counted (analysis_dropped) and shown with the kernel's drops.
@@ -30,9 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "erf.h"
-#include "events.h"
-#include "html.h"
+#include "capture.h"
 #include "http.h"
 #include "live_capture.h"
 #include "live_interval.h"
@@ -48,6 +45,7 @@
 #include "roce_time.h"
 #include "rotfile.h"
 #include "savefile.h"
+#include "writers.h"
 
 #define ERR_LEN           512
 #define BUFFER_TIMEOUT_MS 100 /* longest a packet waits in the kernel's buffer */
@@ -84,18 +82,16 @@ static volatile sig_atomic_t stop_signal;
 static struct roce_livecap *volatile signal_cap;
 
 struct monitor {
-    const struct roce_cli_options *opt;
+    const struct roce_live_config *lc;
+    const struct roce_live_options *lo; /* lc's capture options */
     const char *iface;
     struct roce_livecap *cap;
     struct roce_engine *engine;
     struct roce_savefile *save;
     struct roce_live_tracker *tracker;
     struct roce_http *http;           /* --listen */
-    struct roce_events events;        /* --events: out is NULL without */
-    struct roce_rotfile *events_file; /* --events -o PATH */
-    struct roce_output out;          /* the final report */
-    struct roce_output html;         /* --html: the final report's page */
-    struct roce_html_series *series; /* --html: what the page plots over time */
+    struct roce_writers ws;           /* the final report's (and --events, as verdicts settle) */
+    struct roce_rotfile *events_file; /* a stream's -o PATH (--events -o PATH) */
     struct roce_livecap_stats stats;
     struct roce_lq *queue;       /* the capture thread's frames and marks for the analysis */
     pthread_t analysis;
@@ -149,13 +145,13 @@ static void catch_signals(sigset_t *sleep_mask, sigset_t *saved)
 /* Open the capture; 0, or the exit status (message printed). */
 static int open_capture(struct monitor *m)
 {
-    const struct roce_live_options *lo = &m->opt->live;
+    const struct roce_live_options *lo = m->lo;
     char filter[ROCE_CAPTURE_FILTER_LEN], err[ERR_LEN], warn[ERR_LEN];
     enum roce_livecap_open_status st;
     struct roce_livecap_config cfg = {lo->iface,     lo->filter,  lo->snaplen,      lo->buffer_kib,
                                       lo->immediate, lo->promisc, BUFFER_TIMEOUT_MS};
     if (lo->filter == NULL) {
-        roce_capture_filter(&m->opt->cfg, filter, sizeof filter);
+        roce_capture_filter(m->lc->cfg, filter, sizeof filter);
         cfg.filter = filter;
     }
     m->cap = roce_livecap_open(&cfg, &st, err, sizeof err, warn, sizeof warn);
@@ -165,10 +161,8 @@ static int open_capture(struct monitor *m)
     }
     if (warn[0] != '\0')
         fprintf(stderr, "rocescope: %s: warning: %s\n", lo->iface, warn);
-    int lt = roce_livecap_linktype(m->cap);
-    if (lt != ROCE_LINKTYPE_ERF && !roce_linktype_supported(lt)) {
-        snprintf(err, sizeof err, "unsupported link type %s (%d)",
-                 roce_livecap_linktype_name(m->cap), roce_livecap_linktype(m->cap));
+    if (roce_capture_linktype_check(roce_livecap_linktype(m->cap),
+                                    roce_livecap_linktype_name(m->cap), err, sizeof err) != 0) {
         roce_complain(lo->iface, err);
         return ROCE_EXIT_INPUT;
     }
@@ -179,30 +173,32 @@ static int open_capture(struct monitor *m)
  * the user. 0, or the exit status (message printed). */
 static int open_outputs(struct monitor *m)
 {
-    const struct roce_live_options *lo = &m->opt->live;
+    const struct roce_live_options *lo = m->lo;
+    struct roce_writer_run *mr = m->ws.main;
     char err[ERR_LEN];
     if (lo->user != NULL && roce_privs_drop(lo->user, err, sizeof err) != 0) {
         roce_complain("-Z", err);
         return ROCE_EXIT_INPUT;
     }
-    if (m->opt->mode == ROCE_MODE_EVENTS) {
-        m->events.out = stdout;
-        if (m->opt->output != NULL) {
-            m->events_file = roce_rotfile_open(m->opt->output, lo->rotate_bytes, lo->rotate_count,
-                                               err, sizeof err);
-            if (m->events_file == NULL) {
-                roce_complain(m->opt->output, err);
-                return ROCE_EXIT_OUTPUT;
+    for (unsigned i = 0; i < m->ws.n; i++) {
+        struct roce_writer_run *r = &m->ws.run[i];
+        if (r == mr && (r->w->needs & ROCE_WRITER_STREAM)) { /* stdout, or -o appended, rotated */
+            r->fp = stdout;
+            if (r->path != NULL) {
+                m->events_file =
+                    roce_rotfile_open(r->path, lo->rotate_bytes, lo->rotate_count, err, sizeof err);
+                if (m->events_file == NULL) {
+                    roce_complain(r->path, err);
+                    return ROCE_EXIT_OUTPUT;
+                }
+                r->fp = roce_rotfile_fp(m->events_file);
             }
-            m->events.out = roce_rotfile_fp(m->events_file);
+        } else if (roce_output_open(&r->out, r->path) != 0) {
+            roce_complain(r->path, strerror(errno));
+            return ROCE_EXIT_OUTPUT;
+        } else {
+            r->fp = r->out.fp;
         }
-    } else if (roce_output_open(&m->out, m->opt->output) != 0) {
-        roce_complain(m->opt->output, strerror(errno));
-        return ROCE_EXIT_OUTPUT;
-    }
-    if (m->opt->html != NULL && roce_output_open(&m->html, m->opt->html) != 0) {
-        roce_complain(m->opt->html, strerror(errno));
-        return ROCE_EXIT_OUTPUT;
     }
     if (m->http != NULL && roce_live_pages_declare(m->http) != 0) {
         roce_complain("--listen", "out of memory");
@@ -233,9 +229,9 @@ static int open_outputs(struct monitor *m)
 static int open_listener(struct monitor *m)
 {
     char err[ERR_LEN];
-    if (m->opt->live.listen == NULL)
+    if (m->lo->listen == NULL)
         return 0;
-    m->http = roce_http_bind(m->opt->live.listen, err, sizeof err);
+    m->http = roce_http_bind(m->lo->listen, err, sizeof err);
     if (m->http == NULL) {
         roce_complain("--listen", err);
         return ROCE_EXIT_OUTPUT;
@@ -243,26 +239,28 @@ static int open_listener(struct monitor *m)
     return 0;
 }
 
-/* --events: hand over the verdicts settled so far (rotating the -o file).
- * 0, or -1 when they could not be written (message printed). */
+/* A writer that streams (--events): hand over the verdicts settled so far
+ * (rotating the -o file). 0, or -1 when they could not be written (message
+ * printed). */
 static int flush_events(struct monitor *m)
 {
     char err[ERR_LEN];
-    const char *what = m->opt->output ? m->opt->output : "stdout";
-    if (m->events.out == NULL)
+    struct roce_writer_run *ev = m->ws.main;
+    const char *what = ev->path ? ev->path : "stdout";
+    if (!(ev->w->needs & ROCE_WRITER_STREAM) || ev->fp == NULL)
         return 0;
-    if (m->events.failed) {
+    if (ev->failed) {
         roce_complain(what, "write failed");
         return -1;
     }
     if (m->events_file != NULL) {
         int rc = roce_rotfile_flush(m->events_file, err, sizeof err);
-        m->events.out = roce_rotfile_fp(m->events_file);
+        ev->fp = roce_rotfile_fp(m->events_file);
         if (rc != 0) {
             roce_complain(what, err);
             return -1;
         }
-    } else if (fflush(m->events.out) != 0) {
+    } else if (fflush(ev->fp) != 0) {
         roce_complain(what, strerror(errno));
         return -1;
     }
@@ -296,7 +294,7 @@ static void on_frame(const struct roce_capture_frame *f, void *ctx)
  * is reached. */
 static void read_batch(struct monitor *m)
 {
-    uint64_t count = m->opt->live.count;
+    uint64_t count = m->lo->count;
     int max = READ_BATCH;
     if (count && count - m->frames < (uint64_t)max)
         max = (int)(count - m->frames);
@@ -306,7 +304,7 @@ static void read_batch(struct monitor *m)
         snprintf(m->error, sizeof m->error, "%s: %s", m->iface, roce_livecap_error(m->cap));
         m->reason = STOP_READ_ERROR;
     } else if (m->save_failed) {
-        roce_complain(m->opt->live.savefile, roce_savefile_error(m->save));
+        roce_complain(m->lo->savefile, roce_savefile_error(m->save));
         m->reason = STOP_OUTPUT;
     } else if (atomic_load(&m->analysis_failed)) {
         m->reason = STOP_OUTPUT;
@@ -321,12 +319,12 @@ static void read_batch(struct monitor *m)
  * file could not be written (message printed). */
 static int publish(struct monitor *m, const struct roce_live_interval *iv)
 {
-    const char *prom = m->opt->live.prometheus;
+    const char *prom = m->lo->prometheus;
     if (prom != NULL && roce_prometheus_file(prom, iv) != 0) {
         roce_complain(prom, strerror(errno));
         return -1;
     }
-    if (m->http != NULL && roce_live_pages_publish(m->http, iv, m->opt->interval_ns) != 0)
+    if (m->http != NULL && roce_live_pages_publish(m->http, iv, m->lc->interval_ns) != 0)
         roce_complain("--listen", "out of memory: the documents served are not updated");
     return 0;
 }
@@ -349,7 +347,8 @@ static void take_mark(struct monitor *m, struct mark *mk)
  * (message printed). */
 static int emit_interval(struct monitor *m, int final, const struct mark *mk)
 {
-    const struct roce_live_options *lo = &m->opt->live;
+    const struct roce_live_options *lo = m->lo;
+    const struct roce_writer *w = m->ws.main->w;
     struct roce_live_interval iv;
     int64_t now = mk->mono_ns;
     memset(&iv, 0, sizeof iv);
@@ -361,7 +360,7 @@ static int emit_interval(struct monitor *m, int final, const struct mark *mk)
     iv.uptime_ns = now - m->start_ns;
     iv.iface = m->iface;
     iv.link_type = roce_livecap_linktype_name(m->cap);
-    iv.link_speed_mbps = m->opt->cfg.link_speed_mbps;
+    iv.link_speed_mbps = m->lc->cfg->link_speed_mbps;
     m->last_ns = now;
     /* let capture time pass on idle links (windows settle, paused time
      * accrues), a second behind the wall clock so that frames still in the
@@ -371,9 +370,9 @@ static int emit_interval(struct monitor *m, int final, const struct mark *mk)
     roce_live_tracker_step(m->tracker, m->engine, &m->stats, &iv);
 
     int rc = 0;
-    if (lo->quiet || m->opt->mode == ROCE_MODE_EVENTS)
+    if (lo->quiet || (w->needs & ROCE_WRITER_STREAM))
         rc = 0; /* stdout carries the events, or nothing */
-    else if (m->opt->mode == ROCE_MODE_JSON)
+    else if (w->needs & ROCE_WRITER_JSON) /* JSON Lines, as the final report */
         rc = roce_live_json_interval(stdout, &iv);
     else
         rc = m->tty ? roce_live_view_screen(stdout, &iv) : roce_live_view_lines(stdout, &iv);
@@ -406,18 +405,17 @@ static void *analysis_main(void *arg)
         memcpy(&type, p, sizeof type);
         if (type == REC_FRAME) {
             const struct rec_frame *r = p;
-            /* an ERF record: the frame inside (-w keeps the record) */
+            /* as captured (-w keeps ERF records), then as the engine takes it */
             struct roce_capture_frame g = {r->ts_ns, r->caplen, r->wirelen,
                                            (const uint8_t *)(r + 1), r->linktype};
-            if (g.linktype == ROCE_LINKTYPE_ERF)
-                roce_erf_frame(&g);
-            struct roce_frame_in in = {r->frame, g.ts_ns, g.linktype, g.data, g.caplen, g.wirelen};
-            if (m->series == NULL) {
+            struct roce_frame_in in;
+            roce_capture_frame_in(&g, r->frame, &in);
+            if (!(m->ws.needs & ROCE_WRITER_FRAMES)) {
                 roce_engine_frame(m->engine, &in, NULL);
             } else {
                 struct roce_frame_out out;
                 roce_engine_frame(m->engine, &in, &out);
-                roce_html_series_frame(m->series, m->engine, &in, &out);
+                roce_writers_frame(&m->ws, m->engine, &in, &out);
             }
         } else if (type == REC_INTERVAL) {
             struct mark mk;
@@ -455,7 +453,7 @@ static int end_interval(struct monitor *m)
     take_mark(m, &mk);
     post(m, &mk, sizeof mk);
     if (m->save != NULL && roce_savefile_flush(m->save) != 0) {
-        roce_complain(m->opt->live.savefile, roce_savefile_error(m->save));
+        roce_complain(m->lo->savefile, roce_savefile_error(m->save));
         return -1;
     }
     return atomic_load(&m->analysis_failed) ? -1 : 0;
@@ -464,8 +462,8 @@ static int end_interval(struct monitor *m)
 /* Capture until a stop: signal, -c, --duration, read error or output error. */
 static void capture_loop(struct monitor *m, const sigset_t *sleep_mask)
 {
-    const int64_t interval = m->opt->interval_ns;
-    const int64_t duration = m->opt->live.duration_ns;
+    const int64_t interval = m->lc->interval_ns;
+    const int64_t duration = m->lo->duration_ns;
     const int64_t deadline = duration ? m->start_ns + duration : INT64_MAX;
     int64_t next = m->start_ns + interval;
 
@@ -512,16 +510,18 @@ static void drain(struct monitor *m)
     m->reason = why;
 }
 
-/* The final report, in the offline format (--json: on one line on stdout).
- * 0, or -1 when it could not be written (message printed). */
+/* The final report, by the writers chosen as offline (a JSON document on
+ * stdout: on one line, the last of the JSON Lines). 0, or -1 when it could
+ * not be written (message printed). */
 static int final_report(struct monitor *m)
 {
     const char *files[] = {m->iface};
     char why[ERR_LEN + 128];
-    /* with --events the events are the output, as offline; -q without -o
-     * prints nothing: then only the page, if any */
-    int report = m->opt->mode != ROCE_MODE_EVENTS && !(m->opt->live.quiet && m->opt->output == NULL);
-    if (!report && m->opt->html == NULL)
+    struct roce_writer_run *mr = m->ws.main;
+    /* a stream (--events) is the output, as offline; -q without -o prints
+     * nothing: then only the files of their own (the page), if any */
+    int report = !(mr->w->needs & ROCE_WRITER_STREAM) && !(m->lo->quiet && mr->path == NULL);
+    if (!report && m->ws.n == 1)
         return 0;
     struct roce_report_live live = {m->iface, m->stats.received, m->stats.dropped,
                                     m->stats.if_dropped, m->stats.analysis_dropped};
@@ -530,7 +530,7 @@ static int final_report(struct monitor *m)
     rep.files = files;
     rep.n_files = 1;
     rep.link_type = roce_livecap_linktype_name(m->cap);
-    rep.cfg = &m->opt->cfg;
+    rep.cfg = m->lc->cfg;
     rep.live = &live;
     if (m->stats.dropped || m->stats.if_dropped || m->stats.analysis_dropped)
         snprintf(why, sizeof why,
@@ -546,33 +546,27 @@ static int final_report(struct monitor *m)
         roce_complain("report", "out of memory");
         return -1;
     }
+    const struct roce_writer_doc doc = {&rep, ROCE_WRITE_LIVE, m->lc->out->top};
     int rc = 0, status = 0;
-    if (report && m->opt->mode == ROCE_MODE_JSON)
-        rc = m->opt->output ? roce_report_json(&rep, m->out.fp)
-                            : roce_live_json_report(&rep, stdout);
-    else if (report)
-        rc = (m->tty && !m->opt->output && fputc('\n', stdout) == EOF) ||
-             roce_report_text(&rep, m->out.fp, m->opt->top) != 0;
-    if (m->opt->html != NULL &&
-        (roce_html_report(m->html.fp, &rep, m->series, ROCE_HTML_LIVE, m->opt->top) != 0 ||
-         roce_output_commit(&m->html) != 0)) {
-        if (m->html.fp != NULL)
-            roce_output_abort(&m->html);
-        roce_complain(m->opt->html, "write failed");
+    if (report && (mr->w->needs & ROCE_WRITER_JSON) && mr->path == NULL)
+        rc = roce_live_json_document(stdout, mr, &doc);
+    else if (report) /* on a terminal, below the view */
+        rc = (m->tty && mr->path == NULL && fputc('\n', stdout) == EOF) ||
+             mr->w->ops->report(mr, mr->fp, &doc) != 0;
+    for (unsigned i = 0; i < m->ws.n; i++) {
+        struct roce_writer_run *r = &m->ws.run[i];
+        if (r == mr || (r->w->ops->report(r, r->fp, &doc) == 0 && roce_output_commit(&r->out) == 0))
+            continue;
+        if (r->out.fp != NULL)
+            roce_output_abort(&r->out);
+        roce_complain(r->path, "write failed");
         status = -1;
     }
     roce_report_free(&rep);
     if (!report)
         return status;
-    if (rc != 0) {
-        roce_output_abort(&m->out);
-        roce_complain(m->opt->output ? m->opt->output : "stdout", "write failed");
+    if (roce_output_finish(&mr->out, mr->path ? mr->path : "stdout", rc) != 0)
         return -1;
-    }
-    if (roce_output_commit(&m->out) != 0) {
-        roce_complain(m->opt->output ? m->opt->output : "stdout", strerror(errno));
-        return -1;
-    }
     return status;
 }
 
@@ -586,51 +580,34 @@ static int first_interval(struct monitor *m)
     iv.wall_ns = clock_ns(CLOCK_REALTIME);
     iv.iface = m->iface;
     iv.link_type = roce_livecap_linktype_name(m->cap);
-    iv.link_speed_mbps = m->opt->cfg.link_speed_mbps;
+    iv.link_speed_mbps = m->lc->cfg->link_speed_mbps;
     roce_live_tracker_step(m->tracker, m->engine, &m->stats, &iv);
     return publish(m, &iv);
-}
-
-/* Discard the final report's outputs (nothing is left behind). */
-static void abort_outputs(struct monitor *m)
-{
-    roce_output_abort(&m->out);
-    if (m->opt->html != NULL)
-        roce_output_abort(&m->html);
-}
-
-/* The settled verdicts: --events and the page's series. */
-static void on_verdict(const struct roce_verdict *v, void *ctx)
-{
-    struct monitor *m = ctx;
-    if (m->events.out != NULL)
-        roce_events_write(v, &m->events);
-    if (m->series != NULL)
-        roce_html_series_verdict(v, m->series);
 }
 
 /* Everything after the capture and the outputs are open. */
 static int monitor(struct monitor *m)
 {
     sigset_t sleep_mask, saved;
-    struct roce_config cfg = m->opt->cfg;
+    struct roce_config cfg = *m->lc->cfg;
+    const struct roce_writer *failed;
+    const unsigned top = m->lc->out->top;
     int status = 0;
 
-    if (m->opt->html != NULL)
-        m->series = roce_html_series_new();
-    if (m->events.out != NULL || m->series != NULL) {
-        cfg.on_verdict = on_verdict;
-        cfg.ctx = m;
+    int started = roce_writers_start(&m->ws, &failed) == 0;
+    if (m->ws.needs & ROCE_WRITER_VERDICTS) { /* --events and the page's series */
+        cfg.on_verdict = roce_writers_verdict;
+        cfg.ctx = &m->ws;
     }
-    m->tracker = roce_live_tracker_new(m->opt->top < VIEW_TOP ? m->opt->top : VIEW_TOP);
+    m->tracker = roce_live_tracker_new(top < VIEW_TOP ? top : VIEW_TOP);
     m->engine = roce_engine_new(&cfg);
-    if (m->tracker == NULL || m->engine == NULL || (m->opt->html != NULL && m->series == NULL)) {
+    if (m->tracker == NULL || m->engine == NULL || !started) {
         roce_complain("engine", "out of memory");
-        abort_outputs(m);
+        roce_writers_abort(&m->ws);
         return ROCE_EXIT_INPUT;
     }
     if (first_interval(m) != 0) {
-        abort_outputs(m);
+        roce_writers_abort(&m->ws);
         return ROCE_EXIT_OUTPUT;
     }
     m->start_ns = m->last_ns = clock_ns(CLOCK_MONOTONIC);
@@ -640,7 +617,7 @@ static int monitor(struct monitor *m)
     if (m->queue == NULL || pthread_create(&m->analysis, NULL, analysis_main, m) != 0) {
         roce_complain("analysis", m->queue == NULL ? "out of memory" : "cannot start its thread");
         sigprocmask(SIG_SETMASK, &saved, NULL);
-        roce_output_abort(&m->out);
+        roce_output_abort(&m->ws.main->out);
         return ROCE_EXIT_INPUT;
     }
     capture_loop(m, &sleep_mask);
@@ -652,14 +629,13 @@ static int monitor(struct monitor *m)
     if (atomic_load(&m->analysis_failed))
         m->reason = STOP_OUTPUT;
     roce_engine_finish(m->engine);
-    if (m->series != NULL)
-        roce_html_series_finish(m->series, m->engine);
+    roce_writers_finish(&m->ws, m->engine);
     if (flush_events(m) != 0)
         status = ROCE_EXIT_OUTPUT;
     struct mark last;
     take_mark(m, &last);
     if (m->save != NULL && roce_savefile_flush(m->save) != 0) {
-        roce_complain(m->opt->live.savefile, roce_savefile_error(m->save));
+        roce_complain(m->lo->savefile, roce_savefile_error(m->save));
         status = ROCE_EXIT_OUTPUT;
     }
     if (emit_interval(m, 1, &last) != 0)
@@ -677,12 +653,14 @@ static int monitor(struct monitor *m)
     return status;
 }
 
-int roce_live_run(const struct roce_cli_options *opt)
+int roce_live_run(const struct roce_live_config *lc)
 {
     struct monitor m;
     memset(&m, 0, sizeof m);
-    m.opt = opt;
-    m.iface = opt->live.iface;
+    m.lc = lc;
+    m.lo = lc->capture;
+    m.iface = m.lo->iface;
+    roce_writers_init(&m.ws, lc->out);
     m.tty = isatty(STDOUT_FILENO);
     int status = open_capture(&m);
     if (status == 0)
@@ -692,22 +670,22 @@ int roce_live_run(const struct roce_cli_options *opt)
         if (status == 0)
             status = monitor(&m);
         else
-            abort_outputs(&m);
+            roce_writers_abort(&m.ws);
     }
     if (m.save != NULL && roce_savefile_flush(m.save) != 0 && status == 0) {
-        roce_complain(opt->live.savefile, roce_savefile_error(m.save));
+        roce_complain(m.lo->savefile, roce_savefile_error(m.save));
         status = ROCE_EXIT_OUTPUT;
     }
     if (roce_savefile_close(m.save) != 0 && status == 0)
         status = ROCE_EXIT_OUTPUT;
     if (roce_rotfile_close(m.events_file) != 0 && status == 0) {
-        roce_complain(opt->output, "write failed");
+        roce_complain(m.ws.main->path, "write failed");
         status = ROCE_EXIT_OUTPUT;
     }
     roce_http_free(m.http);
     roce_live_tracker_free(m.tracker);
     roce_engine_free(m.engine);
-    roce_html_series_free(m.series);
+    roce_writers_stop(&m.ws);
     roce_lq_free(m.queue);
     roce_livecap_close(m.cap);
     return status;

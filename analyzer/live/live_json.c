@@ -119,14 +119,15 @@ static ssize_t one_line_write(void *cookie, const char *buf, size_t size)
     return (ssize_t)size;
 }
 
-int roce_live_json_report(const struct roce_report *r, FILE *out)
+int roce_live_json_document(FILE *out, const struct roce_writer_run *r,
+                            const struct roce_writer_doc *d)
 {
     struct one_line ol = {out, 0};
     cookie_io_functions_t io = {NULL, one_line_write, NULL, NULL};
     FILE *f = fopencookie(&ol, "w", io);
     if (f == NULL)
         return -1;
-    int rc = roce_report_json(r, f);
+    int rc = r->w->ops->report(r, f, d);
     if (fclose(f) != 0)
         rc = -1;
     if (fputc('\n', out) == EOF || fflush(out) != 0)

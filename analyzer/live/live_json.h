@@ -9,11 +9,14 @@
 
 #include "live_interval.h"
 #include "report.h"
+#include "writers.h"
 
 /* Write the interval as one line and flush. 0, or -1 on a write error. */
 int roce_live_json_interval(FILE *out, const struct roce_live_interval *iv);
 
-/* Write the full report (roce_report_json) on a single line. 0, or -1. */
-int roce_live_json_report(const struct roce_report *r, FILE *out);
+/* Write the document of a writer whose document is one JSON value
+ * (ROCE_WRITER_JSON: the full report) on a single line. 0, or -1. */
+int roce_live_json_document(FILE *out, const struct roce_writer_run *r,
+                            const struct roce_writer_doc *d);
 
 #endif

@@ -20,9 +20,8 @@
 #include <string.h>
 
 #include "capture.h"
-#include "erf.h"
 #include "fuzz_format.h"
-#include "roce_time.h"
+#include "roce_engine.h"
 
 #define EXIT_USAGE   2
 #define ERR_LEN      512
@@ -93,7 +92,7 @@ static int put_header(FILE *f, int li, enum seed_kind k)
 }
 
 /* Append one frame record to f. */
-static int put_frame(FILE *f, const struct roce_capture_frame *fr, int64_t delta)
+static int put_frame(FILE *f, const struct roce_frame_in *fr, int64_t delta)
 {
     uint8_t r[FZ_RECORD_LEN];
     uint32_t caplen = fr->caplen > MAX_FRAME ? MAX_FRAME : fr->caplen;
@@ -116,7 +115,8 @@ static int seed_capture(const char *outdir, const char *path)
     static const char *const suffix[SEED_KINDS] = {"wide", "tight"};
     char err[ERR_LEN], out[SEED_KINDS][PATH_LEN], base[PATH_LEN];
     FILE *f[SEED_KINDS] = {NULL, NULL};
-    struct roce_capture_frame fr;
+    struct roce_capture_frame cf;
+    struct roce_frame_in fr;
     int rc = -1;
 
     struct roce_capture *c = roce_capture_open(path, err, sizeof err);
@@ -144,7 +144,8 @@ static int seed_capture(const char *outdir, const char *path)
     }
     int64_t prev = 0;
     int first = 1;
-    while (roce_capture_next(c, &fr) == ROCE_CAPTURE_FRAME) {
+    while (roce_capture_next(c, &cf) == ROCE_CAPTURE_FRAME) {
+        roce_capture_frame_in(&cf, 0, &fr);
         if (fr.linktype != lt)
             continue;
         int64_t delta = first ? 0 : fr.ts_ns - prev;

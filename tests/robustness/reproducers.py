@@ -13,8 +13,8 @@ the pause time right.
 
 pcapng_time_overflow (fixed, e07c071; found by fuzz_capture): a pcapng
 timestamp of 2^40 seconds (if_tsresol 0) overflowed the nanosecond
-conversion (analyzer/capture/capture.c, roce_pcap_frame: tv_sec * 10^9 in
-int64_t): undefined behaviour (UBSan aborts), and in release builds a
+conversion (roce_pcap_frame, then in analyzer/capture/capture.c, now in
+capture_pcap.c: tv_sec * 10^9 in int64_t): undefined behaviour (UBSan aborts), and in release builds a
 wrapped, negative capture time in the report. Must end with a clear error,
 or a report whose times are not negative.
 

@@ -16,6 +16,7 @@
  * of the earliest request of the run that led to the NAK (null when none).
  */
 #include "roce_reqlog.h"
+#include "roce_split.h"
 #include "test_harness.h"
 #include "test_util.h"
 

@@ -2,7 +2,7 @@
  * test_dcqcn.c - the DCQCN reaction of request flows to their CNPs
  * (roce_dcqcn.c, with the flow's recent requests of roce_reqlog.c).
  *
- * ANALYSIS-DEFINITIONS Revision 2 "DCQCN reaction": for each CNP at t of the
+ * ANALYSIS.md "DCQCN reaction": for each CNP at t of the
  * connection of a RoCEv2 request flow, the before window [t - W, t) and the
  * after window [t + D, t + D + W) (W = 20 us, D = 4 us); only the flow's own
  * requests count; a CNP is evaluated when each window holds at least 5 and

@@ -201,6 +201,41 @@ static void test_linktype_mismatch_and_unsupported(void)
     CU_ASSERT_FALSE(roce_linktype_supported(105));
     CU_ASSERT_TRUE(roce_linktype_supported(ROCE_LINKTYPE_LINUX_SLL2));
     CU_ASSERT_TRUE(roce_linktype_supported(ROCE_LINKTYPE_DLT_RAW));
+    /* ERF records carry frames of the types decoded: the engine does not
+     * decode ERF itself, a capture of it is read (roce_linktype.h) */
+    CU_ASSERT_FALSE(roce_linktype_supported(ROCE_LINKTYPE_ERF));
+    CU_ASSERT_TRUE(roce_linktype_readable(ROCE_LINKTYPE_ERF));
+    CU_ASSERT_TRUE(roce_linktype_readable(ROCE_LINKTYPE_INFINIBAND));
+    CU_ASSERT_FALSE(roce_linktype_readable(105));
+}
+
+/* ERF record types (Wireshark's wiretap/erf_record.h) and the link types
+ * of the frames they carry; every other type carries none the engine
+ * decodes. */
+static void test_erf_types(void)
+{
+    static const struct {
+        unsigned type;
+        int linktype;
+    } map[] = {{2, ROCE_LINKTYPE_ETHERNET},    /* ERF_TYPE_ETH */
+               {11, ROCE_LINKTYPE_ETHERNET},   /* ERF_TYPE_COLOR_ETH */
+               {16, ROCE_LINKTYPE_ETHERNET},   /* ERF_TYPE_DSM_COLOR_ETH */
+               {20, ROCE_LINKTYPE_ETHERNET},   /* ERF_TYPE_COLOR_HASH_ETH */
+               {21, ROCE_LINKTYPE_INFINIBAND}, /* ERF_TYPE_INFINIBAND */
+               {22, ROCE_LINKTYPE_IPV4},       /* ERF_TYPE_IPV4 */
+               {23, ROCE_LINKTYPE_IPV6}};      /* ERF_TYPE_IPV6 */
+    unsigned found = 0;
+    for (unsigned t = 0; t <= ROCE_ERF_TYPE_MASK; t++) {
+        int want = 0;
+        for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+            if (map[i].type == t)
+                want = map[i].linktype;
+        CU_ASSERT_EQUAL(roce_erf_type_linktype(t), want);
+        found += want != 0;
+    }
+    CU_ASSERT_EQUAL(found, sizeof map / sizeof map[0]);
+    CU_ASSERT_EQUAL(roce_erf_type_linktype(48), 0); /* padding */
+    CU_ASSERT_EQUAL(roce_erf_type_linktype(27), 0); /* metadata */
 }
 
 /* ---- VLAN ---- */
@@ -723,6 +758,7 @@ static void test_cuts_built(void)
 static const struct tu_test tests[] = {
     {"linktypes", test_linktypes},
     {"linktype_mismatch_and_unsupported", test_linktype_mismatch_and_unsupported},
+    {"erf_types", test_erf_types},
     {"vlans", test_vlans},
     {"vlan_stack_depth", test_vlan_stack_depth},
     {"ipv4_options_ecn", test_ipv4_options_ecn},

@@ -543,9 +543,9 @@ static void test_only_ecn_11_is_ce(void)
     }
 }
 
-/* At most 65536 CE marks wait for their window (ANALYSIS.md "Limits", ce_tracking_overflow):
- * one more within the window pushes out the oldest, which is counted as untracked, neither
- * answered nor unanswered, and keeps its verdict ce. */
+/* At most 65536 CE marks wait for their window (ANALYSIS.md "Bounds and memory",
+ * ce_tracking_overflow): one more within the window pushes out the oldest, which is counted as
+ * untracked, neither answered nor unanswered, and keeps its verdict ce. */
 static void test_ce_ring_overflow(void)
 {
     enum { MARKS = 65536 + 1 };

@@ -2,10 +2,9 @@
  * test_engine.c - the engine's entry points (roce_engine.c): how each frame
  * is classified and counted, what reaches the analysis, the names.
  *
- * analyzer/engine/ANALYSIS.md "Classes": packets = roce_packets + malformed_packets +
- * non_roce_packets; malformed packets are RoCE by EtherType or port but not
- * analysed; a truncated packet is still analysed as far as its captured
- * headers allow.
+ * analyzer/engine/ANALYSIS.md "Classes: RoCE, malformed, non-RoCE": packets =
+ * roce_packets + malformed_packets + non_roce_packets; malformed packets are RoCE by EtherType or
+ * port but not analysed; a truncated packet is still analysed as far as its captured headers allow.
  */
 #include <string.h>
 

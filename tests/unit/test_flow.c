@@ -196,8 +196,8 @@ static void test_evicted_flow_with_pending_state(void)
 /* Flows idle for longer than idle_ns before the latest frame are retired, oldest first, and
  * counted (flows_retired); a flow idle exactly idle_ns stays. Their counts stay in the totals,
  * the waiting NAK of a retired flow is settled once (tu_eng_done checks), its waiting CE mark
- * too, counted in ce_tracking_overflow (ANALYSIS.md "Limits"), its peer is unpaired, and a
- * later packet of the same queue pair starts a new flow with a fresh PSN history. */
+ * too, counted in ce_tracking_overflow (ANALYSIS.md "Bounds and memory"), its peer is unpaired, and
+ * a later packet of the same queue pair starts a new flow with a fresh PSN history. */
 static void test_idle_flows_retired(void)
 {
     struct tu_eng t;

@@ -2,7 +2,7 @@
  * test_hosts.c - host NIC MACs and who sent the PFC / PAUSE frames
  * (roce_hosts.c; roce_host_mac_role, roce_host_mac_merge of roce_diag.c).
  *
- * ANALYSIS-DEFINITIONS Revision 2 "Host NIC MAC": a source MAC that is the
+ * ANALYSIS.md "Host NIC MACs": a source MAC that is the
  * source MAC of RoCE frames from exactly one IP address names that host;
  * PFC/PAUSE frames from it are that host's (the slow_receiver diagnosis).
  * ANALYSIS.md "Diagnoses": a MAC whose RoCE frames all arrive routed (a TTL

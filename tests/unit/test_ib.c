@@ -1,6 +1,7 @@
 /*
  * test_ib.c - native InfiniBand (roce_ib.c, roce_icrc.c's InfiniBand ICRC,
- * the engine's FECN/BECN handling, erf.c's ERF records).
+ * the engine's FECN/BECN handling; ERF records and raw ERF files through
+ * the capture reader, analyzer/capture).
  *
  * analyzer/engine/PROTOCOL.md "InfiniBand": the LRH (IBA Vol. 1 7.7), what
  * its next header says follows, the VCRC (CRC-16, polynomial 0x100B,
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "erf.h"
+#include "capture.h"
 #include "roce_engine.h"
 #include "roce_ib.h"
 #include "roce_icrc.h"
@@ -735,7 +736,7 @@ static void test_lid_address(void)
     CU_ASSERT_EQUAL(roce_addr_lid(a), 0xFFFF);
 }
 
-/* ---- ERF records (analyzer/capture/erf.c) ---- */
+/* ---- ERF records (analyzer/capture: erf.c, capture_frame.c) ---- */
 
 /* An ERF record: type, flags 0x04, wlen, captured bytes of the frame. */
 static size_t erf_rec(uint8_t *r, uint64_t ts, uint8_t type, const uint8_t *frame, size_t cap,
@@ -756,17 +757,28 @@ static size_t erf_rec(uint8_t *r, uint64_t ts, uint8_t type, const uint8_t *fram
     return rlen;
 }
 
+/* The engine's frame of a capture frame of link type ERF holding record r
+ * (cap captured bytes, time stamp ts_ns as the pcap record says). */
+static struct roce_frame_in erf_in(const uint8_t *r, size_t cap, int64_t ts_ns)
+{
+    struct roce_capture_frame f = {ts_ns, (uint32_t)cap, (uint32_t)cap, r, ROCE_LINKTYPE_ERF};
+    struct roce_frame_in in;
+    roce_capture_frame_in(&f, 7, &in);
+    CU_ASSERT_EQUAL(in.frame, 7);
+    return in;
+}
+
+/* ERF records into engine frames (roce_capture_frame_in, roce_erf_frame). */
 static void test_erf_records(void)
 {
     uint8_t r[256], frame[64];
-    struct roce_capture_frame f;
+    struct roce_frame_in f;
     for (size_t i = 0; i < sizeof frame; i++)
         frame[i] = (uint8_t)i;
     /* 2^31 / 2^32 s = 0.5 s exactly; 1 / 2^32 s = 0.23 ns rounds to 0 */
     uint64_t ts = (uint64_t)1700000000 << 32 | 0x80000000u;
     size_t n = erf_rec(r, ts, 21, frame, 30, 30, 0);
-    f = (struct roce_capture_frame){0, (uint32_t)n, (uint32_t)n, r, 197};
-    CU_ASSERT_EQUAL(roce_erf_frame(&f), 0);
+    f = erf_in(r, n, 0);
     CU_ASSERT_EQUAL(f.linktype, ROCE_LINKTYPE_INFINIBAND);
     CU_ASSERT_EQUAL(f.ts_ns, 1700000000LL * ROCE_NS_PER_SEC + 500000000);
     CU_ASSERT_PTR_EQUAL(f.data, r + 16);
@@ -774,54 +786,69 @@ static void test_erf_records(void)
     CU_ASSERT_EQUAL(f.wirelen, 30);
     /* Wireshark's rounding: the fraction to the nearest nanosecond */
     erf_rec(r, (uint64_t)1 << 32 | 3, 21, frame, 8, 8, 0); /* 3 / 2^32 s = 0.698 ns */
-    f = (struct roce_capture_frame){0, 24, 24, r, 197};
-    roce_erf_frame(&f);
+    f = erf_in(r, 24, 0);
     CU_ASSERT_EQUAL(f.ts_ns, ROCE_NS_PER_SEC + 1);
     /* padding to 8 bytes and a wire length beyond what was kept */
     n = erf_rec(r, ts, 21, frame, 20, 100, 0);
-    f = (struct roce_capture_frame){0, (uint32_t)n + 4, (uint32_t)n + 4, r, 197};
-    roce_erf_frame(&f);
+    f = erf_in(r, n + 4, 0);
     CU_ASSERT_EQUAL(f.caplen, 24);
     CU_ASSERT_EQUAL(f.wirelen, 100);
     /* Ethernet: two bytes before the frame */
     n = erf_rec(r, ts, 2, frame, 60, 64, 2);
-    f = (struct roce_capture_frame){0, (uint32_t)n, (uint32_t)n, r, 197};
-    roce_erf_frame(&f);
+    f = erf_in(r, n, 0);
     CU_ASSERT_EQUAL(f.linktype, ROCE_LINKTYPE_ETHERNET);
     CU_ASSERT_PTR_EQUAL(f.data, r + 18);
     CU_ASSERT_EQUAL(f.caplen, 60);
     /* an extension header (type bit 7, then one header whose bit 7 is clear) */
     n = erf_rec(r, ts, 0x80 | 22, frame, 40, 32, 8);
     r[16] = 0x05;
-    f = (struct roce_capture_frame){0, (uint32_t)n, (uint32_t)n, r, 197};
-    CU_ASSERT_EQUAL(roce_erf_frame(&f), 0);
+    f = erf_in(r, n, 0);
     CU_ASSERT_EQUAL(f.linktype, ROCE_LINKTYPE_IPV4);
     CU_ASSERT_PTR_EQUAL(f.data, r + 24);
     CU_ASSERT_EQUAL(f.caplen, 32);
-    /* not decoded: metadata records, InfiniBand link records, headers cut */
+    /* not decoded (the record stays a frame of link type ERF, as captured):
+     * metadata records, InfiniBand link records, headers cut */
     n = erf_rec(r, ts, 27, frame, 8, 8, 0);
-    f = (struct roce_capture_frame){5, (uint32_t)n, (uint32_t)n, r, 197};
-    CU_ASSERT_EQUAL(roce_erf_frame(&f), -1);
+    f = erf_in(r, n, 5);
     CU_ASSERT_EQUAL(f.linktype, ROCE_LINKTYPE_ERF);
     CU_ASSERT_EQUAL(f.ts_ns, 5);
+    CU_ASSERT_PTR_EQUAL(f.data, r);
+    CU_ASSERT_EQUAL(f.caplen, n);
     n = erf_rec(r, ts, 25, frame, 8, 8, 0);
-    f = (struct roce_capture_frame){0, (uint32_t)n, (uint32_t)n, r, 197};
-    CU_ASSERT_EQUAL(roce_erf_frame(&f), -1);
-    f = (struct roce_capture_frame){0, 15, 15, r, 197};
-    CU_ASSERT_EQUAL(roce_erf_frame(&f), -1);
+    CU_ASSERT_EQUAL(erf_in(r, n, 0).linktype, ROCE_LINKTYPE_ERF);
+    CU_ASSERT_EQUAL(erf_in(r, 15, 0).linktype, ROCE_LINKTYPE_ERF);
     n = erf_rec(r, ts, 0x80 | 21, frame, 0, 0, 0); /* an extension header announced, cut */
-    f = (struct roce_capture_frame){0, (uint32_t)n, (uint32_t)n, r, 197};
-    CU_ASSERT_EQUAL(roce_erf_frame(&f), -1);
+    CU_ASSERT_EQUAL(erf_in(r, n, 0).linktype, ROCE_LINKTYPE_ERF);
+    /* frames of other link types pass as they are */
+    struct roce_capture_frame g = {42, 20, 60, frame, ROCE_LINKTYPE_ETHERNET};
+    roce_capture_frame_in(&g, 3, &f);
+    CU_ASSERT(f.frame == 3 && f.ts_ns == 42 && f.linktype == ROCE_LINKTYPE_ETHERNET &&
+              f.data == frame && f.caplen == 20 && f.wirelen == 60);
 }
 
-/* Raw ERF files: records back to back, padding records skipped; anything
- * that does not look like ERF refused. */
+/* The first frame of the capture c as the engine takes it; the capture's
+ * status in *st. */
+static struct roce_frame_in next_in(struct roce_capture *c, enum roce_capture_status *st)
+{
+    struct roce_capture_frame f;
+    struct roce_frame_in in;
+    memset(&in, 0, sizeof in);
+    *st = roce_capture_next(c, &f);
+    if (*st == ROCE_CAPTURE_FRAME) {
+        CU_ASSERT_EQUAL(f.linktype, ROCE_LINKTYPE_ERF); /* as captured */
+        roce_capture_frame_in(&f, 1, &in);
+    }
+    return in;
+}
+
+/* Raw ERF files (the capture reader's last row): records back to back,
+ * padding records skipped; anything that does not look like ERF refused. */
 static void test_erf_files(void)
 {
     char path[] = "/tmp/rocescope-test-erf-XXXXXX";
     uint8_t r[128], frame[32] = {0x10, 0x02};
     char err[128];
-    struct roce_capture_frame f;
+    enum roce_capture_status st;
     int fd = mkstemp(path);
     CU_ASSERT_FATAL(fd >= 0);
     FILE *o = fdopen(fd, "wb");
@@ -831,32 +858,39 @@ static void test_erf_files(void)
     fwrite(r, 1, erf_rec(r, ts, 48, frame, 8, 0, 0), o); /* padding */
     fwrite(r, 1, erf_rec(r, ts + 1, 21, frame, 16, 16, 0), o);
     fclose(o);
-    struct roce_erfmap *m = roce_erfmap_open(path, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    CU_ASSERT_EQUAL(roce_erfmap_next(m, &f), ROCE_CAPTURE_FRAME);
+    struct roce_capture *c = roce_capture_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(roce_capture_linktype(c), ROCE_LINKTYPE_ERF);
+    struct roce_frame_in f = next_in(c, &st);
+    CU_ASSERT_EQUAL(st, ROCE_CAPTURE_FRAME);
     CU_ASSERT_EQUAL(f.linktype, ROCE_LINKTYPE_INFINIBAND);
     CU_ASSERT_EQUAL(f.caplen, 30);
-    CU_ASSERT_EQUAL(roce_erfmap_next(m, &f), ROCE_CAPTURE_FRAME);
+    f = next_in(c, &st);
+    CU_ASSERT_EQUAL(st, ROCE_CAPTURE_FRAME);
     CU_ASSERT_EQUAL(f.caplen, 16);
-    CU_ASSERT_EQUAL(roce_erfmap_next(m, &f), ROCE_CAPTURE_END);
-    roce_erfmap_close(m);
+    next_in(c, &st);
+    CU_ASSERT_EQUAL(st, ROCE_CAPTURE_END);
+    roce_capture_close(c);
 
     o = fopen(path, "ab"); /* a record cut short at the end */
     fwrite(r, 1, 20, o);
     fclose(o);
-    m = roce_erfmap_open(path, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    for (int i = 0; i < 2; i++)
-        CU_ASSERT_EQUAL(roce_erfmap_next(m, &f), ROCE_CAPTURE_FRAME);
-    CU_ASSERT_EQUAL(roce_erfmap_next(m, &f), ROCE_CAPTURE_ERROR);
-    CU_ASSERT_STRING_EQUAL(roce_erfmap_error(m), "ERF record cut short");
-    roce_erfmap_close(m);
+    c = roce_capture_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    for (int i = 0; i < 2; i++) {
+        next_in(c, &st);
+        CU_ASSERT_EQUAL(st, ROCE_CAPTURE_FRAME);
+    }
+    next_in(c, &st);
+    CU_ASSERT_EQUAL(st, ROCE_CAPTURE_ERROR);
+    CU_ASSERT_STRING_EQUAL(roce_capture_error(c), "ERF record cut short");
+    roce_capture_close(c);
 
-    o = fopen(path, "wb"); /* text is not ERF */
+    o = fopen(path, "wb"); /* text is not ERF: libpcap's reason stands */
     fputs("this is not a capture, only some text of no particular length\n", o);
     fclose(o);
-    CU_ASSERT_PTR_NULL(roce_erfmap_open(path, err, sizeof err));
-    CU_ASSERT_STRING_EQUAL(err, "not an ERF file");
+    CU_ASSERT_PTR_NULL(roce_capture_open(path, err, sizeof err));
+    CU_ASSERT_STRING_EQUAL(err, "unknown file format");
     remove(path);
 }
 

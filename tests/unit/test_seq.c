@@ -431,7 +431,7 @@ static void test_naks_for_several_psns(void)
     tu_eng_done(&t);
 }
 
-/* The four most recent NAKs are kept per request flow (ANALYSIS.md "Go-back-N episode"): a
+/* The four most recent NAKs are kept per request flow (ANALYSIS.md "PSN analysis"): a
  * fifth pushes out the oldest, which is settled without a resend and triggers nothing; the
  * newest still does. */
 static void test_nak_ring_overflow(void)
@@ -801,7 +801,7 @@ static void test_ack_latency(void)
     tu_eng_done(&t);
 }
 
-/* Karn's rule (ANALYSIS.md "ACK latency"): once a request is resent, the requests outstanding
+/* Karn's rule (ANALYSIS.md "NAKs and ACKs"): once a request is resent, the requests outstanding
  * give no sample (their ACK may answer either copy); requests sent after it do. */
 static void test_ack_latency_karn(void)
 {
@@ -831,7 +831,7 @@ static void test_ack_latency_karn(void)
     tu_eng_done(&t);
 }
 
-/* At most 8 requests wait for their ACK per flow (ANALYSIS.md "ACK latency"): of 9 AckReq
+/* At most 8 requests wait for their ACK per flow (ANALYSIS.md "NAKs and ACKs"): of 9 AckReq
  * requests acknowledged together the first 8 give samples; once answered, a new one does. */
 static void test_ack_latency_eight_waiting(void)
 {

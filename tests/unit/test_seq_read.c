@@ -353,7 +353,7 @@ static void check_implied_with_outstanding(uint32_t later_reads)
     tu_eng_done(&t);
 }
 
-/* The trigger order (ANALYSIS.md "Go-back-N episode": nak, rnr, implied, timeout): READ
+/* The trigger order (ANALYSIS.md "PSN analysis": nak, rnr, implied, timeout): READ
  * 100..102, responses 100 and 102 (101 lost), and a PSN sequence error NAK for 101; the READ
  * re-issued from 101 could be "implied" or "nak": it is "nak", the NAK is spent. With the NAK for
  * another PSN it stays "implied". */

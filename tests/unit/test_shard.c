@@ -1,6 +1,6 @@
 /*
  * test_shard.c - which part of a split analysis a frame goes to
- * (roce_engine.h: roce_shard_key, roce_pair_key, roce_shard_class).
+ * (roce_split.h: roce_shard_key, roce_pair_key, roce_shard_class).
  *
  * The key is read at fixed offsets for the common frame and through the
  * decoder for the others; both must give the key of the addresses the
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "roce_engine.h"
+#include "roce_split.h"
 #include "rocegen_build.h"
 #include "test_util.h"
 

@@ -1,0 +1,150 @@
+/*
+ * options_output.c - the one parser of the options every command shares
+ * (see cli_options.h): the command's getopt loop, and in it the output
+ * options, -o, --top and each writer's own option from its row of the
+ * writers' table (writers/writers.c), so that a new writer is an option of
+ * every command that can run it (the analysis and the live monitor: all of
+ * them; merge: those that write from a report alone; localize: those that
+ * write its result).
+ */
+#define _DEFAULT_SOURCE
+#include "cli_options.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "writers.h"
+
+#define LONGOPTS_MAX 128 /* a command's long options with the output options */
+
+/* Nonzero when command kind k runs writer w. */
+static int runs_writer(enum roce_cli_writers k, const struct roce_writer *w)
+{
+    if (w->option == NULL)
+        return 0; /* the default: no option */
+    if (k == ROCE_CLI_WRITERS_MERGED)
+        return (w->needs & ROCE_WRITER_MERGED) != 0;
+    if (k == ROCE_CLI_WRITERS_LOCALIZE)
+        return w->ops->localize != NULL;
+    return 1;
+}
+
+/* The command's long options, then -o, --top and its writers'. */
+static void long_options(const struct roce_cli_command *cmd, struct option *opts)
+{
+    size_t n = 0;
+    for (const struct option *o = cmd->own; o->name != NULL; o++) {
+        assert(n + 3 + ROCE_WRITERS_MAX <= LONGOPTS_MAX); /* room for the output options */
+        opts[n++] = *o;
+    }
+    opts[n++] = (struct option){"output", required_argument, NULL, 'o'};
+    opts[n++] = (struct option){"top", required_argument, NULL, ROCE_OPT_TOP};
+    for (unsigned i = 0; i < roce_writers_count; i++) {
+        const struct roce_writer *w = &roce_writers[i];
+        if (runs_writer(cmd->writers, w))
+            opts[n++] = (struct option){
+                w->option + 2, w->needs & ROCE_WRITER_PATH ? required_argument : no_argument, NULL,
+                ROCE_OPT_WRITER + (int)i};
+    }
+    opts[n] = (struct option){NULL, 0, NULL, 0};
+}
+
+/* An output option: 1 when c is none, 0 done, -1 bad value (message printed). */
+static int output_option(int c, const char *arg, struct roce_outputs *out)
+{
+    if (c == 'o') {
+        out->output = arg;
+        return 0;
+    }
+    if (c == ROCE_OPT_TOP)
+        return roce_cli_top(arg, &out->top);
+    if (c < ROCE_OPT_WRITER || c >= ROCE_OPT_WRITER + (int)roce_writers_count)
+        return 1;
+    unsigned i = (unsigned)(c - ROCE_OPT_WRITER);
+    out->chosen |= 1u << i;
+    if (roce_writers[i].needs & ROCE_WRITER_PATH)
+        out->path[i] = arg;
+    return 0;
+}
+
+int roce_cli_usage_error(const struct roce_cli_command *cmd)
+{
+    fprintf(stderr, "Try 'rocescope%s%s --help'.\n", cmd->name[0] ? " " : "", cmd->name);
+    return ROCE_CLI_EXIT_USAGE;
+}
+
+enum roce_cli_parse_result roce_cli_getopt(const struct roce_cli_command *cmd, int argc,
+                                           char **argv, struct roce_outputs *out, void *ctx)
+{
+    struct option opts[LONGOPTS_MAX];
+    int c;
+    memset(out, 0, sizeof *out);
+    out->top = ROCE_CLI_TOP_DEFAULT;
+    long_options(cmd, opts);
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, cmd->shortopts, opts, NULL)) != -1) {
+        if (c == ':' || c == '?') {
+            roce_cli_getopt_error(cmd->name, c, argv[optind - 1]);
+            return roce_cli_usage_error(cmd);
+        }
+        int rc = output_option(c, optarg, out);
+        if (rc == 1)
+            rc = cmd->option(c, optarg, ctx);
+        if (rc == ROCE_CLI_EXIT_OK)
+            return ROCE_CLI_EXIT_OK;
+        if (rc != 0)
+            return roce_cli_usage_error(cmd);
+    }
+    return ROCE_CLI_RUN;
+}
+
+int roce_cli_outputs_writers(const struct roce_outputs *out)
+{
+    const struct roce_writer *first = NULL;
+    for (unsigned i = 0; i < roce_writers_count; i++) {
+        const struct roce_writer *w = &roce_writers[i];
+        if (!(out->chosen >> i & 1u) || (w->needs & ROCE_WRITER_PATH))
+            continue;
+        if (first != NULL) {
+            fprintf(stderr, "rocescope: %s and %s exclude each other\n", first->option, w->option);
+            return -1;
+        }
+        first = w;
+    }
+    return 0;
+}
+
+/* Nonzero when path names standard output. */
+static int is_stdout(const char *path)
+{
+    return path == NULL || strcmp(path, "-") == 0;
+}
+
+int roce_cli_outputs_paths(const struct roce_outputs *out)
+{
+    for (unsigned i = 0; i < roce_writers_count; i++) {
+        const char *path = out->path[i], *opt = roce_writers[i].option;
+        if (!(out->chosen >> i & 1u) || !(roce_writers[i].needs & ROCE_WRITER_PATH))
+            continue;
+        if (is_stdout(path) && is_stdout(out->output)) {
+            fprintf(stderr,
+                    "rocescope: %s -: standard output carries the report already (give -o PATH)\n",
+                    opt);
+            return -1;
+        }
+        if (!is_stdout(path) && out->output != NULL && strcmp(path, out->output) == 0) {
+            fprintf(stderr, "rocescope: %s and -o name the same file '%s'\n", opt, path);
+            return -1;
+        }
+        for (unsigned k = 0; k < i; k++)
+            if ((out->chosen >> k & 1u) && (roce_writers[k].needs & ROCE_WRITER_PATH) &&
+                strcmp(out->path[k], path) == 0) {
+                fprintf(stderr, "rocescope: %s and %s name the same file '%s'\n",
+                        roce_writers[k].option, opt, path);
+                return -1;
+            }
+    }
+    return 0;
+}

@@ -1,0 +1,304 @@
+/*
+ * roce_split.c - a split analysis: its parts, the frames each takes, the
+ * proof that the parts' results are the one engine's, and the flow ids one
+ * engine gives (see roce_split.h; the key of a frame: roce_shard.c).
+ *
+ * Why the checks of roce_split_exact() suffice. One engine's results depend
+ * on the other connections only through engine-wide bounds and the time of
+ * the latest frame; a part is told the latest time of the frames it does not
+ * take, so in a capture in time order every engine sees the time one engine
+ * sees between two of its frames. What remains are the bounds:
+ *   - flows: one engine evicts only beyond max_flows: the parts created at
+ *     most that many in all;
+ *   - open verdicts: one engine delivers a verdict once it is settled and
+ *     all before it are; a part delivers it no earlier than it is settled,
+ *     so the latest frame at which a part delivered it or any verdict before
+ *     it bounds when one engine delivers it; the verdicts open at once by
+ *     that bound stay below max_open_verdicts;
+ *   - CE marks and waiting CNPs (roce_ecn.c): a mark waits at most
+ *     ce_wait_ns, a CNP cnp_wait_ns; fewer in any such span than their rings
+ *     hold;
+ *   - CM REQs waiting at once, summed over the parts, within their table;
+ *   - the diagnoses' rings (PSN gaps waiting, CNPs waiting for their DCQCN
+ *     window): the room the parts made, summed, within the bound; source
+ *     MACs, summed, within the MAC table;
+ *   (the diagnoses' recent requests need no check: they are kept by class of
+ *   address pairs, and a part takes whole classes, so it keeps for its flows
+ *   exactly the requests one engine keeps);
+ *   - no allocation failed, no bound was reached in a part itself.
+ */
+#include "roce_split.h"
+
+#include <stdlib.h>
+
+#define CREATED_INITIAL 1024u
+#define WAIT_INITIAL    1024u
+
+struct roce_split_part {
+    struct roce_engine *engine; /* owned */
+    struct roce_config cfg;     /* the caller's (callbacks and their ctx) */
+    uint32_t classes;           /* bit c: the part takes key class c */
+    uint64_t frame;             /* the frame the engine analyses */
+    int64_t now_ns;             /* the latest time of the input */
+    int have_now;
+    int out_of_order; /* a frame came earlier than the latest before it */
+    int finishing;
+    int oom;           /* a record of created flows could not grow */
+    uint64_t *created; /* the frame that created each flow, by id - 1 */
+    size_t n_created, cap_created;
+    uint64_t *map; /* id - 1 -> the id one engine gives */
+};
+
+unsigned roce_split_parts(unsigned wanted)
+{
+    if (wanted < 1)
+        return 1;
+    return wanted < ROCE_SHARD_CLASSES ? wanted : ROCE_SHARD_CLASSES;
+}
+
+/* on_verdict of a part's engine: the caller's. */
+static void part_verdict(const struct roce_verdict *v, void *ctx)
+{
+    const struct roce_split_part *p = ctx;
+    p->cfg.on_verdict(v, p->cfg.ctx);
+}
+
+/* on_flow of a part's engine: the creating frame noted (ids count up from
+ * 1: the next entry), then the caller's. */
+static void part_flow(uint64_t id, uint64_t frame, void *ctx)
+{
+    struct roce_split_part *p = ctx;
+    if (p->n_created == p->cap_created) {
+        size_t cap = p->cap_created ? p->cap_created * 2 : CREATED_INITIAL;
+        uint64_t *c = realloc(p->created, cap * sizeof *c);
+        if (c == NULL) {
+            p->oom = 1;
+        } else {
+            p->created = c;
+            p->cap_created = cap;
+        }
+    }
+    if (p->n_created < p->cap_created)
+        p->created[p->n_created++] = frame;
+    if (p->cfg.on_flow != NULL)
+        p->cfg.on_flow(id, frame, p->cfg.ctx);
+}
+
+struct roce_split_part *roce_split_part_new(const struct roce_config *cfg, unsigned part,
+                                            unsigned n)
+{
+    struct roce_split_part *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return NULL;
+    p->cfg = *cfg;
+    for (unsigned c = 0; c < ROCE_SHARD_CLASSES; c++)
+        if (roce_shard_part(c, n) == part)
+            p->classes |= 1u << c;
+    struct roce_config ecfg = *cfg;
+    ecfg.on_verdict = cfg->on_verdict != NULL ? part_verdict : NULL;
+    ecfg.on_flow = part_flow;
+    ecfg.ctx = p;
+    p->engine = roce_engine_new(&ecfg);
+    if (p->engine == NULL) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void roce_split_part_free(struct roce_split_part *p)
+{
+    if (p == NULL)
+        return;
+    roce_engine_free(p->engine);
+    free(p->created);
+    free(p->map);
+    free(p);
+}
+
+struct roce_engine *roce_split_engine(struct roce_split_part *p)
+{
+    return p->engine;
+}
+
+int roce_split_mine(struct roce_split_part *p, const struct roce_frame_in *in)
+{
+    if (p->have_now && in->ts_ns < p->now_ns) {
+        p->out_of_order = 1;
+    } else {
+        p->now_ns = in->ts_ns;
+        p->have_now = 1;
+    }
+    if (!(p->classes >> roce_shard_class(roce_shard_key(&p->cfg, in)) & 1u))
+        return 0;
+    p->frame = in->frame;
+    roce_engine_note_time(p->engine, p->now_ns);
+    return 1;
+}
+
+void roce_split_finish(struct roce_split_part *p)
+{
+    if (p->have_now)
+        roce_engine_note_time(p->engine, p->now_ns);
+    p->finishing = 1;
+    roce_engine_finish(p->engine);
+}
+
+uint64_t roce_split_delivered(const struct roce_split_part *p)
+{
+    return p->finishing ? UINT64_MAX : p->frame;
+}
+
+/* ---- the proof ---- */
+
+/* The values (frames, times) of a span, oldest first. */
+struct span {
+    uint64_t *v;
+    size_t head, n, cap;
+};
+
+static int span_push(struct span *q, uint64_t x)
+{
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? q->cap * 2 : WAIT_INITIAL;
+        uint64_t *v = malloc(cap * sizeof *v);
+        if (v == NULL)
+            return -1;
+        for (size_t i = 0; i < q->n; i++)
+            v[i] = q->v[(q->head + i) % q->cap];
+        free(q->v);
+        q->v = v;
+        q->head = 0;
+        q->cap = cap;
+    }
+    q->v[(q->head + q->n++) % q->cap] = x;
+    return 0;
+}
+
+/* Drop the values before `from` (all when none is left). */
+static void span_drop_before(struct span *q, uint64_t from)
+{
+    while (q->n && q->v[q->head] < from) {
+        q->head = (q->head + 1) % q->cap;
+        q->n--;
+    }
+}
+
+/* The time a span of `wait` before ts begins (0 when it reaches before 0). */
+static uint64_t span_start(int64_t ts, int64_t wait)
+{
+    return ts > wait ? (uint64_t)(ts - wait) : 0;
+}
+
+/* The checks on the verdicts, in frame order: nonzero when one engine
+ * would not have reached the bounds of the open verdicts, the CE marks and
+ * the waiting CNPs. */
+static int verdicts_within_bounds(const struct roce_config *cfg, const struct roce_engine_usage *u,
+                                  roce_split_next_fn next, void *ctx)
+{
+    struct span open = {0}, ce = {0}, cnp = {0};
+    struct roce_verdict v;
+    uint64_t bound = 0, delivered;
+    int ok = 1, rc = 0;
+    while (ok && (rc = next(ctx, &v, &delivered)) == 1) {
+        if (delivered > bound)
+            bound = delivered;
+        span_drop_before(&open, v.frame);
+        ok = open.n < cfg->max_open_verdicts && span_push(&open, bound) == 0;
+        if (ok && (v.flags & ROCE_V_CE)) {
+            span_drop_before(&ce, span_start(v.ts_ns, u->ce_wait_ns));
+            ok = ce.n < u->ce_ring_max && span_push(&ce, (uint64_t)v.ts_ns) == 0;
+        }
+        if (ok && (v.flags & ROCE_V_CNP)) {
+            span_drop_before(&cnp, span_start(v.ts_ns, u->cnp_wait_ns));
+            ok = cnp.n < u->cnp_ring_max && span_push(&cnp, (uint64_t)v.ts_ns) == 0;
+        }
+    }
+    free(open.v);
+    free(ce.v);
+    free(cnp.v);
+    return ok && rc == 0;
+}
+
+/* The flows the parts created, summed. */
+static uint64_t flows_created(struct roce_split_part *const *parts, unsigned n)
+{
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < n; i++)
+        sum += parts[i]->n_created;
+    return sum;
+}
+
+const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
+                             roce_split_next_fn next, void *ctx)
+{
+    struct roce_engine_usage u = {0};
+    uint64_t cm_peak = 0, gaps = 0, cnps = 0, macs = 0;
+    for (unsigned i = 0; i < n; i++) {
+        struct roce_split_part *p = parts[i];
+        if (p->oom)
+            return "out of memory";
+        if (p->out_of_order)
+            return "frames out of time order";
+        const struct roce_totals *t = roce_engine_totals(p->engine);
+        if (t->alloc_failures || t->verdicts_forced || t->ce_tracking_overflow ||
+            t->cnp_tracking_overflow || t->flows_evicted || t->macs_untracked)
+            return "a bound reached in a part";
+        roce_engine_usage(p->engine, &u);
+        cm_peak += u.cm_pending_peak;
+        gaps += u.gap_ring_room;
+        cnps += u.dcqcn_ring_room;
+        macs += u.macs;
+    }
+    if (flows_created(parts, n) > parts[0]->cfg.max_flows)
+        return "more flows than --max-flows";
+    if (cm_peak > u.cm_pending_max)
+        return "CM REQs waiting";
+    if (gaps > u.gap_ring_max || cnps > u.dcqcn_ring_max)
+        return "PSN gaps or CNPs waiting for their DCQCN window near their bounds";
+    if (macs > u.macs_max)
+        return "more source MACs than one engine keeps";
+    if (!verdicts_within_bounds(&parts[0]->cfg, &u, next, ctx))
+        return "open verdicts, CE marks or CNPs near their bounds";
+    return NULL;
+}
+
+/* ---- flow ids ---- */
+
+int roce_split_number(struct roce_split_part *const *parts, unsigned n)
+{
+    size_t *at = calloc(n ? n : 1, sizeof *at);
+    if (at == NULL)
+        return -1;
+    for (unsigned i = 0; i < n; i++) {
+        struct roce_split_part *p = parts[i];
+        free(p->map);
+        p->map = malloc((p->n_created ? p->n_created : 1) * sizeof *p->map);
+        if (p->map == NULL) {
+            free(at);
+            return -1;
+        }
+    }
+    for (uint64_t id = 1;; id++) {
+        struct roce_split_part *best = NULL;
+        unsigned bi = 0;
+        for (unsigned i = 0; i < n; i++) {
+            const struct roce_split_part *p = parts[i];
+            if (at[i] < p->n_created &&
+                (best == NULL || p->created[at[i]] < best->created[at[bi]])) {
+                best = parts[i];
+                bi = i;
+            }
+        }
+        if (best == NULL)
+            break;
+        best->map[at[bi]++] = id;
+    }
+    free(at);
+    return 0;
+}
+
+uint64_t roce_split_flow_id(const struct roce_split_part *p, uint64_t id)
+{
+    return id >= 1 && id <= p->n_created && p->map != NULL ? p->map[id - 1] : id;
+}

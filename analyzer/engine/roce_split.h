@@ -1,0 +1,136 @@
+/*
+ * roce_split.h - a split analysis (`rocescope -T N`): one capture analysed by
+ * several engines at once, each taking the frames of whole classes of
+ * address pairs, and the proof that their results, merged, are the one
+ * engine's. The second public header beside roce_engine.h (which it
+ * includes); roce_vantage.h is the third.
+ *
+ * Every frame of the input goes to every part, in order
+ * (roce_split_mine()): a part analyses the frames of its classes and is told
+ * the time of the others, so that its engine sees time pass as one engine
+ * would. Frames with the same key class go to the same part (the key: a hash
+ * of the unordered pair of their packet's addresses, after any mirror
+ * encapsulation; 0 for frames without a RoCE packet), so every connection, its
+ * CNPs and its CM exchange are analysed by one engine, and the requests the
+ * diagnoses keep by class (roce_reqlog.h) are those one engine keeps. The
+ * front end runs the parts (threads), keeps their settled verdicts with the
+ * frame at which each was delivered (roce_split_delivered()), asks
+ * roce_split_exact() whether the result is the one engine's, and if so
+ * merges the verdicts in frame order and the reports, with flow ids
+ * renumbered in the order the flows were created (roce_split_number(),
+ * roce_split_flow_id()).
+ *
+ * The result is the one engine's as long as the capture is in time order and
+ * no engine-wide bound is reached (max_flows, max_open_verdicts, the CE mark
+ * and CNP rings, the CM REQs waiting, the diagnoses' gap and DCQCN rings and
+ * the MAC table): roce_split_exact() checks each from what the engine knows
+ * of its windows, rings and usage; rocescope(1), THREADS, says it for users.
+ */
+#ifndef ROCE_SPLIT_H
+#define ROCE_SPLIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roce_engine.h"
+
+/* The key of a frame's address pair for a split (0: no RoCE packet), and
+ * the key of an address pair (either order; never 0), as roce_shard_key
+ * gives it for a packet between them (roce_shard.c). */
+uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_in *in);
+uint32_t roce_pair_key(const uint8_t a[ROCE_ADDR_LEN], const uint8_t b[ROCE_ADDR_LEN]);
+
+#define ROCE_SHARD_CLASS_BITS 4
+#define ROCE_SHARD_CLASSES    (1u << ROCE_SHARD_CLASS_BITS)
+/* The class of a key (its top bits: the best mixed), and the part of an
+ * n-part split that takes a class. */
+static inline unsigned roce_shard_class(uint32_t key)
+{
+    return key >> (32 - ROCE_SHARD_CLASS_BITS);
+}
+static inline unsigned roce_shard_part(unsigned cls, unsigned n)
+{
+    return cls % n;
+}
+
+/* What engine-wide bounds a split analysis must check (roce_engine.c). */
+struct roce_engine_usage {
+    uint32_t cm_pending_peak; /* CM REQs waiting for their REP at once, at most */
+    uint32_t cm_pending_max;  /* how many can wait */
+    uint32_t ce_ring_max;     /* CE marks waiting for a CNP that can be tracked */
+    uint32_t cnp_ring_max;    /* CNPs waiting for their connection that can be tracked */
+    uint32_t gap_ring_room, gap_ring_max;     /* PSN gaps waiting: room made, at most */
+    uint32_t dcqcn_ring_room, dcqcn_ring_max; /* CNPs waiting for their after window */
+    uint32_t macs, macs_max;                  /* source MACs in the table, at most */
+    int64_t ce_wait_ns;  /* the longest a CE mark waits for its CNP (capture time) */
+    int64_t cnp_wait_ns; /* the longest a CNP waits for its connection */
+};
+void roce_engine_usage(const struct roce_engine *e, struct roce_engine_usage *u);
+
+/* How many parts a split into `wanted` engines has: a part takes whole
+ * classes, so parts beyond the classes would read every frame and get none. */
+unsigned roce_split_parts(unsigned wanted);
+
+struct roce_split_part;
+
+/*
+ * Part `part` (0 .. n-1) of an n-part split (n from roce_split_parts()): an
+ * engine of cfg, whose on_verdict gets the part's settled verdicts and whose
+ * on_flow (NULL: none) is called for every flow the part creates, both with
+ * cfg->ctx, as for an engine of its own. Owns the engine. NULL when out of
+ * memory or cfg is invalid. A part is used by one thread at a time.
+ */
+struct roce_split_part *roce_split_part_new(const struct roce_config *cfg, unsigned part,
+                                            unsigned n);
+void roce_split_part_free(struct roce_split_part *p);
+/* The part's engine: feed it the frames roce_split_mine() says are its;
+ * read its totals and report once roce_split_finish() was called. */
+struct roce_engine *roce_split_engine(struct roce_split_part *p);
+
+/*
+ * Every frame of the input, in order, numbered as one engine numbers them:
+ * nonzero when it is the part's (its key's class is one of the part's; the
+ * engine is then told the latest time of the input, and the caller hands it
+ * the frame), 0 when another part analyses it. Notes whether the frames
+ * come in time order.
+ */
+int roce_split_mine(struct roce_split_part *p, const struct roce_frame_in *in);
+
+/* The input ended: the engine is told its latest time and settles what is
+ * still open (roce_engine_finish). */
+void roce_split_finish(struct roce_split_part *p);
+
+/* The frame at which the part delivers the verdicts it delivers now: the
+ * frame it analyses, or UINT64_MAX once finishing. For its on_verdict. */
+uint64_t roce_split_delivered(const struct roce_split_part *p);
+
+/*
+ * The settled verdicts of all the parts in frame order, one per call, each
+ * with the frame at which its part delivered it (roce_split_delivered):
+ * 1 with *v and *delivered set, 0 at the end, -1 when they cannot be read.
+ */
+typedef int (*roce_split_next_fn)(void *ctx, struct roce_verdict *v, uint64_t *delivered);
+
+/*
+ * Whether the n finished parts, merged, give what one engine gives on the
+ * same input: NULL when they do, else why not (static text, for a trace).
+ * next/ctx give their settled verdicts in frame order (read once). The
+ * frames must have been in time order, and no bound of one engine reached:
+ * the flows the parts created, the verdicts open at once (one engine
+ * delivers a verdict once it and all before it are settled: the latest
+ * frame at which a part delivered it or one before it bounds when), the CE
+ * marks and CNPs waiting in any span of their longest wait, the CM REQs
+ * waiting, the diagnoses' rings and the MAC table, and no allocation failed.
+ */
+const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
+                             roce_split_next_fn next, void *ctx);
+
+/* Number the flows of the n parts as one engine does, in the order of the
+ * frames that created them (a frame creates flows in one part only).
+ * 0, or -1 when out of memory. */
+int roce_split_number(struct roce_split_part *const *parts, unsigned n);
+/* The id one engine gives the flow the part numbered id (after
+ * roce_split_number; ids the part did not create are returned as they are). */
+uint64_t roce_split_flow_id(const struct roce_split_part *p, uint64_t id);
+
+#endif

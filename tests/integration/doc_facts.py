@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""The facts the documentation states in prose, checked against the build.
+
+doc_examples runs the examples; this checks what no example shows:
+
+- every Wireshark name `roce.*` written in a tracked document (Markdown, the
+  manual page, the coloring rules) is a field, an expert info or a
+  preference of the plugin as tshark lists them (`-G fields`, `-G
+  defaultprefs`); `roce.expert.diagnosis.<kind>` stands for every kind, and a
+  name ending in `.*` or `...` for any name under it;
+- every long option of `rocescope --help`, `rocescope merge --help` and
+  `rocescope localize --help` is in the manual page, and every long option
+  the manual page names is in one of them;
+- every unit suite the build registers (ctest `unit_*`) is named in
+  tests/README.md, and every `unit_*` that document names exists;
+- every diagnosis kind (read from the plugin's expert infos
+  `roce.expert.diagnosis.KIND`, which the engine's table of kinds makes) is
+  named in ANALYSIS.md and in the manual page's DIAGNOSES.
+
+Run by ctest (doc_facts) with the plugin of the build under test, as the
+unprivileged user the plugin tests use (tests/plugin/tshark_env.py).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "plugin"))
+from tshark_env import TsharkEnv, add_arguments  # noqa: E402
+
+MAN = "analyzer/cli/rocescope.1"
+ANALYSIS = "analyzer/engine/ANALYSIS.md"
+TESTS_README = "tests/README.md"
+# a Wireshark name: roce.x.y, not inside a path (dissector/roce.colorfilters) or a word
+NAME = re.compile(r"(?<![\w/.\-])roce\.[a-z0-9_]+(?:\.(?:[a-z0-9_]+|<[a-z_]+>|\*))*(?:\.\.\.)?")
+MAN_OPTION = re.compile(r"\\-\\-[a-z0-9]+(?:\\-[a-z0-9]+)*")
+HELP_OPTION = re.compile(r"(?:^|[\s,\[])(--[a-z][a-z0-9-]*)")
+# long options the manual page names that are not rocescope's
+NOT_OURS = {"--now": "systemctl enable --now, in the unit's example",
+            "--option": "the placeholder of --option=VALUE"}
+
+
+def tracked(top):
+    out = subprocess.run(["git", "-C", top, "ls-files"], capture_output=True, text=True)
+    if out.returncode == 0 and out.stdout.strip():
+        return out.stdout.split()
+    files = []  # not a git checkout (a source tarball): walk it
+    for root, dirs, names in os.walk(top):
+        dirs[:] = [d for d in dirs if not d.startswith(("build", "."))]
+        files += [os.path.relpath(os.path.join(root, n), top) for n in names]
+    return files
+
+
+def documents(top):
+    return [f for f in tracked(top)
+            if f.endswith(".md") or f == MAN or f.endswith(".colorfilters")]
+
+
+def plugin_names(env):
+    """Fields and expert infos, and preferences, of the plugin."""
+    rc, out, err = env.run("-G", "fields")
+    if rc != 0:
+        raise SystemExit(f"tshark -G fields: exit {rc}: {err.strip()[:300]}")
+    names = {line.split("\t")[2] for line in out.splitlines()
+             if line.startswith(("F\t", "P\t")) and len(line.split("\t")) > 2}
+    rc, out, err = env.run("-G", "defaultprefs")
+    names |= {m.group(1) for m in re.finditer(r"^#?(roce\.[a-z0-9_.]+):", out, re.M)}
+    return {n for n in names if n == "roce" or n.startswith("roce.")}
+
+
+def check_names(top, docs, known, files):
+    failures = []
+    basenames = {os.path.basename(f) for f in files}
+    kinds = {n.split(".")[-1] for n in known if n.startswith("roce.expert.diagnosis.")}
+    for doc in docs:
+        with open(os.path.join(top, doc), encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                for m in NAME.finditer(line):
+                    name = m.group(0)
+                    if name in basenames or name.rstrip(".") in basenames:
+                        continue  # a file (roce.colorfilters)
+                    if name.endswith("...") or name.endswith(".*"):
+                        prefix = name.rstrip(".*") + "."
+                        ok = any(k.startswith(prefix) for k in known)
+                    elif "<" in name:
+                        ok = bool(kinds) and all(re.sub(r"<[a-z_]+>", k, name) in known
+                                                 for k in kinds)
+                    else:
+                        name = name.rstrip(".")  # the end of a sentence
+                        ok = name in known
+                    if not ok:
+                        failures.append(f"{doc}:{lineno}: `{name}` is no field, expert info "
+                                        f"or preference of the plugin (tshark -G fields)")
+    return failures, kinds
+
+
+def help_options(rocescope):
+    opts = set()
+    for sub in ([], ["merge"], ["localize"]):
+        p = subprocess.run([rocescope, *sub, "--help"], capture_output=True, text=True)
+        if p.returncode != 0:
+            raise SystemExit(f"rocescope {' '.join(sub)} --help: exit {p.returncode}")
+        opts |= set(HELP_OPTION.findall(p.stdout))
+    return opts
+
+
+def check_options(top, rocescope):
+    with open(os.path.join(top, MAN), encoding="utf-8") as f:
+        man = {m.replace("\\-", "-") for m in MAN_OPTION.findall(f.read())}
+    helped = help_options(rocescope)
+    failures = [f"{MAN}: --help gives {o}, the manual page does not" for o in sorted(helped - man)]
+    failures += [f"{MAN}: names {o}, which no --help gives"
+                 for o in sorted(man - helped - set(NOT_OURS))]
+    return failures
+
+
+def check_unit_suites(top, ctest_names):
+    with open(os.path.join(top, TESTS_README), encoding="utf-8") as f:
+        text = f.read()
+    named = set(re.findall(r"\bunit_[a-z_]+\b", text))
+    have = {n for n in ctest_names if n.startswith("unit_")}
+    failures = [f"{TESTS_README}: does not name the unit suite {n}" for n in sorted(have - named)]
+    failures += [f"{TESTS_README}: names {n}, which the build does not register"
+                 for n in sorted(named - have)]
+    return failures
+
+
+def check_kinds(top, kinds):
+    failures = []
+    with open(os.path.join(top, ANALYSIS), encoding="utf-8") as f:
+        analysis = f.read()
+    with open(os.path.join(top, MAN), encoding="utf-8") as f:
+        man = f.read().replace("\\-", "-").replace("\\_", "_")
+    diag = man[man.find(".SH DIAGNOSES"):]
+    diag = diag[:diag.find("\n.SH ", 1)] if "\n.SH " in diag[1:] else diag
+    for k in sorted(kinds):
+        if f"`{k}`" not in analysis:
+            failures.append(f"{ANALYSIS}: the diagnosis kind {k} is not in it")
+        if not re.search(r"\b%s\b" % re.escape(k), diag):
+            failures.append(f"{MAN}: DIAGNOSES does not name the kind {k}")
+    return failures
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(ap)
+    ap.add_argument("--rocescope", required=True)
+    ap.add_argument("--source", required=True, help="the top of the source tree")
+    ap.add_argument("--build-dir", required=True, help="the build whose tests are registered")
+    a = ap.parse_args()
+    top = os.path.abspath(a.source)
+    files = tracked(top)
+    docs = documents(top)
+    listed = subprocess.run(["ctest", "--test-dir", a.build_dir, "-N"], capture_output=True,
+                            text=True)
+    ctest_names = set(re.findall(r"Test +#\d+: (\S+)", listed.stdout))
+    if listed.returncode != 0 or not ctest_names:
+        raise SystemExit(f"ctest -N in {a.build_dir}: exit {listed.returncode}")
+    with TsharkEnv(a.tshark, a.plugin, a.wireshark_version) as env:
+        problem = env.loaded_plugin()
+        if problem:
+            print(f"FAIL: {problem}")
+            return 1
+        known = plugin_names(env)
+    failures, kinds = check_names(top, docs, known, files)
+    if not kinds:
+        failures.append("no roce.expert.diagnosis.* expert info: the kinds cannot be checked")
+    failures += check_options(top, a.rocescope)
+    failures += check_unit_suites(top, ctest_names)
+    failures += check_kinds(top, kinds)
+    for f in failures:
+        print("FAIL:", f)
+    print(f"{len(docs)} documents, {len(known)} plugin names, {len(kinds)} diagnosis kinds: "
+          f"{len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,312 @@
+/*
+ * test_split.c - a split analysis (roce_split.h): parts that take whole
+ * classes of address pairs give, merged, the verdicts and flow ids of one
+ * engine; and roce_split_exact() refuses a split whose result could differ
+ * (rocescope(1), THREADS; ANALYSIS.md, "ECN and CNPs", for the waits):
+ *   - frames out of time order;
+ *   - more verdicts open at once than one engine keeps, counting a verdict
+ *     open until the latest frame at which it or one before it was delivered;
+ *   - as many CE marks as the ring holds within two CNP windows (a mark
+ *     waits its own window, and the window of a CNP that waited for its
+ *     connection), or CNPs within one window.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "roce_split.h"
+#include "rocegen_build.h"
+#include "test_util.h"
+
+#define PAIRS    8
+#define ROUNDS   10
+#define GAP_PSN  3u /* not sent by every third pair: a PSN gap */
+#define CE_ROUND 4  /* the round whose requests every other pair CE-marks */
+#define QA       0x000101u
+#define QB       0x000202u
+#define STEP_NS  1000
+#define T0_NS    1700000000000000000LL
+#define MAX_V    512
+#define PARTS    2
+
+/* A frame of the test stream. */
+struct tframe {
+    uint8_t b[256];
+    uint32_t len;
+    int64_t ts;
+};
+
+/* Settled verdicts, with the frame at which they were delivered. */
+struct got {
+    struct roce_verdict v[MAX_V];
+    uint64_t delivered[MAX_V];
+    size_t n;
+    struct roce_split_part *part; /* NULL: one engine */
+};
+
+static void collect(const struct roce_verdict *v, void *ctx)
+{
+    struct got *g = ctx;
+    CU_ASSERT_FATAL(g->n < MAX_V);
+    g->v[g->n] = *v;
+    g->delivered[g->n++] = g->part != NULL ? roce_split_delivered(g->part) : 0;
+}
+
+static void add(struct tframe *f, size_t *n, const struct rg_spec *s, int64_t ts)
+{
+    int len = rg_build(s, f[*n].b, sizeof f[*n].b, NULL);
+    CU_ASSERT_FATAL(len > 0);
+    f[*n].len = (uint32_t)len;
+    f[*n].ts = ts;
+    (*n)++;
+}
+
+/* Eight connections (10.0.0.i <-> 10.0.1.i) in rounds: a request A->B
+ * (with a gap and CE marks), its ACK B->A, a CNP B->A after a CE mark. */
+static size_t make_stream(struct tframe *f)
+{
+    size_t n = 0;
+    int64_t ts = T0_NS;
+    for (uint32_t r = 0; r < ROUNDS; r++)
+        for (uint32_t i = 0; i < PAIRS; i++) {
+            struct rg_spec s;
+            int ce = r == CE_ROUND && i % 2 == 0;
+            if (r == GAP_PSN && i % 3 == 0)
+                continue;
+            rg_spec_init(&s);
+            rg_addr_v4(s.src, 0x0A000001u + i);
+            rg_addr_v4(s.dst, 0x0A000101u + i);
+            s.dqpn = QB;
+            s.psn = r;
+            s.ackreq = 1;
+            s.ecn = ce ? RG_ECN_CE : RG_ECN_ECT0;
+            add(f, &n, &s, ts += STEP_NS);
+            rg_spec_init(&s);
+            rg_addr_v4(s.src, 0x0A000101u + i);
+            rg_addr_v4(s.dst, 0x0A000001u + i);
+            s.dqpn = QA;
+            s.opcode = RG_OP_RC_ACK;
+            s.psn = r;
+            s.aeth_syndrome = rg_aeth_ack(RG_AETH_CREDITS_INVALID);
+            add(f, &n, &s, ts += STEP_NS);
+            if (ce) {
+                s.opcode = RG_OP_CNP;
+                s.psn = 0;
+                add(f, &n, &s, ts += STEP_NS);
+            }
+        }
+    return n;
+}
+
+static struct roce_frame_in frame_in(const struct tframe *f, uint64_t number)
+{
+    return (struct roce_frame_in){number, f->ts, ROCE_LINKTYPE_ETHERNET, f->b, f->len, f->len};
+}
+
+/* The parts' verdicts merged in frame order (for roce_split_exact). */
+struct merged {
+    struct got *g;
+    size_t at[PARTS];
+    unsigned n;
+    unsigned last; /* the part of the latest verdict given */
+};
+
+static int next_merged(void *ctx, struct roce_verdict *v, uint64_t *delivered)
+{
+    struct merged *m = ctx;
+    int best = -1;
+    for (unsigned i = 0; i < m->n; i++)
+        if (m->at[i] < m->g[i].n &&
+            (best < 0 || m->g[i].v[m->at[i]].frame < m->g[best].v[m->at[best]].frame))
+            best = (int)i;
+    if (best < 0)
+        return 0;
+    m->last = (unsigned)best;
+    *v = m->g[best].v[m->at[best]];
+    *delivered = m->g[best].delivered[m->at[best]++];
+    return 1;
+}
+
+/* The stream through one engine and through the parts of a two-part split. */
+struct run {
+    struct tframe f[PAIRS * ROUNDS * 3];
+    struct got one, g[PARTS];
+    struct roce_split_part *parts[PARTS];
+    struct merged m; /* the parts' verdicts in frame order */
+};
+
+/* Feed the stream (one frame moved back to the first's time when
+ * out_of_order) to one engine and to the parts, and finish them. */
+static void run_both(struct run *r, int out_of_order)
+{
+    struct roce_config cfg;
+    memset(r, 0, sizeof *r);
+    size_t nf = make_stream(r->f);
+    if (out_of_order)
+        r->f[nf / 2].ts = r->f[0].ts;
+    roce_config_default(&cfg);
+    cfg.on_verdict = collect;
+    cfg.ctx = &r->one;
+    struct roce_engine *e = roce_engine_new(&cfg);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+    for (unsigned i = 0; i < PARTS; i++) {
+        cfg.ctx = &r->g[i];
+        r->parts[i] = r->g[i].part = roce_split_part_new(&cfg, i, PARTS);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r->parts[i]);
+    }
+    for (size_t k = 0; k < nf; k++) {
+        struct roce_frame_in in = frame_in(&r->f[k], k + 1);
+        roce_engine_frame(e, &in, NULL);
+        for (unsigned i = 0; i < PARTS; i++)
+            if (roce_split_mine(r->parts[i], &in))
+                roce_engine_frame(roce_split_engine(r->parts[i]), &in, NULL);
+    }
+    roce_engine_finish(e);
+    roce_engine_free(e);
+    for (unsigned i = 0; i < PARTS; i++)
+        roce_split_finish(r->parts[i]);
+    r->m = (struct merged){r->g, {0}, PARTS, 0};
+}
+
+static void free_parts(struct run *r)
+{
+    for (unsigned i = 0; i < PARTS; i++)
+        roce_split_part_free(r->parts[i]);
+}
+
+/* Both parts get frames, the split is exact, and the verdicts merged in
+ * frame order with their flow ids renumbered are one engine's. */
+static void test_equals_one_engine(void)
+{
+    static struct run r;
+    run_both(&r, 0);
+    CU_ASSERT(r.g[0].n > 0 && r.g[1].n > 0);
+    CU_ASSERT_EQUAL(r.g[0].n + r.g[1].n, r.one.n);
+    CU_ASSERT_PTR_NULL(roce_split_exact(r.parts, PARTS, next_merged, &r.m));
+    CU_ASSERT_EQUAL_FATAL(roce_split_number(r.parts, PARTS), 0);
+    uint32_t seen = 0;
+    struct roce_verdict v;
+    uint64_t delivered;
+    memset(r.m.at, 0, sizeof r.m.at);
+    for (size_t k = 0; next_merged(&r.m, &v, &delivered) == 1; k++) {
+        const struct roce_verdict *w = &r.one.v[k];
+        CU_ASSERT_EQUAL(v.frame, w->frame);
+        CU_ASSERT_EQUAL(v.flags, w->flags);
+        CU_ASSERT_EQUAL(v.has_flow, w->has_flow);
+        CU_ASSERT_EQUAL(roce_split_flow_id(r.parts[r.m.last], v.flow_id), w->flow_id);
+        CU_ASSERT_EQUAL(v.expected_psn, w->expected_psn);
+        CU_ASSERT_EQUAL(v.missing_psns, w->missing_psns);
+        CU_ASSERT_EQUAL(v.cnp_frame, w->cnp_frame);
+        CU_ASSERT_EQUAL(v.cnp_for_frame, w->cnp_for_frame);
+        seen |= v.flags;
+    }
+    CU_ASSERT(seen & ROCE_V_GAP);
+    CU_ASSERT(seen & ROCE_V_CE_ANSWERED);
+    CU_ASSERT(seen & ROCE_V_CNP_MATCHED);
+    free_parts(&r);
+}
+
+/* A frame earlier than the one before it: the split could differ. */
+static void test_out_of_order(void)
+{
+    static struct run r;
+    run_both(&r, 1);
+    const char *why = roce_split_exact(r.parts, PARTS, next_merged, &r.m);
+    CU_ASSERT_PTR_NOT_NULL(why);
+    CU_ASSERT(why != NULL && strstr(why, "time order") != NULL);
+    free_parts(&r);
+}
+
+/* Verdicts made up for roce_split_exact: n of them, frames from 1, at
+ * times t0 + k * step, with flags, each delivered at `delivered` (0: at
+ * its own frame). */
+struct made {
+    uint64_t n, k, delivered;
+    int64_t t0, step;
+    uint32_t flags;
+};
+
+static int next_made(void *ctx, struct roce_verdict *v, uint64_t *delivered)
+{
+    struct made *m = ctx;
+    if (m->k == m->n)
+        return 0;
+    memset(v, 0, sizeof *v);
+    v->frame = ++m->k;
+    v->ts_ns = m->t0 + (int64_t)(m->k - 1) * m->step;
+    v->flags = m->flags;
+    *delivered = m->delivered ? m->delivered : v->frame;
+    return 1;
+}
+
+/* The checks on made-up verdicts with one part of cfg (no frames). */
+static const char *exact_with(const struct roce_config *cfg, struct made *m)
+{
+    struct roce_split_part *p = roce_split_part_new(cfg, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    roce_split_finish(p);
+    const char *why = roce_split_exact(&p, 1, next_made, m);
+    roce_split_part_free(p);
+    return why;
+}
+
+/* max_open_verdicts 2: three verdicts each delivered only at frame 10 are
+ * open at once; delivered at their own frame, one at a time. */
+static void test_open_verdicts(void)
+{
+    struct roce_config cfg;
+    roce_config_default(&cfg);
+    cfg.max_open_verdicts = 2;
+    struct made late = {3, 0, 10, T0_NS, STEP_NS, ROCE_V_GAP};
+    struct made prompt = {3, 0, 0, T0_NS, STEP_NS, ROCE_V_GAP};
+    CU_ASSERT_PTR_NOT_NULL(exact_with(&cfg, &late));
+    CU_ASSERT_PTR_NULL(exact_with(&cfg, &prompt));
+}
+
+/* One CE mark more than the ring holds: refused within 1.5 CNP windows
+ * (they wait up to two), accepted over 2.5 windows. CNPs wait one window:
+ * one more than their ring holds over 1.5 windows is accepted, over half a
+ * window refused. */
+static void test_ce_and_cnp_waits(void)
+{
+    struct roce_config cfg;
+    struct roce_engine_usage u;
+    roce_config_default(&cfg);
+    struct roce_split_part *p = roce_split_part_new(&cfg, 0, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    roce_engine_usage(roce_split_engine(p), &u);
+    roce_split_part_free(p);
+    const int64_t w = cfg.cnp_window_ns;
+    uint64_t n = (uint64_t)u.ce_ring_max + 1;
+    struct made ce15 = {n, 0, 0, T0_NS, 3 * w / 2 / (int64_t)n, ROCE_V_CE};
+    struct made ce25 = {n, 0, 0, T0_NS, 5 * w / 2 / (int64_t)n + 1, ROCE_V_CE};
+    CU_ASSERT_PTR_NOT_NULL(exact_with(&cfg, &ce15));
+    CU_ASSERT_PTR_NULL(exact_with(&cfg, &ce25));
+    n = (uint64_t)u.cnp_ring_max + 1;
+    struct made cnp15 = {n, 0, 0, T0_NS, 3 * w / 2 / (int64_t)n + 1, ROCE_V_CNP};
+    struct made cnp05 = {n, 0, 0, T0_NS, w / 2 / (int64_t)n, ROCE_V_CNP};
+    CU_ASSERT_PTR_NULL(exact_with(&cfg, &cnp15));
+    CU_ASSERT_PTR_NOT_NULL(exact_with(&cfg, &cnp05));
+}
+
+/* Parts beyond the classes get no frames: at most one part per class. */
+static void test_parts(void)
+{
+    CU_ASSERT_EQUAL(roce_split_parts(1), 1);
+    CU_ASSERT_EQUAL(roce_split_parts(4), 4);
+    CU_ASSERT_EQUAL(roce_split_parts(ROCE_SHARD_CLASSES + 5), ROCE_SHARD_CLASSES);
+}
+
+static const struct tu_test tests[] = {
+    {"equals_one_engine", test_equals_one_engine},
+    {"out_of_order", test_out_of_order},
+    {"open_verdicts", test_open_verdicts},
+    {"ce_and_cnp_waits", test_ce_and_cnp_waits},
+    {"parts", test_parts},
+    TU_END,
+};
+
+int main(int argc, char **argv)
+{
+    return tu_main1(argc, argv, "split", tests);
+}

@@ -5,9 +5,11 @@ lock out (serve.py runs both inside the test's network namespace).
   http_attack.py attack --port P --seconds S
       holds, from several loopback addresses, until S seconds have passed:
         trickle  8 connections from each of 127.0.0.1 (the scraper's own
-                 address) and 127.0.0.2-5, each sending a request one byte a
-                 second (slowloris: each byte would reset an idle timer);
-        idle     60 connections from each of 127.0.0.6-10 that send nothing;
+                 address) and 127.0.0.2-5, each sending a request one byte at a
+                 time, every 1, 2 or 5 s (slowloris: each byte would reset an
+                 idle timer);
+        idle     100 connections from each of 127.0.0.1-5 that send nothing
+                 (500, the reproducer of issue 26);
         flood    new connections from 127.0.0.1 and 127.0.0.11 as fast as the
                  loop goes, 50 kept open per address (the oldest dropped);
         greedy   8 connections from 127.0.0.12 that send complete requests
@@ -31,21 +33,25 @@ import time
 REQUEST = b"GET /metrics HTTP/1.1\r\nHost: rocescope\r\nX-Slow: "
 SCRAPE = b"GET /metrics HTTP/1.1\r\nHost: rocescope\r\nConnection: close\r\n\r\n"
 SCRAPE_DEADLINE = 1.0
-TRICKLE_EVERY = 1.0
+TRICKLE_EVERY = (1.0, 2.0, 5.0)  # seconds between bytes, by connection in turn
 REOPEN_AFTER = 0.01  # an attacker's own pace after the server closed one of its connections
 FLOOD_KEEP = 50
 # kind: (source addresses, connections per address)
 KINDS = {
     "trickle": (["127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"], 8),
-    "idle": (["127.0.0.%d" % i for i in range(6, 11)], 60),
+    "idle": (["127.0.0.%d" % i for i in range(1, 6)], 100),
     "flood": (["127.0.0.1", "127.0.0.11"], FLOOD_KEEP),
     "greedy": (["127.0.0.12"], 8),
 }
 
 
 class Conn:
+    made = 0
+
     def __init__(self, kind, src, port):
         self.kind, self.src = kind, src
+        self.every = TRICKLE_EVERY[Conn.made % len(TRICKLE_EVERY)]
+        Conn.made += 1
         self.opened = time.monotonic()
         self.next_byte = self.opened
         self.sent = 0
@@ -115,7 +121,7 @@ def attack(port, seconds):
                 if c.kind == "trickle" and now >= c.next_byte:
                     data = (REQUEST + b"a" * 4096)[c.sent:c.sent + 1]
                     c.sent += c.sock.send(data)
-                    c.next_byte = now + TRICKLE_EVERY
+                    c.next_byte = now + c.every
                 elif c.kind == "greedy" and c.sent == 0:
                     c.sent = c.sock.send(SCRAPE.replace(b"Connection: close", b"X-Greedy: 1"))
             except (BlockingIOError, InterruptedError):

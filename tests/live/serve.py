@@ -14,10 +14,12 @@ tcpreplay):
               connections is answered at once, the oldest of them closed to
               make room, the others at the request deadline; a port in use
               is exit status 3.
-              Under attack (http_attack.py: trickling, idle, flooding and
+              --part attack (the ctest live_http_attack), under attack
+              (http_attack.py: trickling, idle, flooding and
               greedy connections from several loopback addresses, the
               scraper's own among them): every scrape answered within 1 s,
               the trickling and idle connections closed at the deadline.
+              The other parts are --part serve (live_serve).
   --events    live verdicts equal the offline --events of the same capture
               (frame by frame; times excepted); -o PATH with --rotate-size
               and --rotate-count: the files PATH, PATH.1 ... hold every line;
@@ -360,6 +362,8 @@ def main():
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--rocegen", required=True)
     ap.add_argument("--captures", required=True)
+    ap.add_argument("--part", choices=("serve", "attack"), required=True,
+                    help="serve: --listen and --events; attack: --listen under attack")
     a = ap.parse_args()
     if os.geteuid() != 0:
         print("skip: live tests need root (network namespaces)")
@@ -377,10 +381,12 @@ def main():
         print("skip: cannot make a network namespace with a veth pair: %s" % e)
         return live.SKIP
     tmp = tempfile.mkdtemp(prefix="rocescope-serve-")
-    parts = [("--listen, -Z, malformed requests", lambda: listen(a.rocescope, a.captures, tmp)),
-             ("--listen under attack", lambda: under_attack(a.rocescope, tmp)),
-             ("--events on stdout", lambda: events_stdout(a.rocescope, a.captures, tmp)),
-             ("--events -o, rotated", lambda: events_rotated(a.rocescope, a.rocegen, tmp))]
+    if a.part == "attack":
+        parts = [("--listen under attack", lambda: under_attack(a.rocescope, tmp))]
+    else:
+        parts = [("--listen, -Z, malformed requests", lambda: listen(a.rocescope, a.captures, tmp)),
+                 ("--events on stdout", lambda: events_stdout(a.rocescope, a.captures, tmp)),
+                 ("--events -o, rotated", lambda: events_rotated(a.rocescope, a.rocegen, tmp))]
     try:
         return live.run_parts(parts)
     finally:

@@ -490,6 +490,9 @@ static int value(struct roce_jscan *s, json_object **out)
         rc = number_value(s, out);
     else if (c == 't' || c == 'f' || c == 'n')
         rc = literal_value(s, out);
+    else if (c == '+' || c == '.')
+        rc = roce_jscan_fail(s, c == '+' ? "not a JSON number: a leading '+'"
+                                         : "not a JSON number: no digit before the decimal point");
     else
         rc = expected(s, "not a JSON value");
     if (rc == 0 && out != NULL && over_budget(s, s->pos) != 0) {

@@ -8,9 +8,10 @@
  *
  * Strict: numbers by the RFC's grammar (an optional '-', digits without a
  * leading zero, a '.' only with digits after it, an exponent only with
- * digits; no '+', NaN or Infinity) and, when built, an integer (no
- * fraction, no exponent) within [-2^63, 2^63 - 1], any other number finite
- * (what is skipped is not read: its grammar alone is checked); strings without raw
+ * digits; no '+', NaN or Infinity; at most 64 characters unless an
+ * integer) and, when built, an integer (no fraction, no exponent) within
+ * [-2^63, 2^63 - 1], any other number finite (what is skipped is not
+ * read: its grammar alone is checked); strings without raw
  * control characters, with valid escapes, \u surrogates in pairs and no
  * \u0000 (bytes above 0x7f are taken as they are: file names need not be
  * UTF-8); the literals true, false and null; an object with each member

@@ -166,6 +166,10 @@ static int episode_element(struct roce_jscan *s, size_t i, void *ctx)
     struct parse *p = ctx;
     char where[WHERE_LEN];
     const struct roce_fin in = {p->r, NULL, NULL};
+    if (p->r->n_episodes >= p->r->cfg->max_episodes) { /* the model stays a report's size */
+        snprintf(where, sizeof where, "more than %u episodes listed", p->r->cfg->max_episodes);
+        return roce_jscan_fail(s, where);
+    }
     json_object *e = element(p, 0);
     struct roce_episode *ep = e != NULL ? roce_report_add_episode(p->r) : NULL;
     (void)s;

@@ -379,7 +379,11 @@ static void test_strict(void)
         {"\"sport_is_dport\": ", "\"sport_is_dport\": 1., \"x\": ",
          "capture.sport_is_dport: not a JSON number: no digit after the decimal point"},
         {"\"sport_is_dport\": ", "\"sport_is_dport\": .5, \"x\": ",
-         "capture.sport_is_dport: not a JSON value"},
+         "capture.sport_is_dport: not a JSON number: no digit before the decimal point"},
+        {"\"sport_is_dport\": ", "\"sport_is_dport\": +1, \"x\": ",
+         "capture.sport_is_dport: not a JSON number: a leading '+'"},
+        {"\"sport_is_dport\": ", "\"sport_is_dport\": -01, \"x\": ",
+         "capture.sport_is_dport: not a JSON number: a leading zero"},
         {"\"sport_is_dport\": ", "\"sport_is_dport\": 1e, \"x\": ",
          "capture.sport_is_dport: not a JSON number: no digit in the exponent"},
         {"\"sport_is_dport\": ", "\"sport_is_dport\": NaN, \"x\": ",
@@ -425,7 +429,8 @@ static void test_strict(void)
 
 /* What a report may hold that this version does not read: members it does
  * not know (a newer version's, skipped at any size), diagnoses (computed
- * again: what they hold is not read, only checked to be JSON). */
+ * again: what they hold is not read, only checked to be JSON: the
+ * diagnoses of a report whose counts are near the bound add up past it). */
 static void test_skipped(void)
 {
     struct roce_report r, back;
@@ -446,7 +451,7 @@ static void test_skipped(void)
         fprintf(stderr, "%s\n", err);
     else
         roce_report_free(&back);
-    /* still checked to be JSON */
+    /* still checked to be JSON (a number's grammar; its value, not read, may be any) */
     memcpy(strstr(edited, "1e400"), "1e+}]", 5);
     expect_refused(edited, "newer[1].n: not a JSON number: no digit in the exponent");
     free(edited);

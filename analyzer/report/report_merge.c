@@ -76,11 +76,13 @@ static int too_big(uint64_t a, uint64_t b)
     return a > ROCE_REPORT_INT_MAX || b > ROCE_REPORT_INT_MAX - a;
 }
 
-/* Whether src adds to dst without passing ROCE_REPORT_INT_MAX (idx: dst's
- * MACs by address): 0, or -1 with the count that would in why. */
+/* Whether src adds to dst without passing ROCE_REPORT_INT_MAX, or what a
+ * latency bucket holds (idx: dst's MACs by address): 0, or -1 with the
+ * count that would in why and its bound in *bound. */
 static int check_sums(const struct roce_report *dst, const struct roce_report *src,
-                      const struct mac_at *idx, char *why, size_t len)
+                      const struct mac_at *idx, char *why, size_t len, uint64_t *bound)
 {
+    *bound = ROCE_REPORT_INT_MAX;
     if (roce_fields_check_sums(&dst->t, &src->t, ROCE_REPORT_INT_MAX, why, len) != 0)
         return -1;
     for (const struct roce_field *f = roce_report_fields.f;
@@ -91,6 +93,7 @@ static int check_sums(const struct roce_report *dst, const struct roce_report *s
                            roce_lat_bucket(roce_report_lat_get(&src->lat[f->arg]), b) +
                            2 * ROCE_LAT_EXACT;
             if (sum > UINT32_MAX) {
+                *bound = UINT32_MAX;
                 snprintf(why, len, "%s%s%s.distribution.buckets", f->path, f->path[0] ? "." : "",
                          f->key);
                 return -1;
@@ -269,13 +272,14 @@ static int prepare(const struct roce_report *dst, const struct roce_report *src,
                    struct mac_at **idx, char *why, size_t whylen)
 {
     char name[ROCE_REPORT_WHY_LEN];
+    uint64_t bound;
     if (index_macs(dst, idx) != 0)
         return -1;
-    if (check_sums(dst, src, *idx, name, sizeof name) == 0)
+    if (check_sums(dst, src, *idx, name, sizeof name, &bound) == 0)
         return 0;
     if (why != NULL)
-        snprintf(why, whylen, "%s: the sum of the reports would be more than %lld", name,
-                 (long long)ROCE_REPORT_INT_MAX);
+        snprintf(why, whylen, "%s: the sum of the reports would be more than %llu", name,
+                 (unsigned long long)bound);
     free(*idx);
     return 1;
 }

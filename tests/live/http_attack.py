@@ -17,9 +17,9 @@ lock out (serve.py runs both inside the test's network namespace).
       A connection the server closes is opened again at once (an attacker
       does). Prints one JSON object: per kind, the connections opened and
       those the server closed, with their lifetimes (the longest, in s).
-  http_attack.py scrape --port P --count N --every S
+  http_attack.py scrape --port P --count N --every S [--deadline D]
       N scrapes of /metrics from 127.0.0.1, one every S seconds, each on a
-      new connection with a deadline of 1 s; prints one JSON object:
+      new connection with a deadline of D s (1); prints one JSON object:
       {"answered": [seconds...], "failed": [reasons...]}.
 """
 import argparse
@@ -146,20 +146,20 @@ def attack(port, seconds):
     print(json.dumps(stats))
 
 
-def scrape_once(port):
+def scrape_once(port, deadline):
     """Seconds to a whole answer of /metrics, or the reason it failed."""
     start = time.monotonic()
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.bind(("127.0.0.1", 0))
     out = b""
     try:
-        s.settimeout(SCRAPE_DEADLINE)
+        s.settimeout(deadline)
         s.connect(("127.0.0.1", port))
         s.sendall(SCRAPE)
         while True:
-            left = start + SCRAPE_DEADLINE - time.monotonic()
+            left = start + deadline - time.monotonic()
             if left <= 0:
-                return "no whole answer within %.1f s (%d bytes)" % (SCRAPE_DEADLINE, len(out))
+                return "no whole answer within %.1f s (%d bytes)" % (deadline, len(out))
             s.settimeout(left)
             b = s.recv(65536)
             if not b:
@@ -175,10 +175,10 @@ def scrape_once(port):
     return took
 
 
-def scrape(port, count, every):
+def scrape(port, count, every, deadline):
     answered, failed = [], []
     for _ in range(count):
-        r = scrape_once(port)
+        r = scrape_once(port, deadline)
         (answered if isinstance(r, float) else failed).append(
             round(r, 4) if isinstance(r, float) else r)
         time.sleep(every)
@@ -192,11 +192,12 @@ def main():
     ap.add_argument("--seconds", type=float, default=10)
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--every", type=float, default=0.3)
+    ap.add_argument("--deadline", type=float, default=SCRAPE_DEADLINE)
     a = ap.parse_args()
     if a.what == "attack":
         attack(a.port, a.seconds)
     else:
-        scrape(a.port, a.count, a.every)
+        scrape(a.port, a.count, a.every, a.deadline)
     return 0
 
 

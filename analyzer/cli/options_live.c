@@ -4,11 +4,13 @@
  * where tcpdump has the same option: -i -f -s -B -w -C -W -c -Z -p.
  */
 #define _DEFAULT_SOURCE
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli_options.h"
 #include "http.h"
+#include "output.h"
 #include "privs.h"
 #include "roce_time.h"
 #include "writers.h"
@@ -110,11 +112,18 @@ static int text_option(int c, const char *arg, struct roce_live_options *lo)
     case 'p':
         lo->promisc = 0;
         return 0;
-    case 'Z':
+    case 'Z': {
         if (!roce_privs_user_exists(arg))
             return roce_cli_bad_value("-Z", arg, "an existing user name");
+        const struct passwd *pw = getpwnam(arg);
+        if (pw != NULL && pw->pw_uid == 0) /* only ever by this explicit choice */
+            roce_complainf("-Z %s: warning: the monitor keeps running as root, with every "
+                           "privilege, its HTTP server and outputs too (give -Z with an "
+                           "unprivileged user to drop them)",
+                           arg);
         lo->user = arg;
         return 0;
+    }
     default:
         return 1;
     }

@@ -215,13 +215,15 @@ int roce_output_input(const char *path)
     int is_stdin = strcmp(path, "-") == 0;
     if ((is_stdin ? fstat(STDIN_FILENO, &st) : stat(path, &st)) != 0 || S_ISDIR(st.st_mode))
         return 0; /* its reader says what is wrong */
+    /* "-" reads on from where standard input is, even in a regular file */
     const struct input *seen = find_input(&st);
+    if (seen != NULL && is_stdin && strcmp(seen->path, "-") == 0) {
+        roce_complain("-", "standard input given twice (it is read once)");
+        return -1;
+    }
     if (seen != NULL && !S_ISREG(st.st_mode)) {
-        if (is_stdin && strcmp(seen->path, "-") == 0)
-            roce_complain("-", "standard input given twice (a stream is read once)");
-        else
-            roce_complainf("%s: the same stream as '%s' (a stream is read once)",
-                           is_stdin ? "- (standard input)" : path, seen->path);
+        roce_complainf("%s: the same stream as '%s' (a stream is read once)",
+                       is_stdin ? "- (standard input)" : path, seen->path);
         return -1;
     }
     pthread_mutex_lock(&table_mu);

@@ -11,6 +11,8 @@
 #include "cli_options.h"
 
 #include <assert.h>
+#include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,15 +80,17 @@ static int value_not_an_option(char **argv, int c, const char *arg)
 {
     if (arg == NULL || arg[0] != '-' || arg[1] == '\0')
         return 0;
-    /* the option as written: the argument before the value when it came
-     * apart (`--html X`), else the one holding both (`--html=X`, `-oX`) */
+    /* named as the options' own messages name them: by the short form when
+     * there is one (`--output` is -o), else as written: the argument before
+     * the value when it came apart (`--html X`), else the one holding both
+     * (`--html=X`) */
     const char *as_written =
         optind >= 2 && argv[optind - 1] == arg ? argv[optind - 2] : argv[optind - 1];
     char opt[64];
-    if (strncmp(as_written, "--", 2) == 0)
-        snprintf(opt, sizeof opt, "%.*s", (int)strcspn(as_written, "="), as_written);
-    else
+    if (c < CHAR_MAX && isalnum(c))
         snprintf(opt, sizeof opt, "-%c", c);
+    else
+        snprintf(opt, sizeof opt, "%.*s", (int)strcspn(as_written, "="), as_written);
     roce_complainf("%s: invalid value '%s' (it starts with '-', as an option does)", opt, arg);
     return -1;
 }

@@ -30,9 +30,13 @@
 #define ROTATE_MAX         1000ull
 
 static const struct roce_cli_unit long_time_units[] = {
-    {"", ROCE_NS_PER_SEC},         {"s", ROCE_NS_PER_SEC},
-    {"ms", ROCE_NS_PER_MS},        {"m", 60 * ROCE_NS_PER_SEC},
-    {"h", 3600 * ROCE_NS_PER_SEC}, {"d", 86400 * ROCE_NS_PER_SEC}, {NULL, 0},
+    {"", ROCE_NS_PER_SEC},
+    {"s", ROCE_NS_PER_SEC},
+    {"ms", ROCE_NS_PER_MS},
+    {"m", 60 * ROCE_NS_PER_SEC},
+    {"h", 3600 * ROCE_NS_PER_SEC},
+    {"d", 86400 * ROCE_NS_PER_SEC},
+    {NULL, 0},
 };
 
 const char roce_cli_live_usage[] =
@@ -233,6 +237,41 @@ int roce_cli_live_option(int c, const char *arg, struct roce_cli_options *o)
     return rc;
 }
 
+/* The live monitor's files beside the writers' (roce_cli_outputs_paths
+ * checked those): the Prometheus file and -w (a single file: with -C it
+ * is a series of numbered ones) may not be one of them, whatever the names.
+ * 0, or -1 with the message printed. */
+static int live_paths_distinct(const struct roce_cli_options *o)
+{
+    const struct roce_live_options *lo = &o->live;
+    struct {
+        const char *option, *path;
+    } f[ROCE_WRITERS_MAX + 3];
+    unsigned n = 0;
+    f[n].option = "-o";
+    f[n++].path = o->out.output;
+    for (unsigned i = 0; i < roce_writers_count; i++)
+        if ((o->out.chosen >> i & 1u) && (roce_writers[i].needs & ROCE_WRITER_PATH)) {
+            f[n].option = roce_writers[i].option;
+            f[n++].path = o->out.path[i];
+        }
+    unsigned own = n;
+    f[n].option = "--prometheus-file";
+    f[n++].path = lo->prometheus;
+    f[n].option = "-w";
+    f[n++].path = lo->file_bytes ? NULL : lo->savefile;
+    for (unsigned j = own; j < n; j++)
+        for (unsigned i = 0; i < j; i++) {
+            const char *a = f[i].path, *b = f[j].path;
+            if (a == NULL || b == NULL || !strcmp(a, "-") || !strcmp(b, "-") ||
+                !roce_output_same_file(a, b))
+                continue;
+            roce_complainf("%s and %s name the same file '%s'", f[i].option, f[j].option, b);
+            return -1;
+        }
+    return 0;
+}
+
 int roce_cli_live_check(const struct roce_cli_options *o)
 {
     const struct roce_live_options *lo = &o->live;
@@ -261,5 +300,5 @@ int roce_cli_live_check(const struct roce_cli_options *o)
         fputs("rocescope: -W needs -C\n", stderr);
         return -1;
     }
-    return 0;
+    return live_paths_distinct(o);
 }

@@ -32,6 +32,7 @@ struct file_id {
     dev_t dev;
     ino_t ino;
     const char *base; /* a new file's name in its folder (owned in the tables) */
+    mode_t mode;      /* an existing file's type */
 };
 
 /* An output open now: what it writes, the name it was given (messages),
@@ -160,6 +161,7 @@ static int file_id(const char *path, struct file_id *id)
         id->exists = 1;
         id->dev = st.st_dev;
         id->ino = st.st_ino;
+        id->mode = st.st_mode;
         return 0;
     }
     if (errno != ENOENT)
@@ -192,6 +194,8 @@ int roce_output_same_file(const char *a, const char *b)
     struct file_id x, y;
     if (file_id(a, &x) != 0 || file_id(b, &y) != 0)
         return strcmp(a, b) == 0;
+    if (x.exists && (S_ISCHR(x.mode) || S_ISBLK(x.mode)))
+        return 0; /* a device takes several outputs (/dev/null) */
     return same_id(&x, &y);
 }
 
@@ -457,7 +461,7 @@ static int open_existing(struct roce_output *o, const char *path, struct stat *s
         return strcmp(in->path, path) == 0
                    ? refuse(EEXIST, "an input of this run: not written onto")
                    : refuse(EEXIST, "the same file as the input '%s': not written onto", in->path);
-    const struct file_id id = {1, st->st_dev, st->st_ino, NULL};
+    const struct file_id id = {1, st->st_dev, st->st_ino, NULL, st->st_mode};
     if (!S_ISREG(st->st_mode)) /* a device is not noted: /dev/null takes two outputs */
         return open_direct(o, path, S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? NULL : &id);
     if (!link)

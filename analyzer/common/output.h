@@ -40,7 +40,8 @@ int roce_output_input(const char *path);
 
 /* Nonzero when a and b name the same file, whatever the names (links, "..",
  * hard links): the same device and inode, or, for a file that does not
- * exist yet, the same name in the same folder. */
+ * exist yet, the same name in the same folder. A device (/dev/null) is
+ * never "the same file": it takes several outputs. */
 int roce_output_same_file(const char *a, const char *b);
 
 /*

@@ -307,6 +307,15 @@ def hostile_paths(tool, cap, taps, report, base, failures):
         with open(page) as f:
             if f.read() != "old\n":
                 failures.append(f"the same file by {name}: it was written")
+    refused("live -o and --prometheus-file the same file by a link",
+            [tool, "-i", "lo", "-o", page, "--prometheus-file", plink], 2, "name the same file")
+    refused("live --html and -w the same file by another name",
+            [tool, "-i", "lo", "-w", page, "--html", os.path.join(d, ".", "page.html"),
+             "-o", os.devnull], 2, "name the same file")
+    r = subprocess.run([tool, "--html", os.devnull, "-o", os.devnull, cap], capture_output=True,
+                       text=True, timeout=TIMEOUT_S)
+    if r.returncode != 0:  # a device is not one file: it takes both
+        failures.append(f"--html and -o both /dev/null: exit {r.returncode}: {r.stderr.strip()}")
     new = os.path.join(d, "new.html")
     refused("-o and --html the same new file", [tool, "--html", new, "-o",
                                                 os.path.join(d, ".", "new.html"), cap], 2,

@@ -656,6 +656,16 @@ def output_files(tool, captures, tmp):
                                   "out.err"}
     if extra:
         problems.append("left %s" % sorted(extra))
+    # a device as the Prometheus file keeps its mode (not the file mode 0644)
+    prom_dev = os.path.join(d, "prom-null")
+    os.mknod(prom_dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    os.chmod(prom_dev, 0o666)
+    r = subprocess.run(netns(tool, "-i", CAPTURE_IF, "--prometheus-file", prom_dev, "-q",
+                             "--duration", "300ms"), capture_output=True, text=True, timeout=30)
+    mode = stat.S_IMODE(os.lstat(prom_dev).st_mode)
+    if r.returncode != 0 or mode != 0o666 or not stat.S_ISCHR(os.lstat(prom_dev).st_mode):
+        problems.append("--prometheus-file on a device: exit %d, mode %o: %s"
+                        % (r.returncode, mode, r.stderr.strip()))
     if problems:
         raise Fail("; ".join(problems))
 

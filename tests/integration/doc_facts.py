@@ -17,6 +17,8 @@ doc_examples runs the examples; this checks what no example shows:
   `rocescope --events` over the sample captures is in its Events list and
   every key of that list is emitted by one of them; every top-level member
   of `rocescope --json` is named in its JSON report paragraph;
+- dissector/README.md's field table is the one tools/plugin_fields.py makes
+  from the plugin's `tshark -G fields`;
 - every unit suite the build registers (ctest `unit_*`) is named in
   tests/README.md, and every `unit_*` that document names exists;
 - every diagnosis kind (read from the plugin's expert infos
@@ -36,11 +38,14 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "plugin"))
 from tshark_env import TsharkEnv, add_arguments  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+import plugin_fields  # noqa: E402
 
 MAN = "analyzer/cli/rocescope.1"
 ANALYSIS = "analyzer/engine/ANALYSIS.md"
 TESTS_README = "tests/README.md"
 COMPLETION = "analyzer/cli/rocescope.bash-completion"
+PLUGIN_README = "dissector/README.md"
 # a Wireshark name: roce.x.y, not inside a path (dissector/roce.colorfilters) or a word
 NAME = re.compile(r"(?<![\w/.\-])roce\.[a-z0-9_]+(?:\.(?:[a-z0-9_]+|<[a-z_]+>|\*))*(?:\.\.\.)?")
 MAN_OPTION = re.compile(r"\\-\\-[a-z0-9]+(?:\\-[a-z0-9]+)*")
@@ -66,11 +71,9 @@ def documents(top):
             if f.endswith(".md") or f == MAN or f.endswith(".colorfilters")]
 
 
-def plugin_names(env):
+def plugin_names(env, fields_out):
     """Fields and expert infos, and preferences, of the plugin."""
-    rc, out, err = env.run("-G", "fields")
-    if rc != 0:
-        raise SystemExit(f"tshark -G fields: exit {rc}: {err.strip()[:300]}")
+    out = fields_out
     names = {line.split("\t")[2] for line in out.splitlines()
              if line.startswith(("F\t", "P\t")) and len(line.split("\t")) > 2}
     rc, out, err = env.run("-G", "defaultprefs")
@@ -122,6 +125,17 @@ def check_options(top, rocescope):
     failures += [f"{MAN}: names {o}, which no --help gives"
                  for o in sorted(man - helped - set(NOT_OURS))]
     return failures
+
+
+def check_field_table(top, fields_out):
+    with open(os.path.join(top, PLUGIN_README), encoding="utf-8") as f:
+        have = plugin_fields.block(f.read())
+    if have is None:
+        return [f"{PLUGIN_README}: no field table (its marker lines, tools/plugin_fields.py)"]
+    if have != plugin_fields.table(fields_out):
+        return [f"{PLUGIN_README}: the field table is not the plugin's: `tshark -G fields | "
+                f"tools/plugin_fields.py --update {PLUGIN_README}` (with this build's plugin)"]
+    return []
 
 
 def check_completion(top, rocescope):
@@ -221,11 +235,15 @@ def main():
         if problem:
             print(f"FAIL: {problem}")
             return 1
-        known = plugin_names(env)
+        rc, fields_out, err = env.run("-G", "fields")
+        if rc != 0:
+            raise SystemExit(f"tshark -G fields: exit {rc}: {err.strip()[:300]}")
+        known = plugin_names(env, fields_out)
     failures, kinds = check_names(top, docs, known, files)
     if not kinds:
         failures.append("no roce.expert.diagnosis.* expert info: the kinds cannot be checked")
     failures += check_options(top, a.rocescope)
+    failures += check_field_table(top, fields_out)
     failures += check_completion(top, a.rocescope)
     failures += check_output_keys(top, a.rocescope)
     failures += check_unit_suites(top, ctest_names)

@@ -286,8 +286,15 @@ not_a_frame(struct roce_capture *c, struct roce_capture_frame *f, int st)
 
 enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_capture_frame *f)
 {
+    memset(&c->rd.rec, 0, sizeof c->rd.rec); /* what a format does not say */
+    c->rd.rec.tsresol = ROCE_CAPTURE_TSRESOL_NS;
     int st = c->fmt != NULL ? c->fmt->next(&c->rd, f) : ROCE_RD_LIBPCAP;
     return st == ROCE_RD_FRAME ? ROCE_CAPTURE_FRAME : not_a_frame(c, f, st);
+}
+
+const struct roce_capture_record *roce_capture_record(const struct roce_capture *c)
+{
+    return &c->rd.rec;
 }
 
 const char *roce_capture_error(const struct roce_capture *c)

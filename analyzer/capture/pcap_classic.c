@@ -27,7 +27,7 @@
 #define MAGIC_NS         0xA1B23C4Du
 #define MAGIC_US_SWAPPED 0xD4C3B2A1u
 #define MAGIC_NS_SWAPPED 0x4D3CB2A1u
-#define LINKTYPE_MASK    0x03FFFFFFu /* bits 26..31 carry FCS information */
+#define LINKTYPE_MASK    0x03FFFFFFu    /* bits 26..31 carry FCS information */
 #define MAX_RECORD       (256u * 1024u) /* libpcap's largest snapshot length */
 #define VERSION_MAJOR    2
 #define VERSION_MINOR    4
@@ -111,6 +111,8 @@ static int classic_next(struct roce_rd *r, struct roce_capture_frame *f)
     f->wirelen = orig < incl ? incl : orig;
     f->data = h + REC_HDR_LEN;
     f->linktype = r->linktype;
+    if (k->frac_ns == ROCE_NS_PER_US)
+        r->rec.tsresol = ROCE_CAPTURE_TSRESOL_US;
     roce_src_skip(s, REC_HDR_LEN + (size_t)incl);
     return ROCE_RD_FRAME;
 }

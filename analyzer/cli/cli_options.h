@@ -81,6 +81,9 @@ int roce_cli_outputs_writers(const struct roce_outputs *out);
  * output is there, not the same file as -o or as each other. 0, or -1 with
  * the message printed. */
 int roce_cli_outputs_paths(const struct roce_outputs *out);
+/* No output (-o, a writer's own path) is one of the input files (the same
+ * regular file, by device and inode). 0, or -1 with the message printed. */
+int roce_cli_outputs_inputs(const struct roce_outputs *out, char *const *files, int n_files);
 
 /* ---- the live monitor's options (options_live.c) ---- */
 

@@ -13,6 +13,7 @@
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "writers.h"
 
@@ -81,6 +82,8 @@ enum roce_cli_parse_result roce_cli_getopt(const struct roce_cli_command *cmd, i
     int c;
     memset(out, 0, sizeof *out);
     out->top = ROCE_CLI_TOP_DEFAULT;
+    out->argc = argc;
+    out->argv = argv;
     long_options(cmd, opts);
     opterr = 0;
     optind = 1;
@@ -143,6 +146,35 @@ int roce_cli_outputs_paths(const struct roce_outputs *out)
                 strcmp(out->path[k], path) == 0) {
                 fprintf(stderr, "rocescope: %s and %s name the same file '%s'\n",
                         roce_writers[k].option, opt, path);
+                return -1;
+            }
+    }
+    return 0;
+}
+
+/* Nonzero when the regular file at out is the file at in. */
+static int same_file(const char *out, const char *in)
+{
+    struct stat so, si;
+    return !is_stdout(out) && strcmp(in, "-") != 0 && stat(out, &so) == 0 && S_ISREG(so.st_mode) &&
+           stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
+}
+
+int roce_cli_outputs_inputs(const struct roce_outputs *out, char *const *files, int n_files)
+{
+    for (int k = 0; k < n_files; k++) {
+        if (same_file(out->output, files[k])) {
+            fprintf(stderr,
+                    "rocescope: -o '%s' is an input: rocescope never writes over its input\n",
+                    out->output);
+            return -1;
+        }
+        for (unsigned i = 0; i < roce_writers_count; i++)
+            if ((out->chosen >> i & 1u) && (roce_writers[i].needs & ROCE_WRITER_PATH) &&
+                same_file(out->path[i], files[k])) {
+                fprintf(stderr,
+                        "rocescope: %s '%s' is an input: rocescope never writes over its input\n",
+                        roce_writers[i].option, out->path[i]);
                 return -1;
             }
     }

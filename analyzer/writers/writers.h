@@ -73,6 +73,7 @@ struct roce_writer_run {
                                which may change between calls) */
     int failed;             /* a write of its stream failed */
     void *state;            /* the writer's own (owned; from start to stop) */
+    const struct roce_outputs *outputs; /* the outputs chosen (roce_writers_init's) */
 };
 
 /* The document a writer writes at the end. */

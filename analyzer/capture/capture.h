@@ -48,10 +48,13 @@ enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_c
 
 /* The record the last frame came from, as stored, for what copies it (the
  * annotated pcapng, writers/writer_annotate.c); the engine reads none of
- * it. Valid until the next call of roce_capture_next. */
+ * it. Valid until the next call of roce_capture_next. At the end of a
+ * pcapng file, idb is the current section's first interface (when it has
+ * one): what a file without packets keeps. */
 struct roce_capture_record {
-    uint8_t tsresol;      /* the resolution of the stored time stamp, as pcapng's
-                             if_tsresol: ROCE_CAPTURE_TSRESOL_US or _NS */
+    uint8_t tsresol;      /* the resolution of the stored time stamps (a pcap file's, from
+                             its open; else nanoseconds), as pcapng's if_tsresol:
+                             ROCE_CAPTURE_TSRESOL_US or _NS */
     uint8_t swapped;      /* pcapng: block and idb are in the other byte order */
     uint32_t section;     /* pcapng: the section of the record, from 0 */
     const uint8_t *block; /* pcapng: the packet block (EPB, SPB or PB) as stored,

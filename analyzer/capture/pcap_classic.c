@@ -84,6 +84,8 @@ static int classic_open(struct roce_rd *r)
         k->snaplen == 0 || k->snaplen > MAX_RECORD)
         return -1;
     r->linktype = (int)lt;
+    if (k->frac_ns == ROCE_NS_PER_US)
+        r->rec.tsresol = ROCE_CAPTURE_TSRESOL_US;
     memcpy(k->hdr, h, FILE_HDR_LEN);
     roce_src_skip(s, FILE_HDR_LEN);
     return 0;
@@ -111,8 +113,6 @@ static int classic_next(struct roce_rd *r, struct roce_capture_frame *f)
     f->wirelen = orig < incl ? incl : orig;
     f->data = h + REC_HDR_LEN;
     f->linktype = r->linktype;
-    if (k->frac_ns == ROCE_NS_PER_US)
-        r->rec.tsresol = ROCE_CAPTURE_TSRESOL_US;
     roce_src_skip(s, REC_HDR_LEN + (size_t)incl);
     return ROCE_RD_FRAME;
 }

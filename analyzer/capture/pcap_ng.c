@@ -367,8 +367,15 @@ static int ng_next(struct roce_rd *rd, struct roce_capture_frame *f)
     for (;;) {
         size_t len = block_at(r, s, 0);
         if (len == 0) {
-            if (roce_src_left(s) == 0 && s->read_errno == 0)
+            if (roce_src_left(s) == 0 && s->read_errno == 0) {
+                if (r->n_ifs != 0) { /* a file without packets keeps its interface */
+                    rd->rec.swapped = (uint8_t)r->swapped;
+                    rd->rec.section = r->section;
+                    rd->rec.idb = r->pre + r->ifs[0].idb_off;
+                    rd->rec.idb_len = r->ifs[0].idb_len;
+                }
                 return ROCE_RD_END;
+            }
             return give_way(rd, "block cut short or invalid");
         }
         const uint8_t *b = s->p + s->off, *body = b + BLOCK_HDR_LEN;

@@ -343,7 +343,7 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
         goto usage_error;
     o->files = argv + optind;
     o->n_files = argc - optind;
-    if (roce_cli_outputs_inputs(&o->out, o->files, o->n_files) != 0)
+    if (roce_cli_outputs_inputs(&o->out, o->files, o->n_files, o->live.iface != NULL) != 0)
         goto usage_error;
     if (roce_cli_live_check(o) != 0)
         goto usage_error;

@@ -160,8 +160,34 @@ static int same_file(const char *out, const char *in)
            stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
 }
 
-int roce_cli_outputs_inputs(const struct roce_outputs *out, char *const *files, int n_files)
+/* Nonzero when the input at path can be read a second time: a regular
+ * file, or one that cannot be opened (the analysis says why). */
+static int rereadable(const char *path)
 {
+    struct stat st;
+    return strcmp(path, "-") != 0 && (stat(path, &st) != 0 || S_ISREG(st.st_mode));
+}
+
+int roce_cli_outputs_inputs(const struct roce_outputs *out, char *const *files, int n_files,
+                            int live)
+{
+    for (unsigned i = 0; i < roce_writers_count; i++) {
+        if (!(out->chosen >> i & 1u) || !(roce_writers[i].needs & ROCE_WRITER_FILES))
+            continue;
+        if (live) {
+            fprintf(stderr, "rocescope: %s needs capture files (not -i)\n", roce_writers[i].option);
+            return -1;
+        }
+        for (int k = 0; k < n_files; k++)
+            if (!rereadable(files[k])) {
+                fprintf(stderr,
+                        "rocescope: %s reads the capture files again: %s cannot be (save the "
+                        "capture to a file first)\n",
+                        roce_writers[i].option,
+                        strcmp(files[k], "-") == 0 ? "standard input" : files[k]);
+                return -1;
+            }
+    }
     for (int k = 0; k < n_files; k++) {
         if (same_file(out->output, files[k])) {
             fprintf(stderr,

@@ -24,7 +24,8 @@
  * cannot be written as they settle: the first frame's comment is known only
  * at the end. Memory holds one frame and its comments; the spool holds the
  * verdicts' lines, never the frames. Standard input and pipes cannot be
- * read twice: they are refused (save the capture to a file first).
+ * read twice: the row says ROCE_WRITER_FILES, and the command line refuses
+ * them (save the capture to a file first).
  *
  * What is copied as stored: a pcapng record's interface (its description
  * block, with its name, time stamp resolution and other options), its time
@@ -45,7 +46,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "capture.h"
 #include "roce_diag.h"
@@ -588,7 +588,7 @@ static int64_t interface_of(struct pass *p, const struct roce_capture_frame *f,
     struct opts o = {0};
     uint8_t body[IDB_BODY_LEN];
     uint32_t *slot = NULL;
-    if (rec->block != NULL) {
+    if (rec->idb != NULL) {
         if (rec->section != p->section) {
             memset(p->ids, 0, p->n_ids * sizeof *p->ids);
             p->section = rec->section;
@@ -705,20 +705,17 @@ static int copy_file(struct pass *p, const char *path)
     if (p->ids != NULL)
         memset(p->ids, 0, p->n_ids * sizeof *p->ids);
     int rc = 0;
-    while (rc == 0 && roce_capture_next(c, &f) == ROCE_CAPTURE_FRAME)
+    uint32_t n_ifs = p->n_ifs;
+    enum roce_capture_status st;
+    while (rc == 0 && (st = roce_capture_next(c, &f)) == ROCE_CAPTURE_FRAME)
         rc = put_frame(p, &f, roce_capture_record(c), ++p->frame);
+    if (rc == 0 && p->n_ifs == n_ifs && st == ROCE_CAPTURE_END) {
+        /* no packet: the file's interface all the same, as a copy would */
+        f.linktype = roce_capture_linktype(c);
+        rc = interface_of(p, &f, roce_capture_record(c), 0) < 0 ? -1 : 0;
+    }
     roce_capture_close(c);
     return rc;
-}
-
-/* Nonzero when path can be read a second time: a regular file (or one
- * that cannot be opened: the analysis had no frame of it). */
-static int readable_again(const char *path)
-{
-    struct stat st;
-    if (strcmp(path, "-") == 0)
-        return 0;
-    return stat(path, &st) != 0 || S_ISREG(st.st_mode);
 }
 
 static void pass_free(struct pass *p)
@@ -742,19 +739,9 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
     const char *what = r->w->option;
 
     if (d->source != ROCE_WRITE_FILES) {
-        roce_complain(what, "annotates capture files (not a live capture)");
+        roce_complain(what, "needs capture files (not -i)"); /* refused by the options */
         return -1;
     }
-    for (size_t i = 0; i < rep->n_files; i++)
-        if (!readable_again(rep->files[i])) {
-            char why[512];
-            snprintf(why, sizeof why,
-                     "%s cannot be read a second time (standard input or a pipe): save the "
-                     "capture to a file first",
-                     strcmp(rep->files[i], "-") == 0 ? "standard input" : rep->files[i]);
-            roce_complain(what, why);
-            return -1;
-        }
     if (a->failed || fflush(a->spool) != 0 || fseek(a->spool, 0, SEEK_SET) != 0) {
         roce_complain(what, "the spool of verdicts could not be written");
         return -1;

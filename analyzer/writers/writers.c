@@ -27,7 +27,7 @@ const struct roce_writer roce_writers[] = {
                                      ROCE_WRITER_PATH,                                  &roce_writer_html},
     {"--annotate", "the annotated capture",
                                      ROCE_WRITER_REPORT | ROCE_WRITER_VERDICTS |
-                                     ROCE_WRITER_PATH,                                  &roce_writer_annotate},
+                                     ROCE_WRITER_PATH | ROCE_WRITER_FILES,              &roce_writer_annotate},
 };
 /* clang-format on */
 const unsigned roce_writers_count = sizeof roce_writers / sizeof roce_writers[0];

@@ -71,9 +71,10 @@
 #define SHB_USERAPPL    4u
 #define IF_TSRESOL      9u
 #define OPT_LEN_MAX     65535u
-#define LINE_MAX_LEN    1024u /* one fact */
-#define SNAP_ANY        0u    /* an IDB's snapshot length: no limit */
-#define CAPTURE_MSG_LEN 512u  /* a reader's messages (not shown: the analysis showed them) */
+#define LINE_MAX_LEN    1024u      /* one fact */
+#define SNAP_ANY        0u         /* an IDB's snapshot length: no limit */
+#define OUT_BUFFER      (1u << 20) /* the output stream's buffer */
+#define CAPTURE_MSG_LEN 512u       /* a reader's messages (not shown: the analysis showed them) */
 
 /* Options of an IDB and of a packet block whose values are numbers, by
  * width (to be written in this machine's order when the input's was the
@@ -369,9 +370,39 @@ static void opts_copy(struct opts *o, const uint8_t *p, size_t n, int swapped, i
     }
 }
 
+/* The output, buffered here: a frame's pieces are copied, not handed to
+ * stdio one call each. */
+struct outbuf {
+    FILE *fp;
+    uint8_t *b; /* OUT_BUFFER bytes (owned) */
+    size_t n;
+    int failed; /* a write failed */
+};
+
+static void ob_flush(struct outbuf *ob)
+{
+    if (ob->n && fwrite(ob->b, 1, ob->n, ob->fp) != ob->n)
+        ob->failed = 1;
+    ob->n = 0;
+}
+
+static void ob_put(struct outbuf *ob, const void *v, size_t len)
+{
+    if (ob->n + len > OUT_BUFFER) {
+        ob_flush(ob);
+        if (len > OUT_BUFFER) {
+            if (fwrite(v, 1, len, ob->fp) != len)
+                ob->failed = 1;
+            return;
+        }
+    }
+    memcpy(ob->b + ob->n, v, len);
+    ob->n += len;
+}
+
 /* A block: type, body (body_len bytes), data (data_len bytes, padded),
- * options (o, ended) to out. 0, or -1 on a write error. */
-static int put_block(FILE *out, uint32_t type, const void *body, size_t body_len,
+ * options (o, ended) to ob. 0, or -1 when a write failed. */
+static int put_block(struct outbuf *ob, uint32_t type, const void *body, size_t body_len,
                      const uint8_t *data, size_t data_len, const struct opts *o)
 {
     static const uint8_t zero[8];
@@ -379,18 +410,20 @@ static int put_block(FILE *out, uint32_t type, const void *body, size_t body_len
     uint32_t total =
         (uint32_t)(BLOCK_MIN_LEN + body_len + data_len + pad + (o->n ? o->n + OPT_HDR_LEN : 0));
     uint32_t hdr[2] = {type, total};
-    if (fwrite(hdr, sizeof hdr, 1, out) != 1 || fwrite(body, 1, body_len, out) != body_len ||
-        (data_len && fwrite(data, 1, data_len, out) != data_len) ||
-        (pad && fwrite(zero, 1, pad, out) != pad) ||
-        (o->n && (fwrite(o->p, 1, o->n, out) != o->n ||
-                  fwrite(zero, 1, OPT_HDR_LEN, out) != OPT_HDR_LEN)) ||
-        fwrite(&total, sizeof total, 1, out) != 1)
-        return -1;
-    return 0;
+    ob_put(ob, hdr, sizeof hdr);
+    ob_put(ob, body, body_len);
+    ob_put(ob, data, data_len);
+    ob_put(ob, zero, pad);
+    if (o->n) {
+        ob_put(ob, o->p, o->n);
+        ob_put(ob, zero, OPT_HDR_LEN);
+    }
+    ob_put(ob, &total, sizeof total);
+    return ob->failed ? -1 : 0;
 }
 
 /* The section header: the version, and the command line as its comment. */
-static int put_shb(FILE *out, const struct roce_outputs *outs)
+static int put_shb(struct outbuf *out, const struct roce_outputs *outs)
 {
     struct opts o = {0};
     uint8_t body[16];
@@ -430,7 +463,7 @@ struct evidence {
 
 /* The second pass over the capture files. */
 struct pass {
-    FILE *out;
+    struct outbuf out;
     struct annotate *a;
     char **lines; /* the diagnoses' lines, one per subject (owned) */
     size_t n_lines;
@@ -629,7 +662,7 @@ static int64_t interface_of(struct pass *p, const struct roce_capture_frame *f,
             opts_put(&o, IF_TSRESOL, &rec->tsresol, 1);
         p->synth[p->n_synth++] = (struct synth){f->linktype, rec->tsresol, p->n_ifs};
     }
-    int rc = o.oom ? -1 : put_block(p->out, BT_IDB, body, sizeof body, NULL, 0, &o);
+    int rc = o.oom ? -1 : put_block(&p->out, BT_IDB, body, sizeof body, NULL, 0, &o);
     free(o.p);
     if (rc != 0)
         return -1;
@@ -680,7 +713,7 @@ static int put_frame(struct pass *p, const struct roce_capture_frame *f,
         body[3] = f->caplen;
     }
     frame_comments(p, n, &o);
-    int rc = o.oom ? -1 : put_block(p->out, BT_EPB, body, sizeof body, f->data, f->caplen, &o);
+    int rc = o.oom ? -1 : put_block(&p->out, BT_EPB, body, sizeof body, f->data, f->caplen, &o);
     free(o.p);
     return rc;
 }
@@ -728,6 +761,7 @@ static void pass_free(struct pass *p)
     free(p->head);
     free(p->ev);
     free(p->ids);
+    free(p->out.b);
 }
 
 static int annotate_report(const struct roce_writer_run *r, FILE *out,
@@ -747,7 +781,7 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
         return -1;
     }
     memset(&p, 0, sizeof p);
-    p.out = out;
+    p.out.fp = out;
     p.a = a;
     int rc = -1;
     if (diagnoses(&p, rep) != 0 || head_lines(&p, rep) != 0) {
@@ -755,11 +789,18 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
         goto out;
     }
     spool_next(&p);
-    if (put_shb(out, r->outputs) != 0)
+    if ((p.out.b = malloc(OUT_BUFFER)) == NULL) {
+        roce_complain(what, "out of memory");
+        goto out;
+    }
+    if (put_shb(&p.out, r->outputs) != 0)
         goto out;
     for (size_t i = 0; i < rep->n_files; i++)
         if (copy_file(&p, rep->files[i]) != 0)
             goto out;
+    ob_flush(&p.out);
+    if (p.out.failed)
+        goto out;
     if (p.frame != rep->t.packets) {
         char why[256];
         snprintf(why, sizeof why,

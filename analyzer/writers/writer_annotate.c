@@ -388,6 +388,8 @@ static void ob_flush(struct outbuf *ob)
 
 static void ob_put(struct outbuf *ob, const void *v, size_t len)
 {
+    if (len == 0)
+        return; /* v may be NULL then */
     if (ob->n + len > OUT_BUFFER) {
         ob_flush(ob);
         if (len > OUT_BUFFER) {

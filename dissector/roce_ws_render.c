@@ -16,7 +16,6 @@
 #include "roce_ws.h"
 #include "roce_ws_fields.h"
 
-
 #define RNR_10US_PER_MS 100
 #define MBPS_PER_GBPS   1000.0
 #define PPM             1e6
@@ -478,20 +477,25 @@ static void add_verdicts(tvbuff_t *tvb, packet_info *pinfo, proto_tree *rt,
                          const struct roce_ws_frame *fr)
 {
     wmem_strbuf_t *names = wmem_strbuf_new(pinfo->pool, "");
+    wmem_strbuf_t *titles = wmem_strbuf_new(pinfo->pool, "");
     proto_item *ti;
     proto_tree *at;
 
     for (unsigned b = 0; b < ROCE_V_COUNT; b++)
         if (fr->flags & (1u << b)) {
-            if (wmem_strbuf_get_len(names) > 0)
+            if (wmem_strbuf_get_len(names) > 0) {
                 wmem_strbuf_append(names, ",");
+                wmem_strbuf_append(titles, ", ");
+            }
             wmem_strbuf_append(names, roce_verdict_name(b));
+            wmem_strbuf_append(titles, roce_verdict_title(b));
         }
+    /* people read the titles; filters and scripts the names (as in JSON) */
     ti = generated(proto_tree_add_item(rt, roce_ws_hf.analysis, tvb, 0, 0, ENC_NA));
-    proto_item_append_text(ti, ": %s", wmem_strbuf_get_str(names));
+    proto_item_append_text(ti, ": %s", wmem_strbuf_get_str(titles));
     at = proto_item_add_subtree(ti, roce_ws_ett.analysis);
-    /* the names are in the subtree's text already */
-    hidden(proto_tree_add_string(at, roce_ws_hf.verdicts, tvb, 0, 0, wmem_strbuf_get_str(names)));
+    generated(
+        proto_tree_add_string(at, roce_ws_hf.verdicts, tvb, 0, 0, wmem_strbuf_get_str(names)));
     hidden(proto_tree_add_uint(at, roce_ws_hf.flags, tvb, 0, 0, fr->flags));
     if (fr->flags & ROCE_V_MALFORMED) {
         const char *why = roce_malformed_name((enum roce_malformed)fr->malformed);

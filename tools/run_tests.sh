@@ -1,11 +1,13 @@
 #!/bin/sh
 # The whole test suite: the normal build (build/, made by tools/setup.sh),
 # including Valgrind over the unit suites and the CLI and static analysis of
-# the engine (label robustness), then the same suite built with
-# AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/; there the
-# Wireshark plugin, built with the sanitizers too, runs only inside tshark over
-# mutated captures, with the runtimes preloaded; Valgrind and static analysis
-# are left out). Both runs replay the fuzz corpora (label fuzz).
+# the engine (label robustness), then, built with AddressSanitizer +
+# UndefinedBehaviorSanitizer (build-asan/), the unit, fuzz-replay and
+# robustness suites, the tests of input and output code and a sample of each
+# long comparison (labels unit, fuzz, robustness, sanitized: tests/CMakeLists.txt
+# says what and why; there the Wireshark plugin, built with the sanitizers too,
+# runs only inside tshark over mutated captures, with the runtimes preloaded;
+# Valgrind and static analysis are left out). Both runs replay the fuzz corpora.
 # Fails when any test fails. Ends with a banner when the tests of the real
 # captures were skipped (none found: tests/CMakeLists.txt).
 # Environment: FUZZ_SECONDS=N also runs each libFuzzer target for N seconds
@@ -13,6 +15,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 JOBS=$(nproc)
+START=$(date +%s)
 
 ctest --test-dir build --output-on-failure -j"$JOBS"
 
@@ -20,7 +23,9 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DROCESCOPE_SANITIZE=ON \
       -DROCESCOPE_DISSECTOR=AUTO >/dev/null
 cmake --build build-asan -j"$JOBS"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j"$JOBS"
+    ctest --test-dir build-asan --output-on-failure -j"$JOBS" -L 'unit|fuzz|robustness|sanitized'
+
+echo "wall time of the test command: $(($(date +%s) - START)) s"
 
 if [ -n "${FUZZ_SECONDS:-}" ]; then
     for target in engine capture report; do

@@ -47,6 +47,32 @@ static const char *const verdict_names[ROCE_V_COUNT] = {
     [ROCE_VBIT_UNDERSTATED] = "length_understated",
 };
 
+static const char *const verdict_titles[ROCE_V_COUNT] = {
+    [ROCE_VBIT_GAP] = "PSN gap",
+    [ROCE_VBIT_RETRANSMISSION] = "Retransmission",
+    [ROCE_VBIT_EPISODE_START] = "Go-back-N episode start",
+    [ROCE_VBIT_NAK] = "NAK",
+    [ROCE_VBIT_RNR] = "RNR NAK",
+    [ROCE_VBIT_CE] = "CE mark",
+    [ROCE_VBIT_CE_ANSWERED] = "CE answered",
+    [ROCE_VBIT_CE_UNANSWERED] = "CE unanswered",
+    [ROCE_VBIT_CNP] = "CNP",
+    [ROCE_VBIT_CNP_MATCHED] = "CNP answering a CE mark",
+    [ROCE_VBIT_CNP_UNEXPLAINED] = "CNP unexplained",
+    [ROCE_VBIT_BAD_ICRC] = "Bad ICRC",
+    [ROCE_VBIT_PSN_REUSE] = "PSN reuse",
+    [ROCE_VBIT_RESP_GAP] = "READ response gap",
+    [ROCE_VBIT_MALFORMED] = "Malformed",
+    [ROCE_VBIT_NAK_RESENT] = "NAK answered by a resend",
+    [ROCE_VBIT_DUP_RESPONSE] = "Duplicate READ response",
+    [ROCE_VBIT_CAPTURE_LOSS] = "Missed by the capture",
+    [ROCE_VBIT_DCQCN] = "DCQCN reaction",
+    [ROCE_VBIT_BAD_VCRC] = "Bad VCRC",
+    [ROCE_VBIT_REORDERED] = "Out of order",
+    [ROCE_VBIT_AFTER_RESPONSE] = "Captured after its response",
+    [ROCE_VBIT_UNDERSTATED] = "Length understated",
+};
+
 static const char *const gap_class_names[ROCE_GAP_CLASSES] = {
     [ROCE_GAP_UNDETERMINED] = "undetermined", [ROCE_GAP_NETWORK_LOSS] = "network_loss",
     [ROCE_GAP_CAPTURE_LOSS] = "capture_loss", [ROCE_GAP_CAPTURE_INFERRED] = "capture_loss_inferred",
@@ -86,6 +112,11 @@ const char *roce_paired_by_name(unsigned p)
 const char *roce_verdict_name(unsigned bit_index)
 {
     return bit_index < ROCE_V_COUNT ? verdict_names[bit_index] : "unknown";
+}
+
+const char *roce_verdict_title(unsigned bit_index)
+{
+    return bit_index < ROCE_V_COUNT ? verdict_titles[bit_index] : "unknown";
 }
 
 const char *roce_gap_class_name(unsigned c)

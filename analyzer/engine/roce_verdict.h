@@ -127,8 +127,11 @@ enum roce_verdict_flag {
     ROCE_V_AFTER_RESPONSE = 1u << ROCE_VBIT_AFTER_RESPONSE,
     ROCE_V_UNDERSTATED = 1u << ROCE_VBIT_UNDERSTATED
 };
-/* Identifier of one verdict bit (index 0..ROCE_V_COUNT-1): "gap", ... */
+/* Identifier of one verdict bit (index 0..ROCE_V_COUNT-1): "gap", ... (JSON,
+ * events, filters). */
 const char *roce_verdict_name(unsigned bit_index);
+/* Its name for people (the plugin's detail tree): "PSN gap", ... */
+const char *roce_verdict_title(unsigned bit_index);
 
 /* The verdicts whose frames carry the PSN that was expected (expected_psn):
  * the sequence verdicts of requests and of READ responses. */

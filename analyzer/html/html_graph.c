@@ -190,7 +190,7 @@ static void episodes(const struct graph *g)
         }
         fprintf(o,
                 "<rect class=\"ep\" x=\"%.1f\" y=\"%g\" width=\"%.1f\" height=\"%g\"><title>"
-                "go-back-N episode from frame %" PRIu64 ", PSN 0x%06x..0x%06x, %" PRIu64
+                "go-back-N episode from frame %" PRIu64 ", PSN %u..%u, %" PRIu64
                 " packets, trigger %s</title></rect>\n",
                 x0, seq_box.top, x1 - x0, seq_box.bottom - seq_box.top, ep->first_frame,
                 (unsigned)ep->first_psn, (unsigned)ep->last_psn, ep->packets,

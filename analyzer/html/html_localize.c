@@ -238,7 +238,7 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
         roce_fmt_seconds(e->time_ns, t, sizeof t);
         fputs("<tr>", o);
         roce_html_td_text(o, key);
-        fprintf(o, "<td class=\"text mono\">0x%06" PRIx32 "</td>", e->psn);
+        fprintf(o, "<td>%" PRIu32 "</td>", e->psn);
         roce_html_td_text(o, roce_localize_end_name(r, e->after, 1));
         roce_html_td_text(o, roce_localize_end_name(r, e->before, 0));
         fprintf(o, "<td>%s</td>", t);

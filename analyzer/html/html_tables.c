@@ -146,10 +146,8 @@ void roce_html_episodes_table(struct roce_html_page *pg)
             roce_html_flow_ref(pg, f);
         else
             fprintf(o, "(evicted flow %" PRIu64 ")", ep->flow_id);
-        fprintf(o,
-                "</td><td class=\"text mono\">0x%06x</td><td class=\"text mono\">0x%06x</td>"
-                "<td>%" PRIu64 "</td>",
-                (unsigned)ep->first_psn, (unsigned)ep->last_psn, ep->packets);
+        fprintf(o, "</td><td>%u</td><td>%u</td><td>%" PRIu64 "</td>", (unsigned)ep->first_psn,
+                (unsigned)ep->last_psn, ep->packets);
         roce_html_td_text(o, roce_trigger_name(ep->trigger));
         if (ep->nak_frame) {
             roce_html_td_u64(o, ep->nak_frame);

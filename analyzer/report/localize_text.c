@@ -166,7 +166,7 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
             ce ? roce_vantage_ce(r->v, i) : roce_vantage_loss(r->v, i);
         roce_fmt_flow(&e->key, key, sizeof key);
         roce_fmt_seconds(e->time_ns, t, sizeof t);
-        fprintf(o, "  %s PSN 0x%06" PRIx32 ": %s between %s and %s at %s", key, e->psn,
+        fprintf(o, "  %s PSN %" PRIu32 ": %s between %s and %s at %s", key, e->psn,
                 ce ? "marked" : "lost", roce_localize_end_name(r, e->after, 1),
                 roce_localize_end_name(r, e->before, 0), t);
         if (e->evidence == ROCE_VEVIDENCE_GAPS)

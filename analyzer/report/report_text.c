@@ -422,8 +422,8 @@ static void episodes_text(FILE *o, const struct roce_report *r, unsigned top)
             roce_fmt_flow(&f->key, name, sizeof name);
         else
             snprintf(name, sizeof name, "(evicted flow %" PRIu64 ")", ep->flow_id);
-        fprintf(o, "  frame %" PRIu64 "  %s  PSN 0x%06x..0x%06x, %s, trigger %s", ep->first_frame,
-                name, (unsigned)ep->first_psn, (unsigned)ep->last_psn,
+        fprintf(o, "  frame %" PRIu64 "  %s  PSN %u..%u, %s, trigger %s", ep->first_frame, name,
+                (unsigned)ep->first_psn, (unsigned)ep->last_psn,
                 count(ep->packets, "packet", "packets").s, roce_trigger_name(ep->trigger));
         if (ep->nak_frame && ep->has_nak_generation)
             fprintf(o, " (NAK frame %" PRIu64 " sent %s us after the out-of-sequence arrival",

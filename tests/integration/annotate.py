@@ -14,7 +14,8 @@
   the interfaces' names and time stamp resolutions are those of the input
   (capinfos); the section header says "rocescope VERSION" and the command
   line.
-- The comments: on every sample capture, the `rocescope: NAME (KEY=VALUE, ...)`
+- The comments: on every sample capture (--sample N: N of them, the sanitizer
+  build's share), the `rocescope: NAME (KEY=VALUE, ...)`
   lines of each frame are the verdicts of `--events` for that frame, in its
   order, with its values; no other frame has one; each `rocescope: diagnosis
   KIND (SEVERITY): ...` line is on an evidence frame of a finding of that
@@ -291,6 +292,8 @@ def main():
     ap.add_argument("--captures", required=True)
     ap.add_argument("--tshark", required=True)
     ap.add_argument("--version", required=True)
+    ap.add_argument("--sample", type=int, default=0,
+                    help="compare the comments on this many sample captures (0: all)")
     a = ap.parse_args()
     tool, caps = os.path.abspath(a.rocescope), a.captures
     c = Checks()
@@ -412,6 +415,7 @@ def main():
                      glob.glob(os.path.join(caps, "*.pcapng")) +
                      glob.glob(os.path.join(caps, "*.erf")))
     c.true(f"{len(samples)} sample captures", len(samples) > 40)
+    samples = cf.sample(samples, a.sample)
     for cap in samples:
         check_comments(c, tool, cap, tmp)
 

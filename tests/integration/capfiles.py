@@ -43,6 +43,16 @@ def frames_of(path):
     return out
 
 
+def sample(paths, n):
+    """n of paths spread evenly over the sorted list (all of them when n is 0
+    or not smaller): the sanitizer build's share of a long comparison
+    (tools/run_tests.sh), the same files on every run."""
+    paths = sorted(paths)
+    if n <= 0 or n >= len(paths):
+        return paths
+    return [paths[i * len(paths) // n] for i in range(n)]
+
+
 def pad4(b):
     return b + b"\0" * (-len(b) % 4)
 

@@ -11,6 +11,14 @@ doc_examples runs the examples; this checks what no example shows:
 - every long option of `rocescope --help`, `rocescope merge --help` and
   `rocescope localize --help` is in the manual page, and every long option
   the manual page names is in one of them;
+- every long option of those --help texts is offered by the bash completion
+  (analyzer/cli/rocescope.bash-completion);
+- the manual page's OUTPUT lists the keys the tool emits: every key of
+  `rocescope --events` over the sample captures is in its Events list and
+  every key of that list is emitted by one of them; every top-level member
+  of `rocescope --json` is named in its JSON report paragraph;
+- dissector/README.md's field table is the one tools/plugin_fields.py makes
+  from the plugin's `tshark -G fields`;
 - every unit suite the build registers (ctest `unit_*`) is named in
   tests/README.md, and every `unit_*` that document names exists;
 - every diagnosis kind (read from the plugin's expert infos
@@ -21,6 +29,7 @@ Run by ctest (doc_facts) with the plugin of the build under test, as the
 unprivileged user the plugin tests use (tests/plugin/tshark_env.py).
 """
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -29,10 +38,14 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "plugin"))
 from tshark_env import TsharkEnv, add_arguments  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+import plugin_fields  # noqa: E402
 
 MAN = "analyzer/cli/rocescope.1"
 ANALYSIS = "analyzer/engine/ANALYSIS.md"
 TESTS_README = "tests/README.md"
+COMPLETION = "analyzer/cli/rocescope.bash-completion"
+PLUGIN_README = "dissector/README.md"
 # a Wireshark name: roce.x.y, not inside a path (dissector/roce.colorfilters) or a word
 NAME = re.compile(r"(?<![\w/.\-])roce\.[a-z0-9_]+(?:\.(?:[a-z0-9_]+|<[a-z_]+>|\*))*(?:\.\.\.)?")
 MAN_OPTION = re.compile(r"\\-\\-[a-z0-9]+(?:\\-[a-z0-9]+)*")
@@ -58,11 +71,9 @@ def documents(top):
             if f.endswith(".md") or f == MAN or f.endswith(".colorfilters")]
 
 
-def plugin_names(env):
+def plugin_names(env, fields_out):
     """Fields and expert infos, and preferences, of the plugin."""
-    rc, out, err = env.run("-G", "fields")
-    if rc != 0:
-        raise SystemExit(f"tshark -G fields: exit {rc}: {err.strip()[:300]}")
+    out = fields_out
     names = {line.split("\t")[2] for line in out.splitlines()
              if line.startswith(("F\t", "P\t")) and len(line.split("\t")) > 2}
     rc, out, err = env.run("-G", "defaultprefs")
@@ -116,6 +127,66 @@ def check_options(top, rocescope):
     return failures
 
 
+def check_field_table(top, fields_out):
+    with open(os.path.join(top, PLUGIN_README), encoding="utf-8") as f:
+        have = plugin_fields.block(f.read())
+    if have is None:
+        return [f"{PLUGIN_README}: no field table (its marker lines, tools/plugin_fields.py)"]
+    if have != plugin_fields.table(fields_out):
+        return [f"{PLUGIN_README}: the field table is not the plugin's: `tshark -G fields | "
+                f"tools/plugin_fields.py --update {PLUGIN_README}` (with this build's plugin)"]
+    return []
+
+
+def check_completion(top, rocescope):
+    with open(os.path.join(top, COMPLETION), encoding="utf-8") as f:
+        offered = set(re.findall(r"--[a-z][a-z0-9-]*", f.read()))
+    return [f"{COMPLETION}: does not offer {o}, which --help gives"
+            for o in sorted(help_options(rocescope) - offered - {"--help"})]
+
+
+def man_paragraph(man, head):
+    """The text of the manual's OUTPUT paragraph that starts with .B head."""
+    out = man[man.find(".SH OUTPUT"):]
+    start = out.find(f".B {head}\n")
+    if start < 0:
+        return ""
+    end = out.find("\n.PP", start)
+    return out[start:end].replace("\\-", "-").replace("\\fB", "").replace("\\fR", "")
+
+
+def check_output_keys(top, rocescope):
+    with open(os.path.join(top, MAN), encoding="utf-8") as f:
+        man = f.read()
+    events_text = man_paragraph(man, "Events")
+    json_text = man_paragraph(man, "JSON report")
+    if not events_text or not json_text:
+        return [f"{MAN}: OUTPUT has no Events or JSON report paragraph"]
+    listed = set(re.findall(r"\b[a-z][a-z0-9_]*\b", events_text.split(":", 1)[1]))
+    caps = os.path.join(top, "captures")
+    names = sorted(n for n in os.listdir(caps) if n.endswith((".pcap", ".pcapng", ".erf")))
+    emitted, members = set(), set()
+    for n in names:
+        p = subprocess.run([rocescope, "--events", n], cwd=caps, capture_output=True, text=True)
+        for line in p.stdout.splitlines():
+            emitted |= set(json.loads(line))
+        p = subprocess.run([rocescope, "--json", n], cwd=caps, capture_output=True, text=True)
+        if p.returncode == 0:
+            members |= set(json.loads(p.stdout))
+    failures = [f"{MAN}: OUTPUT, Events does not list the key {k}, which --events emits"
+                for k in sorted(emitted - listed)]
+    # the list's words that are keys: those with an underscore or a known key's
+    # shape; prose words (and, where, they, apply, the, reason) are not keys
+    prose = {"and", "where", "they", "apply", "the", "reason", "malformed"}
+    failures += [f"{MAN}: OUTPUT, Events lists {k}, which no sample capture's --events emits"
+                 for k in sorted(listed - emitted - prose)]
+    failures += [f"{MAN}: OUTPUT, JSON report does not name the member {m}"
+                 for m in sorted(members) if not re.search(r"\b%s\b" % re.escape(m), json_text)]
+    if not emitted or not members:
+        failures.append("no --events or --json output from the sample captures")
+    return failures
+
+
 def check_unit_suites(top, ctest_names):
     with open(os.path.join(top, TESTS_README), encoding="utf-8") as f:
         text = f.read()
@@ -150,6 +221,7 @@ def main():
     ap.add_argument("--source", required=True, help="the top of the source tree")
     ap.add_argument("--build-dir", required=True, help="the build whose tests are registered")
     a = ap.parse_args()
+    a.rocescope = os.path.abspath(a.rocescope)
     top = os.path.abspath(a.source)
     files = tracked(top)
     docs = documents(top)
@@ -163,11 +235,17 @@ def main():
         if problem:
             print(f"FAIL: {problem}")
             return 1
-        known = plugin_names(env)
+        rc, fields_out, err = env.run("-G", "fields")
+        if rc != 0:
+            raise SystemExit(f"tshark -G fields: exit {rc}: {err.strip()[:300]}")
+        known = plugin_names(env, fields_out)
     failures, kinds = check_names(top, docs, known, files)
     if not kinds:
         failures.append("no roce.expert.diagnosis.* expert info: the kinds cannot be checked")
     failures += check_options(top, a.rocescope)
+    failures += check_field_table(top, fields_out)
+    failures += check_completion(top, a.rocescope)
+    failures += check_output_keys(top, a.rocescope)
     failures += check_unit_suites(top, ctest_names)
     failures += check_kinds(top, kinds)
     for f in failures:

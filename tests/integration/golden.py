@@ -11,6 +11,10 @@ definitions of analyzer/engine/ANALYSIS.md (captures/README.md says, frame by
 frame, what each scenario must show). `--update` rewrites them all (then check
 them by hand again: git diff captures/expected).
 
+The runs pin `-T 4` (four engines splitting the capture, whatever the number
+of CPUs): the expected outputs are one engine's, and the split must give them
+byte for byte (threads.py and same_results.py compare -T 1, 2 and 4 too).
+
 Every summary is also read back (summary_check.py) and must agree with the
 JSON report of the same run, total by total, flow by flow, episode by episode.
 
@@ -253,8 +257,11 @@ def main():
         outs = {}
         argfile = os.path.join(expdir, base + ".args")
         extra = open(argfile, encoding="utf-8").read().split() if os.path.exists(argfile) else []
+        # the expected outputs are one engine's; -T 4 pinned so that the split
+        # (-T) is held to them whatever the number of CPUs of the machine
+        pinned = extra if "-T" in extra else ["-T", "4", *extra]
         for mode, suffix in (("--json", ".json"), ("--events", ".events"), (None, ".txt")):
-            args = [mode, *extra, name] if mode else [*extra, name]
+            args = [mode, *pinned, name] if mode else [*pinned, name]
             rc, out, err = run(a.rocescope, args, a.captures)
             mode = mode or "(summary)"
             if rc != 0:

@@ -95,11 +95,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--captures", required=True)
+    ap.add_argument("--sample", type=int, default=0,
+                    help="only N of the scenario captures, spread evenly (the sanitizer build)")
     a = ap.parse_args()
     tool, c = a.rocescope, Checks()
     tmp = tempfile.mkdtemp(prefix="rocescope-inputs-")
-    caps = sorted(os.path.join(a.captures, n) for n in os.listdir(a.captures)
-                  if n.endswith((".pcap", ".pcapng")))
+    caps = cf.sample([os.path.join(a.captures, n) for n in os.listdir(a.captures)
+                      if n.endswith((".pcap", ".pcapng"))], a.sample)
 
     # compressed files and standard input give the capture's own results
     for cap in caps:

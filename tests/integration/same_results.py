@@ -76,6 +76,8 @@ def main():
     ap.add_argument("--rocegen")
     ap.add_argument("--captures", help="the scenario captures (and files made from them)")
     ap.add_argument("--real", help="the real captures instead (same_results_real)")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="only N of the scenario captures, spread evenly (the sanitizer build)")
     a = ap.parse_args()
     tool = a.rocescope
     tmp = tempfile.mkdtemp(prefix="rocescope-same-")
@@ -89,7 +91,7 @@ def main():
         bulk = os.path.join(tmp, "bulk.pcap")
         subprocess.run([a.rocegen, "bulk", "-o", bulk, "--packets", "50000", "--qps", "64",
                         "--seed", "3", "--snaplen", "128"], check=True, stdout=subprocess.DEVNULL)
-        files = captures_in(a.captures, (".pcap", ".pcapng")) + made + [bulk]
+        files = cf.sample(captures_in(a.captures, (".pcap", ".pcapng")), a.sample) + made + [bulk]
     failures, runs = [], 0
     for path in files:
         name = os.path.basename(path)

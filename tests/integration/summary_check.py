@@ -387,7 +387,7 @@ def _episodes(c, lines, r, top):
             nak = (f" \\(NAK frame {e['nak_frame']}{gen}, resent after "
                    f"{e['nak_to_resend_us']} us\\)")
         want = (rf"  frame {e['first_frame']}  {re.escape(_flow_name(f))}  PSN "
-                rf"0x{e['first_psn']:06x}..0x{e['last_psn']:06x}, {e['packets']} packets?, "
+                rf"{e['first_psn']}..{e['last_psn']}, {e['packets']} packets?, "
                 rf"trigger {e['trigger']}{nak}, lasted {e['duration_us']} us")
         if not re.fullmatch(want, ln):
             c.fail(f"episode {ln!r}, JSON wants /{want}/")

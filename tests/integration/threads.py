@@ -102,12 +102,14 @@ def main():
     ap.add_argument("--rocegen", required=True)
     ap.add_argument("--captures", help="the scenario captures (and files made from them)")
     ap.add_argument("--real", help="the real captures instead (threads_real)")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="only N of the scenario captures, spread evenly (the sanitizer build)")
     a = ap.parse_args()
     tool = a.rocescope
     tmp = tempfile.mkdtemp(prefix="rocescope-threads-")
     if a.real:
         return compare_all(tool, captures_in(real_folder(a.real)))
-    files = captures_in(a.captures, (".pcap", ".pcapng"))
+    files = cf.sample(captures_in(a.captures, (".pcap", ".pcapng")), a.sample)
     frames = cf.frames_of(os.path.join(a.captures, "loss_receiver.pcap"))
     files += (readers.damaged(frames, tmp) + readers.pcapng_variants(frames, tmp) +
               readers.ng_damaged(frames, tmp))

@@ -701,8 +701,8 @@ def test_colorfilters(c, t):
 
 
 # sharkd tree filters of the frame references -> event keys (the verdict
-# names are read from the text of the roce.analysis item: the
-# roce.analysis.verdicts item is hidden, and sharkd leaves hidden items out)
+# names from the roce.analysis.verdicts item; the roce.analysis item's text
+# gives their titles, which must be the engine's)
 SHARKD_FIELDS = {"roce.analysis.episode_frame": "episode_frame",
                  "roce.analysis.nak_frame": "nak_frame", "roce.analysis.psn_reuse": "reuse_frame",
                  "roce.analysis.retransmitted_in": "retransmitted_in",
@@ -714,7 +714,10 @@ def tree_fields(nodes, found):
     """Collect `field == value` filters of a sharkd tree into found."""
     for n in nodes:
         if n.get("f") == "roce.analysis" and n.get("l", "").startswith("Verdicts: "):
-            found["verdicts"] = n["l"][len("Verdicts: "):].split(",")
+            found["titles"] = n["l"][len("Verdicts: "):].split(", ")
+        v = re.match(r'^roce\.analysis\.verdicts == "(.*)"$', n.get("f", ""))
+        if v:
+            found["verdicts"] = v.group(1).split(",")
         m = re.match(r'^([a-z_.]+) == "?(.*?)"?$', n.get("f", ""))
         if m and m.group(1) in SHARKD_FIELDS:
             found[SHARKD_FIELDS[m.group(1)]] = int(m.group(2))
@@ -742,6 +745,13 @@ def test_random_access(c, t):
             if r.get("id") in want and "result" in r:
                 found = {}
                 tree_fields(r["result"].get("tree", []), found)
+                # the item's text: one title for people per verdict, in its order
+                titles = found.pop("titles", [])
+                c.check(len(titles) == len(found.get("verdicts", [])) and
+                        all(t[:1].isupper() and t != v
+                            for t, v in zip(titles, found.get("verdicts", []))),
+                        f"{name} frame {r['id']}: verdict titles {titles} for "
+                        f"{found.get('verdicts')}")
                 got[r["id"]] = found
         c.check(got == want, f"{name}: frames revisited out of order differ: "
                 f"{ {f: (want.get(f), got.get(f)) for f in want if want.get(f) != got.get(f)} }")

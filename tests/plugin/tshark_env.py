@@ -86,6 +86,9 @@ class TsharkEnv:
             epan = os.path.join(self.home, ".local", "lib", "wireshark", "plugins", self.version,
                                 "epan")
         os.makedirs(epan)
+        # an empty global plugin folder: an installed copy of the plugin (the
+        # package's, perhaps older) never shadows the build's
+        os.makedirs(os.path.join(self.home, "no-global-plugins"))
         self.plugin_path = os.path.join(epan, os.path.basename(self.plugin))
         shutil.copy(self.plugin, self.plugin_path)
         os.makedirs(os.path.join(self.home, "captures"))
@@ -114,16 +117,21 @@ class TsharkEnv:
             os.chmod(dst, 0o644)
         return dst
 
+    def _env(self, home):
+        """tshark's environment: HOME, no global plugins (WIRESHARK_PLUGIN_DIR,
+        honoured since tshark runs unprivileged), C.UTF-8."""
+        return {"HOME": home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "WIRESHARK_PLUGIN_DIR": os.path.join(self.home, "no-global-plugins"),
+                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.extra_env}
+
     def _run(self, program, args, stdin=None, timeout=TIMEOUT_S, direct=False, home=None,
              cwd=None):
-        home = home or self.home
-        env = {"HOME": home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-               "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.extra_env}
+        env = self._env(home or self.home)
         cmd = [program, *args] if direct else [*self.prefix, program, *args]
         if os.geteuid() == 0 and not direct:
             cmd = ["setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups",
                    "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
-        p = subprocess.run(cmd, env=env, cwd=cwd or home, input=stdin, capture_output=True,
+        p = subprocess.run(cmd, env=env, cwd=cwd or env["HOME"], input=stdin, capture_output=True,
                            text=True, errors="replace", timeout=timeout)
         return p.returncode, p.stdout, p.stderr
 
@@ -158,8 +166,7 @@ class TsharkEnv:
         try:
             inner = shlex.join([*self.prefix, self.tshark, *args])
             if os.geteuid() == 0:
-                env = {"HOME": self.home, "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                       "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **self.extra_env}
+                env = self._env(self.home)
                 inner = shlex.join(["setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY,
                                     "--clear-groups", "env",
                                     *[f"{k}={v}" for k, v in env.items()]]) + " " + inner
@@ -181,9 +188,10 @@ class TsharkEnv:
     def loaded_plugin(self):
         """None when tshark loads this build's plugin, else what is wrong.
 
-        A copy installed in Wireshark's global plugin folder is loaded
-        instead of the personal one; that is fine only when it is the same
-        file as the build's."""
+        Wireshark's global plugin folder is replaced by an empty one, so a
+        copy installed there (a package's) cannot be loaded instead of the
+        personal one; should it be all the same, that is fine only when it is
+        the same file as the build's."""
         rc, out, err = self.run("-G", "plugins")
         if rc != 0:
             return f"`tshark -G plugins` failed ({rc}): {err.strip()}"

@@ -245,6 +245,61 @@ static void test_decided_late(void)
     tu_eng_done(&t);
 }
 
+/* Every edge of both windows, for a CNP at t decided at once and for one
+ * decided late (both windows then come from the kept requests): requests
+ * at t - W and t + D count, requests at t - W - 1 ns, at t (sent just
+ * before the CNP), at t + D - 1 ns and at t + D + W do not. Five requests
+ * in each window, 244 Mb/s, ratio 1.0. */
+static void window_edges(int late)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    int64_t T;
+    uint32_t psn = 1;
+    if (late) {
+        tu_setup(&t, &c, NULL);
+        T = t.now + 100 * US;
+    } else {
+        T = setup_paired(&t, &c, NULL);
+        psn = 2;
+    }
+    const int64_t at[] = {20 * US - 1, 20 * US, 24 * US, 28 * US, 32 * US, 36 * US, 40 * US};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        t.now = T + at[i];
+        tu_send(&t, &c, psn++);
+    }
+    t.now = T + 40 * US; /* t */
+    uint64_t cnp = tu_cnp(&t, &c);
+    const int64_t after[] = {44 * US - 1, 44 * US, 48 * US, 52 * US, 56 * US, 60 * US, 64 * US};
+    for (size_t i = 0; i < sizeof after / sizeof after[0]; i++) {
+        t.now = T + after[i];
+        tu_send(&t, &c, psn++);
+    }
+    if (late) {
+        t.now = T + 66 * US;
+        tu_ack(&t, &c, psn - 1, rg_aeth_ack(0)); /* pairs the flows: the CNP is decided */
+    }
+    t.now = T + 70 * US;
+    tu_send(&t, &c, psn++); /* after the after window: it has ended */
+    roce_engine_finish(t.e);
+    const struct roce_verdict *v = tu_v(&t, cnp);
+    CU_ASSERT_FATAL(v->flags & ROCE_V_DCQCN);
+    CU_ASSERT_EQUAL(v->dcqcn_before_mbps, 5 * FRAME_LEN * 8 * 1000 / (20 * US));
+    CU_ASSERT_EQUAL(v->dcqcn_after_mbps, 5 * FRAME_LEN * 8 * 1000 / (20 * US));
+    CU_ASSERT_EQUAL(v->dcqcn_ratio_ppm, 1000000);
+    tu_eng_done(&t);
+}
+
+static void test_window_edges(void)
+{
+    window_edges(0);
+}
+
+static void test_window_edges_decided_late(void)
+{
+    window_edges(1);
+}
+
 /* A RoCEv1 connection, or CNPs without requests, are not tracked. */
 static void test_not_tracked(void)
 {
@@ -266,6 +321,8 @@ static const struct tu_test tests[] = {
     {"capture_ends_in_window", test_capture_ends_in_window},
     {"ring_and_options", test_ring_and_options},
     {"decided_late", test_decided_late},
+    {"window_edges", test_window_edges},
+    {"window_edges_decided_late", test_window_edges_decided_late},
     {"not_tracked", test_not_tracked},
     TU_END,
 };

@@ -145,6 +145,31 @@ static void test_retransmission_of_highest(void)
     tu_eng_done(&t);
 }
 
+/* 100..104; 102; 102 again: the second resend of the same PSN went back
+ * again (its first resend was lost or unanswered too), a second episode. */
+static void test_new_episode_when_same_psn_resent(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    tu_setup(&t, &c, NULL);
+    tu_sends(&t, &c, 100, 5);
+    uint64_t a = tu_send(&t, &c, 102);
+    uint64_t b = tu_send(&t, &c, 102);
+    uint64_t b2 = tu_send(&t, &c, 103);
+    roce_engine_finish(t.e);
+    CU_ASSERT_EQUAL(tu_sflags(&t, a), ROCE_V_RETRANSMISSION | ROCE_V_EPISODE_START);
+    CU_ASSERT_EQUAL(tu_sflags(&t, b), ROCE_V_RETRANSMISSION | ROCE_V_EPISODE_START);
+    CU_ASSERT_EQUAL(tu_v(&t, b)->episode_frame, b);
+    CU_ASSERT_EQUAL(tu_sflags(&t, b2), ROCE_V_RETRANSMISSION);
+    CU_ASSERT_EQUAL(tu_v(&t, b2)->episode_frame, b);
+    CU_ASSERT_EQUAL(tu_totals(&t)->episodes, 2);
+    CU_ASSERT_EQUAL_FATAL(roce_engine_episode_count(t.e), 2);
+    CU_ASSERT_EQUAL(roce_engine_episode(t.e, 0)->packets, 1);
+    CU_ASSERT_EQUAL(roce_engine_episode(t.e, 1)->first_psn, 102);
+    CU_ASSERT_EQUAL(roce_engine_episode(t.e, 1)->packets, 2);
+    tu_eng_done(&t);
+}
+
 /* 100..104; 102, 103; 101, 102: the PSN moved back twice, two episodes. */
 static void test_new_episode_when_psn_moves_back(void)
 {
@@ -864,6 +889,7 @@ static const struct tu_test seq_tests[] = {
     {"retransmission_timeout_episode", test_retransmission_timeout_episode},
     {"retransmission_of_highest", test_retransmission_of_highest},
     {"new_episode_when_psn_moves_back", test_new_episode_when_psn_moves_back},
+    {"new_episode_when_same_psn_resent", test_new_episode_when_same_psn_resent},
     {"nak_trigger", test_nak_trigger},
     {"nak_used_once", test_nak_used_once},
     {"nak_frame_is_latest", test_nak_frame_is_latest},

@@ -41,7 +41,6 @@
 #define _GNU_SOURCE
 #include "writers.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>

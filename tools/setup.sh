@@ -27,6 +27,12 @@ for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
         missing="$missing $p"
 done
+# an installation cut short earlier (a reboot mid-install) blocks apt-get,
+# here and in the package test: finish it first, as apt-get itself advises
+if [ "$(id -u)" -eq 0 ] && [ -n "$(dpkg --audit 2>/dev/null)" ]; then
+    echo "setup: finishing an interrupted installation (dpkg --configure -a)"
+    DEBIAN_FRONTEND=noninteractive dpkg --configure -a >/dev/null
+fi
 if [ -n "$missing" ]; then
     if [ "$(id -u)" -ne 0 ]; then
         echo "setup: missing Debian packages:$missing -- run as root, or install them" >&2

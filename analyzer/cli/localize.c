@@ -263,8 +263,7 @@ static int make_points(struct lz_run *r)
             if (s->transmissions == 0)
                 continue; /* no RoCE there (e.g. what a collector got unmirrored) */
             if (r->n_pt == ROCE_VANTAGE_MAX_POINTS) {
-                fprintf(stderr, "rocescope: localize: more than %d vantage points\n",
-                        ROCE_VANTAGE_MAX_POINTS);
+                roce_complainf("localize: more than %d vantage points", ROCE_VANTAGE_MAX_POINTS);
                 return usage_error();
             }
             unsigned p = r->n_pt++;
@@ -297,10 +296,8 @@ static int make_points(struct lz_run *r)
         for (unsigned q = 0; q < r->n_pt; q++) {
             int c = strcmp(r->names[q], r->names[p]);
             if (c == 0 && q != p) {
-                fprintf(
-                    stderr,
-                    "rocescope: localize: two vantage points named '%s' (name them: NAME=FILE)\n",
-                    r->names[p]);
+                roce_complainf("localize: two vantage points named '%s' (name them: NAME=FILE)",
+                               r->names[p]);
                 return usage_error();
             }
             rank += c < 0;
@@ -308,8 +305,7 @@ static int make_points(struct lz_run *r)
         r->vp[p].tie_rank = rank;
     }
     if (r->n_pt < 2) {
-        fprintf(stderr, "rocescope: localize: only one vantage point (%s): nothing to compare\n",
-                r->names[0]);
+        roce_complainf("localize: only one vantage point (%s): nothing to compare", r->names[0]);
         return ROCE_EXIT_INPUT;
     }
     return 0;
@@ -338,13 +334,11 @@ static int apply_offsets(struct lz_run *r)
                 strncmp(r->names[p], arg, (size_t)(eq - arg)) == 0)
                 break;
         if (p == r->n_pt) {
-            fprintf(stderr, "rocescope: --offset: no vantage point named '%.*s'\n", (int)(eq - arg),
-                    arg);
+            roce_complainf("--offset: no vantage point named '%.*s'", (int)(eq - arg), arg);
             return usage_error();
         }
         if (p == 0) {
-            fprintf(stderr, "rocescope: --offset: %s is the reference clock (offset 0)\n",
-                    r->names[0]);
+            roce_complainf("--offset: %s is the reference clock (offset 0)", r->names[0]);
             return usage_error();
         }
         roce_vantage_set_offset(r->v, p, ns);
@@ -551,6 +545,13 @@ int roce_localize_main(int argc, char **argv)
         return ROCE_EXIT_INPUT;
     }
     rc = parse_args(argc, argv, &r->a);
+    for (int i = 0; rc == 0 && i < r->a.n_files; i++) { /* never written onto */
+        char name[NAME_LEN];
+        const char *path;
+        name_input(r->a.files[i], &path, name, sizeof name);
+        if (roce_output_input(path) != 0)
+            rc = usage_error();
+    }
     if (rc == 0) {
         struct roce_writers ws;
         roce_writers_init(&ws, &r->a.out);

@@ -75,6 +75,9 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
     a->n_reports = argc - optind;
     if (roce_cli_outputs_paths(&a->out) != 0)
         return roce_cli_usage_error(&merge_command);
+    for (int i = 0; i < a->n_reports; i++) /* never written onto ("-" is a file's name here) */
+        if (roce_output_input(strcmp(a->reports[i], "-") == 0 ? "./-" : a->reports[i]) != 0)
+            return roce_cli_usage_error(&merge_command);
     if (a->n_reports > 0)
         return 0;
     fputs("rocescope: merge: no report given\n", stderr);
@@ -105,11 +108,11 @@ static int merge_reports(const struct merge_args *a, struct roce_report *acc)
             return -1;
         }
         if (i > 0 && (differs = option_differs(acc->cfg, one.cfg)) != NULL)
-            fprintf(stderr, "rocescope: %s: made with another %s than %s: not merged\n", path,
-                    differs, a->reports[0]);
+            roce_complainf("%s: made with another %s than %s: not merged", path, differs,
+                           a->reports[0]);
         else if (one.error != NULL) /* merged all the same: the merge is incomplete too */
-            fprintf(stderr, "rocescope: %s: an incomplete report (%s): the merge is incomplete\n",
-                    path, one.error);
+            roce_complainf("%s: an incomplete report (%s): the merge is incomplete", path,
+                           one.error);
         int rc = differs == NULL ? roce_report_merge(acc, &one) : -1;
         if (rc != 0 && differs == NULL)
             roce_complain(path, "out of memory");
@@ -120,20 +123,20 @@ static int merge_reports(const struct merge_args *a, struct roce_report *acc)
     return 0;
 }
 
-/* Write the document of one writer to its output and put it in place. 0,
- * or ROCE_EXIT_OUTPUT (message printed). */
-static int write_one(const struct roce_writer_run *r, const struct roce_report *acc, unsigned top)
+/* Write the document of every writer to its file, opened beforehand
+ * (roce_writers_open), and put each in place. 0, or ROCE_EXIT_OUTPUT
+ * (messages printed). */
+static int write_all(struct roce_writers *ws, const struct roce_report *acc, unsigned top)
 {
     const struct roce_writer_doc doc = {acc, ROCE_WRITE_MERGE, top};
-    struct roce_output out;
-    if (roce_output_open(&out, r->path) != 0) {
-        roce_complain(r->path, strerror(errno));
-        return ROCE_EXIT_OUTPUT;
+    int rc = 0;
+    for (unsigned i = 0; i < ws->n; i++) {
+        struct roce_writer_run *r = &ws->run[i];
+        int werr = r->w->ops->report(r, r->fp, &doc) != 0;
+        if (roce_output_finish(&r->out, r->path ? r->path : "stdout", werr) != 0)
+            rc = ROCE_EXIT_OUTPUT;
     }
-    int werr = r->w->ops->report(r, out.fp, &doc) != 0;
-    if (roce_output_finish(&out, r->path ? r->path : "stdout", werr) != 0)
-        return ROCE_EXIT_OUTPUT;
-    return 0;
+    return rc;
 }
 
 int roce_merge_main(int argc, char **argv)
@@ -151,8 +154,7 @@ int roce_merge_main(int argc, char **argv)
     }
     struct roce_writers ws;
     roce_writers_init(&ws, &a.out);
-    for (unsigned i = 0; rc == 0 && i < ws.n; i++)
-        rc = write_one(&ws.run[i], &acc, a.out.top);
+    rc = roce_writers_open(&ws) != 0 ? ROCE_EXIT_OUTPUT : write_all(&ws, &acc, a.out.top);
     int incomplete = acc.error != NULL;
     roce_report_free(&acc);
     return rc != 0 ? rc : incomplete ? ROCE_EXIT_INPUT : 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "output.h"
 #include "roce_time.h"
 
 #define ROCESCOPE_VERSION   "0.1.0"
@@ -347,7 +348,10 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
         goto usage_error;
     o->files = argv + optind;
     o->n_files = argc - optind;
-    if (roce_cli_outputs_inputs(&o->out, o->files, o->n_files, o->live.iface != NULL) != 0)
+    for (int i = 0; i < o->n_files; i++) /* never written onto; a stream read once */
+        if (roce_output_input(o->files[i]) != 0)
+            goto usage_error;
+    if (roce_cli_outputs_reread(&o->out, o->files, o->n_files, o->live.iface != NULL) != 0)
         goto usage_error;
     if (roce_cli_live_check(o) != 0)
         goto usage_error;

@@ -4,11 +4,13 @@
  * where tcpdump has the same option: -i -f -s -B -w -C -W -c -Z -p.
  */
 #define _DEFAULT_SOURCE
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli_options.h"
 #include "http.h"
+#include "output.h"
 #include "privs.h"
 #include "roce_time.h"
 #include "writers.h"
@@ -28,9 +30,13 @@
 #define ROTATE_MAX         1000ull
 
 static const struct roce_cli_unit long_time_units[] = {
-    {"", ROCE_NS_PER_SEC},         {"s", ROCE_NS_PER_SEC},
-    {"ms", ROCE_NS_PER_MS},        {"m", 60 * ROCE_NS_PER_SEC},
-    {"h", 3600 * ROCE_NS_PER_SEC}, {"d", 86400 * ROCE_NS_PER_SEC}, {NULL, 0},
+    {"", ROCE_NS_PER_SEC},
+    {"s", ROCE_NS_PER_SEC},
+    {"ms", ROCE_NS_PER_MS},
+    {"m", 60 * ROCE_NS_PER_SEC},
+    {"h", 3600 * ROCE_NS_PER_SEC},
+    {"d", 86400 * ROCE_NS_PER_SEC},
+    {NULL, 0},
 };
 
 const char roce_cli_live_usage[] =
@@ -110,11 +116,18 @@ static int text_option(int c, const char *arg, struct roce_live_options *lo)
     case 'p':
         lo->promisc = 0;
         return 0;
-    case 'Z':
+    case 'Z': {
         if (!roce_privs_user_exists(arg))
             return roce_cli_bad_value("-Z", arg, "an existing user name");
+        const struct passwd *pw = getpwnam(arg);
+        if (pw != NULL && pw->pw_uid == 0) /* only ever by this explicit choice */
+            roce_complainf("-Z %s: warning: the monitor keeps running as root, with every "
+                           "privilege, its HTTP server and outputs too (give -Z with an "
+                           "unprivileged user to drop them)",
+                           arg);
         lo->user = arg;
         return 0;
+    }
     default:
         return 1;
     }
@@ -224,6 +237,41 @@ int roce_cli_live_option(int c, const char *arg, struct roce_cli_options *o)
     return rc;
 }
 
+/* The live monitor's files beside the writers' (roce_cli_outputs_paths
+ * checked those): the Prometheus file and -w (a single file: with -C it
+ * is a series of numbered ones) may not be one of them, whatever the names.
+ * 0, or -1 with the message printed. */
+static int live_paths_distinct(const struct roce_cli_options *o)
+{
+    const struct roce_live_options *lo = &o->live;
+    struct {
+        const char *option, *path;
+    } f[ROCE_WRITERS_MAX + 3];
+    unsigned n = 0;
+    f[n].option = "-o";
+    f[n++].path = o->out.output;
+    for (unsigned i = 0; i < roce_writers_count; i++)
+        if ((o->out.chosen >> i & 1u) && (roce_writers[i].needs & ROCE_WRITER_PATH)) {
+            f[n].option = roce_writers[i].option;
+            f[n++].path = o->out.path[i];
+        }
+    unsigned own = n;
+    f[n].option = "--prometheus-file";
+    f[n++].path = lo->prometheus;
+    f[n].option = "-w";
+    f[n++].path = lo->file_bytes ? NULL : lo->savefile;
+    for (unsigned j = own; j < n; j++)
+        for (unsigned i = 0; i < j; i++) {
+            const char *a = f[i].path, *b = f[j].path;
+            if (a == NULL || b == NULL || !strcmp(a, "-") || !strcmp(b, "-") ||
+                !roce_output_same_file(a, b))
+                continue;
+            roce_complainf("%s and %s name the same file '%s'", f[i].option, f[j].option, b);
+            return -1;
+        }
+    return 0;
+}
+
 int roce_cli_live_check(const struct roce_cli_options *o)
 {
     const struct roce_live_options *lo = &o->live;
@@ -252,5 +300,5 @@ int roce_cli_live_check(const struct roce_cli_options *o)
         fputs("rocescope: -W needs -C\n", stderr);
         return -1;
     }
-    return 0;
+    return live_paths_distinct(o);
 }

@@ -11,10 +11,13 @@
 #include "cli_options.h"
 
 #include <assert.h>
+#include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "output.h"
 #include "writers.h"
 
 #define LONGOPTS_MAX 128 /* a command's long options with the output options */
@@ -69,6 +72,30 @@ static int output_option(int c, const char *arg, struct roce_outputs *out)
     return 0;
 }
 
+/* One rule for the value of every option that takes one: a value that
+ * starts with '-' (but "-" alone, standard output or input where an
+ * option says so) looks like an option and is refused, so that `--html -o
+ * x` never takes -o as its file (a file of that name is ./-o). c: the
+ * option's getopt code. 0, or -1 with the message printed. */
+static int value_not_an_option(char **argv, int c, const char *arg)
+{
+    if (arg == NULL || arg[0] != '-' || arg[1] == '\0')
+        return 0;
+    /* named as the options' own messages name them: by the short form when
+     * there is one (`--output` is -o), else as written: the argument before
+     * the value when it came apart (`--html X`), else the one holding both
+     * (`--html=X`) */
+    const char *as_written =
+        optind >= 2 && argv[optind - 1] == arg ? argv[optind - 2] : argv[optind - 1];
+    char opt[64];
+    if (c < CHAR_MAX && isalnum(c))
+        snprintf(opt, sizeof opt, "-%c", c);
+    else
+        snprintf(opt, sizeof opt, "%.*s", (int)strcspn(as_written, "="), as_written);
+    roce_complainf("%s: invalid value '%s' (it starts with '-', as an option does)", opt, arg);
+    return -1;
+}
+
 int roce_cli_usage_error(const struct roce_cli_command *cmd)
 {
     fprintf(stderr, "Try 'rocescope%s%s --help'.\n", cmd->name[0] ? " " : "", cmd->name);
@@ -92,6 +119,8 @@ enum roce_cli_parse_result roce_cli_getopt(const struct roce_cli_command *cmd, i
             roce_cli_getopt_error(cmd->name, c, argv[optind - 1]);
             return roce_cli_usage_error(cmd);
         }
+        if (value_not_an_option(argv, c, optarg) != 0)
+            return roce_cli_usage_error(cmd);
         int rc = output_option(c, optarg, out);
         if (rc == 1)
             rc = cmd->option(c, optarg, ctx);
@@ -111,7 +140,7 @@ int roce_cli_outputs_writers(const struct roce_outputs *out)
         if (!(out->chosen >> i & 1u) || (w->needs & ROCE_WRITER_PATH))
             continue;
         if (first != NULL) {
-            fprintf(stderr, "rocescope: %s and %s exclude each other\n", first->option, w->option);
+            roce_complainf("%s and %s exclude each other", first->option, w->option);
             return -1;
         }
         first = w;
@@ -132,32 +161,25 @@ int roce_cli_outputs_paths(const struct roce_outputs *out)
         if (!(out->chosen >> i & 1u) || !(roce_writers[i].needs & ROCE_WRITER_PATH))
             continue;
         if (is_stdout(path) && is_stdout(out->output)) {
-            fprintf(stderr,
-                    "rocescope: %s -: standard output carries the report already (give -o PATH)\n",
-                    opt);
+            roce_complainf("%s -: standard output carries the report already (give -o PATH)", opt);
             return -1;
         }
-        if (!is_stdout(path) && out->output != NULL && strcmp(path, out->output) == 0) {
-            fprintf(stderr, "rocescope: %s and -o name the same file '%s'\n", opt, path);
+        /* by device and inode, whatever the names (links, hard links) */
+        if (!is_stdout(path) && !is_stdout(out->output) &&
+            roce_output_same_file(path, out->output)) {
+            roce_complainf("%s and -o name the same file '%s'", opt, path);
             return -1;
         }
         for (unsigned k = 0; k < i; k++)
             if ((out->chosen >> k & 1u) && (roce_writers[k].needs & ROCE_WRITER_PATH) &&
-                strcmp(out->path[k], path) == 0) {
-                fprintf(stderr, "rocescope: %s and %s name the same file '%s'\n",
-                        roce_writers[k].option, opt, path);
+                !is_stdout(out->path[k]) && !is_stdout(path) &&
+                roce_output_same_file(out->path[k], path)) {
+                roce_complainf("%s and %s name the same file '%s'", roce_writers[k].option, opt,
+                               path);
                 return -1;
             }
     }
     return 0;
-}
-
-/* Nonzero when the regular file at out is the file at in. */
-static int same_file(const char *out, const char *in)
-{
-    struct stat so, si;
-    return !is_stdout(out) && strcmp(in, "-") != 0 && stat(out, &so) == 0 && S_ISREG(so.st_mode) &&
-           stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
 }
 
 /* Nonzero when the input at path can be read a second time: a regular
@@ -168,7 +190,7 @@ static int rereadable(const char *path)
     return strcmp(path, "-") != 0 && (stat(path, &st) != 0 || S_ISREG(st.st_mode));
 }
 
-int roce_cli_outputs_inputs(const struct roce_outputs *out, char *const *files, int n_files,
+int roce_cli_outputs_reread(const struct roce_outputs *out, char *const *files, int n_files,
                             int live)
 {
     for (unsigned i = 0; i < roce_writers_count; i++) {
@@ -185,22 +207,6 @@ int roce_cli_outputs_inputs(const struct roce_outputs *out, char *const *files, 
                         "capture to a file first)\n",
                         roce_writers[i].option,
                         strcmp(files[k], "-") == 0 ? "standard input" : files[k]);
-                return -1;
-            }
-    }
-    for (int k = 0; k < n_files; k++) {
-        if (same_file(out->output, files[k])) {
-            fprintf(stderr,
-                    "rocescope: -o '%s' is an input: rocescope never writes over its input\n",
-                    out->output);
-            return -1;
-        }
-        for (unsigned i = 0; i < roce_writers_count; i++)
-            if ((out->chosen >> i & 1u) && (roce_writers[i].needs & ROCE_WRITER_PATH) &&
-                same_file(out->path[i], files[k])) {
-                fprintf(stderr,
-                        "rocescope: %s '%s' is an input: rocescope never writes over its input\n",
-                        roce_writers[i].option, out->path[i]);
                 return -1;
             }
     }

@@ -6,6 +6,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "cli_options.h"
+#include "output.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -54,7 +55,7 @@ int roce_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 
 int roce_cli_bad_value(const char *opt, const char *val, const char *expect)
 {
-    fprintf(stderr, "rocescope: %s: invalid value '%s' (expected %s)\n", opt, val, expect);
+    roce_complainf("%s: invalid value '%s' (expected %s)", opt, val, expect);
     return -1;
 }
 
@@ -89,8 +90,8 @@ int roce_cli_getopt_error(const char *cmd, int c, const char *opt)
 {
     const char *sep = cmd[0] != '\0' ? ": " : "";
     if (c == ':')
-        fprintf(stderr, "rocescope: %s%soption '%s' needs a value\n", cmd, sep, opt);
+        roce_complainf("%s%soption '%s' needs a value", cmd, sep, opt);
     else
-        fprintf(stderr, "rocescope: %s%sunknown option '%s'\n", cmd, sep, opt);
+        roce_complainf("%s%sunknown option '%s'", cmd, sep, opt);
     return -1;
 }

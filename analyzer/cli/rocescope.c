@@ -110,6 +110,7 @@ int main(int argc, char **argv)
     struct roce_analysis run;
     int input_problem = 0;
 
+    roce_output_std_fds(); /* before any file is opened */
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
         return roce_merge_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "localize") == 0)

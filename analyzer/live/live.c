@@ -194,7 +194,7 @@ static int open_outputs(struct monitor *m)
                 r->fp = roce_rotfile_fp(m->events_file);
             }
         } else if (roce_output_open(&r->out, r->path) != 0) {
-            roce_complain(r->path, strerror(errno));
+            roce_complain(r->path ? r->path : "stdout", roce_output_error());
             return ROCE_EXIT_OUTPUT;
         } else {
             r->fp = r->out.fp;

@@ -364,7 +364,10 @@ int roce_prometheus_file(const char *path, const struct roce_live_interval *iv)
     struct roce_output o;
     if (roce_output_open(&o, path) != 0)
         return -1;
-    if (fchmod(fileno(o.fp), FILE_MODE) != 0 || roce_prometheus_write(o.fp, iv) != 0) {
+    /* the mode of the file it makes, never of a device written into
+     * (--prometheus-file /dev/null once left /dev/null 0644) */
+    if ((o.tmp != NULL && fchmod(fileno(o.fp), FILE_MODE) != 0) ||
+        roce_prometheus_write(o.fp, iv) != 0) {
         int e = errno;
         roce_output_abort(&o);
         errno = e;

@@ -9,9 +9,25 @@
 
 #include "fmt.h"
 #include "localize_report.h"
+#include "names.h"
 
 #define NAME_BUF 96
-#define SEG_COL  34
+#define ESC_BUF  (2 * NAME_BUF * ROCE_NAME_ESC_MAX) /* a segment's name, escaped */
+
+/* Point p's name as printed: control characters escaped (names.h). */
+static const char *pname(const struct roce_localize_report *r, unsigned p, char buf[ESC_BUF])
+{
+    return roce_name_escape(r->points[p].name, buf, ESC_BUF);
+}
+
+/* An end of a segment or event (a point, the sender, the receiver) as
+ * printed. */
+static const char *ename(const struct roce_localize_report *r, int p, int is_after,
+                         char buf[ESC_BUF])
+{
+    return roce_name_escape(roce_localize_end_name(r, p, is_after), buf, ESC_BUF);
+}
+#define SEG_COL 34
 
 const char *roce_localize_end_name(const struct roce_localize_report *r, int p, int is_after)
 {
@@ -39,10 +55,11 @@ static void latency_text(FILE *o, const struct roce_lat_summary *l)
 
 static void clocks(const struct roce_localize_report *r, FILE *o)
 {
-    fprintf(o, "\nClock offsets (each point's clock minus %s's):\n", r->points[0].name);
+    char n[ESC_BUF];
+    fprintf(o, "\nClock offsets (each point's clock minus %s's):\n", pname(r, 0, n));
     for (unsigned p = 0; p < r->n_points; p++) {
         const struct roce_vantage_clock *c = roce_vantage_clock(r->v, p);
-        fprintf(o, "  %-16s ", r->points[p].name);
+        fprintf(o, "  %-16s ", pname(r, p, n));
         if (c->status == ROCE_VCLOCK_REFERENCE) {
             fputs("0 ns (reference)\n", o);
             continue;
@@ -69,17 +86,17 @@ static void clocks(const struct roce_localize_report *r, FILE *o)
 static void header(const struct roce_localize_report *r, FILE *o)
 {
     const struct roce_vantage_totals *t = roce_vantage_totals(r->v);
-    char a[ROCE_FMT_TIME_LEN], b[ROCE_FMT_TIME_LEN], d[ROCE_FMT_US_LEN];
+    char a[ROCE_FMT_TIME_LEN], b[ROCE_FMT_TIME_LEN], d[ROCE_FMT_US_LEN], n[ESC_BUF];
     fprintf(o, "rocescope localize: %u vantage point%s, path-delay bound %s us%s\n", r->n_points,
             roce_fmt_plural(r->n_points), roce_fmt_us_text(r->path_delay_ns, d),
             r->incomplete != NULL ? " (INCOMPLETE: a capture could not be read to its end)" : "");
     for (unsigned p = 0; p < r->n_points; p++) {
         const struct roce_vantage_pstats *ps = roce_vantage_point_stats(r->v, p);
+        fprintf(o, "  %-16s ", pname(r, p, n));
+        roce_name_fputs(r->points[p].file, o);
         fprintf(o,
-                "  %-16s %s: %" PRIu64 " packets, %" PRIu64 " transmissions, %" PRIu64
-                " matched elsewhere",
-                r->points[p].name, r->points[p].file, r->points[p].packets, ps->transmissions,
-                ps->matched);
+                ": %" PRIu64 " packets, %" PRIu64 " transmissions, %" PRIu64 " matched elsewhere",
+                r->points[p].packets, ps->transmissions, ps->matched);
         if (ps->capture_misses)
             fprintf(o, ", %" PRIu64 " missed by its capture", ps->capture_misses);
         fputc('\n', o);
@@ -88,7 +105,7 @@ static void header(const struct roce_localize_report *r, FILE *o)
     roce_fmt_seconds(t->common_first_ns, a, sizeof a);
     roce_fmt_seconds(t->common_last_ns, b, sizeof b);
     fprintf(o, "\nCommon span: %s .. %s (%s us, %s's clock)\n", a, b,
-            roce_fmt_us_text(t->common_last_ns - t->common_first_ns, d), r->points[0].name);
+            roce_fmt_us_text(t->common_last_ns - t->common_first_ns, d), pname(r, 0, n));
     fprintf(o,
             "  outside it (not evidence): %" PRIu64
             " transmission%s not seen at every point, %" PRIu64 " CE mark%s\n",
@@ -108,13 +125,14 @@ static void header(const struct roce_localize_report *r, FILE *o)
 
 static void segments(const struct roce_localize_report *r, FILE *o)
 {
-    char name[NAME_BUF];
+    char name[NAME_BUF], n[ESC_BUF];
     fprintf(o, "\nSegments (all flows):\n  %-*s %6s %9s  %s\n", SEG_COL, "segment", "lost",
             "CE marked", "one-way latency min / p50 / p99 / max (count)");
     for (size_t i = 0; i < roce_vantage_segment_count(r->v); i++) {
         const struct roce_vantage_segment *s = roce_vantage_segment(r->v, i);
         roce_localize_segment_name(r, s, name, sizeof name);
-        fprintf(o, "  %-*s %6" PRIu64 " %9" PRIu64 "  ", SEG_COL, name, s->lost, s->ce_marked);
+        fprintf(o, "  %-*s %6" PRIu64 " %9" PRIu64 "  ", SEG_COL,
+                roce_name_escape(name, n, sizeof n), s->lost, s->ce_marked);
         if (s->latency.count)
             latency_text(o, &s->latency);
         else
@@ -126,14 +144,14 @@ static void segments(const struct roce_localize_report *r, FILE *o)
 static void flows(const struct roce_localize_report *r, FILE *o)
 {
     size_t n = roce_vantage_flow_count(r->v), shown = n < r->top ? n : r->top;
-    char name[NAME_BUF], key[ROCE_FMT_FLOW_LEN];
+    char name[NAME_BUF], key[ROCE_FMT_FLOW_LEN], esc[ESC_BUF];
     fprintf(o, "\nFlows (%zu):\n", n);
     for (size_t i = 0; i < shown; i++) {
         const struct roce_vantage_flow *f = roce_vantage_flow(r->v, i);
         roce_fmt_flow(&f->key, key, sizeof key);
         fprintf(o, "  %s: ", key);
         for (unsigned k = 0; k < f->n_order; k++)
-            fprintf(o, "%s%s", k ? " -> " : "", r->points[f->order[k]].name);
+            fprintf(o, "%s%s", k ? " -> " : "", pname(r, f->order[k], esc));
         fprintf(o, "; %" PRIu64 " transmission%s, %" PRIu64 " matched%s\n", f->transmissions,
                 roce_fmt_plural(f->transmissions), f->matched,
                 f->locate ? "" : " (responses / UD: losses not located)");
@@ -142,8 +160,8 @@ static void flows(const struct roce_localize_report *r, FILE *o)
             if (s->lost == 0 && s->ce_marked == 0 && s->latency.count == 0)
                 continue;
             roce_localize_segment_name(r, s, name, sizeof name);
-            fprintf(o, "    %-*s lost %" PRIu64 ", CE marked %" PRIu64, SEG_COL - 2, name, s->lost,
-                    s->ce_marked);
+            fprintf(o, "    %-*s lost %" PRIu64 ", CE marked %" PRIu64, SEG_COL - 2,
+                    roce_name_escape(name, esc, sizeof esc), s->lost, s->ce_marked);
             if (s->latency.count) {
                 fputs(", latency ", o);
                 latency_text(o, &s->latency);
@@ -159,7 +177,7 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
 {
     size_t n = ce ? roce_vantage_ce_count(r->v) : roce_vantage_loss_count(r->v);
     size_t shown = n < r->top ? n : r->top;
-    char key[ROCE_FMT_FLOW_LEN], t[ROCE_FMT_TIME_LEN];
+    char key[ROCE_FMT_FLOW_LEN], t[ROCE_FMT_TIME_LEN], a[ESC_BUF], b[ESC_BUF];
     fprintf(o, "\n%s (%zu):\n", ce ? "CE marks" : "Losses", n);
     for (size_t i = 0; i < shown; i++) {
         const struct roce_vantage_event *e =
@@ -167,15 +185,14 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
         roce_fmt_flow(&e->key, key, sizeof key);
         roce_fmt_seconds(e->time_ns, t, sizeof t);
         fprintf(o, "  %s PSN %" PRIu32 ": %s between %s and %s at %s", key, e->psn,
-                ce ? "marked" : "lost", roce_localize_end_name(r, e->after, 1),
-                roce_localize_end_name(r, e->before, 0), t);
+                ce ? "marked" : "lost", ename(r, e->after, 1, a), ename(r, e->before, 0, b), t);
         if (e->evidence == ROCE_VEVIDENCE_GAPS)
             fputs(" (no point saw it: PSN gaps)", o);
         else if (e->evidence == ROCE_VEVIDENCE_RESENT)
             fprintf(o, " (every point saw it; resent: %s frame %" PRIu64 ")",
-                    r->points[e->first_point].name, e->first_frame);
+                    pname(r, e->first_point, a), e->first_frame);
         else
-            fprintf(o, " (%s frame %" PRIu64 ")", r->points[e->first_point].name, e->first_frame);
+            fprintf(o, " (%s frame %" PRIu64 ")", pname(r, e->first_point, a), e->first_frame);
         fputc('\n', o);
     }
     if (shown < n)

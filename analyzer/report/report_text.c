@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "names.h"
 #include "report.h"
 
 #define COUNT_BUF          64
@@ -133,7 +134,8 @@ static void pfc_text(FILE *o, const struct roce_totals *t)
 
 static void title(FILE *o, const struct roce_report *r)
 {
-    fprintf(o, "rocescope report: %s", r->n_files ? r->files[0] : "");
+    fputs("rocescope report: ", o);
+    roce_name_fputs(r->n_files ? r->files[0] : "", o); /* names escaped (names.h) */
     if (r->n_files > 1)
         fprintf(o, " and %zu more file%s", r->n_files - 1, r->n_files > 2 ? "s" : "");
     fprintf(o, " (%s)\n", r->link_type ? r->link_type : "unknown link type");
@@ -244,10 +246,12 @@ static void totals(FILE *o, const struct roce_report *r)
     if (has_ib(t))
         snprintf(ib, sizeof ib, ", InfiniBand %" PRIu64, t->ib_packets);
     roce_fmt_seconds(t->packets ? t->last_ts_ns - t->first_ts_ns : 0, dur, sizeof dur);
-    if (r->error != NULL)
-        fprintf(o, "  INCOMPLETE     %s: %s\n",
-                r->live ? "the live capture stopped early" : "not all of the input could be read",
-                r->error);
+    if (r->error != NULL) {
+        fprintf(o, "  INCOMPLETE     %s: ",
+                r->live ? "the live capture stopped early" : "not all of the input could be read");
+        roce_name_fputs(r->error, o); /* it names a file */
+        fputc('\n', o);
+    }
     if (r->files_overlap)
         fputs("  time order     the files overlap or are not in time order: a flow that goes on "
               "across files is analysed out of order (order them, or use -j)\n",

@@ -75,7 +75,7 @@ int roce_writers_open(struct roce_writers *ws)
     for (unsigned i = 0; i < ws->n; i++) {
         struct roce_writer_run *r = &ws->run[i];
         if (roce_output_open(&r->out, r->path) != 0) {
-            roce_complain(r->path, strerror(errno));
+            roce_complain(r->path ? r->path : "stdout", roce_output_error());
             roce_writers_abort(ws);
             return -1;
         }

@@ -441,8 +441,8 @@ def main():
         p = run([tool, "--annotate", target, "-o", os.devnull, inp])
         c.true(f"an input as the output ({os.path.basename(target)}): exit {p.returncode}, "
                f"{p.stderr.decode().strip()!r}",
-               p.returncode == 2 and p.stderr.decode().startswith(
-                   f"rocescope: --annotate '{target}' is an input"))
+               p.returncode == 3 and p.stderr.decode().startswith(f"rocescope: {target}: ") and
+               "not written onto" in p.stderr.decode())
         with open(inp, "rb") as f, open(cap, "rb") as g:
             c.true("the input is left as it was", f.read() == g.read())
     with open(inp, "rb") as f:

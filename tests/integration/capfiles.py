@@ -5,6 +5,7 @@ headers, interfaces with if_tsresol / if_tsoffset, Enhanced, Simple and
 obsolete Packet Blocks, blocks and options a reader steps over. Frames come
 from the project's own captures (frames_of).
 """
+import os
 import struct
 
 SHB, IDB, PB, SPB, NRB, ISB, EPB = 0x0A0D0D0A, 1, 2, 3, 4, 5, 6
@@ -43,14 +44,17 @@ def frames_of(path):
     return out
 
 
-def sample(paths, n):
-    """n of paths spread evenly over the sorted list (all of them when n is 0
-    or not smaller): the sanitizer build's share of a long comparison
+def sample(paths, n, keep=()):
+    """n of paths spread evenly over the sorted list, and those whose base
+    name is in keep (the files a test names), all of them when n is 0 or not
+    smaller: the sanitizer build's share of a long comparison
     (tools/run_tests.sh), the same files on every run."""
     paths = sorted(paths)
     if n <= 0 or n >= len(paths):
         return paths
-    return [paths[i * len(paths) // n] for i in range(n)]
+    chosen = {paths[i * len(paths) // n] for i in range(n)}
+    chosen |= {p for p in paths if os.path.basename(p) in keep}
+    return sorted(chosen)
 
 
 def pad4(b):

@@ -101,7 +101,7 @@ def main():
     tool, c = a.rocescope, Checks()
     tmp = tempfile.mkdtemp(prefix="rocescope-inputs-")
     caps = cf.sample([os.path.join(a.captures, n) for n in os.listdir(a.captures)
-                      if n.endswith((".pcap", ".pcapng"))], a.sample)
+                      if n.endswith((".pcap", ".pcapng"))], a.sample, ("clean_rc.pcapng",))
 
     # compressed files and standard input give the capture's own results
     for cap in caps:

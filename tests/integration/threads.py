@@ -96,6 +96,11 @@ def request_log_wrap(captures, tmp):
     return path
 
 
+# the scenario captures named below (kept in a sample)
+NAMED = ("ecn_cnp.pcap", "cm_reuse.pcap", "nak_codes.pcap", "pfc.pcap", "clean_rc.pcapng",
+         "dcqcn.pcap", "loss_sender.pcap")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rocescope", required=True)
@@ -109,7 +114,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="rocescope-threads-")
     if a.real:
         return compare_all(tool, captures_in(real_folder(a.real)))
-    files = cf.sample(captures_in(a.captures, (".pcap", ".pcapng")), a.sample)
+    files = cf.sample(captures_in(a.captures, (".pcap", ".pcapng")), a.sample, NAMED)
     frames = cf.frames_of(os.path.join(a.captures, "loss_receiver.pcap"))
     files += (readers.damaged(frames, tmp) + readers.pcapng_variants(frames, tmp) +
               readers.ng_damaged(frames, tmp))

@@ -613,11 +613,13 @@ def drop_root(tool, captures, tmp):
 def output_files(tool, captures, tmp):
     """Files the monitor writes never replace what is not a regular file
     (tests/integration/output_safety.py has the offline cases): the
-    Prometheus file as a link (to nothing at first, then to the file the
-    first interval made) stays a link, -w into a character device and the
-    final report (-o) into a FIFO write into them."""
+    Prometheus file as a link to a regular file stays a link (a link to
+    nothing is refused: rocescope(1), OUTPUT FILES), -w into a character
+    device and the final report (-o) into a FIFO write into them."""
     d = tempfile.mkdtemp(dir=tmp)
     path = os.path.join(captures, "loss_receiver.pcap")
+    with open(os.path.join(d, "real.prom"), "w") as f:
+        f.write("old\n")
     os.symlink("real.prom", os.path.join(d, "out.prom"))
     dev = os.path.join(d, "null")
     os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
@@ -642,6 +644,10 @@ def output_files(tool, captures, tmp):
         problems.append("exit %d: %s" % (rc, mon.stderr()))
     if not os.path.islink(mon.prom) or not os.path.isfile(os.path.join(d, "real.prom")):
         problems.append("the Prometheus link was replaced")
+    else:
+        with open(os.path.join(d, "real.prom")) as f:
+            if "rocescope_" not in f.read():
+                problems.append("the Prometheus link's file was not written")
     if not stat.S_ISCHR(st.st_mode) or st.st_rdev != os.makedev(1, 3):
         problems.append("the -w device was replaced")
     if not stat.S_ISFIFO(os.lstat(fifo).st_mode) or '"tool"' not in got.get("text", ""):
@@ -650,6 +656,16 @@ def output_files(tool, captures, tmp):
                                   "out.err"}
     if extra:
         problems.append("left %s" % sorted(extra))
+    # a device as the Prometheus file keeps its mode (not the file mode 0644)
+    prom_dev = os.path.join(d, "prom-null")
+    os.mknod(prom_dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    os.chmod(prom_dev, 0o666)
+    r = subprocess.run(netns(tool, "-i", CAPTURE_IF, "--prometheus-file", prom_dev, "-q",
+                             "--duration", "300ms"), capture_output=True, text=True, timeout=30)
+    mode = stat.S_IMODE(os.lstat(prom_dev).st_mode)
+    if r.returncode != 0 or mode != 0o666 or not stat.S_ISCHR(os.lstat(prom_dev).st_mode):
+        problems.append("--prometheus-file on a device: exit %d, mode %o: %s"
+                        % (r.returncode, mode, r.stderr.strip()))
     if problems:
         raise Fail("; ".join(problems))
 

@@ -676,6 +676,7 @@ def test_colorfilters(c, t):
                                     ("loss_receiver", "nak", "RoCE NAK"),
                                     ("loss_receiver", "retransmission", "RoCE Retransmission"),
                                     ("ecn_cnp", "ce_unanswered", "RoCE CE unanswered"),
+                                    ("ecn_cnp", "cnp_unexplained", "RoCE CNP unexplained"),
                                     ("bad_icrc", "bad_icrc", "RoCE Bad ICRC or malformed"),
                                     ("capture_loss", "capture_loss", grey),
                                     ("icrc_rewritten", "bad_icrc", grey),

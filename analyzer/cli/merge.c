@@ -113,9 +113,9 @@ static int merge_reports(const struct merge_args *a, struct roce_report *acc)
         else if (one.error != NULL) /* merged all the same: the merge is incomplete too */
             roce_complainf("%s: an incomplete report (%s): the merge is incomplete", path,
                            one.error);
-        int rc = differs == NULL ? roce_report_merge(acc, &one) : -1;
+        int rc = differs == NULL ? roce_report_merge_checked(acc, &one, err, sizeof err) : -1;
         if (rc != 0 && differs == NULL)
-            roce_complain(path, "out of memory");
+            roce_complain(path, rc > 0 ? err : "out of memory");
         roce_report_free(&one);
         if (rc != 0)
             return -1;

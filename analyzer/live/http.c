@@ -7,8 +7,17 @@
  * answered on the first call of the access handler, before any body is
  * read: a request announcing a body (Content-Length other than 0, or a
  * Transfer-Encoding) is refused with 413 and its connection closed.
+ *
+ * The server's thread runs libmicrohttpd's turns itself (MHD_run when its
+ * epoll descriptor is ready), so that the connection pool (http_pool.c) is
+ * kept by that one thread: a connection enters it when libmicrohttpd has
+ * accepted it (which may close another, or this one), is answering once its
+ * request is complete and waiting again once its answer is sent, and leaves
+ * when libmicrohttpd closes it (before it closes the descriptor, which the
+ * pool only ever shuts down). After each turn the connections past their
+ * deadline are shut down; the thread sleeps until the next deadline at most.
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* pipe2 */
 #include "http.h"
 
 #include <arpa/inet.h>
@@ -16,15 +25,19 @@
 #include <fcntl.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PORT_MAX       65535ul
-#define LISTEN_BACKLOG 16
+#define LISTEN_BACKLOG SOMAXCONN /* connections waiting to be accepted, up to the system bound */
+#define MS_PER_S       1000
+#define NS_PER_MS      1000000
 #define DEFAULT_ADDR   "127.0.0.1"
 #define ADDR_BUF       64
 #define ALLOWED        "GET, HEAD"
@@ -37,9 +50,22 @@ struct doc {
 struct roce_http {
     int fd; /* the listening socket, until the daemon owns it */
     struct MHD_Daemon *daemon;
-    pthread_mutex_t mu;
+    int epoll_fd; /* the daemon's */
+    pthread_t thread;
+    int running;        /* the thread was started */
+    int wake[2];        /* a byte written to wake[1] stops the thread */
+    pthread_mutex_t mu; /* the documents */
     struct doc docs[ROCE_HTTP_DOCS];
+    struct roce_http_pool pool; /* the server's thread's alone */
 };
+
+/* A monotonic clock in milliseconds. */
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * MS_PER_S + ts.tv_nsec / NS_PER_MS;
+}
 
 int roce_http_parse_addr(const char *spec, struct sockaddr_storage *sa, socklen_t *len)
 {
@@ -98,6 +124,8 @@ struct roce_http *roce_http_bind(const char *spec, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    h->wake[0] = h->wake[1] = -1;
+    roce_http_pool_init(&h->pool);
     h->fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (h->fd < 0 || setsockopt(h->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
         bind(h->fd, (struct sockaddr *)&sa, len) != 0 || listen(h->fd, LISTEN_BACKLOG) != 0) {
@@ -151,10 +179,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                                   size_t *upload_size, void **state)
 {
     struct roce_http *h = cls;
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     (void)version;
     (void)upload;
     (void)upload_size;
     (void)state;
+    if (ci != NULL && ci->socket_context != NULL)
+        roce_http_pool_answering(ci->socket_context, now_ms());
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
         return error_page(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
     if (has_body(c))
@@ -172,25 +204,104 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return rc;
 }
 
+/* A connection libmicrohttpd accepted (into the pool, which may close
+ * another or this one) or closed (out of it). */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    struct roce_http *h = cls;
+    if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        if (*socket_context != NULL)
+            roce_http_pool_remove(*socket_context);
+        *socket_context = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *fd =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *peer =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (fd == NULL)
+        return;
+    *socket_context = roce_http_pool_add(&h->pool, fd->connect_fd,
+                                         peer != NULL ? peer->client_addr : NULL, now_ms());
+    if (*socket_context == NULL) /* no slot: cannot be with the daemon's limit */
+        shutdown(fd->connect_fd, SHUT_RDWR);
+}
+
+/* An answer sent (or a request ended otherwise): the connection waits for
+ * its next request. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **state,
+                         enum MHD_RequestTerminationCode toe)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    (void)cls;
+    (void)state;
+    (void)toe;
+    if (ci != NULL && ci->socket_context != NULL)
+        roce_http_pool_answered(ci->socket_context, now_ms());
+}
+
+/* The server's thread: libmicrohttpd's turns, then the deadlines, until a
+ * byte comes on h->wake[0]. */
+static void *serve(void *arg)
+{
+    struct roce_http *h = arg;
+    struct pollfd p[2] = {{h->epoll_fd, POLLIN, 0}, {h->wake[0], POLLIN, 0}};
+    int64_t next = -1;
+    for (;;) {
+        MHD_UNSIGNED_LONG_LONG mhd_next;
+        if (MHD_get_timeout(h->daemon, &mhd_next) == MHD_YES &&
+            (next < 0 || mhd_next < (MHD_UNSIGNED_LONG_LONG)next))
+            next = (int64_t)mhd_next;
+        if (poll(p, 2,
+                 next < 0           ? -1
+                 : next > INT32_MAX ? INT32_MAX
+                                    : (int)next) < 0 &&
+            errno != EINTR)
+            break;
+        if (p[1].revents != 0)
+            break;
+        MHD_run(h->daemon);
+        next = roce_http_pool_expire(&h->pool, now_ms());
+    }
+    return NULL;
+}
+
 int roce_http_start(struct roce_http *h, char *err, size_t errlen)
 {
     sigset_t all, saved;
-    /* the thread inherits the mask: it must take none of the monitor's signals */
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &saved);
-    h->daemon =
-        MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, on_request,
-                         h, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->fd,
-                         MHD_OPTION_CONNECTION_LIMIT, (unsigned)ROCE_HTTP_CONNECTIONS,
-                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)ROCE_HTTP_PER_IP,
-                         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)ROCE_HTTP_REQUEST_BYTES,
-                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)ROCE_HTTP_IDLE_S, MHD_OPTION_END);
-    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    if (pipe2(h->wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+        snprintf(err, errlen, "cannot start the HTTP server: %s", strerror(errno));
+        return -1;
+    }
+    h->daemon = MHD_start_daemon(
+        MHD_USE_EPOLL, 0, NULL, NULL, on_request, h, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->fd,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)ROCE_HTTP_SLOTS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)ROCE_HTTP_REQUEST_BYTES, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)(ROCE_HTTP_ANSWER_MS / MS_PER_S), MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_END);
     if (h->daemon == NULL) {
         snprintf(err, errlen, "cannot start the HTTP server");
         return -1;
     }
     h->fd = -1; /* the daemon's now */
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+    if (di == NULL) {
+        snprintf(err, errlen, "cannot start the HTTP server: no epoll");
+        return -1;
+    }
+    h->epoll_fd = di->epoll_fd;
+    /* the thread inherits the mask: it must take none of the monitor's signals */
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &saved);
+    int rc = pthread_create(&h->thread, NULL, serve, h);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    if (rc != 0) {
+        snprintf(err, errlen, "cannot start the HTTP server: %s", strerror(rc));
+        return -1;
+    }
+    h->running = 1;
     return 0;
 }
 
@@ -237,8 +348,17 @@ void roce_http_free(struct roce_http *h)
 {
     if (h == NULL)
         return;
+    if (h->running) {
+        const char stop = 1;
+        while (write(h->wake[1], &stop, 1) < 0 && errno == EINTR)
+            ;
+        pthread_join(h->thread, NULL);
+    }
     if (h->daemon != NULL)
         MHD_stop_daemon(h->daemon);
+    for (unsigned i = 0; i < 2; i++)
+        if (h->wake[i] >= 0)
+            close(h->wake[i]);
     if (h->fd >= 0)
         close(h->fd);
     for (unsigned i = 0; i < ROCE_HTTP_DOCS; i++) {

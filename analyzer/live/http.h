@@ -5,11 +5,16 @@
  *
  * Bounds: at most ROCE_HTTP_CONNECTIONS connections at once (and
  * ROCE_HTTP_PER_IP from one address), ROCE_HTTP_REQUEST_BYTES for a
- * request's line and headers, no request body, ROCE_HTTP_IDLE_S seconds of
- * inactivity before a connection is closed. The socket is bound first (as
- * root, so that ports below 1024 work), the server's thread started after
- * the privileges are dropped (-Z): it never runs as root, takes no signals
- * and only reads what the monitor published.
+ * request's line and headers, no request body; a request must be complete
+ * within ROCE_HTTP_REQUEST_MS of its connection's accept (or of the previous
+ * answer on it) and its answer taken within ROCE_HTTP_ANSWER_MS. A
+ * connection over a bound takes the place of the one that has shown least
+ * (stalled or trickling requests, then slow readers, oldest first:
+ * http_pool.h), so that a complete request is answered at once whatever the
+ * other connections do. The socket is bound first (as root, so that ports
+ * below 1024 work), the server's thread started after the privileges are
+ * dropped (-Z): it never runs as root, takes no signals and only reads what
+ * the monitor published.
  */
 #ifndef ROCE_HTTP_H
 #define ROCE_HTTP_H
@@ -17,10 +22,9 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#define ROCE_HTTP_CONNECTIONS   32
-#define ROCE_HTTP_PER_IP        8
+#include "http_pool.h"
+
 #define ROCE_HTTP_REQUEST_BYTES 16384
-#define ROCE_HTTP_IDLE_S        10
 #define ROCE_HTTP_DOCS          4 /* paths that can be published */
 
 struct roce_http;

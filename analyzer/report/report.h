@@ -138,10 +138,6 @@ struct roce_evidence *roce_report_flow_ev(struct roce_report *r, size_t i);
  * evidence, its MACs, totals and options), in *out (roce_diag_list_free
  * frees it). 0, or -1 when out of memory (report_diag.c). */
 int roce_report_diagnoses(const struct roce_report *r, struct roce_diag_list *out);
-/* Fold mac (from a capture read after r's, frames numbered on by frame_off)
- * into r's entry of the same MAC, or add it. 0, or -1 when out of memory. */
-int roce_report_merge_mac(struct roce_report *r, const struct roce_host_mac *mac,
-                          uint64_t frame_off);
 /* Set what was read from owned copies (r->own): append a file name, set
  * the link type or the error (NULL allowed). 0, or -1 when out of memory. */
 int roce_report_add_file(struct roce_report *r, const char *name);
@@ -152,8 +148,14 @@ int roce_report_set_error(struct roce_report *r, const char *error);
  * (report_merge.c; dst from roce_report_init, then merges only): frame
  * numbers and flow ids of src continue dst's, counts add up, distributions
  * merge; the first report merged gives the options. Everything is copied,
- * src is not changed. 0, or -1 when out of memory. rocescope(1), MANY FILES
- * says what is exact. */
+ * src is not changed. 0; 1 when a count would add up past
+ * ROCE_REPORT_INT_MAX (dst unchanged; why, when not NULL, names it:
+ * "capture.packets: the sum of the reports would be more than ..."); -1
+ * when out of memory. rocescope(1), MANY FILES says what is exact. */
+int roce_report_merge_checked(struct roce_report *dst, const struct roce_report *src, char *why,
+                              size_t whylen);
+/* roce_report_merge_checked without the reason: 0, or -1 (out of memory,
+ * or a count too big). */
 int roce_report_merge(struct roce_report *dst, const struct roce_report *src);
 
 /* Fold src, the report of one part of a split analysis (roce_shard_key:
@@ -162,13 +164,25 @@ int roce_report_merge(struct roce_report *dst, const struct roce_report *src);
  * parts' ids to the ids one engine would have given), counts add up,
  * distributions merge. Then roce_report_merge_parts_done orders the flows,
  * connections and episodes as one engine's report and keeps the episodes
- * cfg.max_episodes allows. 0, or -1 when out of memory. */
+ * cfg.max_episodes allows. 0, or -1 when out of memory (or a count too big,
+ * as roce_report_merge). */
 int roce_report_merge_part(struct roce_report *dst, const struct roce_report *src,
                            uint64_t (*map)(uint64_t id, void *ctx), void *ctx);
 int roce_report_merge_parts_done(struct roce_report *dst);
 
+/* The largest integer a report holds (its parser refuses larger ones), and
+ * so the largest sum a merge makes. */
+#define ROCE_REPORT_INT_MAX INT64_MAX
+#define ROCE_REPORT_WHY_LEN 128
+/* The most JSON text the parser builds into one value: a member outside the
+ * long lists, or one element of them (a flow without its episodes). Those
+ * rocescope writes take a few KiB. */
+#define ROCE_REPORT_VALUE_MAX (1u << 20)
+
 /* Read a JSON report written by roce_report_json (report_parse.c) into r
- * (initialised here). 0, or -1 with the reason in err (r is then freed). */
+ * (initialised here), in memory bounded by the report's model, not by the
+ * file (report_parse.c says how). 0, or -1 with the reason in err (r is then
+ * freed). */
 int roce_report_parse(const char *path, struct roce_report *r, char *err, size_t errlen);
 
 /* Write the full report as one JSON document. 0, or -1 on error. */

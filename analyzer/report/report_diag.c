@@ -1,8 +1,8 @@
 /*
- * report_diag.c - the diagnoses of a report and its MAC table (see
- * report.h): the engine's roce_diagnose over what the report holds, so that
- * a report built from an engine, read back from JSON or merged from several
- * gives the list one engine would.
+ * report_diag.c - the diagnoses of a report (see report.h): the engine's
+ * roce_diagnose over what the report holds, so that a report built from an
+ * engine, read back from JSON or merged from several gives the list one
+ * engine would.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,20 +26,4 @@ int roce_report_diagnoses(const struct roce_report *r, struct roce_diag_list *ou
     rc = roce_diagnose(&in, out);
     free(flows);
     return rc;
-}
-
-int roce_report_merge_mac(struct roce_report *r, const struct roce_host_mac *mac,
-                          uint64_t frame_off)
-{
-    for (size_t i = 0; i < r->n_macs; i++)
-        if (memcmp(r->macs[i].mac, mac->mac, sizeof mac->mac) == 0) {
-            roce_host_mac_merge(&r->macs[i], mac, frame_off);
-            return 0;
-        }
-    struct roce_host_mac *m = roce_report_add_mac(r);
-    if (m == NULL)
-        return -1;
-    memcpy(m->mac, mac->mac, sizeof mac->mac);
-    roce_host_mac_merge(m, mac, frame_off);
-    return 0;
 }

@@ -342,8 +342,8 @@ static const struct roce_field episode_fields[] = {
     FIELD(E, "", "nak_frame", ROCE_FT_UINT, nak_frame, .merge = ROCE_MERGE_FRAME,
           .flags = ROCE_FF_NULL0, .when = offsetof(E, nak_frame)),
     CALL("", "nak_generation_us", roce_fcall_nak_generation, MEMBER(E, nak_generation_ns)),
-    FIELD(E, "", "nak_to_resend_us", ROCE_FT_US, nak_to_resend_ns, .flags = ROCE_FF_NULL0,
-          .when = offsetof(E, nak_frame)),
+    FIELD(E, "", "nak_to_resend_us", ROCE_FT_US, nak_to_resend_ns,
+          .flags = ROCE_FF_NULL0 | ROCE_FF_SIGNED, .when = offsetof(E, nak_frame)),
     CALL("", "duration_us", roce_fcall_duration_us, MEMBER(E, last_ts_ns)),
     FIELD(E, "", NULL, ROCE_FT_UINT, flow_id, .merge = ROCE_MERGE_FLOW_ID),
 };

@@ -72,8 +72,10 @@ enum roce_fflag {
     ROCE_FF_GAUGE = 1u << 4,    /* with LIVE: a current value, only in the running totals */
     ROCE_FF_LIVE_LAST = 1u << 5, /* with LIVE: after the other counts of its object there */
     ROCE_FF_LIVE_ONLY = 1u << 6, /* in the interval lines, not in the report */
-    ROCE_FF_QUANTA = 1u << 7     /* PFC/PAUSE quanta: Prometheus has them as seconds at the
+    ROCE_FF_QUANTA = 1u << 7,    /* PFC/PAUSE quanta: Prometheus has them as seconds at the
                                     configured link speed */
+    ROCE_FF_SIGNED = 1u << 8     /* US: a difference of two frames' times, negative when the
+                                    capture's clock ran backwards (other times are never) */
 };
 
 struct roce_field;
@@ -182,6 +184,11 @@ int roce_fields_parse(struct roce_jget *g, json_object *o, const char *where,
 /* Merge the totals of src, the report of the capture read after dst's, into
  * dst's by the merge kinds of roce_report_fields (SUM, FIRST, LAST). */
 void roce_fields_merge_totals(struct roce_totals *dst, const struct roce_totals *src);
+/* Whether the counts (ROCE_MERGE_SUM) of src add to dst's without passing
+ * max: 0, or -1 with the name of the first that would ("capture.packets",
+ * "pfc.priorities[3].xoff") in why. */
+int roce_fields_check_sums(const struct roce_totals *dst, const struct roce_totals *src,
+                           uint64_t max, char *why, size_t len);
 /* Number the FRAME, FLOW_ID and FLOW_REF fields of a record on after frame_off
  * frames and id_off flows. */
 void roce_fields_renumber(const struct roce_fieldset *fs, void *base, uint64_t frame_off,
@@ -214,5 +221,10 @@ extern const struct roce_fcall roce_fcall_file, roce_fcall_files, roce_fcall_lin
 extern const struct roce_fcall roce_fcall_diagnoses, roce_fcall_macs, roce_fcall_storm_frames,
     roce_fcall_capture_frames, roce_fcall_udp_sports, roce_fcall_dcqcn, roce_fcall_evidence,
     roce_fcall_nak_generation;
+/* An element of "host_macs" (host nonzero) or "fabric_macs", o at where,
+ * appended to r's MACs (the parser streams the lists element by element).
+ * 0, or -1 when out of memory. */
+int roce_fields_parse_mac(struct roce_jget *g, json_object *o, const char *where,
+                          struct roce_report *r, int host);
 
 #endif

@@ -4,7 +4,10 @@
  */
 #include "report_fields.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#define NAME_LEN 96
 
 uint64_t roce_field_u64(const void *base, size_t off)
 {
@@ -90,6 +93,53 @@ void roce_fields_merge_totals(struct roce_totals *dst, const struct roce_totals 
             break;
         }
     }
+}
+
+/* The name of the count at off in a record of fs, as the document places
+ * it ("capture.packets", "naks.psn_sequence_error", "pfc.priorities[3].xoff"),
+ * into buf. */
+static void count_name(const struct roce_fieldset *fs, size_t off, char *buf, size_t len)
+{
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++) {
+        if (f->merge != ROCE_MERGE_SUM || off < f->off || off >= f->off + f->size)
+            continue;
+        const char *key = f->key != NULL ? f->key : "(not written)";
+        char here[NAME_LEN], in[NAME_LEN];
+        const size_t at = off - f->off, prio = sizeof(struct roce_pfc_prio);
+        snprintf(here, sizeof here, "%s%s%s", f->path, f->path[0] && key[0] ? "." : "", key);
+        if (f->type == ROCE_FT_OBJECT)
+            count_name(f->sub, at, in, sizeof in);
+        else if (f->type == ROCE_FT_COUNTS)
+            snprintf(in, sizeof in, "%s", f->names->name((unsigned)(at / sizeof(uint64_t))));
+        else if (f->call == &roce_fcall_priorities)
+            count_name(&roce_pfc_prio_fields, at % prio, in, sizeof in);
+        else
+            in[0] = '\0';
+        if (f->call == &roce_fcall_priorities)
+            snprintf(buf, len, "%s[%zu].%s", here, at / prio, in);
+        else
+            snprintf(buf, len, "%s%s%s", here, here[0] && in[0] ? "." : "", in);
+        return;
+    }
+    snprintf(buf, len, "a count");
+}
+
+int roce_fields_check_sums(const struct roce_totals *dst, const struct roce_totals *src,
+                           uint64_t max, char *why, size_t len)
+{
+    const struct roce_fieldset *fs = &roce_report_fields;
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++) {
+        if (f->merge != ROCE_MERGE_SUM)
+            continue;
+        for (size_t off = f->off; off < f->off + f->size; off += sizeof(uint64_t)) {
+            uint64_t a = roce_field_u64(dst, off), b = roce_field_u64(src, off);
+            if (a > max || b > max - a) {
+                count_name(fs, off, why, len);
+                return -1;
+            }
+        }
+    }
+    return 0;
 }
 
 void roce_fields_renumber(const struct roce_fieldset *fs, void *base, uint64_t frame_off,

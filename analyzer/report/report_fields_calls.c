@@ -184,6 +184,11 @@ static int duration_s_parse(struct roce_jget *g, json_object *o, const char *whe
     int64_t duration;
     (void)c;
     roce_jget_ns(g, o, where, f->key, SEC_DECIMALS, 0, &duration);
+    if (duration < 0 || t->first_ts_ns < 0 || duration > INT64_MAX - t->first_ts_ns) {
+        roce_jget_fail(g, where, f->key,
+                       duration < 0 ? "a negative time" : "first_time + duration_s out of range");
+        duration = 0;
+    }
     t->last_ts_ns = t->first_ts_ns + duration;
     return 0;
 }

@@ -117,6 +117,16 @@ static void mac_parse(struct roce_jget *g, json_object *o, const char *where,
         roce_jget_fail(g, where, "addresses", "not a MAC of this list");
 }
 
+int roce_fields_parse_mac(struct roce_jget *g, json_object *o, const char *where,
+                          struct roce_report *r, int host)
+{
+    struct roce_host_mac *m = roce_report_add_mac(r);
+    if (m == NULL)
+        return -1;
+    mac_parse(g, o, where, m, host);
+    return 0;
+}
+
 static int macs_parse(struct roce_jget *g, json_object *o, const char *where,
                       const struct roce_field *f, void *base, const struct roce_fin *c)
 {
@@ -124,12 +134,9 @@ static int macs_parse(struct roce_jget *g, json_object *o, const char *where,
     char at[WHERE_LEN];
     (void)base;
     roce_jget_where(at, sizeof at, where, f->key);
-    for (size_t i = 0; a != NULL && !g->failed && i < json_object_array_length(a); i++) {
-        struct roce_host_mac *m = roce_report_add_mac(c->r);
-        if (m == NULL)
+    for (size_t i = 0; a != NULL && !g->failed && i < json_object_array_length(a); i++)
+        if (roce_fields_parse_mac(g, json_object_array_get_idx(a, i), at, c->r, f->arg == 1) != 0)
             return -1;
-        mac_parse(g, json_object_array_get_idx(a, i), at, m, f->arg == 1);
-    }
     return 0;
 }
 const struct roce_fcall roce_fcall_macs = {macs_write, macs_parse};

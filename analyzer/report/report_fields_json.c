@@ -220,6 +220,8 @@ static int parse_field(struct roce_jget *g, json_object *h, const char *where,
     case ROCE_FT_SECONDS:
         roce_jget_ns(g, h, where, f->key, f->type == ROCE_FT_US ? US_DECIMALS : SEC_DECIMALS,
                      nullable, &ns);
+        if (ns < 0 && !(f->flags & ROCE_FF_SIGNED))
+            roce_jget_fail(g, where, f->key, "a negative time");
         memcpy((char *)base + f->off, &ns, sizeof ns);
         return 0;
     case ROCE_FT_NAME:

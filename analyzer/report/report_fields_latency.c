@@ -101,20 +101,24 @@ static void exact_samples(struct roce_jget *g, json_object *a, const char *where
 }
 
 /* {"buckets": [[index, count], ...]}: the counts added to l, with the exact
- * min and max written (w). */
+ * min and max written (w). Each bucket once, in ascending order (as
+ * written), so that no count adds up past what a bucket holds. */
 static void buckets(struct roce_jget *g, json_object *a, const char *where, struct roce_lat *l,
                     const struct roce_lat_summary *w)
 {
+    int64_t last = -1;
     for (size_t i = 0; i < json_object_array_length(a); i++) {
         json_object *pair = json_object_array_get_idx(a, i), *idx, *count;
         if (json_object_get_type(pair) != json_type_array || json_object_array_length(pair) != 2 ||
             json_object_get_type(idx = json_object_array_get_idx(pair, 0)) != json_type_int ||
             json_object_get_type(count = json_object_array_get_idx(pair, 1)) != json_type_int ||
-            json_object_get_int64(idx) < 0 || json_object_get_int64(idx) >= ROCE_LAT_BUCKETS ||
+            json_object_get_int64(idx) <= last || json_object_get_int64(idx) >= ROCE_LAT_BUCKETS ||
             json_object_get_int64(count) <= 0 || json_object_get_int64(count) > UINT32_MAX) {
-            roce_jget_fail(g, where, "distribution.buckets", "not a list of [index, count]");
+            roce_jget_fail(g, where, "distribution.buckets",
+                           "not a list of [index, count], ascending by index");
             return;
         }
+        last = json_object_get_int64(idx);
         if (roce_lat_add_bucket(l, (unsigned)json_object_get_int64(idx),
                                 (uint32_t)json_object_get_int64(count), w->min, w->max) != 0) {
             roce_jget_fail(g, where, "distribution", "out of memory");

@@ -17,13 +17,109 @@
  * (report_fields.c); what cannot be exact (a flow table or verdict queue
  * that would have filled up jointly, PFC storm windows, which are counted
  * per capture) is listed in rocescope(1), MANY FILES.
+ *
+ * Nothing adds up past ROCE_REPORT_INT_MAX, the largest integer a report
+ * holds: a merge that would (the totals' counts, a latency bucket, the
+ * counts of a MAC both reports have) is refused before anything changes.
+ * Frame numbers and flow ids numbered on cannot wrap: each, and each
+ * offset (a sum of counts), is at most ROCE_REPORT_INT_MAX.
  */
 #include "report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report_fields.h"
+
+#define MAC_TEXT 18 /* "aa:bb:cc:dd:ee:ff" */
+
+/* A MAC of the merged report, by address, at its index. */
+struct mac_at {
+    uint8_t mac[ROCE_MAC_LEN];
+    size_t at;
+};
+
+static int cmp_mac_at(const void *a, const void *b)
+{
+    return memcmp(((const struct mac_at *)a)->mac, ((const struct mac_at *)b)->mac, ROCE_MAC_LEN);
+}
+
+/* dst's MACs ordered by address, into *idx (to free). 0, or -1 when out of
+ * memory. */
+static int index_macs(const struct roce_report *dst, struct mac_at **idx)
+{
+    *idx = malloc((dst->n_macs ? dst->n_macs : 1) * sizeof **idx);
+    if (*idx == NULL)
+        return -1;
+    for (size_t i = 0; i < dst->n_macs; i++) {
+        memcpy((*idx)[i].mac, dst->macs[i].mac, ROCE_MAC_LEN);
+        (*idx)[i].at = i;
+    }
+    qsort(*idx, dst->n_macs, sizeof **idx, cmp_mac_at);
+    return 0;
+}
+
+/* The index in dst of the MAC of m, or SIZE_MAX (idx: dst's n MACs by
+ * address; MACs added after it was made are not in it). */
+static size_t find_mac(const struct mac_at *idx, size_t n, const struct roce_host_mac *m)
+{
+    struct mac_at key;
+    memcpy(key.mac, m->mac, ROCE_MAC_LEN);
+    const struct mac_at *hit = n ? bsearch(&key, idx, n, sizeof *idx, cmp_mac_at) : NULL;
+    return hit != NULL ? hit->at : SIZE_MAX;
+}
+
+/* Nonzero when a + b would pass ROCE_REPORT_INT_MAX. */
+static int too_big(uint64_t a, uint64_t b)
+{
+    return a > ROCE_REPORT_INT_MAX || b > ROCE_REPORT_INT_MAX - a;
+}
+
+/* Whether src adds to dst without passing ROCE_REPORT_INT_MAX, or what a
+ * latency bucket holds (idx: dst's MACs by address): 0, or -1 with the
+ * count that would in why and its bound in *bound. */
+static int check_sums(const struct roce_report *dst, const struct roce_report *src,
+                      const struct mac_at *idx, char *why, size_t len, uint64_t *bound)
+{
+    *bound = ROCE_REPORT_INT_MAX;
+    if (roce_fields_check_sums(&dst->t, &src->t, ROCE_REPORT_INT_MAX, why, len) != 0)
+        return -1;
+    for (const struct roce_field *f = roce_report_fields.f;
+         f < roce_report_fields.f + roce_report_fields.n; f++)
+        for (unsigned b = 0; f->merge == ROCE_MERGE_SUMMARY && b < ROCE_LAT_BUCKETS; b++) {
+            /* the exact samples of either become buckets too */
+            uint64_t sum = (uint64_t)roce_lat_bucket(roce_report_lat_get(&dst->lat[f->arg]), b) +
+                           roce_lat_bucket(roce_report_lat_get(&src->lat[f->arg]), b) +
+                           2 * ROCE_LAT_EXACT;
+            if (sum > UINT32_MAX) {
+                *bound = UINT32_MAX;
+                snprintf(why, len, "%s%s%s.distribution.buckets", f->path, f->path[0] ? "." : "",
+                         f->key);
+                return -1;
+            }
+        }
+    for (size_t i = 0; i < src->n_macs; i++) {
+        const struct roce_host_mac *s = &src->macs[i];
+        size_t at = find_mac(idx, dst->n_macs, s);
+        if (at == SIZE_MAX)
+            continue;
+        const struct roce_host_mac *d = &dst->macs[at];
+        const char *over = too_big(d->checked_frames, s->checked_frames)     ? "checked_frames"
+                           : too_big(d->unrouted_frames, s->unrouted_frames) ? "unrouted_frames"
+                           : too_big(d->pfc_frames, s->pfc_frames)           ? "pfc_frames"
+                           : too_big(d->pause_frames, s->pause_frames)       ? "pause_frames"
+                                                                             : NULL;
+        if (over != NULL) {
+            char mac[MAC_TEXT];
+            snprintf(mac, sizeof mac, "%02x:%02x:%02x:%02x:%02x:%02x", s->mac[0], s->mac[1],
+                     s->mac[2], s->mac[3], s->mac[4], s->mac[5]);
+            snprintf(why, len, "the MAC %s: %s", mac, over);
+            return -1;
+        }
+    }
+    return 0;
+}
 
 /* How the frames and flow ids of a report being merged are numbered in the
  * merged one: on after offsets (captures read one after the other), or
@@ -85,10 +181,13 @@ static int merge_flows(struct roce_report *dst, const struct roce_report *src,
     return 0;
 }
 
-/* src's MACs folded into dst's, its PFC storm frames after dst's, the frames
- * that show the faults of its capture with dst's. 0 or -1. */
-static int merge_macs(struct roce_report *dst, const struct roce_report *src, uint64_t frame_off)
+/* src's MACs folded into dst's (idx: dst's by address; src lists each MAC
+ * once), its PFC storm frames after dst's, the frames that show the faults
+ * of its capture with dst's. 0 or -1. */
+static int merge_macs(struct roce_report *dst, const struct roce_report *src, uint64_t frame_off,
+                      const struct mac_at *idx)
 {
+    const size_t indexed = dst->n_macs;
     struct roce_pfc_storm_frames *d = &dst->t.storm_frames;
     const struct roce_pfc_storm_frames *s = &src->t.storm_frames;
     for (unsigned p = 0; p <= ROCE_PFC_PRIORITIES; p++)
@@ -103,9 +202,16 @@ static int merge_macs(struct roce_report *dst, const struct roce_report *src, ui
         for (unsigned i = 0; i < src->t.capture_frames.n[k] && i < ROCE_EVIDENCE_MAX; i++)
             roce_evidence_add_capture(&dst->t.capture_frames, k,
                                       src->t.capture_frames.frame[k][i] + frame_off);
-    for (size_t i = 0; i < src->n_macs; i++)
-        if (roce_report_merge_mac(dst, &src->macs[i], frame_off) != 0)
+    for (size_t i = 0; i < src->n_macs; i++) {
+        const struct roce_host_mac *m = &src->macs[i];
+        size_t at = find_mac(idx, indexed, m);
+        struct roce_host_mac *to = at != SIZE_MAX ? &dst->macs[at] : roce_report_add_mac(dst);
+        if (to == NULL)
             return -1;
+        if (at == SIZE_MAX)
+            memcpy(to->mac, m->mac, sizeof m->mac);
+        roce_host_mac_merge(to, m, frame_off);
+    }
     return 0;
 }
 
@@ -160,23 +266,50 @@ static int merge_conns(struct roce_report *dst, const struct roce_report *src,
     return 0;
 }
 
-int roce_report_merge(struct roce_report *dst, const struct roce_report *src)
+/* dst's MACs indexed, and the sums checked: 0 (*idx to free), 1 (a sum too
+ * big, in why), or -1 when out of memory. */
+static int prepare(const struct roce_report *dst, const struct roce_report *src,
+                   struct mac_at **idx, char *why, size_t whylen)
+{
+    char name[ROCE_REPORT_WHY_LEN];
+    uint64_t bound;
+    if (index_macs(dst, idx) != 0)
+        return -1;
+    if (check_sums(dst, src, *idx, name, sizeof name, &bound) == 0)
+        return 0;
+    if (why != NULL)
+        snprintf(why, whylen, "%s: the sum of the reports would be more than %llu", name,
+                 (unsigned long long)bound);
+    free(*idx);
+    return 1;
+}
+
+int roce_report_merge_checked(struct roce_report *dst, const struct roce_report *src, char *why,
+                              size_t whylen)
 {
     const struct renumber rn = {dst->t.packets, dst->t.flows_created, NULL, NULL};
     const int first = dst->n_files == 0;
-
-    for (size_t i = 0; i < src->n_files; i++)
-        if (roce_report_add_file(dst, src->files[i]) != 0)
-            return -1;
+    struct mac_at *idx;
+    int rc = prepare(dst, src, &idx, why, whylen);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < src->n_files && rc == 0; i++)
+        rc = roce_report_add_file(dst, src->files[i]);
     /* the rule of the joint run (analysis.c): src begins before dst's latest time */
     if (src->files_overlap ||
         (dst->t.packets && src->t.packets && src->t.first_ts_ns < dst->t.last_ts_ns))
         dst->files_overlap = 1;
-    if (merge_common(dst, src, first) != 0 || merge_flows(dst, src, &rn) != 0 ||
+    if (rc != 0 || merge_common(dst, src, first) != 0 || merge_flows(dst, src, &rn) != 0 ||
         merge_episodes(dst, src, &rn, dst->cfg->max_episodes) != 0 ||
-        merge_conns(dst, src, &rn) != 0 || merge_macs(dst, src, rn.frame_off) != 0)
-        return -1;
-    return 0;
+        merge_conns(dst, src, &rn) != 0 || merge_macs(dst, src, rn.frame_off, idx) != 0)
+        rc = -1;
+    free(idx);
+    return rc;
+}
+
+int roce_report_merge(struct roce_report *dst, const struct roce_report *src)
+{
+    return roce_report_merge_checked(dst, src, NULL, 0) == 0 ? 0 : -1;
 }
 
 int roce_report_merge_part(struct roce_report *dst, const struct roce_report *src,
@@ -184,17 +317,21 @@ int roce_report_merge_part(struct roce_report *dst, const struct roce_report *sr
 {
     const struct renumber rn = {0, 0, map, ctx};
     const int first = dst->n_files == 0;
+    struct mac_at *idx;
+    int rc = prepare(dst, src, &idx, NULL, 0);
+    if (rc != 0)
+        return -1;
     if (first) { /* what was read: the same in every part */
-        for (size_t i = 0; i < src->n_files; i++)
-            if (roce_report_add_file(dst, src->files[i]) != 0)
-                return -1;
+        for (size_t i = 0; i < src->n_files && rc == 0; i++)
+            rc = roce_report_add_file(dst, src->files[i]);
         dst->files_overlap = src->files_overlap;
     }
-    if (merge_common(dst, src, first) != 0 || merge_flows(dst, src, &rn) != 0 ||
+    if (rc != 0 || merge_common(dst, src, first) != 0 || merge_flows(dst, src, &rn) != 0 ||
         merge_episodes(dst, src, &rn, SIZE_MAX) != 0 || merge_conns(dst, src, &rn) != 0 ||
-        merge_macs(dst, src, 0) != 0)
-        return -1;
-    return 0;
+        merge_macs(dst, src, 0, idx) != 0)
+        rc = -1;
+    free(idx);
+    return rc;
 }
 
 /* A flow's place in the merged list. */

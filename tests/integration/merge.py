@@ -24,6 +24,7 @@ reports made with different options, bad usage, an unwritable output.
 import argparse
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -234,6 +235,18 @@ def errors(c, captures):
         "edited.json": text.replace(b'"p50": 40.000', b'"p50": 41.000', 1),
         "nodist.json": text.replace(b'"distribution"', b'"distributio"', 1),
         "negative.json": text.replace(b'"packets": 29', b'"packets": -29', 1),
+        # issue 26: numbers by RFC 8259, integers a report can hold, times a capture can have
+        "u64max.json": text.replace(b'"packets": 29', b'"packets": 18446744073709551615', 1),
+        "digits400.json": text.replace(b'"bytes": ', b'"bytes": 1' + b"0" * 399 + b", \"x\": ", 1),
+        "dot.json": text.replace(b'"bytes": ', b'"bytes": 1., "x": ', 1),
+        "zero1.json": text.replace(b'"bytes": ', b'"bytes": 01, "x": ', 1),
+        "plus.json": text.replace(b'"bytes": ', b'"bytes": +1, "x": ', 1),
+        "negtime.json": text.replace(b'"first_time": 1', b'"first_time": -1', 1),
+        "inftime.json": text.replace(b'"duration_s": ', b'"duration_s": 1e400, "x": ', 1),
+        "exptime.json": text.replace(b'"duration_s": ', b'"duration_s": 1e-3, "x": ', 1),
+        # each within range; their sums are not
+        "bytesmax.json": re.sub(rb'"bytes": \d+', b'"bytes": 9223372036854775807', text, count=1),
+        "xoffmax.json": re.sub(rb'"xoff": \d+', b'"xoff": 9223372036854775800', text, count=1),
     }
     for name, data in cases.items():
         with open(c.path(name), "wb") as f:
@@ -252,8 +265,10 @@ def errors(c, captures):
 
     case("not a report", ["merge", "-o", out, good, c.path("notreport.json")], 1,
          "not a rocescope JSON report")
-    case("not JSON", ["merge", "-o", out, c.path("notjson.json")], 1, "notjson.json: offset 0")
-    case("cut short", ["merge", "-o", out, c.path("cut.json")], 1, "cut.json: offset")
+    case("not JSON", ["merge", "-o", out, c.path("notjson.json")], 1,
+         "notjson.json: an object expected (offset 0)")
+    case("cut short", ["merge", "-o", out, c.path("cut.json")], 1,
+         "the report is cut short (offset %d)" % (len(text) // 2))
     case("data after the report", ["merge", "-o", out, c.path("trailing.json")], 1,
          "data after the report")
     case("missing file", ["merge", "-o", out, good, c.path("nothere.json")], 1,
@@ -265,6 +280,27 @@ def errors(c, captures):
          "ecn.cnp_latency_us.distribution: missing")
     case("negative count", ["merge", "-o", out, c.path("negative.json")], 1,
          "capture.packets: negative")
+    for name, why in (("u64max", "capture.packets: an integer out of range"),
+                      ("digits400", "capture.bytes: an integer out of range"),
+                      ("dot", "capture.bytes: not a JSON number: no digit after the decimal point"),
+                      ("zero1", "capture.bytes: not a JSON number: a leading zero"),
+                      ("plus", "capture.bytes: not a JSON number: a leading '+'"),
+                      ("negtime", "capture.first_time: a negative time"),
+                      ("inftime", "capture.duration_s: a number out of range"),
+                      ("exptime", "capture.duration_s: not an exact decimal number")):
+        case(f"{name}.json", ["merge", "-o", out, good, c.path(name + ".json")], 1,
+             f"rocescope: {c.path(name + '.json')}: {why}")
+    # a sum past 2^63 - 1 is refused naming the report that would make it and the count
+    big = c.path("bytesmax.json")
+    case("a sum too big", ["merge", "-o", out, big, good], 1,
+         f"rocescope: {good}: capture.bytes: the sum of the reports would be more than "
+         "9223372036854775807")
+    case("a sum too big, the same report twice", ["merge", "-o", out, big, big], 1,
+         f"rocescope: {big}: capture.bytes: the sum of the reports would be more than")
+    xoff = c.path("xoffmax.json")
+    case("a PFC sum too big", ["merge", "-o", out, xoff, xoff, good], 1,
+         f"rocescope: {xoff}: pfc.priorities[")
+    case("a sum at the bound", ["merge", "-o", out, big], 0, "")
     case("different options", ["merge", "-o", out, good, other], 1,
          "made with another --cnp-window than")
     case("no report", ["merge"], 2, "no report given")

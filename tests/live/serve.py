@@ -10,9 +10,17 @@ tcpreplay):
               413 (a body), and malformed requests on raw sockets (garbage, a
               bad version, an oversized line, oversized headers, a request cut
               short) each answered or closed while the server keeps serving;
-              connections from one address beyond the bound are refused and
-              the server serves again once they close; a port in use is exit
-              status 3.
+              a request from an address holding its bound of idle
+              connections is answered at once, the oldest of them closed to
+              make room, the others at the request deadline; a port in use
+              is exit status 3.
+              --part attack (the ctest live_http_attack), under attack
+              (http_attack.py: trickling, idle, flooding and
+              greedy connections from several loopback addresses, the
+              scraper's own among them): every scrape answered within 1 s
+              (--scrape-deadline),
+              the trickling and idle connections closed at the deadline.
+              The other parts are --part serve (live_serve).
   --events    live verdicts equal the offline --events of the same capture
               (frame by frame; times excepted); -o PATH with --rotate-size
               and --rotate-count: the files PATH, PATH.1 ... hold every line;
@@ -42,8 +50,10 @@ TIMED_EVENT_KEYS = {"time", "nak_to_resend_ns", "cnp_latency_ns", "cnp_frame", "
 SETTLED_BY_TIME = {"ce_answered": "ce_settled", "ce_unanswered": "ce_settled",
                    "cnp_matched": "cnp_settled", "cnp_unexplained": "cnp_settled"}
 TIMED_VERDICTS = {"dcqcn"}  # evaluated only when the windows hold enough requests
-HTTP_PER_IP = 8          # ROCE_HTTP_PER_IP (analyzer/live/http.h)
-REQUEST_BYTES = 16384    # ROCE_HTTP_REQUEST_BYTES
+HTTP_PER_IP = 8          # ROCE_HTTP_PER_IP (analyzer/live/http_pool.h)
+REQUEST_S = 3.0          # ROCE_HTTP_REQUEST_MS
+REQUEST_BYTES = 16384    # ROCE_HTTP_REQUEST_BYTES (analyzer/live/http.h)
+ATTACK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "http_attack.py")
 
 
 def free_port():
@@ -169,25 +179,7 @@ def listen(tool, captures, tmp):
                                                                              want))
             if status_of(base + "/metrics") != "200":
                 raise Fail("not serving after the malformed request %r" % data[:40])
-        # connections from one address beyond the bound are refused at once
-        held = subprocess.Popen(netns(sys.executable, "-c", (
-            "import socket, sys, time\n"
-            "c = [socket.create_connection(('127.0.0.1', %d)) for _ in range(%d)]\n"
-            "print('held', flush=True)\n"
-            "sys.stdin.read()\n") % (port, HTTP_PER_IP)),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        try:
-            if held.stdout.readline().strip() != "held":
-                raise Fail("could not hold connections")
-            time.sleep(0.3)
-            if status_of(base + "/metrics") == "200":
-                raise Fail("served beyond %d connections from one address" % HTTP_PER_IP)
-        finally:
-            held.stdin.close()
-            held.wait(timeout=10)
-        time.sleep(0.3)
-        if status_of(base + "/metrics") != "200":
-            raise Fail("not serving once the held connections closed")
+        per_address(base, port)
         # a second monitor on the same port: exit 3
         p = subprocess.run(netns(tool, "-i", live.CAPTURE_IF, "--listen", str(port), "--duration",
                                  "1s"), capture_output=True, text=True, timeout=30)
@@ -199,6 +191,113 @@ def listen(tool, captures, tmp):
     if rc != 0 or mon.stdout() != "":
         raise Fail("--listen -q: exit %d, stdout %r, stderr %r" % (rc, mon.stdout()[:200],
                                                                   mon.stderr()))
+
+
+def per_address(base, port):
+    """Connections of one address beyond its bound: the oldest of its idle
+    ones gives its place to a complete request, at once; idle ones are
+    closed once past the request deadline."""
+    held = subprocess.Popen(netns(sys.executable, "-c", (
+        "import socket, sys, time\n"
+        "c = []\n"
+        "for _ in range(%d):\n"
+        "    c.append(socket.create_connection(('127.0.0.1', %d)))\n"
+        "    time.sleep(0.05)\n"
+        "print('held', flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    closed = ''\n"
+        "    for s in c:\n"
+        "        s.setblocking(False)\n"
+        "        try:\n"
+        "            closed += 'x' if s.recv(1) == b'' else '?'\n"
+        "        except BlockingIOError:\n"
+        "            closed += '.'\n"
+        "        except OSError:\n"
+        "            closed += 'x'\n"
+        "    print(closed, flush=True)\n") % (HTTP_PER_IP, port)),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        if held.stdout.readline().strip() != "held":
+            raise Fail("could not hold connections")
+        opened = time.monotonic()
+        start = time.monotonic()
+        got = status_of(base + "/metrics")
+        took = time.monotonic() - start
+        held.stdin.write("\n")
+        held.stdin.flush()
+        closed = held.stdout.readline().strip()
+        # curl's own start counts: well under a second all the same
+        if got != "200" or took > 1.0 or closed != "x" + "." * (HTTP_PER_IP - 1):
+            raise Fail("a request from an address holding %d idle connections: %s after %.2f s, "
+                       "held connections closed: %s (expected the oldest alone)" %
+                       (HTTP_PER_IP, got, took, closed))
+        time.sleep(max(0.0, opened + REQUEST_S + 0.5 - time.monotonic()))
+        held.stdin.write("\n")
+        held.stdin.flush()
+        closed = held.stdout.readline().strip()
+        if closed != "x" * HTTP_PER_IP:
+            raise Fail("idle connections %.1f s after they opened: %s (expected all closed)" %
+                       (REQUEST_S + 0.5, closed))
+    finally:
+        held.stdin.close()
+        held.wait(timeout=10)
+    if status_of(base + "/metrics") != "200":
+        raise Fail("not serving once the held connections closed")
+
+
+def under_attack(tool, tmp, deadline):
+    """Scrapes answered within deadline seconds each (1 s; more in a
+    sanitizer build, whose server is several times slower than the attack),
+    under a mix of trickling, idle, flooding and greedy connections from
+    several addresses, the scraper's own among them (http_attack.py); the
+    trickling and idle ones closed at the request deadline; the monitor ends
+    cleanly (no sanitizer report)."""
+    d = tempfile.mkdtemp(dir=tmp)
+    os.chmod(tmp, 0o755)
+    os.chmod(d, 0o777)
+    port = free_port()
+    scrapes, every, settle = 24, 0.4, 3.0
+    seconds = settle + scrapes * (every + 0.1) + 2
+    mon = Monitor(tool, d, ["--listen", str(port), "-Z", "nobody", "--interval", "200ms", "-q",
+                            "--duration", "%ds" % (seconds + 20)], name="attack")
+    att = None
+    try:
+        mon.ready()
+        att = subprocess.Popen(netns(sys.executable, ATTACK, "attack", "--port", str(port),
+                                     "--seconds", str(seconds)),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(settle)  # the pool full, the deadlines at work
+        p = subprocess.run(netns(sys.executable, ATTACK, "scrape", "--port", str(port), "--count",
+                                 str(scrapes), "--every", str(every), "--deadline", str(deadline)),
+                           capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            raise Fail("the scraper: %s" % p.stderr)
+        res = json.loads(p.stdout)
+        out, err = att.communicate(timeout=seconds + 60)
+        if att.returncode != 0:
+            raise Fail("the attack: %s" % err)
+        stats = json.loads(out)
+    finally:
+        if att is not None and att.poll() is None:
+            att.kill()
+            att.wait()
+        mon.p.terminate()
+    rc = mon.wait()
+    answered = res["answered"]
+    print("     %d of %d scrapes answered within %g s under attack (slowest %.3f s); the attack: %s"
+          % (len(answered), scrapes, deadline, max(answered, default=0), stats))
+    if rc != 0:
+        raise Fail("the monitor under attack: exit %d: %s" % (rc, mon.stderr()[-2000:]))
+    if res["failed"] or len(answered) != scrapes or max(answered) >= deadline:
+        raise Fail("scrapes under attack: %d of %d answered within %g s, failures: %s" %
+                   (len(answered), scrapes, deadline, res["failed"][:5]))
+    trickle, idle, flood = stats["trickle"], stats["idle"], stats["flood"]
+    # every trickling and idle connection closed at least once (they last the
+    # whole attack, several deadlines), none kept beyond the request deadline
+    # (plus its wait to be accepted, as long as a scrape's at most)
+    if trickle["closed_by_server"] < 40 or idle["closed_by_server"] < 300 or \
+            trickle["longest_s"] > REQUEST_S + deadline + 0.5 or flood["opened"] < 1000:
+        raise Fail("the attack: %s" % stats)
 
 
 def strip_times(ev):
@@ -268,6 +367,10 @@ def main():
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--rocegen", required=True)
     ap.add_argument("--captures", required=True)
+    ap.add_argument("--part", choices=("serve", "attack"), required=True,
+                    help="serve: --listen and --events; attack: --listen under attack")
+    ap.add_argument("--scrape-deadline", type=float, default=1.0,
+                    help="attack: the seconds each scrape must be answered within")
     a = ap.parse_args()
     if os.geteuid() != 0:
         print("skip: live tests need root (network namespaces)")
@@ -285,9 +388,13 @@ def main():
         print("skip: cannot make a network namespace with a veth pair: %s" % e)
         return live.SKIP
     tmp = tempfile.mkdtemp(prefix="rocescope-serve-")
-    parts = [("--listen, -Z, malformed requests", lambda: listen(a.rocescope, a.captures, tmp)),
-             ("--events on stdout", lambda: events_stdout(a.rocescope, a.captures, tmp)),
-             ("--events -o, rotated", lambda: events_rotated(a.rocescope, a.rocegen, tmp))]
+    if a.part == "attack":
+        parts = [("--listen under attack",
+                  lambda: under_attack(a.rocescope, tmp, a.scrape_deadline))]
+    else:
+        parts = [("--listen, -Z, malformed requests", lambda: listen(a.rocescope, a.captures, tmp)),
+                 ("--events on stdout", lambda: events_stdout(a.rocescope, a.captures, tmp)),
+                 ("--events -o, rotated", lambda: events_rotated(a.rocescope, a.rocegen, tmp))]
     try:
         return live.run_parts(parts)
     finally:

@@ -7,6 +7,13 @@ reversed or repeated, deep nesting). Every `merge` must end on its own
 without a signal or a sanitizer report, with exit 0 (a merged report that
 parses) or 1 (one line `rocescope: REPORT: WHY`, and nothing written by
 -o). --many multiplies the mutations.
+
+Then memory (issue 26): reports made large by what merge does not keep, a
+newer version's member and "diagnoses" (each 48 MiB of text), are merged
+into the report of the same small one (byte for byte) within
+--rss-bound-mb of peak RSS (0: not checked; sanitizer builds); a report
+listing more episodes than any report lists is refused at the first one
+too many, also within the bound.
 """
 import argparse
 import copy
@@ -109,12 +116,83 @@ def check_merge(tool, args, out_path):
     return None
 
 
+PAD_MIB = 48
+KIB_PER_MIB = 1024
+MAX_EPISODES = 65536  # roce_config.h: a report lists at most this many
+
+
+def padded(text, doc, room_mib):
+    """text (a report) with room_mib MiB of a member this version does not
+    read ("newer", before "diagnoses") and as much again of diagnoses."""
+    at = text.index('"diagnoses": [')
+    diag = json.dumps(doc["diagnoses"][0] if doc["diagnoses"] else {"kind": "x"})
+    n = (room_mib << 20) // (len(diag) + 1)
+    newer = '"newer": [' + ",".join(['{"a": [1, 2.5, "x", null, true]}'] * (n * len(diag) // 34)) + "],\n  "
+    return text[:at] + newer + '"diagnoses": [' + ",".join([diag] * n) + "," + \
+        text[at + len('"diagnoses": ['):]
+
+
+def with_episodes(doc, n):
+    """A report like doc (a dict, Decimal numbers) whose first flow with
+    episodes lists its first one n times."""
+    d = copy.deepcopy(doc)
+    for f in d["flows"]:
+        if f.get("episodes"):
+            one = dump(f["episodes"][0])
+            f["episodes"] = [DEEP_MARK]
+            return dump(d).replace(json.dumps(DEEP_MARK), ",".join([one] * n))
+    return None
+
+
+def memory(tool, captures, tmp, bound_mb):
+    """Merge of large reports: the problems (a list)."""
+    problems = []
+    good = os.path.join(tmp, "mem.json")
+    r = checks.run([tool, "--json", "-o", good, os.path.join(captures, "loss_receiver.pcap")],
+                   TIMEOUT_S)
+    if r.status != 0:
+        return [f"memory: no report to start from: {r.stderr[:200]}"]
+    with open(good, encoding="utf-8") as f:
+        text = f.read()
+    doc = json.loads(text, parse_float=decimal.Decimal)
+    want = checks.run([tool, "merge", "--json", good], TIMEOUT_S)
+    big = os.path.join(tmp, "padded.json")
+    with open(big, "w", encoding="utf-8") as f:
+        f.write(padded(text, doc, PAD_MIB))
+    cases = [("padded", big, 0, want.stdout, "")]
+    many = with_episodes(doc, MAX_EPISODES + 1)
+    if many is None:
+        return ["memory: loss_receiver.pcap's report has no episode"]
+    path = os.path.join(tmp, "episodes.json")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(many)
+    cases.append(("too many episodes", path, 1, "", f"episodes[{MAX_EPISODES}]: more than "
+                  f"{MAX_EPISODES} episodes listed"))
+    for name, path, status, stdout, stderr_has in cases:
+        out = os.path.join(tmp, "mem-out.json")
+        try:
+            r = checks.run_measured([tool, "merge", "--json", path], TIMEOUT_S, out)
+        except subprocess.TimeoutExpired:
+            problems.append(f"memory, {name}: hang")
+            continue
+        rss_mib = r.maxrss_kib / KIB_PER_MIB
+        print(f"merge of {name} ({os.path.getsize(path) / (1 << 20):.0f} MiB): exit {r.status}, "
+              f"{r.seconds:.2f} s, peak RSS {rss_mib:.1f} MiB (bound {bound_mb or 'not checked'})")
+        if r.status != status or r.stdout != stdout or stderr_has not in r.stderr:
+            problems.append(f"memory, {name}: exit {r.status}, stderr {r.stderr[:300]!r}, "
+                            f"{'the' if r.stdout == stdout else 'not the'} report expected")
+        if bound_mb and rss_mib > bound_mb:
+            problems.append(f"memory, {name}: peak RSS {rss_mib:.1f} MiB above {bound_mb} MiB")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--captures", required=True)
     ap.add_argument("--many", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rss-bound-mb", type=float, default=0)
     a = ap.parse_args()
     rng = random.Random(a.seed)
     failures, runs = [], 0
@@ -150,6 +228,7 @@ def main():
                         with open(keep, "wb") as f:
                             f.write(data)
                         failures.append(f"merge {' '.join(args[:-1])} {keep}: {problem}")
+        failures += memory(a.rocescope, a.captures, tmp, a.rss_bound_mb)
     return checks.finish(failures, f"merge of corrupted reports, {runs} runs")
 
 

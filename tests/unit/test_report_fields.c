@@ -19,6 +19,7 @@
 #include "live_view.h"
 #include "prometheus.h"
 #include "report.h"
+#include "jsonscan.h"
 #include "report_fields.h"
 #include "roce_addr.h"
 #include "test_util.h"
@@ -31,6 +32,11 @@
 #define TIME_RANGE (INT64_C(1) << 50)
 #define ERR_LEN    512
 #define OPS        32
+#define VALUE_MAX  ROCE_REPORT_VALUE_MAX
+#define REPEAT10   "9999999999"
+#define REPEAT100                                                                                  \
+    REPEAT10 REPEAT10 REPEAT10 REPEAT10 REPEAT10 REPEAT10 REPEAT10 REPEAT10 REPEAT10 REPEAT10
+#define REPEAT400 REPEAT100 REPEAT100 REPEAT100 REPEAT100
 
 static uint64_t rand64(struct tu_rng *g)
 {
@@ -54,9 +60,15 @@ static void put(void *base, size_t off, const void *v, size_t n)
 static void fill(struct tu_rng *g, const struct roce_fieldset *fs, void *base)
 {
     for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++) {
-        uint64_t max = f->max ? f->max : f->size >= 8 ? UINT64_MAX : (1ull << (f->size * 8)) - 1;
+        /* a report's integers are at most ROCE_REPORT_INT_MAX, its times not
+         * negative but differences of two frames' */
+        uint64_t max = f->max         ? f->max
+                       : f->size >= 8 ? ROCE_REPORT_INT_MAX
+                                      : (1ull << (f->size * 8)) - 1;
         uint64_t v = rand_in(g, f->min, max);
         int64_t t = (int64_t)rand_in(g, 0, 2 * (uint64_t)TIME_RANGE) - TIME_RANGE;
+        if (!(f->flags & ROCE_FF_SIGNED))
+            t = t < 0 ? -t : t;
         uint8_t b;
         switch ((enum roce_ftype)f->type) {
         case ROCE_FT_UINT:
@@ -87,7 +99,7 @@ static void fill(struct tu_rng *g, const struct roce_fieldset *fs, void *base)
             break;
         case ROCE_FT_COUNTS:
             for (unsigned i = f->names->first; i < f->names->count; i++)
-                put(base, f->off + i * 8, &(uint64_t){rand64(g)}, 8);
+                put(base, f->off + i * 8, &(uint64_t){rand64(g) >> 1}, 8);
             break;
         case ROCE_FT_OBJECT:
             fill(g, f->sub, (char *)base + f->off);
@@ -212,6 +224,11 @@ static void random_report(struct tu_rng *g, struct roce_report *r)
         struct roce_report_flow *fx = &r->flow_x[r->n_flows - 1];
         fill(g, &roce_flow_fields, f);
         f->id = id += 1 + tu_rng_below(g, 10);
+        /* within the capture */
+        f->first_ts_ns =
+            r->t.first_ts_ns + (f->first_ts_ns % (r->t.last_ts_ns - r->t.first_ts_ns + 1));
+        f->last_ts_ns =
+            r->t.first_ts_ns + (f->last_ts_ns % (r->t.last_ts_ns - r->t.first_ts_ns + 1));
         random_key(g, &f->key);
         f->key.version = (uint8_t)(1 + tu_rng_below(g, 2));
         fx->has_peer = (uint8_t)tu_rng_below(g, 2);
@@ -297,25 +314,37 @@ static void test_round_trip(void)
     }
 }
 
-/* The JSON of a random report with the first `from` replaced by `to` is
- * refused with a problem that ends with `why`. */
-static void expect_problem(const char *from, const char *to, const char *why)
+/* A random report into r (seed), and its JSON text (to free). */
+static char *random_json(uint64_t seed, struct roce_report *r)
 {
     struct tu_rng g;
-    struct roce_report r, back;
+    tu_rng_seed(&g, seed);
+    random_report(&g, r);
+    return json_of(r);
+}
+
+/* text is refused with a problem that holds why. */
+static void expect_refused(const char *text, const char *why)
+{
+    struct roce_report back;
     char err[ERR_LEN] = "";
-    tu_rng_seed(&g, SEED + 3);
-    random_report(&g, &r);
-    char *text = json_of(&r), *at = strstr(text, from);
+    CU_ASSERT(parse_text(text, &back, err) == -1);
+    CU_ASSERT(strstr(err, why) != NULL);
+    if (strstr(err, why) == NULL)
+        fprintf(stderr, "got \"%s\", want \"...%s...\"\n", err, why);
+}
+
+/* The JSON of a random report with the first `from` replaced by `to` is
+ * refused with a problem that holds `why`. */
+static void expect_problem(const char *from, const char *to, const char *why)
+{
+    struct roce_report r;
+    char *text = random_json(SEED + 3, &r), *at = strstr(text, from);
     CU_ASSERT_FATAL(at != NULL);
     char *edited = malloc(strlen(text) + strlen(to) + 1);
     CU_ASSERT_FATAL(edited != NULL);
     sprintf(edited, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-    CU_ASSERT(parse_text(edited, &back, err) == -1);
-    size_t n = strlen(err), w = strlen(why);
-    CU_ASSERT(n >= w && strcmp(err + n - w, why) == 0);
-    if (n < w || strcmp(err + n - w, why) != 0)
-        fprintf(stderr, "got \"%s\", want \"...%s\"\n", err, why);
+    expect_refused(edited, why);
     free(edited);
     free(text);
     roce_report_free(&r);
@@ -331,11 +360,199 @@ static void test_problems(void)
                    "options.storm_share_pct: a value out of range");
     expect_problem("\"id\": ", "\"id\": \"1\", \"i\": ", "flows[0]: id: not a number");
     expect_problem("\"unrouted_frames\": ", "\"unrouted_frames\": -",
-                   "host_macs.unrouted_frames: negative");
+                   "host_macs[0].unrouted_frames: negative");
     expect_problem("\"cnps_evaluated\": ", "\"cnps_evaluated\": -",
                    "dcqcn.cnps_evaluated: negative");
     expect_problem("\"duration_us\": ", "\"duration_us\": \"1\", \"d\": ",
-                   "episodes.duration_us: not a decimal number");
+                   "flows[0]: episodes[0].duration_us: not a decimal number");
+}
+
+/* JSON as RFC 8259 has it, integers a report can hold, times a capture can
+ * have; the problem names the member. */
+static void test_strict(void)
+{
+    static const struct {
+        const char *from, *to, *why;
+    } cases[] = {
+        {"\"alloc_failures\": ", "\"alloc_failures\": 0",
+         "limits.alloc_failures: not a JSON number: a leading zero"},
+        {"\"sport_is_dport\": ", "\"sport_is_dport\": 1., \"x\": ",
+         "capture.sport_is_dport: not a JSON number: no digit after the decimal point"},
+        {"\"sport_is_dport\": ", "\"sport_is_dport\": .5, \"x\": ",
+         "capture.sport_is_dport: not a JSON number: no digit before the decimal point"},
+        {"\"sport_is_dport\": ", "\"sport_is_dport\": +1, \"x\": ",
+         "capture.sport_is_dport: not a JSON number: a leading '+'"},
+        {"\"sport_is_dport\": ", "\"sport_is_dport\": -01, \"x\": ",
+         "capture.sport_is_dport: not a JSON number: a leading zero"},
+        {"\"sport_is_dport\": ", "\"sport_is_dport\": 1e, \"x\": ",
+         "capture.sport_is_dport: not a JSON number: no digit in the exponent"},
+        {"\"sport_is_dport\": ", "\"sport_is_dport\": NaN, \"x\": ",
+         "capture.sport_is_dport: not a JSON value"},
+        {"\"alloc_failures\": ", "\"alloc_failures\": 18446744073709551615, \"x\": ",
+         "limits.alloc_failures: an integer out of range"},
+        {"\"alloc_failures\": ", "\"alloc_failures\": 9223372036854775808, \"x\": ",
+         "limits.alloc_failures: an integer out of range"},
+        {"\"alloc_failures\": ", "\"alloc_failures\": 1" REPEAT400 ", \"x\": ",
+         "limits.alloc_failures: an integer out of range"},
+        {"\"first_time\": ", "\"first_time\": -", "capture.first_time: a negative time"},
+        {"\"duration_s\": ", "\"duration_s\": 9223372036.000000000, \"x\": ",
+         "capture.duration_s: first_time + duration_s out of range"},
+        {"\"last_time\": ", "\"last_time\": 99999999.0, \"x\": ",
+         "flows[0]: last_time: after the end of the capture"},
+        {"\"paused_us\": ", "\"paused_us\": -", "paused_us: a negative time"},
+        {"\"alloc_failures\": ", "\"alloc_failures\": 1, \"alloc_failures\": ",
+         "limits.alloc_failures: a member given twice"},
+        {"\"naks\": {", "\"naks\": {}, \"naks\": {", "naks: a member given twice"},
+        {"\"link_type\": \"", "\"link_type\": \"\\u0000", "capture.link_type: a NUL character"},
+        {"\"link_type\": \"", "\"link_type\": \"\\ud800x",
+         "capture.link_type: a \\u surrogate not in a pair"},
+        {"\"link_type\": \"", "\"link_type\": \"\\x", "not a JSON escape"},
+        {"\"link_type\": \"", "\"link_type\": \"\t", "a control character"},
+        {"\n}\n", "\n}\n}", "data after the report"},
+    };
+    char deep[2 * (ROCE_JSCAN_DEPTH + 8)], *big;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_problem(cases[i].from, cases[i].to, cases[i].why);
+    memset(deep, '[', sizeof deep - 1);
+    deep[sizeof deep - 1] = '\0';
+    memcpy(deep, "\"x\": ", 5);
+    expect_problem("\"tool\": ", deep, "nested more than 64 deep");
+    /* a member built whole is bounded, one skipped is not */
+    big = malloc(VALUE_MAX + 64);
+    CU_ASSERT_FATAL(big != NULL);
+    size_t n = (size_t)snprintf(big, 64, "\"alloc_failures\": 0, \"big\": \"");
+    memset(big + n, 'b', VALUE_MAX);
+    strcpy(big + n + VALUE_MAX, "\", \"y\": ");
+    expect_problem("\"alloc_failures\": ", big, "limits.big: a value of more than 1048576 bytes");
+    free(big);
+}
+
+/* What a report may hold that this version does not read: members it does
+ * not know (a newer version's, skipped at any size), diagnoses (computed
+ * again: what they hold is not read, only checked to be JSON: the
+ * diagnoses of a report whose counts are near the bound add up past it). */
+static void test_skipped(void)
+{
+    struct roce_report r, back;
+    char err[ERR_LEN] = "";
+    char *text = random_json(SEED + 4, &r), *at = strstr(text, "\"diagnoses\": [");
+    CU_ASSERT_FATAL(at != NULL);
+    size_t pad = 3 * VALUE_MAX, head = (size_t)(at - text);
+    char *edited = malloc(strlen(text) + pad + 256);
+    CU_ASSERT_FATAL(edited != NULL);
+    char *p = edited + sprintf(edited, "%.*s\"newer\": [\"", (int)head, text);
+    memset(p, 'n', pad);
+    p += pad;
+    p += sprintf(p, "\", {\"n\": 1e400}], \"diagnoses\": [{\"count\": 99999999999999999999999},");
+    strcpy(p, at + strlen("\"diagnoses\": ["));
+    int rc = parse_text(edited, &back, err);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err);
+    else
+        roce_report_free(&back);
+    /* still checked to be JSON (a number's grammar; its value, not read, may be any) */
+    memcpy(strstr(edited, "1e400"), "1e+}]", 5);
+    expect_refused(edited, "newer[1].n: not a JSON number: no digit in the exponent");
+    free(edited);
+    free(text);
+    roce_report_free(&r);
+}
+
+/* Each MAC once in a report (merge folds by MAC): the first MAC written
+ * again over the second. */
+static void test_mac_once(void)
+{
+    struct roce_report r;
+    const char key[] = "\"mac\": \"";
+    char *text = random_json(SEED + 5, &r), *hosts = strstr(text, "\"host_macs\": [");
+    CU_ASSERT_FATAL(hosts != NULL);
+    char *first = strstr(hosts, key);
+    CU_ASSERT_FATAL(first != NULL);
+    char *second = strstr(first + 1, key);
+    CU_ASSERT_FATAL(second != NULL);
+    memcpy(second, first, sizeof key - 1 + ROCE_MAC_TEXT_LEN - 1);
+    expect_refused(text, "a MAC listed twice");
+    free(text);
+    roce_report_free(&r);
+}
+
+/* b merged after a: 1 and a reason naming the count, m unchanged. */
+static void expect_too_big_than(struct roce_report *a, struct roce_report *b, const char *name,
+                                const char *bound)
+{
+    char more[ROCE_REPORT_WHY_LEN];
+    snprintf(more, sizeof more, ": the sum of the reports would be more than %s", bound);
+    struct roce_report m;
+    char why[ROCE_REPORT_WHY_LEN] = "";
+    roce_report_init(&m);
+    CU_ASSERT_EQUAL_FATAL(roce_report_merge_checked(&m, a, why, sizeof why), 0);
+    struct roce_totals before = m.t;
+    size_t macs = m.n_macs;
+    CU_ASSERT_EQUAL(roce_report_merge_checked(&m, b, why, sizeof why), 1);
+    CU_ASSERT(strncmp(why, name, strlen(name)) == 0 && strcmp(why + strlen(name), more) == 0);
+    if (strncmp(why, name, strlen(name)) != 0 || strcmp(why + strlen(name), more) != 0)
+        fprintf(stderr, "got \"%s\", want \"%s%s\"\n", why, name, more);
+    CU_ASSERT(memcmp(&m.t, &before, sizeof before) == 0 && m.n_macs == macs);
+    CU_ASSERT_EQUAL(roce_report_merge(&m, b), -1);
+    roce_report_free(&m);
+}
+
+/* A count that would pass 2^63 - 1. */
+static void expect_too_big(struct roce_report *a, struct roce_report *b, const char *name)
+{
+    expect_too_big_than(a, b, name, "9223372036854775807");
+}
+
+/* A merge never adds a count up past ROCE_REPORT_INT_MAX: the totals' counts
+ * (named as the document places them), a latency bucket, the counts of a MAC
+ * both reports have; up to it, it merges. */
+static void test_merge_range(void)
+{
+    struct roce_report a, b, m;
+    const uint64_t max = ROCE_REPORT_INT_MAX;
+    roce_report_init(&a);
+    roce_report_init(&b);
+    a.t.packets = max - 10;
+    b.t.packets = 10;
+    roce_report_init(&m);
+    CU_ASSERT(roce_report_merge_checked(&m, &a, NULL, 0) == 0 &&
+              roce_report_merge_checked(&m, &b, NULL, 0) == 0);
+    CU_ASSERT_EQUAL(m.t.packets, max);
+    roce_report_free(&m);
+    b.t.packets = 11;
+    expect_too_big(&a, &b, "capture.packets");
+    b.t.packets = 0;
+    a.t.naks.code[ROCE_NAK_PSN_SEQUENCE_ERROR] = max;
+    b.t.naks.code[ROCE_NAK_PSN_SEQUENCE_ERROR] = 1;
+    expect_too_big(&a, &b, "naks.psn_sequence_error");
+    b.t.naks.code[ROCE_NAK_PSN_SEQUENCE_ERROR] = 0;
+    a.t.pfc.prio[3].xoff = max;
+    b.t.pfc.prio[3].xoff = max;
+    expect_too_big(&a, &b, "pfc.priorities[3].xoff");
+    b.t.pfc.prio[3].xoff = 0;
+    a.t.pfc.pause.paused_ns = INT64_MAX;
+    b.t.pfc.pause.paused_ns = 1;
+    expect_too_big(&a, &b, "pfc.pause.paused_us");
+    b.t.pfc.pause.paused_ns = 0;
+    struct roce_host_mac *ma = roce_report_add_mac(&a), *mb = roce_report_add_mac(&b);
+    CU_ASSERT_FATAL(ma != NULL && mb != NULL);
+    ma->mac[5] = mb->mac[5] = 7;
+    ma->pfc_frames = max;
+    mb->pfc_frames = 1;
+    expect_too_big(&a, &b, "the MAC 00:00:00:00:00:07: pfc_frames");
+    mb->mac[5] = 8; /* another MAC: nothing adds up */
+    roce_report_init(&m);
+    CU_ASSERT(roce_report_merge(&m, &a) == 0 && roce_report_merge(&m, &b) == 0);
+    CU_ASSERT_EQUAL(m.n_macs, 2);
+    roce_report_free(&m);
+    struct roce_lat *la = &a.lat[ROCE_LATENCY_ACK].own, *lb = &b.lat[ROCE_LATENCY_ACK].own;
+    CU_ASSERT_FATAL(roce_lat_add_bucket(la, 9, UINT32_MAX / 2, 100, 200) == 0 &&
+                    roce_lat_add_bucket(lb, 9, UINT32_MAX / 2 + 1, 100, 200) == 0);
+    /* a latency bucket holds 2^32 - 1 */
+    expect_too_big_than(&a, &b, "ack_latency_us.distribution.buckets", "4294967295");
+    roce_report_free(&a);
+    roce_report_free(&b);
 }
 
 /* Every byte of struct roce_totals is one field's (aliases aside): merge,
@@ -677,6 +894,10 @@ static void test_view(void)
 static const struct tu_test tests[] = {
     {"round_trip", test_round_trip},
     {"problems", test_problems},
+    {"strict", test_strict},
+    {"skipped", test_skipped},
+    {"mac_once", test_mac_once},
+    {"merge_range", test_merge_range},
     {"totals_covered", test_totals_covered},
     {"merge", test_merge},
     {"merge_diagnoses", test_merge_diagnoses},

@@ -200,6 +200,7 @@ struct roce_capture *roce_capture_open(const char *path, char *err, size_t errle
     }
     c->rd.src = &c->src;
     c->rd.file = regular ? path : NULL;
+    c->rd.rec.tsresol = ROCE_CAPTURE_TSRESOL_NS; /* unless the format says otherwise */
     if (find_format(c, regular, err, errlen) == 0)
         return c;
 fail:
@@ -286,8 +287,16 @@ not_a_frame(struct roce_capture *c, struct roce_capture_frame *f, int st)
 
 enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_capture_frame *f)
 {
+    struct roce_capture_record *rec = &c->rd.rec; /* what a format does not say */
+    rec->block = rec->idb = NULL;
+    rec->block_len = rec->idb_len = 0;
     int st = c->fmt != NULL ? c->fmt->next(&c->rd, f) : ROCE_RD_LIBPCAP;
     return st == ROCE_RD_FRAME ? ROCE_CAPTURE_FRAME : not_a_frame(c, f, st);
+}
+
+const struct roce_capture_record *roce_capture_record(const struct roce_capture *c)
+{
+    return &c->rd.rec;
 }
 
 const char *roce_capture_error(const struct roce_capture *c)

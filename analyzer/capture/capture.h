@@ -45,6 +45,28 @@ int roce_capture_linktype(const struct roce_capture *c);
 /* Name of the link-layer type as libpcap knows it (e.g. "EN10MB"). */
 const char *roce_capture_linktype_name(const struct roce_capture *c);
 enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_capture_frame *f);
+
+/* The record the last frame came from, as stored, for what copies it (the
+ * annotated pcapng, writers/writer_annotate.c); the engine reads none of
+ * it. Valid until the next call of roce_capture_next. At the end of a
+ * pcapng file, idb is the current section's first interface (when it has
+ * one): what a file without packets keeps. */
+struct roce_capture_record {
+    uint8_t tsresol;      /* the resolution of the stored time stamps (a pcap file's, from
+                             its open; else nanoseconds), as pcapng's if_tsresol:
+                             ROCE_CAPTURE_TSRESOL_US or _NS */
+    uint8_t swapped;      /* pcapng: block and idb are in the other byte order */
+    uint32_t section;     /* pcapng: the section of the record, from 0 */
+    const uint8_t *block; /* pcapng: the packet block (EPB, SPB or PB) as stored,
+                             block_len bytes; NULL for other formats and for records
+                             libpcap read */
+    const uint8_t *idb;   /* pcapng: the description block of the record's interface, as
+                             stored, idb_len bytes (NULL when block is) */
+    uint32_t block_len, idb_len;
+};
+#define ROCE_CAPTURE_TSRESOL_US 6
+#define ROCE_CAPTURE_TSRESOL_NS 9
+const struct roce_capture_record *roce_capture_record(const struct roce_capture *c);
 const char *roce_capture_error(const struct roce_capture *c);
 void roce_capture_close(struct roce_capture *c);
 

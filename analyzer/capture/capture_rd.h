@@ -53,8 +53,10 @@ struct roce_rd {
      * libpcap's open */
     const uint8_t *pre;
     size_t pre_len;
-    char err[ROCE_RD_ERR_LEN]; /* why open did not take the input (when it says), or what
-                                  next's ROCE_RD_ERROR is */
+    char err[ROCE_RD_ERR_LEN];      /* why open did not take the input (when it says), or what
+                                       next's ROCE_RD_ERROR is */
+    struct roce_capture_record rec; /* the record of next's frame as stored: what the
+                                       format knows of it (zeroed, nanoseconds, before) */
 };
 
 enum roce_capture_format_flag {

@@ -27,7 +27,7 @@
 #define MAGIC_NS         0xA1B23C4Du
 #define MAGIC_US_SWAPPED 0xD4C3B2A1u
 #define MAGIC_NS_SWAPPED 0x4D3CB2A1u
-#define LINKTYPE_MASK    0x03FFFFFFu /* bits 26..31 carry FCS information */
+#define LINKTYPE_MASK    0x03FFFFFFu    /* bits 26..31 carry FCS information */
 #define MAX_RECORD       (256u * 1024u) /* libpcap's largest snapshot length */
 #define VERSION_MAJOR    2
 #define VERSION_MINOR    4
@@ -84,6 +84,8 @@ static int classic_open(struct roce_rd *r)
         k->snaplen == 0 || k->snaplen > MAX_RECORD)
         return -1;
     r->linktype = (int)lt;
+    if (k->frac_ns == ROCE_NS_PER_US)
+        r->rec.tsresol = ROCE_CAPTURE_TSRESOL_US;
     memcpy(k->hdr, h, FILE_HDR_LEN);
     roce_src_skip(s, FILE_HDR_LEN);
     return 0;

@@ -44,7 +44,7 @@
 #define BT_EPB            0x00000006u
 #define BYTE_ORDER_MAGIC  0x1A2B3C4Du
 #define BLOCK_HDR_LEN     8
-#define BLOCK_MIN_LEN     12 /* header and trailer */
+#define BLOCK_MIN_LEN     12              /* header and trailer */
 #define BLOCK_MAX_LEN     (1024u * 1024u) /* larger blocks are left to libpcap */
 #define SHB_MIN_LEN       28
 #define SHB_BODY_LEN      16
@@ -74,7 +74,9 @@ struct roce_rd_ng_if {
     uint64_t tsresol; /* units per second */
     uint64_t factor;  /* decimal scaling */
     int64_t tsoffset;
-    uint8_t scale; /* enum scale */
+    uint8_t scale;  /* enum scale */
+    size_t idb_off; /* its description block, in pre */
+    uint32_t idb_len;
 };
 
 /* The reader's state. */
@@ -84,6 +86,7 @@ struct roce_rd_ng {
     uint32_t first_snap;       /* its snapshot length as libpcap adjusts it */
     int compatible;            /* libpcap reads what was read so far the same way */
     struct roce_rd_ng_if *ifs; /* the current section's interfaces */
+    uint32_t section;          /* the current section, from 0 */
     uint32_t n_ifs, cap_ifs;
     /* the headers libpcap needs: the first section's header and first
      * interface, then the current section's header (when not the first) and
@@ -129,6 +132,15 @@ static int keep(struct roce_rd_ng *r, const uint8_t *b, size_t len)
     memcpy(r->pre + r->pre_len, b, len);
     r->pre_len += len;
     return 0;
+}
+
+/* Keep the description block b (len bytes) of the interface added last. 0 or -1. */
+static int keep_idb(struct roce_rd_ng *r, const uint8_t *b, size_t len)
+{
+    struct roce_rd_ng_if *i = &r->ifs[r->n_ifs - 1];
+    i->idb_off = r->pre_len;
+    i->idb_len = (uint32_t)len;
+    return keep(r, b, len);
 }
 
 /* The time stamp options of an IDB (body b of n bytes): 0, or -1 for what
@@ -219,7 +231,8 @@ static size_t block_at(struct roce_rd_ng *r, struct roce_src *s, size_t o)
         return 0;
     uint32_t len = roce_rd32(r->swapped, s->p + s->off + o + 4);
     if (len < BLOCK_MIN_LEN || len % 4 != 0 || len > BLOCK_MAX_LEN ||
-        !roce_src_need(s, o + (size_t)len) || roce_rd32(r->swapped, s->p + s->off + o + len - 4) != len)
+        !roce_src_need(s, o + (size_t)len) ||
+        roce_rd32(r->swapped, s->p + s->off + o + len - 4) != len)
         return 0;
     return len;
 }
@@ -265,7 +278,8 @@ static int ng_open(struct roce_rd *rd)
         r->linktype = r->ifs[0].linktype;
         r->first_snap = r->ifs[0].snap;
         /* the section header and the first interface, for libpcap */
-        if (keep(r, s->p + s->off, roce_rd32(r->swapped, s->p + s->off + 4)) != 0 || keep(r, b, len) != 0)
+        if (keep(r, s->p + s->off, roce_rd32(r->swapped, s->p + s->off + 4)) != 0 ||
+            keep_idb(r, b, len) != 0)
             break;
         r->pre_first = r->pre_len;
         rd->linktype = r->linktype;
@@ -306,12 +320,14 @@ static int other_block(struct roce_rd *rd, const uint8_t *b, size_t len)
             r->compatible = 0; /* from here on libpcap could not read on */
         if (add_if(r, body, n) != 0)
             return give_way(rd, "interface description block not read");
-        if (keep(r, b, len) != 0)
+        if (keep_idb(r, b, len) != 0)
             return give_way(rd, "out of memory");
     } else if (type == BT_SHB) {
-        if (n < SHB_BODY_LEN || roce_rd32(r->swapped, body) != BYTE_ORDER_MAGIC || roce_rd16(r->swapped, body + 4) != 1)
+        if (n < SHB_BODY_LEN || roce_rd32(r->swapped, body) != BYTE_ORDER_MAGIC ||
+            roce_rd16(r->swapped, body + 4) != 1)
             return give_way(rd, "section header block not read");
         r->n_ifs = 0;
+        r->section++;
         r->pre_len = r->pre_first;
         if (keep(r, b, len) != 0)
             return give_way(rd, "out of memory");
@@ -351,8 +367,15 @@ static int ng_next(struct roce_rd *rd, struct roce_capture_frame *f)
     for (;;) {
         size_t len = block_at(r, s, 0);
         if (len == 0) {
-            if (roce_src_left(s) == 0 && s->read_errno == 0)
+            if (roce_src_left(s) == 0 && s->read_errno == 0) {
+                if (r->n_ifs != 0) { /* a file without packets keeps its interface */
+                    rd->rec.swapped = (uint8_t)r->swapped;
+                    rd->rec.section = r->section;
+                    rd->rec.idb = r->pre + r->ifs[0].idb_off;
+                    rd->rec.idb_len = r->ifs[0].idb_len;
+                }
                 return ROCE_RD_END;
+            }
             return give_way(rd, "block cut short or invalid");
         }
         const uint8_t *b = s->p + s->off, *body = b + BLOCK_HDR_LEN;
@@ -392,6 +415,12 @@ static int ng_next(struct roce_rd *rd, struct roce_capture_frame *f)
         f->wirelen = wirelen < caplen ? caplen : wirelen;
         f->data = body + hdr;
         f->linktype = i->linktype;
+        rd->rec.swapped = (uint8_t)r->swapped;
+        rd->rec.section = r->section;
+        rd->rec.block = b;
+        rd->rec.block_len = (uint32_t)len;
+        rd->rec.idb = r->pre + i->idb_off;
+        rd->rec.idb_len = i->idb_len;
         roce_src_skip(s, len);
         return ROCE_RD_FRAME;
     }

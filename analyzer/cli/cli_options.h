@@ -81,6 +81,11 @@ int roce_cli_outputs_writers(const struct roce_outputs *out);
  * output is there, not the same file as -o or as each other. 0, or -1 with
  * the message printed. */
 int roce_cli_outputs_paths(const struct roce_outputs *out);
+/* A writer that reads the capture files again (ROCE_WRITER_FILES) has
+ * regular files, and no live capture (live). 0, or -1 with the message
+ * printed. */
+int roce_cli_outputs_reread(const struct roce_outputs *out, char *const *files, int n_files,
+                            int live);
 
 /* ---- the live monitor's options (options_live.c) ---- */
 

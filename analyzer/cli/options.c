@@ -120,6 +120,10 @@ static void usage(FILE *f)
           "      --html PATH       also write the HTML report to PATH: one self-contained\n"
           "                        page with sequence graphs, rates, CNP latency, PFC\n"
           "                        (live: the final report)\n"
+          "      --annotate PATH   also write the capture files as one pcapng file to\n"
+          "                        PATH, frame for frame, each verdict a packet comment\n"
+          "                        ('rocescope: ...'; the files are read again: not\n"
+          "                        standard input, a pipe or -i)\n"
           "      --top N           flows and episodes listed in the summary, flows with\n"
           "                        graphs in the HTML report (default 20)\n"
           "\n"
@@ -347,6 +351,8 @@ enum roce_cli_parse_result roce_cli_parse(int argc, char **argv, struct roce_cli
     for (int i = 0; i < o->n_files; i++) /* never written onto; a stream read once */
         if (roce_output_input(o->files[i]) != 0)
             goto usage_error;
+    if (roce_cli_outputs_reread(&o->out, o->files, o->n_files, o->live.iface != NULL) != 0)
+        goto usage_error;
     if (roce_cli_live_check(o) != 0)
         goto usage_error;
     if (o->jobs && o->live.iface != NULL) {

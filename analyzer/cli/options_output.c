@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "output.h"
 #include "writers.h"
@@ -108,6 +109,8 @@ enum roce_cli_parse_result roce_cli_getopt(const struct roce_cli_command *cmd, i
     int c;
     memset(out, 0, sizeof *out);
     out->top = ROCE_CLI_TOP_DEFAULT;
+    out->argc = argc;
+    out->argv = argv;
     long_options(cmd, opts);
     opterr = 0;
     optind = 1;
@@ -173,6 +176,37 @@ int roce_cli_outputs_paths(const struct roce_outputs *out)
                 roce_output_same_file(out->path[k], path)) {
                 roce_complainf("%s and %s name the same file '%s'", roce_writers[k].option, opt,
                                path);
+                return -1;
+            }
+    }
+    return 0;
+}
+
+/* Nonzero when the input at path can be read a second time: a regular
+ * file, or one that cannot be opened (the analysis says why). */
+static int rereadable(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") != 0 && (stat(path, &st) != 0 || S_ISREG(st.st_mode));
+}
+
+int roce_cli_outputs_reread(const struct roce_outputs *out, char *const *files, int n_files,
+                            int live)
+{
+    for (unsigned i = 0; i < roce_writers_count; i++) {
+        if (!(out->chosen >> i & 1u) || !(roce_writers[i].needs & ROCE_WRITER_FILES))
+            continue;
+        if (live) {
+            fprintf(stderr, "rocescope: %s needs capture files (not -i)\n", roce_writers[i].option);
+            return -1;
+        }
+        for (int k = 0; k < n_files; k++)
+            if (!rereadable(files[k])) {
+                fprintf(stderr,
+                        "rocescope: %s reads the capture files again: %s cannot be (save the "
+                        "capture to a file first)\n",
+                        roce_writers[i].option,
+                        strcmp(files[k], "-") == 0 ? "standard input" : files[k]);
                 return -1;
             }
     }

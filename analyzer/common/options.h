@@ -24,6 +24,8 @@ struct roce_outputs {
     unsigned top;       /* --top: flows and episodes listed in a summary, graphs in a page */
     uint32_t chosen;    /* bit i: the table's writer i */
     const char *path[ROCE_WRITERS_MAX]; /* writer i's own path, when it takes one */
+    int argc;                           /* the command line (the annotated pcapng quotes it) */
+    char *const *argv;
 };
 
 /* The live monitor's capture options (`-i IFACE`; rocescope(1), LIVE

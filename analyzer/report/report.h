@@ -191,5 +191,8 @@ int roce_report_json(const struct roce_report *r, FILE *out);
  * flows worst first (at most top), episodes (at most top), clean flows in
  * one line. 0, or -1 on error. */
 int roce_report_text(const struct roce_report *r, FILE *out, unsigned top);
+/* Write how the summary begins: its title line and its Diagnosis section
+ * (the capture's finding first). 0, or -1 when out of memory. */
+int roce_report_text_head(const struct roce_report *r, FILE *out);
 
 #endif

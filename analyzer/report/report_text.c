@@ -180,6 +180,12 @@ static int diagnosis(FILE *o, const struct roce_report *r)
     return 0;
 }
 
+int roce_report_text_head(const struct roce_report *r, FILE *o)
+{
+    title(o, r);
+    return diagnosis(o, r);
+}
+
 /* Nonzero when the capture had native InfiniBand packets. */
 static int has_ib(const struct roce_totals *t)
 {

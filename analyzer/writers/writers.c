@@ -9,10 +9,11 @@
 #include <string.h>
 
 /* The writers' operations, each in its file. */
-extern const struct roce_writer_ops roce_writer_text;   /* writer_text.c */
-extern const struct roce_writer_ops roce_writer_json;   /* writer_json.c */
-extern const struct roce_writer_ops roce_writer_events; /* writer_events.c */
-extern const struct roce_writer_ops roce_writer_html;   /* writer_html.c */
+extern const struct roce_writer_ops roce_writer_text;     /* writer_text.c */
+extern const struct roce_writer_ops roce_writer_json;     /* writer_json.c */
+extern const struct roce_writer_ops roce_writer_events;   /* writer_events.c */
+extern const struct roce_writer_ops roce_writer_html;     /* writer_html.c */
+extern const struct roce_writer_ops roce_writer_annotate; /* writer_annotate.c */
 
 /* clang-format off */
 const struct roce_writer roce_writers[] = {
@@ -24,6 +25,9 @@ const struct roce_writer roce_writers[] = {
     {"--html",    "the HTML report", ROCE_WRITER_REPORT | ROCE_WRITER_MERGED |
                                      ROCE_WRITER_VERDICTS | ROCE_WRITER_FRAMES |
                                      ROCE_WRITER_PATH,                                  &roce_writer_html},
+    {"--annotate", "the annotated capture",
+                                     ROCE_WRITER_REPORT | ROCE_WRITER_VERDICTS |
+                                     ROCE_WRITER_PATH | ROCE_WRITER_FILES,              &roce_writer_annotate},
 };
 /* clang-format on */
 const unsigned roce_writers_count = sizeof roce_writers / sizeof roce_writers[0];
@@ -55,6 +59,7 @@ void roce_writers_init(struct roce_writers *ws, const struct roce_outputs *o)
             continue;
         struct roce_writer_run *r = &ws->run[ws->n++];
         r->w = w;
+        r->outputs = o;
         if (w == to_o) {
             r->path = o->output;
             ws->main = r;

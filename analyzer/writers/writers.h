@@ -30,6 +30,9 @@
  *   ROCE_WRITER_MERGED    its document can be made from a report alone,
  *                         without frames or verdicts: `rocescope merge` runs it
  *                         on the merged report.
+ *   ROCE_WRITER_FILES     it reads the capture files again when it writes its
+ *                         document: they must be regular files (not standard
+ *                         input, a pipe or a live capture).
  * A writer that takes verdicts without a per-file state gets a -j file's
  * verdicts replayed (`roce_writers_replay`), renumbered.
  */
@@ -52,7 +55,8 @@ enum roce_writer_need {
     ROCE_WRITER_PATH = 1u << 3,
     ROCE_WRITER_STREAM = 1u << 4,
     ROCE_WRITER_JSON = 1u << 5,
-    ROCE_WRITER_MERGED = 1u << 6
+    ROCE_WRITER_MERGED = 1u << 6,
+    ROCE_WRITER_FILES = 1u << 7
 };
 
 /* What the document is made from (the HTML page says so). */
@@ -73,6 +77,7 @@ struct roce_writer_run {
                                which may change between calls) */
     int failed;             /* a write of its stream failed */
     void *state;            /* the writer's own (owned; from start to stop) */
+    const struct roce_outputs *outputs; /* the outputs chosen (roce_writers_init's) */
 };
 
 /* The document a writer writes at the end. */

@@ -28,7 +28,6 @@
 #define FLOWS_MIN    4u
 #define FLOWS_SPAN   29u
 #define REPORT_TOP   5u
-#define CAPTURE_NAME "fuzz.pcap"
 
 /* Every writer of the table, each writing to out (not only those a
  * command line could choose together). */
@@ -63,12 +62,13 @@ static const char *fz_read(struct roce_capture *c, struct roce_engine *e, struct
     return st == ROCE_CAPTURE_ERROR ? roce_capture_error(c) : NULL;
 }
 
-/* The report of e by every writer that writes one, to out. */
+/* The report of e (of the capture at path) by every writer that writes
+ * one, to out. */
 static void fz_write_reports(struct roce_engine *e, const struct roce_config *cfg,
-                             const char *link_type, const char *error,
+                             const char *path, const char *link_type, const char *error,
                              const struct roce_writers *ws, FILE *out)
 {
-    static const char *const files[] = {CAPTURE_NAME};
+    const char *const files[] = {path}; /* read again by a writer that does (--annotate) */
     struct roce_report rep;
 
     memset(&rep, 0, sizeof rep);
@@ -115,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *error = fz_read(c, e, &ws);
     roce_engine_finish(e);
     roce_writers_finish(&ws, e);
-    fz_write_reports(e, &cfg, roce_capture_linktype_name(c), error, &ws, devnull);
+    fz_write_reports(e, &cfg, path, roce_capture_linktype_name(c), error, &ws, devnull);
     roce_engine_free(e);
     roce_writers_stop(&ws);
 out_capture:

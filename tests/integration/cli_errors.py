@@ -192,6 +192,22 @@ def main():
          ["-j", "2", "--html", path("nothing.html"), missing, missing], 1, errors=2)
     if set(os.listdir(tmp)) != before:
         failures.append(f"--html with bad input left {set(os.listdir(tmp)) - before}")
+    # --annotate PATH: the same rules, and the capture files read again
+    case("--annotate - without -o", ["--annotate", "-", good], 2,
+         "standard output carries the report")
+    case("--annotate and -o the same file", ["--annotate", page, "-o", page, good], 2,
+         "name the same file")
+    case("--annotate over its input", ["--annotate", good, "-o", os.devnull, good], 3,
+         "an input of this run: not written onto")
+    case("--annotate into a missing directory",
+         ["--annotate", os.path.join(tmp, "no", "a.pcapng"), good], 3, "No such file or directory")
+    case("--annotate of standard input", ["--annotate", path("s.pcapng"), "-"], 2,
+         "standard input cannot be")
+    before = set(os.listdir(tmp))
+    case("--annotate with only bad input writes nothing",
+         ["--annotate", path("nothing.pcapng"), missing], 1)
+    if set(os.listdir(tmp)) != before:
+        failures.append(f"--annotate with bad input left {set(os.listdir(tmp)) - before}")
     case("merge --html - without -o", ["merge", "--html", "-", out], 2,
          "standard output carries the report")
     case("merge --html", ["merge", "--html", path("merged.html"), out], 0)

@@ -93,7 +93,7 @@ def split_output_examples(body):
         cmd = body[i][2:]
         while cmd.endswith("\\") and i + 1 < len(body):
             i += 1
-            cmd = cmd[:-1] + "\n" + body[i]
+            cmd = cmd + "\n" + body[i]  # the shell continues the line
         i += 1
         want = []
         while i < len(body) and not body[i].startswith("$ "):

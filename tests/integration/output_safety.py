@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Files rocescope writes never replace what is not a regular file.
 
-`-o PATH` and `--html PATH` (and `rocescope merge -o`, `merge --html`,
+`-o PATH`, `--html PATH` and `--annotate PATH` (and `rocescope merge -o`, `merge --html`,
 `rocescope localize -o`) write a temporary file and rename it over PATH. That is
 only right for a regular file or a missing path: renamed over a device or a FIFO
 it destroys it (`rocescope --json -o /dev/null x.pcap` once replaced a
@@ -76,17 +76,22 @@ def main():
         "localize -o": lambda out: [tool, "localize", "--json", "-o", out, *taps],
         "--html": lambda out: [tool, "--html", out, "-o", os.devnull, cap],
         "merge --html": lambda out: [tool, "merge", "--html", out, "-o", os.devnull, report],
+        "--annotate": lambda out: [tool, "--annotate", out, "-o", os.devnull, cap],
     }
 
     def run(prefix, argv, stdin=None):
-        return subprocess.run([*prefix, *argv], capture_output=True, text=True,
-                              timeout=TIMEOUT_S)
+        r = subprocess.run([*prefix, *argv], capture_output=True, timeout=TIMEOUT_S)
+        r.stderr = r.stderr.decode(errors="replace")
+        return r
 
     def rm(p):
         if os.path.lexists(p):
             os.unlink(p)
 
-    def is_report(text):
+    def is_report(data):
+        if data.startswith(b"\x0a\x0d\x0d\x0a"):  # --annotate: a pcapng section header
+            return b"rocescope " in data[:512] and len(data) > 512
+        text = data.decode(errors="replace")
         if text.startswith("<!DOCTYPE html>"):  # --html: a whole page
             return "<h1>rocescope report</h1>" in text and text.rstrip().endswith("</html>")
         try:
@@ -126,7 +131,7 @@ def main():
             got = {}
 
             def reader():
-                with open(fifo) as f:
+                with open(fifo, "rb") as f:
                     got["text"] = f.read()
             t = threading.Thread(target=reader, daemon=True)
             t.start()
@@ -136,7 +141,7 @@ def main():
                 failures.append(f"{tag} on a FIFO: exit {r.returncode}: {r.stderr.strip()}")
             if not stat.S_ISFIFO(os.lstat(fifo).st_mode):
                 failures.append(f"{tag}: the FIFO was replaced")
-            if not is_report(got.get("text", "")):
+            if not is_report(got.get("text", b"")):
                 failures.append(f"{tag}: the FIFO's reader did not get the report")
             check_alone(["fifo"])
             rm(fifo)
@@ -154,7 +159,7 @@ def main():
                 failures.append(f"{tag} on a link: exit {r.returncode}: {r.stderr.strip()}")
             if not os.path.islink(link) or os.readlink(link) != "target.json":
                 failures.append(f"{tag}: the link was replaced")
-            with open(target) as f:
+            with open(target, "rb") as f:
                 if not is_report(f.read()):
                     failures.append(f"{tag}: the link's target does not hold the report")
             if stat.S_IMODE(os.stat(target).st_mode) != mode:

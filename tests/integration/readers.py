@@ -140,6 +140,8 @@ def main():
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--captures", help="the scenario captures (and damaged files made from them)")
     ap.add_argument("--real", help="the real captures instead (readers_real)")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="only N of the scenario captures, spread evenly (the sanitizer build)")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="rocescope-readers-")
     if a.real:
@@ -147,7 +149,7 @@ def main():
     else:
         frames = cf.frames_of(os.path.join(a.captures, "loss_receiver.pcap"))
         made = damaged(frames, tmp) + pcapng_variants(frames, tmp) + ng_damaged(frames, tmp)
-        files = captures_in(a.captures, (".pcap", ".pcapng")) + made
+        files = cf.sample(captures_in(a.captures, (".pcap", ".pcapng")), a.sample) + made
     failures = []
     for path in files:
         for mode in ("--json", "--events"):

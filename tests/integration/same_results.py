@@ -86,8 +86,10 @@ def main():
         files = captures_in(real_folder(a.real))
     else:
         frames = cf.frames_of(os.path.join(a.captures, "loss_receiver.pcap"))
-        made = (readers.damaged(frames, tmp) + readers.pcapng_variants(frames, tmp) +
-                readers.ng_damaged(frames, tmp))
+        # (in a sample, the made and damaged files too: readers, under the
+        # sanitizers as well, holds every one of them to libpcap)
+        made = cf.sample(readers.damaged(frames, tmp) + readers.pcapng_variants(frames, tmp) +
+                         readers.ng_damaged(frames, tmp), a.sample)
         bulk = os.path.join(tmp, "bulk.pcap")
         subprocess.run([a.rocegen, "bulk", "-o", bulk, "--packets", "50000", "--qps", "64",
                         "--seed", "3", "--snaplen", "128"], check=True, stdout=subprocess.DEVNULL)

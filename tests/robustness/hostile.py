@@ -84,7 +84,8 @@ def main():
 
         for opts in OPTION_SETS:
             runs = {mode: checks.run([a.rocescope, *opts, *mode, a.capture], TIMEOUT_S)
-                    for mode in (("--json",), ("--events",), (), ("--html", os.devnull, "--events"))}
+                    for mode in (("--json",), ("--events",), (), ("--html", os.devnull, "--events"),
+                                 ("--annotate", os.devnull, "--json"))}
             what = " ".join(opts) or "defaults"
             for mode, r in runs.items():
                 bad = checks.sanitizer_report(r.stderr)

@@ -53,7 +53,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from tshark_env import TsharkEnv  # noqa: E402
 
 PROBS = (0.01, 0.02, 0.05, 0.1)
-MODES = (["--json"], ["--events"], [], ["--html", os.devnull, "--top", "1000"])
+MODES = (["--json"], ["--events"], [], ["--html", os.devnull, "--top", "1000"],
+         ["--annotate", os.devnull])
 CI_MUTATIONS, CI_CUTS = 3, 2
 TSHARK_MUTATIONS, TSHARK_CUTS = 1, 1
 TSHARK_ARGS = ("-n", "-2", "-V", "-z", "roce,flows", "-z", "expert")

@@ -54,6 +54,10 @@ static void test_rows(void)
                   (!(w->needs & ROCE_WRITER_REPORT) && (w->needs & ROCE_WRITER_VERDICTS)));
         CU_ASSERT(o->absorb == NULL || (o->start != NULL && o->stop != NULL));
         CU_ASSERT(!(w->needs & ROCE_WRITER_MERGED) || (w->needs & ROCE_WRITER_REPORT));
+        /* reading the files again: for a document of its own, never from a report alone */
+        CU_ASSERT(!(w->needs & ROCE_WRITER_FILES) ||
+                  ((w->needs & ROCE_WRITER_REPORT) && (w->needs & ROCE_WRITER_PATH) &&
+                   !(w->needs & ROCE_WRITER_MERGED)));
         if (w->option == NULL) {
             defaults++;
             CU_ASSERT(!(w->needs & ROCE_WRITER_PATH) && (w->needs & ROCE_WRITER_REPORT));

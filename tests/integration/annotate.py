@@ -1,0 +1,481 @@
+#!/usr/bin/env python3
+"""`rocescope --annotate OUT.pcapng`: the input, frame for frame, with the verdicts as comments.
+
+- Round trip: every packet of the annotated file equals the input's, as tshark
+  reads both (time stamp, captured and original length, encapsulation, the
+  interface's name, the bytes) and as libpcap reads both (through ctypes: the
+  time stamp in nanoseconds, the lengths, the bytes, the link type), on
+  classic pcap (nanosecond and microsecond), pcapng, raw ERF, header-only and
+  cut-short captures of captures/, a gzip-compressed file, several files
+  (frames numbered on across them), and a pcapng file built here with three
+  interfaces of two link types (names, time stamp resolutions of 10^-9 s,
+  10^-6 s and 2^-20 s, an offset), Enhanced, Simple and obsolete Packet
+  Blocks, a second section in the other byte order and comments of its own;
+  the interfaces' names and time stamp resolutions are those of the input
+  (capinfos); the section header says "rocescope VERSION" and the command
+  line.
+- The comments: on every sample capture (--sample N: N of them, the sanitizer
+  build's share), the `rocescope: NAME (KEY=VALUE, ...)`
+  lines of each frame are the verdicts of `--events` for that frame, in its
+  order, with its values; no other frame has one; each `rocescope: diagnosis
+  KIND (SEVERITY): ...` line is on an evidence frame of a finding of that
+  kind in the JSON report; frame 1 begins with the summary's title and
+  Diagnosis section.
+- The input's own comments are kept, before rocescope's.
+- Stock tshark without the plugin (an empty plugin folder, a home of its own)
+  filters them: `frame.comment contains "rocescope: retransmission"` gives the
+  frames --events calls retransmissions.
+- Safety: an input is never the output (also through a symbolic link), standard
+  input and a live capture are refused (the files are read again), `-`
+  writes the pcapng on standard output beside `-o PATH`, nothing is left
+  behind when the analysis fails; the other cases of -o are in
+  output_safety.py.
+"""
+import argparse
+import ctypes
+import ctypes.util
+import glob
+import gzip
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+import capfiles as cf
+
+TIMEOUT_S = 120
+VERDICT_LINE = re.compile(r"^rocescope: ([a-z_]+)(?: \((.*)\))?$")
+DIAG_LINE = re.compile(r"^rocescope: diagnosis ([a-z_]+) \((error|warning|note)\): ")
+# the keys of an --events object that are the frame's, not a verdict's
+FRAME_KEYS = {"frame", "time", "src", "dst", "dest_qp", "flow_id", "opcode", "psn", "verdicts"}
+
+
+class Checks:
+    def __init__(self):
+        self.failures, self.count = [], 0
+
+    def true(self, what, cond):
+        self.count += 1
+        if not cond:
+            self.failures.append(what)
+        return cond
+
+
+def run(argv, **kw):
+    return subprocess.run(argv, capture_output=True, timeout=TIMEOUT_S, **kw)
+
+
+class Tshark:
+    """Stock tshark: no plugin folder, no personal configuration."""
+
+    def __init__(self, exe, tmp):
+        self.exe = exe
+        home = os.path.join(tmp, "tshark-home")
+        plugins = os.path.join(tmp, "tshark-plugins")
+        os.makedirs(home, exist_ok=True)
+        os.makedirs(plugins, exist_ok=True)
+        self.env = dict(os.environ, HOME=home, WIRESHARK_PLUGIN_DIR=plugins,
+                        WIRESHARK_CONFIG_DIR=home, XDG_CONFIG_HOME=home)
+
+    def __call__(self, *args):
+        p = run([self.exe, *args], env=self.env)
+        return p.returncode, p.stdout.decode(errors="replace")
+
+    def packets(self, path, names=True):
+        """Per packet: time, lengths, encapsulation, interface name (a pcap
+        file has none: tshark says "" for it, "unknown" for a pcapng
+        interface without one), bytes."""
+        more = ["-e", "frame.interface_name"] if names else []
+        code, fields = self("-r", path, "-T", "fields", "-e", "frame.time_epoch", "-e",
+                            "frame.len", "-e", "frame.cap_len", "-e", "frame.encap_type", *more)
+        code2, hexdump = self("-r", path, "-x")
+        return code, code2, fields.splitlines(), hexdump
+
+    def comments(self, path):
+        """{frame number: [comments]}."""
+        code, out = self("-r", path, "-T", "json", "-e", "frame.number", "-e", "frame.comment")
+        res = {}
+        for pkt in json.loads(out or "[]"):
+            layers = pkt["_source"]["layers"]
+            res[int(layers["frame.number"][0])] = layers.get("frame.comment", [])
+        return code, res
+
+
+class Libpcap:
+    """libpcap through ctypes: every record of a file, nanosecond time stamps."""
+
+    class Hdr(ctypes.Structure):
+        _fields_ = [("sec", ctypes.c_long), ("frac", ctypes.c_long), ("caplen", ctypes.c_uint32),
+                    ("len", ctypes.c_uint32)]
+
+    def __init__(self):
+        name = ctypes.util.find_library("pcap")
+        self.lib = ctypes.CDLL(name) if name else None
+        if self.lib is not None:
+            self.lib.pcap_open_offline_with_tstamp_precision.restype = ctypes.c_void_p
+            self.lib.pcap_open_offline_with_tstamp_precision.argtypes = [
+                ctypes.c_char_p, ctypes.c_uint, ctypes.c_char_p]
+            self.lib.pcap_next_ex.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+            self.lib.pcap_datalink.argtypes = [ctypes.c_void_p]
+            self.lib.pcap_close.argtypes = [ctypes.c_void_p]
+
+    def records(self, path):
+        """(link type, [(ts_ns, caplen, len, bytes)]), or (error text, None)."""
+        err = ctypes.create_string_buffer(256)
+        p = self.lib.pcap_open_offline_with_tstamp_precision(path.encode(), 1, err)  # nano
+        if not p:
+            return err.value.decode(errors="replace"), None
+        hdr, data = ctypes.POINTER(self.Hdr)(), ctypes.POINTER(ctypes.c_ubyte)()
+        out = []
+        while self.lib.pcap_next_ex(p, ctypes.byref(hdr), ctypes.byref(data)) == 1:
+            h = hdr.contents
+            out.append((h.sec * 10**9 + h.frac, h.caplen, h.len, bytes(data[:h.caplen])))
+        lt = self.lib.pcap_datalink(p)
+        self.lib.pcap_close(p)
+        return lt, out
+
+
+def multi_interface_pcapng(sample):
+    """Three interfaces of two link types (Ethernet, Linux cooked), names and
+    resolutions of their own, EPB, SPB and PB, a comment of the file's own,
+    then a big-endian section of one interface."""
+    frames = cf.frames_of(sample)
+    out = cf.shb(options=cf.opt(1, b"the input's own section comment") + cf.opts_end())
+    out += cf.idb(cf.LINKTYPE_ETHERNET, tsresol=9, name="eth0")
+    out += cf.idb(cf.LINKTYPE_LINUX_SLL, tsresol=None, name="any")
+    out += cf.idb(cf.LINKTYPE_ETHERNET, tsresol=0x80 | 20, tsoffset=5, name="eth1")
+    units = [10**9, 10**6, 2**20]
+    for i, (ts, d) in enumerate(frames):
+        ifid = i % 3
+        t = ts * units[ifid] // 10**9 - (5 * units[ifid] if ifid == 2 else 0)
+        data = cf.sll(d) if ifid == 1 else d
+        if i == 3:
+            out += cf.pb(ifid, t, data)
+        elif i == 6:  # frame 7: a PSN gap
+            out += cf.epb(ifid, t, data, comment="the input's own comment")
+        else:
+            out += cf.epb(ifid, t, data)
+    out += cf.spb(frames[0][1])  # on interface 0, no time stamp
+    out += cf.shb() + cf.idb(cf.LINKTYPE_ETHERNET, tsresol=9, name="second")
+    for ts, d in frames[:4]:
+        out += cf.epb(0, ts, d)
+    return out
+
+
+def big_endian_pcapng(sample):
+    """A pcapng file in big-endian order: an interface with a name, an offset
+    and a speed, packets with flags, a packet id and a comment."""
+    e = ">"
+    frames = cf.frames_of(sample)
+    speed = cf.opt(8, struct.pack(e + "Q", 100 * 10**9), e)
+    out = cf.shb(e=e) + cf.block(cf.IDB, struct.pack(e + "HHI", cf.LINKTYPE_ETHERNET, 0, 65535) +
+                                 cf.opt(2, b"big", e) + cf.opt(9, bytes([9]), e) + speed +
+                                 cf.opts_end(e), e)
+    for i, (ts, d) in enumerate(frames):
+        opts = cf.opt(2, struct.pack(e + "I", 1), e) + cf.opt(5, struct.pack(e + "Q", i), e)
+        if i == 1:
+            opts += cf.opt(1, b"big-endian comment", e)
+        body = struct.pack(e + "IIIII", 0, ts >> 32, ts & 0xFFFFFFFF, len(d), len(d))
+        out += cf.block(cf.EPB, body + cf.pad4(d) + opts + cf.opts_end(e), e)
+    return out
+
+
+def pcapng_comments(path):
+    """{frame number: [comments]} of a pcapng file in this machine's order
+    (the annotated file), read here: one tshark run less per capture."""
+    with open(path, "rb") as f:
+        data = f.read()
+    res, off, n = {}, 0, 0
+    while off + 12 <= len(data):
+        btype, blen = struct.unpack_from("<II", data, off)
+        if btype == cf.EPB:
+            n += 1
+            caplen = struct.unpack_from("<I", data, off + 20)[0]
+            o, end = off + 28 + (caplen + 3) // 4 * 4, off + blen - 4
+            while o + 4 <= end:
+                code, olen = struct.unpack_from("<HH", data, o)
+                if code == 0:
+                    break
+                if code == 1:
+                    res.setdefault(n, []).append(data[o + 4:o + 4 + olen].decode())
+                o += 4 + (olen + 3) // 4 * 4
+            res.setdefault(n, [])
+        off += blen
+    return res
+
+
+def interfaces(path):
+    """capinfos' lines on each interface's name, encapsulation and resolution."""
+    p = run(["capinfos", "-M", path])
+    keep = ("Encapsulation =", "Time precision =", "Time ticks per second =", "Name =")
+    return [ln.strip() for ln in p.stdout.decode().splitlines() if ln.strip().startswith(keep)]
+
+
+def parse_values(text):
+    """"k=v, k=v" as {k: v}."""
+    out = {}
+    for part in (text or "").split(", "):
+        if part:
+            k, _, v = part.partition("=")
+            out[k] = v
+    return out
+
+
+def json_text(v):
+    """A JSON value (numbers kept as written) as the comments write it."""
+    return v if isinstance(v, str) else json.dumps(v)
+
+
+def check_comments(c, tool, cap, tmp):
+    """The comments of cap's annotated file against --events, --json and the summary."""
+    name = os.path.basename(cap)
+    out = os.path.join(tmp, "c.pcapng")
+    p = run([tool, "--annotate", out, "-o", os.devnull, cap])
+    if not c.true(f"{name}: exit {p.returncode} {p.stderr.decode().strip()}",
+                  p.returncode in (0, 1)):
+        return
+    events = {}
+    ev = run([tool, "--events", cap]).stdout.decode()
+    for line in ev.splitlines():
+        o = json.loads(line, parse_float=str, parse_int=str)
+        events[int(o["frame"])] = o
+    report = json.loads(run([tool, "--json", cap]).stdout.decode())
+    evidence = {}
+    for d in report["diagnoses"]:
+        for s in d["subjects"]:
+            for f in s["frames"]:
+                evidence.setdefault(f, set()).add(d["kind"])
+    summary = run([tool, cap]).stdout.decode().split("\n\n")[0].splitlines()
+    head = ["rocescope: " + " ".join(ln.split()) for ln in summary if ln.strip()]
+    comments = pcapng_comments(out)
+    c.true(f"{name}: frame 1 begins with the summary's head",
+           comments.get(1, [])[:len(head)] == head)
+    for n, lines in comments.items():
+        if n == 1:
+            lines = lines[len(head):]
+        got_names, got_values = [], {}
+        for ln in lines:
+            m = DIAG_LINE.match(ln)
+            if m:
+                c.true(f"{name} frame {n}: {m.group(1)} has it as evidence",
+                       m.group(1) in evidence.get(n, set()))
+                continue
+            m = VERDICT_LINE.match(ln)
+            if not c.true(f"{name} frame {n}: a line in no known form: {ln!r}", m is not None):
+                continue
+            got_names.append(m.group(1))
+            for k, v in parse_values(m.group(2)).items():
+                c.true(f"{name} frame {n}: {k} given twice with two values",
+                       got_values.setdefault(k, v) == v)
+        e = events.get(n)
+        if e is None:
+            c.true(f"{name} frame {n}: verdict lines {got_names} without an event", not got_names)
+            continue
+        c.true(f"{name} frame {n}: verdicts {got_names}, --events {e['verdicts']}",
+               got_names == e["verdicts"])
+        want = {k: json_text(v) for k, v in e.items() if k not in FRAME_KEYS}
+        c.true(f"{name} frame {n}: values {got_values}, --events {want}", got_values == want)
+    for n in events:
+        c.true(f"{name}: frame {n} has an event and no comment", n in comments and comments[n])
+    for n, kinds in evidence.items():
+        c.true(f"{name}: evidence frame {n} without its diagnosis line",
+               any(DIAG_LINE.match(ln) for ln in comments.get(n, [])))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rocescope", required=True)
+    ap.add_argument("--captures", required=True)
+    ap.add_argument("--tshark", required=True)
+    ap.add_argument("--version", required=True)
+    ap.add_argument("--sample", type=int, default=0,
+                    help="compare the comments on this many sample captures (0: all)")
+    a = ap.parse_args()
+    tool, caps = os.path.abspath(a.rocescope), a.captures
+    c = Checks()
+    tmp = tempfile.mkdtemp(prefix="rocescope-annotate-")
+    tshark = Tshark(a.tshark, tmp)
+    pcap = Libpcap()
+    if pcap.lib is None:
+        c.true("libpcap not found by ctypes", False)
+
+    # stock tshark: no plugin of ours
+    code, plugins = tshark("-G", "plugins")
+    c.true("tshark without the plugin lists no roce plugin", "roce" not in plugins.lower())
+    code, fields = tshark("-G", "fields")
+    c.true("tshark 4.0 has frame.comment", "\tframe.comment\t" in fields)
+
+    # ---- round trip
+    built = os.path.join(tmp, "multi.pcapng")
+    with open(built, "wb") as f:
+        f.write(multi_interface_pcapng(os.path.join(caps, "loss_receiver.pcap")))
+    big = os.path.join(tmp, "big.pcapng")
+    with open(big, "wb") as f:
+        f.write(big_endian_pcapng(os.path.join(caps, "loss_receiver.pcap")))
+    gz = os.path.join(tmp, "loss_receiver.pcap.gz")
+    with open(os.path.join(caps, "loss_receiver.pcap"), "rb") as f, gzip.open(gz, "wb") as g:
+        g.write(f.read())
+    cut = os.path.join(tmp, "cut.pcap")
+    with open(os.path.join(caps, "loss_receiver.pcap"), "rb") as f:
+        data = f.read()
+    with open(cut, "wb") as f:
+        f.write(data[:-7])
+    header_only = os.path.join(tmp, "header_only.pcap")
+    with open(header_only, "wb") as f:
+        f.write(data[:24])
+    singles = ["loss_receiver.pcap", "us_timestamps.pcap", "clean_rc.pcapng", "ib_rc.erf",
+               "ib_rc.pcap", "truncated.pcap", "truncated.pcapng", "linktype_sll2.pcap"]
+    cases = [[os.path.join(caps, s)] for s in singles]
+    cases += [[built], [big], [gz], [cut], [header_only],
+              [os.path.join(caps, "loss_receiver.pcap"), os.path.join(caps, "ecn_cnp.pcap")]]
+    for files in cases:
+        name = " ".join(os.path.basename(f) for f in files)
+        out = os.path.join(tmp, "rt.pcapng")
+        p = run([tool, "--annotate", out, "-o", os.devnull, *files])
+        input_problem = files[0] == cut
+        if not c.true(f"{name}: exit {p.returncode} {p.stderr.decode().strip()}",
+                      p.returncode == (1 if input_problem else 0) and os.path.exists(out)):
+            continue
+        # the input as tshark reads it: several files are merged in order (mergecap -a)
+        ref = files[0]
+        if len(files) > 1 or files[0] == gz:
+            ref = os.path.join(tmp, "ref.pcapng")
+            run(["mergecap", "-a", "-w", ref, *files])
+        # interface names: those of pcapng interfaces (tshark 4.0 names every
+        # section's packets after the first section's interfaces: see below)
+        ng = ref.endswith(".pcapng") and files[0] != built
+        want, got = tshark.packets(ref, ng), tshark.packets(out, ng)
+        if files[0] == built:  # a simple packet block has no time stamp: written as 0
+            spb = len(cf.frames_of(os.path.join(caps, "loss_receiver.pcap")))
+            for rows in (want[2], got[2]):
+                rows[spb] = "\t".join([""] + rows[spb].split("\t")[1:])
+        if want[0] == 0:  # tshark 4.0 reads no InfiniBand link type (247): libpcap only
+            c.true(f"{name}: tshark reads the annotated file (exit {got[0]}, {got[1]})",
+                   got[0] == 0 and got[1] == 0)
+            c.true(f"{name}: tshark sees {len(got[2])} frames, {len(want[2])} in the input",
+                   len(got[2]) == len(want[2]))
+            c.true(f"{name}: time, lengths, encapsulation, interface as tshark reads them",
+                   got[2] == want[2])
+            c.true(f"{name}: the bytes as tshark dumps them", got[3] == want[3])
+        if files[0] not in (built, gz) and len(files) == 1 and want[0] == 0 and \
+                not files[0].endswith(".erf"):  # wiretap names a raw ERF file's ports
+            c.true(f"{name}: the interfaces (names, resolutions) as capinfos reads them",
+                   interfaces(out) == interfaces(files[0]))
+        if pcap.lib is not None and files[0] != built:
+            lt_in, rec_in = pcap.records(ref)
+            lt_out, rec_out = pcap.records(out)
+            c.true(f"{name}: libpcap reads the annotated file ({lt_out})", rec_out is not None)
+            if rec_in is not None and rec_out is not None:
+                c.true(f"{name}: libpcap's link type {lt_out}, input's {lt_in}", lt_out == lt_in)
+                c.true(f"{name}: libpcap's {len(rec_out)} records equal the input's "
+                       f"{len(rec_in)}", rec_out == rec_in)
+    # the built file's interfaces: its own, in order, then the second section's
+    out = os.path.join(tmp, "rt.pcapng")
+    run([tool, "--annotate", out, "-o", os.devnull, built])
+    code, per_frame = tshark("-r", out, "-T", "fields", "-e", "frame.interface_name")
+    n = len(cf.frames_of(os.path.join(caps, "loss_receiver.pcap")))
+    c.true("multi.pcapng: each frame on its interface",
+           per_frame.split() == [["eth0", "any", "eth1"][i % 3] for i in range(n)] + ["eth0"] +
+           ["second"] * 4)
+    names = [ln for ln in interfaces(out) if ln.startswith("Name =")]
+    c.true(f"multi.pcapng: interface names {names}",
+           names == ["Name = eth0", "Name = any", "Name = eth1", "Name = second"])
+    res = [ln for ln in interfaces(out) if ln.startswith("Time ticks")]
+    c.true(f"multi.pcapng: resolutions {res}",
+           res == ["Time ticks per second = 1000000000", "Time ticks per second = 1000000",
+                   "Time ticks per second = 1048576", "Time ticks per second = 1000000000"])
+    # the input's own comments, kept before rocescope's
+    code, comments = tshark.comments(out)
+    c.true(f"multi.pcapng frame 7: the input's comment first, then rocescope's: {comments.get(7)}",
+           comments.get(7, [""])[0] == "the input's own comment" and
+           any(x.startswith("rocescope: gap (") for x in comments.get(7, [])))
+    run([tool, "--annotate", out, "-o", os.devnull, big])
+    code, comments = tshark.comments(out)
+    c.true(f"big.pcapng: the comment kept on frame 2, before rocescope's: {comments.get(2)}",
+           comments.get(2, [""])[0] == "big-endian comment")
+    code, flags = tshark("-r", out, "-T", "fields", "-e", "frame.packet_flags", "-e",
+                         "frame.packet_id")
+    code2, want = tshark("-r", big, "-T", "fields", "-e", "frame.packet_flags", "-e",
+                         "frame.packet_id")
+    c.true("big.pcapng: packet flags and ids read as in the input", flags == want and want)
+    run([tool, "--annotate", out, "-o", os.devnull, built])
+    # the section header
+    info = run(["capinfos", out]).stdout.decode()
+    c.true("the section header names the version",
+           f"Capture application: rocescope {a.version}" in info)
+    c.true("the section header's comment is the command line",
+           f"Capture comment:     {tool} --annotate {out} -o {os.devnull} {built}" in info)
+
+    # ---- the comments of every sample capture against --events
+    samples = sorted(glob.glob(os.path.join(caps, "*.pcap")) +
+                     glob.glob(os.path.join(caps, "*.pcapng")) +
+                     glob.glob(os.path.join(caps, "*.erf")))
+    c.true(f"{len(samples)} sample captures", len(samples) > 40)
+    samples = cf.sample(samples, a.sample)
+    for cap in samples:
+        check_comments(c, tool, cap, tmp)
+
+    # ---- stock tshark filters them
+    cap = os.path.join(caps, "loss_receiver.pcap")
+    out = os.path.join(tmp, "f.pcapng")
+    run([tool, "--annotate", out, "-o", os.devnull, cap])
+    want = [str(json.loads(ln)["frame"]) for ln in run([tool, "--events", cap]).stdout.decode()
+            .splitlines() if "retransmission" in json.loads(ln)["verdicts"]]
+    code, got = tshark("-r", out, "-Y", 'frame.comment contains "rocescope: retransmission"',
+                       "-T", "fields", "-e", "frame.number")
+    c.true(f"the display filter: frames {got.split()}, --events {want}",
+           code == 0 and got.split() == want and want)
+
+    # ---- safety
+    work = os.path.join(tmp, "safety")
+    os.mkdir(work)
+    inp = os.path.join(work, "in.pcap")
+    shutil.copy(cap, inp)
+    link = os.path.join(work, "link.pcapng")
+    os.symlink("in.pcap", link)
+    for target in (inp, link):
+        p = run([tool, "--annotate", target, "-o", os.devnull, inp])
+        c.true(f"an input as the output ({os.path.basename(target)}): exit {p.returncode}, "
+               f"{p.stderr.decode().strip()!r}",
+               p.returncode == 3 and p.stderr.decode().startswith(f"rocescope: {target}: ") and
+               "not written onto" in p.stderr.decode())
+        with open(inp, "rb") as f, open(cap, "rb") as g:
+            c.true("the input is left as it was", f.read() == g.read())
+    with open(inp, "rb") as f:
+        p = run([tool, "--annotate", os.path.join(work, "o.pcapng"), "-o", os.devnull, "-"],
+                stdin=f)
+    c.true(f"standard input refused: exit {p.returncode} {p.stderr.decode().strip()!r}",
+           p.returncode == 2 and "standard input cannot be" in p.stderr.decode())
+    p = run([tool, "--annotate", os.path.join(work, "o.pcapng"), "-i", "lo"])
+    c.true(f"a live capture refused: exit {p.returncode} {p.stderr.decode().strip()!r}",
+           p.returncode == 2 and p.stderr.decode().startswith(
+               "rocescope: --annotate needs capture files"))
+    p = run([tool, "--annotate", "-", "-o", os.devnull, inp])
+    with open(os.path.join(work, "stdout.pcapng"), "wb") as f:
+        f.write(p.stdout)
+    c.true("'-' writes the pcapng on standard output",
+           p.returncode == 0 and p.stdout[:4] == b"\x0a\x0d\x0d\x0a" and
+           tshark.packets(os.path.join(work, "stdout.pcapng"), False)[2] ==
+           tshark.packets(inp, False)[2])
+    p = run([tool, "--annotate", "-", inp])
+    c.true(f"'-' beside the summary on standard output refused: exit {p.returncode}",
+           p.returncode == 2)
+    p = run([tool, "--annotate", os.path.join(work, "none.pcapng"), "-o", os.devnull,
+             os.path.join(work, "missing.pcap")])
+    c.true(f"no input read: exit {p.returncode}, nothing left: {sorted(os.listdir(work))}",
+           p.returncode == 1 and sorted(os.listdir(work)) ==
+           ["in.pcap", "link.pcapng", "stdout.pcapng"])
+
+    shutil.rmtree(tmp, ignore_errors=True)
+    for f in c.failures:
+        print("FAIL:", f)
+    print(f"annotate: {c.count} checks, {len(c.failures)} failures")
+    return 1 if c.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

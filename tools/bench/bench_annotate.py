@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The cost of `rocescope --annotate` (issue 28) against the analysis plus a copy of the file.
 
-Makes capture (a) of tools/bench.py (--packets header-only packets over --qps
+Makes capture (a) of tools/bench/bench.py (--packets header-only packets over --qps
 QPs, `rocegen bulk` with bench.py's seed), or its pcapng form with --pcapng,
 then runs, interleaved, --runs times each:
 
@@ -17,7 +17,7 @@ median wall time, user and system CPU time (the children's rusage) and peak
 RSS (tools/bench/runmeasure.c) of each, the annotated file's size, and the
 target: annotating at most the analysis plus the copy.
 
-  tools/bench_annotate.py [--build build] [--packets 10000000] [--qps 1000] [--runs 5]
+  tools/bench/bench_annotate.py [--build build] [--packets 10000000] [--qps 1000] [--runs 5]
                           [--pcapng] [--workdir DIR] [--keep]
 """
 import argparse
@@ -42,7 +42,7 @@ def cpu():
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    ap.add_argument("--build", default=os.path.join(HERE, "..", "..", "build"))
     ap.add_argument("--packets", type=int, default=10_000_000)
     ap.add_argument("--qps", type=int, default=1000)
     ap.add_argument("--runs", type=int, default=5)
@@ -51,11 +51,11 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the capture and the outputs")
     a = ap.parse_args()
     rocescope = os.path.join(a.build, "analyzer", "rocescope")
-    rocegen = os.path.join(a.build, "tools", "rocegen")
+    rocegen = os.path.join(a.build, "tools", "rocegen", "rocegen")
     work = a.workdir or tempfile.mkdtemp(prefix="rocescope-bench-annotate-")
     os.makedirs(work, exist_ok=True)
     launcher = os.path.join(work, "runmeasure")
-    subprocess.run(["cc", "-O2", "-o", launcher, os.path.join(HERE, "bench", "runmeasure.c")],
+    subprocess.run(["cc", "-O2", "-o", launcher, os.path.join(HERE, "runmeasure.c")],
                    check=True)
     cap = bench.generate(rocegen, work, a.packets, a.qps, False, a.pcapng)
     out, copy = os.path.join(work, "annotated.pcapng"), os.path.join(work, "copy")

@@ -17,46 +17,9 @@
 #include "roce_diag_int.h"
 #include "roce_time.h"
 
-#define CANDS_MIN     16u
 #define PAUSED_MIN_NS ROCE_NS_PER_MS /* pauses shorter than this in all stall nothing long */
 
-/* ---- subjects as they are found ---- */
-
-struct cand *roce_diag_cand(struct cands *cs, unsigned kind, unsigned cause)
-{
-    if (cs->n == cs->cap) {
-        size_t cap = cs->cap ? cs->cap * 2 : CANDS_MIN;
-        struct cand *c = realloc(cs->c, cap * sizeof *c);
-        if (c == NULL) {
-            cs->oom = 1;
-            return NULL;
-        }
-        cs->c = c;
-        cs->cap = cap;
-    }
-    struct cand *x = &cs->c[cs->n++];
-    memset(x, 0, sizeof *x);
-    x->kind = (uint8_t)kind;
-    x->cause = (uint8_t)cause;
-    return x;
-}
-
-uint8_t roce_diag_join_frames(uint64_t *dst, unsigned n_dst, const uint64_t *src, unsigned n_src)
-{
-    struct roce_evidence ev;
-    memset(&ev, 0, sizeof ev);
-    for (unsigned i = 0; i < n_dst; i++)
-        roce_evidence_add(&ev, 0, dst[i]);
-    for (unsigned i = 0; i < n_src; i++)
-        roce_evidence_add(&ev, 0, src[i]);
-    memcpy(dst, ev.frame[0], sizeof ev.frame[0]);
-    return ev.n[0];
-}
-
-void roce_diag_take_frames(struct roce_diag_subject *s, const uint64_t *frames, unsigned n)
-{
-    s->n_frames = roce_diag_join_frames(s->frames, s->n_frames, frames, n);
-}
+/* ---- subjects as they are found (their store: roce_diag_cand.c) ---- */
 
 /* A subject about a flow (key), with the flow's evidence of kind. */
 static struct cand *flow_cand(struct cands *cs, unsigned kind, unsigned cause,

@@ -226,6 +226,12 @@ def check_install(deb, tool, captures, version):
         return
     had_user, had_group = user_exists("rocescope"), group_exists("rocescope")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    # A machine shut down in the middle of an earlier install leaves dpkg
+    # half-configured, and apt-get then refuses everything; tools/setup.sh
+    # finishes such work the same way before it installs anything.
+    if run("dpkg", "--audit", check=False).stdout.strip():
+        print("     dpkg was interrupted earlier: dpkg --configure -a")
+        run("dpkg", "--configure", "-a", env=env, check=False)
     try:
         run(*APT, "install", "--no-install-recommends", os.path.abspath(deb), env=env)
         cap = os.path.join(captures, "loss_receiver.pcap")

@@ -48,6 +48,81 @@ struct roce_capture {
 static const struct roce_capture_format *const formats[] = {ROCE_CAPTURE_FORMATS(ROCE_CAPTURE_ROW)};
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
+/* Standard input kept for another reading (roce_capture_stdin_keep): a
+ * descriptor of the file it is, or of an unnamed copy of it, and where the
+ * capture starts in it; -1 while standard input is read once, as a stream. */
+static int stdin_kept = -1;
+static off_t stdin_start;
+
+/* An unnamed temporary file in $TMPDIR, else /tmp: a descriptor, or -1. */
+static int unnamed_tmpfile(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char tmpl[4096];
+    if (dir == NULL || dir[0] == '\0')
+        dir = "/tmp";
+    int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0 ||
+        (size_t)snprintf(tmpl, sizeof tmpl, "%s/rocescope-stdin.XXXXXX", dir) >= sizeof tmpl)
+        return fd;
+    fd = mkostemp(tmpl, O_CLOEXEC); /* a file system without O_TMPFILE */
+    if (fd >= 0)
+        unlink(tmpl);
+    return fd;
+}
+
+int roce_capture_stdin_keep(char *err, size_t errlen)
+{
+    struct stat st;
+    static uint8_t buf[1 << 16];
+    if (stdin_kept >= 0)
+        return 0;
+    if (fstat(STDIN_FILENO, &st) != 0) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        return -1;
+    }
+    off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+    if (S_ISREG(st.st_mode) && at >= 0) { /* `< file`: read it again from here */
+        stdin_kept = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+        stdin_start = at;
+        if (stdin_kept < 0)
+            snprintf(err, errlen, "%s", strerror(errno));
+        return stdin_kept < 0 ? -1 : 0;
+    }
+    int fd = unnamed_tmpfile();
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create a temporary file for a copy of it: %s",
+                 strerror(errno));
+        return -1;
+    }
+    for (;;) {
+        ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+        if (n == 0)
+            break;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            snprintf(err, errlen, "%s", strerror(errno));
+            close(fd);
+            return -1;
+        }
+        for (ssize_t done = 0; done < n;) {
+            ssize_t w = write(fd, buf + done, (size_t)(n - done));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0) {
+                snprintf(err, errlen, "cannot keep a copy of it: %s", strerror(errno));
+                close(fd);
+                return -1;
+            }
+            done += w;
+        }
+    }
+    stdin_kept = fd;
+    stdin_start = 0;
+    return 0;
+}
+
 /* Open the input: standard input, or the file (mapped when it is a regular
  * file). 0, or -1 with err set. */
 static int open_input(struct roce_capture *c, const char *path, int *regular, char *err,
@@ -56,6 +131,12 @@ static int open_input(struct roce_capture *c, const char *path, int *regular, ch
     struct stat st;
     *regular = 0;
     if (strcmp(path, "-") == 0) {
+        /* kept: from its start again (a reader may have closed descriptor 0) */
+        if (stdin_kept >= 0 && (dup2(stdin_kept, STDIN_FILENO) < 0 ||
+                                lseek(STDIN_FILENO, stdin_start, SEEK_SET) < 0)) {
+            snprintf(err, errlen, "%s", strerror(errno));
+            return -1;
+        }
         roce_src_stream(&c->src, STDIN_FILENO);
         if (!roce_src_need(&c->src, 1)) {
             snprintf(err, errlen, "%s",

@@ -35,6 +35,12 @@ enum roce_capture_status {
 /* Open a capture file ("-": standard input); NULL on failure with the
  * reason in err (errlen bytes). */
 struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen);
+/* Make standard input readable more than once: kept as the file it is
+ * (`< file`), else copied whole, now, into an unnamed temporary file
+ * ($TMPDIR, else /tmp); each roce_capture_open("-") after it reads it from
+ * its start. For the writers that read the capture again (--annotate). 0, or
+ * -1 with the reason in err. */
+int roce_capture_stdin_keep(char *err, size_t errlen);
 /* Nonzero when the input at path is a file that can be read again and
  * again, or cannot be opened (its problem is then the same each time);
  * 0 for standard input, pipes and compressed files. */

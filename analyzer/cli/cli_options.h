@@ -82,10 +82,14 @@ int roce_cli_outputs_writers(const struct roce_outputs *out);
  * the message printed. */
 int roce_cli_outputs_paths(const struct roce_outputs *out);
 /* A writer that reads the capture files again (ROCE_WRITER_FILES) has
- * regular files, and no live capture (live). 0, or -1 with the message
- * printed. */
+ * regular files or standard input, and no live capture (live). 0, or -1
+ * with the message printed. */
 int roce_cli_outputs_reread(const struct roce_outputs *out, char *const *files, int n_files,
                             int live);
+/* When such a writer is chosen and standard input is among the files, keep
+ * it for the second reading (roce_capture_stdin_keep: a copy when it is not
+ * a file). 0, or -1 with the message printed. */
+int roce_cli_outputs_keep_stdin(const struct roce_outputs *out, char *const *files, int n_files);
 
 /* ---- the live monitor's options (options_live.c) ---- */
 

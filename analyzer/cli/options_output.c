@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "capture.h"
 #include "output.h"
 #include "writers.h"
 
@@ -183,11 +184,26 @@ int roce_cli_outputs_paths(const struct roce_outputs *out)
 }
 
 /* Nonzero when the input at path can be read a second time: a regular
- * file, or one that cannot be opened (the analysis says why). */
+ * file, one that cannot be opened (the analysis says why), or standard
+ * input, which is kept for it (roce_cli_outputs_keep_stdin). */
 static int rereadable(const char *path)
 {
     struct stat st;
-    return strcmp(path, "-") != 0 && (stat(path, &st) != 0 || S_ISREG(st.st_mode));
+    return strcmp(path, "-") == 0 || stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+int roce_cli_outputs_keep_stdin(const struct roce_outputs *out, char *const *files, int n_files)
+{
+    char err[256];
+    int reread = 0, from_stdin = 0;
+    for (unsigned i = 0; i < roce_writers_count; i++)
+        reread |= (out->chosen >> i & 1u) && (roce_writers[i].needs & ROCE_WRITER_FILES);
+    for (int k = 0; k < n_files; k++)
+        from_stdin |= strcmp(files[k], "-") == 0;
+    if (!reread || !from_stdin || roce_capture_stdin_keep(err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "rocescope: standard input: %s\n", err);
+    return -1;
 }
 
 int roce_cli_outputs_reread(const struct roce_outputs *out, char *const *files, int n_files,
@@ -205,8 +221,7 @@ int roce_cli_outputs_reread(const struct roce_outputs *out, char *const *files, 
                 fprintf(stderr,
                         "rocescope: %s reads the capture files again: %s cannot be (save the "
                         "capture to a file first)\n",
-                        roce_writers[i].option,
-                        strcmp(files[k], "-") == 0 ? "standard input" : files[k]);
+                        roce_writers[i].option, files[k]);
                 return -1;
             }
     }

@@ -123,6 +123,8 @@ int main(int argc, char **argv)
         return roce_live_run(&lc);
     }
 
+    if (roce_cli_outputs_keep_stdin(&opt.out, opt.files, opt.n_files) != 0)
+        return ROCE_EXIT_INPUT;
     roce_writers_init(&ws, &opt.out);
     if (roce_writers_open(&ws) != 0)
         return ROCE_EXIT_OUTPUT;

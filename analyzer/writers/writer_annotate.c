@@ -23,9 +23,10 @@
  * frames (bounded by the report) and, on frame 1, the summary's head. Frames
  * cannot be written as they settle: the first frame's comment is known only
  * at the end. Memory holds one frame and its comments; the spool holds the
- * verdicts' lines, never the frames. Standard input and pipes cannot be
- * read twice: the row says ROCE_WRITER_FILES, and the command line refuses
- * them (save the capture to a file first).
+ * verdicts' lines, never the frames. The row says ROCE_WRITER_FILES: the
+ * command line keeps standard input for the second reading (a copy in a
+ * temporary file when it is a pipe, roce_capture_stdin_keep) and refuses
+ * named pipes (save the capture to a file first).
  *
  * What is copied as stored: a pcapng record's interface (its description
  * block, with its name, time stamp resolution and other options), its time

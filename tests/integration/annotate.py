@@ -445,11 +445,37 @@ def main():
                "not written onto" in p.stderr.decode())
         with open(inp, "rb") as f, open(cap, "rb") as g:
             c.true("the input is left as it was", f.read() == g.read())
+    # standard input: redirected from a file, a pipe, a compressed pipe;
+    # each the same frames with the same comments as the file itself
+    ref = os.path.join(tmp, "ref.pcapng")
+    run([tool, "--annotate", ref, "-o", os.devnull, inp])
+    code, comments = tshark("-r", ref, "-T", "fields", "-e", "frame.comment")
+    # the summary's title on frame 1 names the input: "-" for standard input
+    want = tshark.packets(ref, False)[2], (code, comments.replace(f"report: {inp} (",
+                                                                  "report: - (", 1))
     with open(inp, "rb") as f:
-        p = run([tool, "--annotate", os.path.join(work, "o.pcapng"), "-o", os.devnull, "-"],
-                stdin=f)
-    c.true(f"standard input refused: exit {p.returncode} {p.stderr.decode().strip()!r}",
-           p.returncode == 2 and "standard input cannot be" in p.stderr.decode())
+        data = f.read()
+    feeds = {"< file": None, "a pipe": data, "a gzip pipe": gzip.compress(data)}
+    for how, feed in feeds.items():
+        got_path = os.path.join(tmp, "stdin.pcapng")
+        if feed is None:
+            with open(inp, "rb") as f:
+                p = run([tool, "--annotate", got_path, "-o", os.devnull, "-"], stdin=f)
+        else:
+            p = run([tool, "--annotate", got_path, "-o", os.devnull, "-"], input=feed)
+        got = (tshark.packets(got_path, False)[2] if p.returncode == 0 else None,
+               tshark("-r", got_path, "-T", "fields", "-e", "frame.comment")
+               if p.returncode == 0 else None)
+        c.true(f"standard input from {how}: exit {p.returncode} {p.stderr.decode().strip()!r}, "
+               "the frames and comments of the file", p.returncode == 0 and got == want and
+               want[0] and "rocescope: retransmission" in want[1][1])
+        os.unlink(got_path)
+    fifo = os.path.join(work, "fifo")
+    os.mkfifo(fifo)
+    p = run([tool, "--annotate", os.path.join(work, "o.pcapng"), "-o", os.devnull, fifo])
+    os.unlink(fifo)
+    c.true(f"a named pipe refused: exit {p.returncode} {p.stderr.decode().strip()!r}",
+           p.returncode == 2 and f"{fifo} cannot be" in p.stderr.decode())
     p = run([tool, "--annotate", os.path.join(work, "o.pcapng"), "-i", "lo"])
     c.true(f"a live capture refused: exit {p.returncode} {p.stderr.decode().strip()!r}",
            p.returncode == 2 and p.stderr.decode().startswith(

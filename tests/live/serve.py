@@ -103,7 +103,6 @@ def proc_status(pid):
 def listen(tool, captures, tmp):
     nobody = pwd.getpwnam("nobody")
     d = tempfile.mkdtemp(dir=tmp)
-    os.chmod(tmp, 0o755)
     os.chmod(d, 0o777)
     port = free_port()
     base = "http://127.0.0.1:%d" % port
@@ -253,7 +252,6 @@ def under_attack(tool, tmp, deadline):
     trickling and idle ones closed at the request deadline; the monitor ends
     cleanly (no sanitizer report)."""
     d = tempfile.mkdtemp(dir=tmp)
-    os.chmod(tmp, 0o755)
     os.chmod(d, 0o777)
     port = free_port()
     scrapes, every, settle = 24, 0.4, 3.0
@@ -388,6 +386,7 @@ def main():
         print("skip: cannot make a network namespace with a veth pair: %s" % e)
         return live.SKIP
     tmp = tempfile.mkdtemp(prefix="rocescope-serve-")
+    os.chmod(tmp, 0o1777)  # started as root, the monitor writes as rocescope or nobody
     if a.part == "attack":
         parts = [("--listen under attack",
                   lambda: under_attack(a.rocescope, tmp, a.scrape_deadline))]

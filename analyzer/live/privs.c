@@ -105,22 +105,25 @@ int roce_privs_drop(const char *user, struct roce_privs_state *st, char *err, si
 {
     const unsigned last = last_cap();
     int keep_root = 0;
+    const struct passwd *pw =
+        NULL; /* the user to become (getpwnam's: no other lookup until then) */
     memset(st, 0, sizeof st[0]);
     st->last_cap = last;
     st->was_root = getuid() == ROOT_UID || geteuid() == ROOT_UID;
     if (st->was_root && user != NULL) {
         errno = 0;
-        const struct passwd *pw = getpwnam(user);
+        pw = getpwnam(user);
         if (pw == NULL) {
             snprintf(err, errlen, "unknown user '%s'", user);
             return -1;
         }
         keep_root = pw->pw_uid == ROOT_UID; /* -Z root: explicit, warned about */
-        if (!keep_root)
-            (void)empty_bounding_set(last); /* what it refused is counted below */
-        if (become(user, pw, err, errlen) != 0)
-            return -1;
     }
+    /* while CAP_SETPCAP may still be held; what it refused is counted below */
+    if (!keep_root)
+        (void)empty_bounding_set(last);
+    if (pw != NULL && become(user, pw, err, errlen) != 0)
+        return -1;
     if (!keep_root && empty_capabilities() != 0) {
         snprintf(err, errlen, "cannot give up capabilities: %s", strerror(errno));
         return -1;

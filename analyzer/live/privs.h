@@ -36,11 +36,12 @@ struct roce_privs_state {
 /* Give up what the monitor no longer needs once its capture and --listen
  * socket are open, in this order, on the calling thread (call it before
  * any other thread starts: the bounding set is per thread):
- *  - started as root and USER not of uid 0: every capability dropped from
- *    the bounding set (PR_CAPBSET_DROP, which needs CAP_SETPCAP: without
- *    it, as in a service whose own bounding set lacks it, what remains is
- *    counted in bounding_kept), then USER's groups (initgroups, setgid)
- *    and uid (setuid), and setuid(0) must then fail;
+ *  - unless USER is of uid 0: every capability dropped from the bounding
+ *    set (PR_CAPBSET_DROP, which needs CAP_SETPCAP: without it, as in a
+ *    service whose own bounding set lacks it or when not started as root,
+ *    what remains is counted in bounding_kept);
+ *  - started as root: USER's groups (initgroups, setgid) and uid (setuid),
+ *    and setuid(0) must then fail;
  *  - always: the ambient set cleared and the permitted, effective and
  *    inheritable sets emptied (a binary given file capabilities, run by a
  *    user, holds none afterwards), unless USER is of uid 0 (root kept, by

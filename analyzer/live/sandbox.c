@@ -190,7 +190,14 @@ static int add_rules(scmp_filter_ctx ctx, int fd, const char **what)
         rc = rule(ctx, deny, *what = "setsockopt", 2, level);
     if (rc == 0)
         rc = rule(ctx, deny, *what = "setsockopt", 2, name);
-    /* new packet or raw sockets (they need CAP_NET_RAW, which -Z root keeps) */
+    /* new packet or raw sockets (they need CAP_NET_RAW, which -Z root keeps);
+     * new local sockets, which could pass the capture socket (SCM_RIGHTS)
+     * to a process that would send on it */
+    struct scmp_arg_cmp local = SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)AF_UNIX);
+    if (rc == 0)
+        rc = rule(ctx, deny, *what = "socket", 1, &local);
+    if (rc == 0)
+        rc = rule(ctx, deny, *what = "socketpair", 0, NULL);
     struct scmp_arg_cmp packet = SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)AF_PACKET);
     struct scmp_arg_cmp raw = SCMP_A1_32(SCMP_CMP_MASKED_EQ, SOCK_TYPE_MASK, (uint32_t)SOCK_RAW);
     struct scmp_arg_cmp old = SCMP_A1_32(SCMP_CMP_MASKED_EQ, SOCK_TYPE_MASK, (uint32_t)SOCK_PACKET);

@@ -9,7 +9,9 @@
  *    processes' state (execve, ptrace, mount, module loading, bpf, kexec,
  *    namespaces, keyrings, the set*id family, capset, clock and host
  *    settings, io_uring and kernel AIO, whose submissions the filter cannot
- *    see), and new raw or packet sockets;
+ *    see), new raw or packet sockets, and new local (AF_UNIX) sockets,
+ *    which could hand the capture socket over (SCM_RIGHTS) to a process
+ *    outside the filter;
  *  - on the capture socket: every way of sending (write, writev, pwrite*,
  *    send*, sendfile, splice, tee, copy_file_range), of duplicating it
  *    (dup*, fcntl F_DUPFD*) and of reconfiguring it (bind, connect, and

@@ -750,6 +750,28 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def in_namespace(prefix, make_parts):
+    """Runs the parts make_parts(tmp) gives in the namespace with its veth
+    pair and lo up; tmp is a folder for the run that the monitor may write
+    once it has given root up (it becomes rocescope or nobody: rocescope(1),
+    Privileges). SKIP when no namespace can be made, else run_parts'."""
+    try:
+        setup_netns()
+        sh("ip", "-n", NS, "link", "set", "lo", "up")
+        links(True)
+    except (subprocess.CalledProcessError, FileNotFoundError) as e:
+        subprocess.run(["ip", "netns", "del", NS], capture_output=True)
+        print("skip: cannot make a network namespace with a veth pair: %s" % e)
+        return SKIP
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    os.chmod(tmp, 0o1777)
+    try:
+        return run_parts(make_parts(tmp))
+    finally:
+        subprocess.run(["ip", "netns", "del", NS], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def run_parts(parts):
     """Runs each (name, function) of parts, timed, a failure not stopping the
     others. 1 when any failed."""

@@ -377,28 +377,15 @@ def main():
         if shutil.which(tool) is None:
             print("skip: %s is not installed (tools/setup.sh installs it)" % tool)
             return live.SKIP
-    try:
-        live.setup_netns()
-        live.sh("ip", "-n", live.NS, "link", "set", "lo", "up")
-        live.links(True)
-    except (subprocess.CalledProcessError, FileNotFoundError) as e:
-        subprocess.run(["ip", "netns", "del", live.NS], capture_output=True)
-        print("skip: cannot make a network namespace with a veth pair: %s" % e)
-        return live.SKIP
-    tmp = tempfile.mkdtemp(prefix="rocescope-serve-")
-    os.chmod(tmp, 0o1777)  # started as root, the monitor writes as rocescope or nobody
-    if a.part == "attack":
-        parts = [("--listen under attack",
-                  lambda: under_attack(a.rocescope, tmp, a.scrape_deadline))]
-    else:
-        parts = [("--listen, -Z, malformed requests", lambda: listen(a.rocescope, a.captures, tmp)),
-                 ("--events on stdout", lambda: events_stdout(a.rocescope, a.captures, tmp)),
-                 ("--events -o, rotated", lambda: events_rotated(a.rocescope, a.rocegen, tmp))]
-    try:
-        return live.run_parts(parts)
-    finally:
-        subprocess.run(["ip", "netns", "del", live.NS], capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
+
+    def parts(tmp):
+        if a.part == "attack":
+            return [("--listen under attack",
+                     lambda: under_attack(a.rocescope, tmp, a.scrape_deadline))]
+        return [("--listen, -Z, malformed requests", lambda: listen(a.rocescope, a.captures, tmp)),
+                ("--events on stdout", lambda: events_stdout(a.rocescope, a.captures, tmp)),
+                ("--events -o, rotated", lambda: events_rotated(a.rocescope, a.rocegen, tmp))]
+    return live.in_namespace("rocescope-serve-", parts)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ veth pair of live.py (a network namespace made for the run):
               the start-up line says so.
   send        from inside that process (gdb attached, calling the C
               library): send (sendto), write, dup and setsockopt
-              on the capture socket (found independently: its inode in
+              on the capture socket, and the sendto system call with the
+              descriptor plus 2^32 (amd64, arm64) (found independently: its inode in
               /proc/PID/net/packet), a new AF_UNIX socket and execve (of a
               path that does not exist: ENOENT unless denied) fail with EPERM, and a frame with a
               marker, sent so, never reaches the veth's other end, where a
@@ -28,6 +29,7 @@ Needs root, `ip netns` and gdb: otherwise it skips (exit 77).
 """
 import argparse
 import os
+import platform
 import pwd
 import re
 import shutil
@@ -42,6 +44,7 @@ from live import Fail, Monitor, netns
 FULL_WAIT = 10.0
 THREADS = 3  # the capture (main), analysis and HTTP threads
 PORT = 19781  # --listen, in the namespace made for the run
+SENDTO_NR = {"x86_64": 44, "aarch64": 206}  # sendto's system call number
 ETH_TYPE = "88b5"  # IEEE 802 local experimental EtherType
 CONTROL, INJECTED = "rocescope-privs-control", "rocescope-privs-injected"
 
@@ -166,6 +169,10 @@ def gdb_calls(pid, fd):
         "execve": "(long)execve(\"/nonexistent/rocescope-privs\", 0, 0)",  # else ENOENT
         "write stderr": "(long)write(2, $b, 0)",
     }
+    nr = SENDTO_NR.get(platform.machine())
+    if nr is not None:  # the descriptor with bits above the int's, which the kernel drops
+        calls["sendto 2^32+fd"] = "(long)syscall(%d, %d, $b, %d, 0, 0, 0)" % (nr, fd + 2**32,
+                                                                            len(data))
     for name, call in calls.items():
         cmds += ["set var *(int *)(long)__errno_location() = 0",
                  "printf \"RESULT %s %%ld %%d\\n\", %s, *(int *)(long)__errno_location()"
@@ -234,8 +241,8 @@ def default_and_send(tool, tmp):
     finally:
         mon.p.send_signal(2)
         rc = mon.wait()
-    for name in ("send", "write", "dup", "setsockopt", "socket unix", "execve"):
-        if got[name] != (-1, 1):  # EPERM
+    for name in ("send", "write", "dup", "setsockopt", "socket unix", "execve", "sendto 2^32+fd"):
+        if name in got and got[name] != (-1, 1):  # EPERM
             problems.append("%s: %s" % (name, got[name]))
     if got["write stderr"] != (0, 0):
         problems.append("write on stderr: %s" % (got["write stderr"],))

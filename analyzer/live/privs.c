@@ -50,16 +50,13 @@ static unsigned last_cap(void)
     return c;
 }
 
-/* Drop every capability from the bounding set; returns how many remain
- * (those PR_CAPBSET_DROP refused: without CAP_SETPCAP, all it holds). */
-static unsigned empty_bounding_set(unsigned last)
+/* Drop every capability from the bounding set (PR_CAPBSET_DROP refuses
+ * without CAP_SETPCAP: what is left is counted afterwards). */
+static void empty_bounding_set(unsigned last)
 {
-    unsigned kept = 0;
     for (unsigned c = 0; c <= last; c++)
-        if (prctl(PR_CAPBSET_READ, (unsigned long)c, 0, 0, 0) == 1 &&
-            prctl(PR_CAPBSET_DROP, (unsigned long)c, 0, 0, 0) != 0)
-            kept++;
-    return kept;
+        if (prctl(PR_CAPBSET_READ, (unsigned long)c, 0, 0, 0) == 1)
+            (void)prctl(PR_CAPBSET_DROP, (unsigned long)c, 0, 0, 0);
 }
 
 /* Count what is left in the bounding set. */
@@ -108,7 +105,6 @@ int roce_privs_drop(const char *user, struct roce_privs_state *st, char *err, si
     const struct passwd *pw =
         NULL; /* the user to become (getpwnam's: no other lookup until then) */
     memset(st, 0, sizeof st[0]);
-    st->last_cap = last;
     st->was_root = getuid() == ROOT_UID || geteuid() == ROOT_UID;
     if (st->was_root && user != NULL) {
         errno = 0;
@@ -119,9 +115,8 @@ int roce_privs_drop(const char *user, struct roce_privs_state *st, char *err, si
         }
         keep_root = pw->pw_uid == ROOT_UID; /* -Z root: explicit, warned about */
     }
-    /* while CAP_SETPCAP may still be held; what it refused is counted below */
-    if (!keep_root)
-        (void)empty_bounding_set(last);
+    if (!keep_root) /* while CAP_SETPCAP may still be held */
+        empty_bounding_set(last);
     if (pw != NULL && become(user, pw, err, errlen) != 0)
         return -1;
     if (!keep_root && empty_capabilities() != 0) {

@@ -30,7 +30,6 @@ struct roce_privs_state {
     uid_t uid;                      /* the uid now */
     char user[ROCE_PRIVS_NAME_LEN]; /* its name ("" when it has none) */
     unsigned bounding_kept;         /* capabilities left in the bounding set */
-    unsigned last_cap;              /* the highest capability the kernel knows */
 };
 
 /* Give up what the monitor no longer needs once its capture and --listen

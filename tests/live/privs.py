@@ -158,15 +158,20 @@ def capture_fd(pid):
 def gdb_calls(pid, fd):
     """Call the C library inside the monitor; {name: (result, errno)}."""
     data = bytes.fromhex(frame(INJECTED))
-    cmds = ["set $b = (unsigned char *)(long)malloc(%d)" % len(data)]
+    path = b"/nonexistent/rocescope-privs\0"
+    # the bytes set one by one: a string literal would be left allocated in
+    # the monitor, a leak that fails the sanitizer build at exit
+    cmds = ["set $b = (unsigned char *)(long)malloc(%d)" % len(data),
+            "set $p = (char *)(long)malloc(%d)" % len(path)]
     cmds += ["set var $b[%d] = %d" % (i, c) for i, c in enumerate(data)]
+    cmds += ["set var $p[%d] = %d" % (i, c) for i, c in enumerate(path)]
     calls = {
         "send": "(long)send(%d, $b, %d, 0)" % (fd, len(data)),  # sendto(2)
         "write": "(long)write(%d, $b, %d)" % (fd, len(data)),
         "dup": "(long)dup(%d)" % fd,
         "setsockopt": "(long)setsockopt(%d, 1, 7, $b, 4)" % fd,  # SOL_SOCKET, SO_SNDBUF
         "socket unix": "(long)socket(1, 1, 0)",  # AF_UNIX, SOCK_STREAM: could pass the socket on
-        "execve": "(long)execve(\"/nonexistent/rocescope-privs\", 0, 0)",  # else ENOENT
+        "execve": "(long)execve($p, 0, 0)",  # else ENOENT
         "write stderr": "(long)write(2, $b, 0)",
     }
     nr = SENDTO_NR.get(platform.machine())
@@ -177,6 +182,7 @@ def gdb_calls(pid, fd):
         cmds += ["set var *(int *)(long)__errno_location() = 0",
                  "printf \"RESULT %s %%ld %%d\\n\", %s, *(int *)(long)__errno_location()"
                  % (name.replace(" ", "_"), call)]
+    cmds += ["call (void)free($b)", "call (void)free($p)"]
     args = ["gdb", "-nx", "-q", "-batch", "-p", str(pid)]
     for c in cmds:
         args += ["-ex", c]

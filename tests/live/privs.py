@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Live monitor tests of its confinement (rocescope(1), PRIVILEGES), on the
+"""Live monitor tests of its confinement (rocescope(1), "Privileges"), on the
 veth pair of live.py (a network namespace made for the run):
 
   default     started as root without -Z, with --listen: every thread
@@ -10,16 +10,17 @@ veth pair of live.py (a network namespace made for the run):
               NoNewPrivs 1 and Seccomp 2 (a filter); /metrics is served;
               the start-up line says so.
   send        from inside that process (gdb attached, calling the C
-              library): send (sendto), write, dup and setsockopt
-              on the capture socket, and the sendto system call with the
-              descriptor plus 2^32 (amd64, arm64) (found independently: its inode in
-              /proc/PID/net/packet), a new AF_UNIX socket and execve (of a
-              path that does not exist: ENOENT unless denied) fail with EPERM, and a frame with a
-              marker, sent so, never reaches the veth's other end, where a
-              sniffer sees the same frame sent by an unfiltered packet
-              socket on the capture interface (the control: the test can
-              fail); a write on standard error from the same process works
-              (the filter is about the capture socket).
+              library), on the capture socket (found independently: its
+              inode in /proc/PID/net/packet): send (sendto), write, dup,
+              setsockopt, and the sendto system call with the descriptor
+              plus 2^32 (amd64, arm64); a new AF_UNIX socket; execve (of a
+              path that does not exist: ENOENT unless denied): each fails
+              with EPERM, and a frame with a marker, sent so, never reaches
+              the veth's other end, where a sniffer sees the same frame sent
+              by an unfiltered packet socket on the capture interface (the
+              control: the test can fail); a write on standard error from
+              the same process works (the filter is about the capture
+              socket).
   -Z root     explicit, warned about: uid 0 and the capabilities kept,
               NoNewPrivs 1 and the filter still on every thread.
   folder      the default user cannot write the Prometheus file's folder:

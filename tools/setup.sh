@@ -4,7 +4,8 @@
 # liblz4 read compressed captures (zstd and lz4, their tools, serve the tests). clang (with its
 # libFuzzer runtime), valgrind, cppcheck, clang-tidy and GNU time serve the robustness
 # tests and tools/fuzz.sh; tcpreplay and iproute2 the live monitor tests;
-# libmicrohttpd the monitor's --listen; curl, prometheus (promtool) and
+# libmicrohttpd the monitor's --listen, libseccomp its system call filter (gdb
+# calls into the confined monitor in its test); curl, prometheus (promtool) and
 # prometheus-node-exporter the --listen, rules and end-to-end tests; lintian
 # and bash-completion the package test (systemd for systemd-analyze verify of
 # the unit, absent from minimal images); python3-yaml the rules test; chromium
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/.."
 PKGS="build-essential cmake pkg-config python3 debian-archive-keyring libpcap-dev libjson-c-dev libcunit1-dev \
 zlib1g-dev libzstd-dev liblz4-dev zstd lz4 \
 wireshark-dev tshark jq clang libclang-rt-14-dev valgrind cppcheck clang-tidy time tcpreplay iproute2 \
-libmicrohttpd-dev curl prometheus prometheus-node-exporter lintian bash-completion python3-yaml \
+libmicrohttpd-dev libseccomp-dev gdb curl prometheus prometheus-node-exporter lintian bash-completion python3-yaml \
 chromium fonts-dejavu-core systemd"
 missing=""
 for p in $PKGS; do

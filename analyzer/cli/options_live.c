@@ -70,7 +70,8 @@ const char roce_cli_live_usage[] =
     "  -w, --write FILE      save the captured frames to FILE (pcap)\n"
     "  -C, --file-size MB    start a new -w file past MB million bytes\n"
     "  -W, --file-count N    with -C: keep a ring of N files\n"
-    "  -Z, --user USER       drop root privileges to USER once capturing\n";
+    "  -Z, --user USER       once capturing, run as USER (started as root: default\n"
+    "                        rocescope, else nobody; -Z root keeps root)\n";
 
 void roce_cli_live_defaults(struct roce_live_options *lo)
 {
@@ -121,10 +122,11 @@ static int text_option(int c, const char *arg, struct roce_live_options *lo)
             return roce_cli_bad_value("-Z", arg, "an existing user name");
         const struct passwd *pw = getpwnam(arg);
         if (pw != NULL && pw->pw_uid == 0) /* only ever by this explicit choice */
-            roce_complainf("-Z %s: warning: the monitor keeps running as root, with every "
-                           "privilege, its HTTP server and outputs too (give -Z with an "
-                           "unprivileged user to drop them)",
-                           arg);
+            roce_complainf("-Z %s: warning: the monitor keeps running as root, with its "
+                           "capabilities, its HTTP server and outputs too (without -Z it runs "
+                           "as '%s' or '%s'; NO_NEW_PRIVS and the system call filter still "
+                           "apply)",
+                           arg, ROCE_PRIVS_SYSTEM_USER, ROCE_PRIVS_FALLBACK_USER);
         lo->user = arg;
         return 0;
     }

@@ -2,7 +2,9 @@
  * live.c - the live monitor's main loop (see live.h).
  *
  * Order at start, as tcpdump: open and activate the capture and bind the
- * --listen socket (as root), drop privileges (-Z), then open the outputs
+ * --listen socket (as root), drop privileges (-Z, by default the package's
+ * user or nobody: privs.h) and install the system call filter (sandbox.h)
+ * before any other thread starts, then open the outputs
  * (-o, -w, the Prometheus file, --events) and start the HTTP server as the
  * user (the writers chosen: writers.h). The capture thread sleeps on the capture descriptor until
  * the next interval boundary (CLOCK_MONOTONIC), reads what is ready in batches into a bounded queue
@@ -44,6 +46,7 @@
 #include "roce_engine.h"
 #include "roce_time.h"
 #include "rotfile.h"
+#include "sandbox.h"
 #include "savefile.h"
 #include "writers.h"
 
@@ -105,6 +108,8 @@ struct monitor {
     int save_failed;
     enum stop_reason reason;
     char error[ERR_LEN]; /* why the capture stopped early ("" when it did not) */
+    char user[ROCE_PRIVS_NAME_LEN]; /* the user it runs as once confined */
+    int dropped;                    /* started as root, now that user */
 };
 
 static int64_t clock_ns(clockid_t id)
@@ -169,17 +174,63 @@ static int open_capture(struct monitor *m)
     return 0;
 }
 
-/* After the capture is open: drop privileges, then open the outputs as
+/* After the capture is open and --listen bound, before any other thread:
+ * give up privileges (-Z USER; started as root without -Z, the package's
+ * user or nobody) and install the system call filter, then say so on
+ * standard error. 0, or the exit status (message printed). */
+static int confine(struct monitor *m)
+{
+    const int root = getuid() == 0 || geteuid() == 0;
+    const char *user = m->lo->user;
+    struct roce_privs_state st;
+    char err[ERR_LEN];
+    if (root && user == NULL && (user = roce_privs_default_user()) == NULL) {
+        roce_complainf("-Z: neither the user '%s' nor '%s' exists: give -Z USER",
+                       ROCE_PRIVS_SYSTEM_USER, ROCE_PRIVS_FALLBACK_USER);
+        return ROCE_EXIT_INPUT;
+    }
+    if (roce_privs_drop(root ? user : NULL, &st, err, sizeof err) != 0) {
+        roce_complain("-Z", err);
+        return ROCE_EXIT_INPUT;
+    }
+    if (roce_sandbox_apply(roce_livecap_fd(m->cap), err, sizeof err) != 0) {
+        roce_complain(m->iface, err);
+        return ROCE_EXIT_INPUT;
+    }
+    snprintf(m->user, sizeof m->user, "%s", st.user);
+    m->dropped = st.uid != 0 && st.was_root;
+    char bounding[ERR_LEN] = "";
+    if (st.bounding_kept && st.was_root && st.uid != 0)
+        snprintf(bounding, sizeof bounding,
+                 " (%u capabilities left in the bounding set: "
+                 "no CAP_SETPCAP to drop them)",
+                 st.bounding_kept);
+    roce_complainf(
+        "%s: capturing as %s%s (uid %u): %s%s, no new privileges, "
+        "system call filter on (sending on the capture socket denied)",
+        m->iface, st.uid == 0 ? "root" : "user ", st.uid == 0 ? "" : st.user, (unsigned)st.uid,
+        st.uid == 0 && st.was_root ? "capabilities kept (-Z root)" : "no capabilities", bounding);
+    return 0;
+}
+
+/* An output could not be opened as the user the monitor became: say why
+ * it may be so (once). */
+static void output_hint(const struct monitor *m)
+{
+    if (m->dropped)
+        roce_complainf("note: the outputs are opened as user '%s' once the capture is open (-Z; "
+                       "the default when started as root): their folders must be writable by "
+                       "that user",
+                       m->user);
+}
+
+/* After the capture is open and the monitor confined: open the outputs as
  * the user. 0, or the exit status (message printed). */
 static int open_outputs(struct monitor *m)
 {
     const struct roce_live_options *lo = m->lo;
     struct roce_writer_run *mr = m->ws.main;
     char err[ERR_LEN];
-    if (lo->user != NULL && roce_privs_drop(lo->user, err, sizeof err) != 0) {
-        roce_complain("-Z", err);
-        return ROCE_EXIT_INPUT;
-    }
     for (unsigned i = 0; i < m->ws.n; i++) {
         struct roce_writer_run *r = &m->ws.run[i];
         if (r == mr && (r->w->needs & ROCE_WRITER_STREAM)) { /* stdout, or -o appended, rotated */
@@ -665,12 +716,16 @@ int roce_live_run(const struct roce_live_config *lc)
     int status = open_capture(&m);
     if (status == 0)
         status = open_listener(&m);
+    if (status == 0)
+        status = confine(&m);
     if (status == 0) {
         status = open_outputs(&m);
         if (status == 0)
             status = monitor(&m);
         else
             roce_writers_abort(&m.ws);
+        if (status == ROCE_EXIT_OUTPUT && m.seq == 0)
+            output_hint(&m); /* at start: a file or folder the user may not write */
     }
     if (m.save != NULL && roce_savefile_flush(m.save) != 0 && status == 0) {
         roce_complain(m.lo->savefile, roce_savefile_error(m.save));

@@ -192,6 +192,11 @@ int roce_livecap_nano(const struct roce_livecap *c)
     return c->nano;
 }
 
+int roce_livecap_fd(const struct roce_livecap *c)
+{
+    return pcap_fileno(c->p);
+}
+
 int roce_livecap_wait(struct roce_livecap *c, int64_t timeout_ns, const sigset_t *sigmask)
 {
     if (timeout_ns < 0)

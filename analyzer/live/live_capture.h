@@ -58,6 +58,9 @@ int roce_livecap_dlt(const struct roce_livecap *c);      /* DLT_ value */
 const char *roce_livecap_linktype_name(const struct roce_livecap *c);
 unsigned roce_livecap_snaplen(const struct roce_livecap *c);
 int roce_livecap_nano(const struct roce_livecap *c); /* time stamps in nanoseconds */
+/* The capture socket (pcap_fileno): what the system call filter keeps from
+ * sending (sandbox.h). */
+int roce_livecap_fd(const struct roce_livecap *c);
 
 /* Sleep until packets are ready, an error is pending, timeout_ns passed or
  * a signal not in blocked_outside arrives (ppoll with the caller's mask

@@ -597,7 +597,6 @@ def drop_root(tool, captures, tmp):
     """-Z nobody: the -w and Prometheus files are created as nobody."""
     nobody = pwd.getpwnam("nobody")
     d = tempfile.mkdtemp(dir=tmp)
-    os.chmod(tmp, 0o755)
     os.chmod(d, 0o777)
     path = os.path.join(captures, "loss_receiver.pcap")
     save = os.path.join(d, "z.pcap")
@@ -617,14 +616,17 @@ def output_files(tool, captures, tmp):
     nothing is refused: rocescope(1), OUTPUT FILES), -w into a character
     device and the final report (-o) into a FIFO write into them."""
     d = tempfile.mkdtemp(dir=tmp)
+    os.chmod(d, 0o777)  # written as the user the monitor becomes (rocescope(1), PRIVILEGES)
     path = os.path.join(captures, "loss_receiver.pcap")
     with open(os.path.join(d, "real.prom"), "w") as f:
         f.write("old\n")
     os.symlink("real.prom", os.path.join(d, "out.prom"))
     dev = os.path.join(d, "null")
     os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    os.chmod(dev, 0o666)
     fifo = os.path.join(d, "final.fifo")
-    os.mkfifo(fifo)
+    os.mkfifo(fifo, 0o666)
+    os.chmod(fifo, 0o666)
     got = {}
 
     def reader():
@@ -738,10 +740,33 @@ def main():
         print("skip: cannot make a network namespace with a veth pair: %s" % e)
         return SKIP
     tmp = tempfile.mkdtemp(prefix="rocescope-live-")
+    os.chmod(tmp, 0o1777)  # started as root, the monitor writes as rocescope or nobody
     try:
         parts = part_scenarios(a.rocescope, a.captures, tmp) if a.part == "scenarios" else \
             part_monitor(a.rocescope, a.rocegen, a.captures, tmp)
         return run_parts(parts)
+    finally:
+        subprocess.run(["ip", "netns", "del", NS], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def in_namespace(prefix, make_parts):
+    """Runs the parts make_parts(tmp) gives in the namespace with its veth
+    pair and lo up; tmp is a folder for the run that the monitor may write
+    once it has given root up (it becomes rocescope or nobody: rocescope(1),
+    Privileges). SKIP when no namespace can be made, else run_parts'."""
+    try:
+        setup_netns()
+        sh("ip", "-n", NS, "link", "set", "lo", "up")
+        links(True)
+    except (subprocess.CalledProcessError, FileNotFoundError) as e:
+        subprocess.run(["ip", "netns", "del", NS], capture_output=True)
+        print("skip: cannot make a network namespace with a veth pair: %s" % e)
+        return SKIP
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    os.chmod(tmp, 0o1777)
+    try:
+        return run_parts(make_parts(tmp))
     finally:
         subprocess.run(["ip", "netns", "del", NS], capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)

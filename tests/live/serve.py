@@ -103,7 +103,6 @@ def proc_status(pid):
 def listen(tool, captures, tmp):
     nobody = pwd.getpwnam("nobody")
     d = tempfile.mkdtemp(dir=tmp)
-    os.chmod(tmp, 0o755)
     os.chmod(d, 0o777)
     port = free_port()
     base = "http://127.0.0.1:%d" % port
@@ -253,7 +252,6 @@ def under_attack(tool, tmp, deadline):
     trickling and idle ones closed at the request deadline; the monitor ends
     cleanly (no sanitizer report)."""
     d = tempfile.mkdtemp(dir=tmp)
-    os.chmod(tmp, 0o755)
     os.chmod(d, 0o777)
     port = free_port()
     scrapes, every, settle = 24, 0.4, 3.0
@@ -379,27 +377,15 @@ def main():
         if shutil.which(tool) is None:
             print("skip: %s is not installed (tools/setup.sh installs it)" % tool)
             return live.SKIP
-    try:
-        live.setup_netns()
-        live.sh("ip", "-n", live.NS, "link", "set", "lo", "up")
-        live.links(True)
-    except (subprocess.CalledProcessError, FileNotFoundError) as e:
-        subprocess.run(["ip", "netns", "del", live.NS], capture_output=True)
-        print("skip: cannot make a network namespace with a veth pair: %s" % e)
-        return live.SKIP
-    tmp = tempfile.mkdtemp(prefix="rocescope-serve-")
-    if a.part == "attack":
-        parts = [("--listen under attack",
-                  lambda: under_attack(a.rocescope, tmp, a.scrape_deadline))]
-    else:
-        parts = [("--listen, -Z, malformed requests", lambda: listen(a.rocescope, a.captures, tmp)),
-                 ("--events on stdout", lambda: events_stdout(a.rocescope, a.captures, tmp)),
-                 ("--events -o, rotated", lambda: events_rotated(a.rocescope, a.rocegen, tmp))]
-    try:
-        return live.run_parts(parts)
-    finally:
-        subprocess.run(["ip", "netns", "del", live.NS], capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
+
+    def parts(tmp):
+        if a.part == "attack":
+            return [("--listen under attack",
+                     lambda: under_attack(a.rocescope, tmp, a.scrape_deadline))]
+        return [("--listen, -Z, malformed requests", lambda: listen(a.rocescope, a.captures, tmp)),
+                ("--events on stdout", lambda: events_stdout(a.rocescope, a.captures, tmp)),
+                ("--events -o, rotated", lambda: events_rotated(a.rocescope, a.rocegen, tmp))]
+    return live.in_namespace("rocescope-serve-", parts)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ class Fail(Exception):
 
 def written_names(tool):
     tmp = tempfile.mkdtemp(prefix="rocescope-monitoring-")
+    os.chmod(tmp, 0o1777)  # started as root, the monitor writes as rocescope or nobody
     try:
         names = promql.families(promql.monitor_file(tool, os.path.join(tmp, "m.prom")))
     finally:

@@ -64,7 +64,8 @@ PLUGIN_FILES = {
     "usr/share/doc/rocescope-wireshark-plugin/copyright",
     "usr/share/doc/rocescope-wireshark-plugin/examples/roce.colorfilters",
 }
-SHLIBDEPS = {"rocescope": ("libc6", "libpcap0.8", "libjson-c5", "libmicrohttpd12", "adduser"),
+SHLIBDEPS = {"rocescope": ("libc6", "libpcap0.8", "libjson-c5", "libmicrohttpd12", "libseccomp2",
+                           "adduser"),
              "rocescope-wireshark-plugin": ("libc6", "libwireshark16", "libglib2.0-0")}
 APT = ["apt-get", "-y", "-q", "-o", "DPkg::Lock::Timeout=300"]
 

@@ -89,6 +89,7 @@ def main():
     tool = os.path.abspath(os.path.join(a.build, "analyzer", "rocescope"))
     rocegen = os.path.join(a.build, "tools", "rocegen", "rocegen")
     tmp = tempfile.mkdtemp(prefix="rocescope-bench-live-")
+    os.chmod(tmp, 0o1777)  # started as root, the monitor writes as rocescope or nobody
     sender = os.path.join(tmp, "sendpkts")
     subprocess.run(["cc", "-O2", "-o", sender, os.path.join(HERE, "sendpkts.c")],
                    check=True)

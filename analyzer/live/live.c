@@ -57,9 +57,9 @@
 #define QUEUE_BYTES        (64u * 1024u * 1024u) /* frames waiting for the analysis, at most */
 #define QUEUE_WAIT_MS      100                   /* the analysis thread's longest sleep */
 #define MARK_RETRY_NS      (ROCE_NS_PER_MS) /* a full queue: wait that long for room for a mark */
-/* after a stop, the frames still queued are analysed for this long at most;
+/* after a stop by a signal, the frames still queued are analysed for this long at most;
  * the rest count as dropped by the analysis (the final report comes within
- * a service manager's stop timeout whatever the backlog and the table) */
+ * a service manager's stop timeout whatever the backlog) */
 #define STOP_BACKLOG_NS (4 * ROCE_NS_PER_SEC)
 
 /* What the capture thread puts in the queue. */
@@ -103,6 +103,7 @@ struct monitor {
     int analysis_started;
     atomic_int analysis_failed; /* an output of the analysis thread failed */
     atomic_int stopping;       /* the capture stopped: intervals still queued merge into the last */
+    atomic_int hurry;          /* by a signal: the frames still queued get STOP_BACKLOG_NS */
     uint64_t analysis_dropped; /* frames the queue had no room for */
     uint64_t backlog_dropped;  /* frames still queued STOP_BACKLOG_NS after a stop */
     uint64_t frames;
@@ -426,7 +427,7 @@ static int emit_interval(struct monitor *m, int final, const struct mark *mk)
 static void *analysis_main(void *arg)
 {
     struct monitor *m = arg;
-    int64_t deadline = 0; /* for the backlog, once stopping */
+    int64_t deadline = 0; /* for the backlog, once stopped by a signal */
     for (;;) {
         size_t len;
         const void *p = roce_lq_next(m->queue, 0, &len);
@@ -439,7 +440,7 @@ static void *analysis_main(void *arg)
         }
         uint32_t type;
         memcpy(&type, p, sizeof type);
-        if (deadline == 0 && atomic_load(&m->stopping))
+        if (deadline == 0 && atomic_load(&m->hurry))
             deadline = clock_ns(CLOCK_MONOTONIC) + STOP_BACKLOG_NS;
         if (type == REC_FRAME && deadline != 0 && clock_ns(CLOCK_MONOTONIC) > deadline) {
             m->backlog_dropped++;
@@ -668,6 +669,8 @@ static int monitor(struct monitor *m)
      * merged into the last (the exit takes the time of the frames queued,
      * not of their intervals) */
     atomic_store(&m->stopping, 1);
+    if (m->reason == STOP_SIGNAL) /* a service manager waits: -c and --duration take every frame */
+        atomic_store(&m->hurry, 1);
     if (m->reason == STOP_SIGNAL || m->reason == STOP_DURATION)
         drain(m);
     const uint32_t end = REC_END;

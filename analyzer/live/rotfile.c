@@ -32,7 +32,7 @@ struct roce_rotfile {
 
 /* Cut the file of fd back to just after its last newline (to nothing when
  * it has none); returns the size kept, or -1. */
-static off_t cut_to_line(int fd)
+static off_t cut_fd(int fd)
 {
     struct stat st;
     char buf[CUT_CHUNK];
@@ -55,10 +55,24 @@ static off_t cut_to_line(int fd)
     return end == st.st_size || ftruncate(fd, end) == 0 ? end : -1;
 }
 
+/* The same for the regular file at r->path (opened apart to be read: the
+ * stream is append-only, and a FIFO is never opened for reading). */
+static off_t cut_to_line(const struct roce_rotfile *r)
+{
+    if (!r->regular)
+        return -1;
+    int fd = open(r->path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    off_t kept = cut_fd(fd);
+    close(fd);
+    return kept;
+}
+
 /* A write failed (errno e): note why, keep the whole lines. */
 static void fail(struct roce_rotfile *r, int e)
 {
-    off_t kept = r->regular && r->fp != NULL ? cut_to_line(fileno(r->fp)) : -1;
+    off_t kept = cut_to_line(r);
     r->failed = 1;
     if (kept >= 0)
         snprintf(r->why, sizeof r->why, "%s: the file ends at its last whole line (%lld bytes)",
@@ -72,10 +86,7 @@ static void fail(struct roce_rotfile *r, int e)
 static int open_append(struct roce_rotfile *r)
 {
     struct stat st;
-    /* read as well: a failed write is cut back to the last line */
-    int fd = open(r->path, O_RDWR | O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC, FILE_MODE);
-    if (fd < 0 && errno == EACCES)
-        fd = open(r->path, O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC, FILE_MODE);
+    int fd = open(r->path, O_WRONLY | O_APPEND | O_CREAT | O_NOCTTY | O_CLOEXEC, FILE_MODE);
     if (fd < 0)
         return -1;
     r->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
@@ -198,13 +209,9 @@ int roce_rotfile_close(struct roce_rotfile *r)
         fprintf(stderr, "rocescope: %s: %s\n", r->path, r->why);
     }
     if (r->fp != NULL) {
-        /* a stream that failed may still write what it holds: cut again */
-        int fd = r->failed && r->regular ? dup(fileno(r->fp)) : -1;
         rc = fclose(r->fp) != 0 || r->failed ? -1 : 0;
-        if (fd >= 0) {
-            cut_to_line(fd);
-            close(fd);
-        }
+        if (r->failed) /* a stream that failed may still write what it held: cut again */
+            cut_to_line(r);
     }
     free(r->path);
     free(r);

@@ -146,7 +146,7 @@ def interrupt_large_table(tool, rocegen, tmp):
     """SIGINT into --max-flows 4194304 during a flood of distinct QPs: the
     final report within the bound, with the frames analysed."""
     flood = os.path.join(tmp, "flood.pcap")
-    live.sh(rocegen, "flood", "-o", flood, "--packets", "200000", "--qps", "25000",
+    live.sh(rocegen, "flood", "-o", flood, "--packets", "100000", "--qps", "10000",
             "--snaplen", "64")
     mon = Monitor(tool, tmp, ["--json", "--interval", "100ms", "--max-flows", "4194304"],
                   name="flood")

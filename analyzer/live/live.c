@@ -48,15 +48,15 @@
 #include "savefile.h"
 #include "writers.h"
 
-#define ERR_LEN            512
-#define BUFFER_TIMEOUT_MS  100             /* longest a packet waits in the kernel's buffer */
+#define ERR_LEN           512
+#define BUFFER_TIMEOUT_MS 100 /* longest a packet waits in the kernel's buffer */
 #define LIVE_SETTLE_LAG_NS ROCE_NS_PER_SEC /* engine time kept behind the wall clock */
-#define DRAIN_EXTRA_NS     (150 * ROCE_NS_PER_MS)
-#define READ_BATCH         4096 /* frames per read: the clock is checked between batches */
-#define VIEW_TOP           10   /* flows listed per interval (or --top when smaller) */
-#define QUEUE_BYTES        (64u * 1024u * 1024u) /* frames waiting for the analysis, at most */
-#define QUEUE_WAIT_MS      100                   /* the analysis thread's longest sleep */
-#define MARK_RETRY_NS      (ROCE_NS_PER_MS) /* a full queue: wait that long for room for a mark */
+#define DRAIN_EXTRA_NS    (150 * ROCE_NS_PER_MS)
+#define READ_BATCH        4096 /* frames per read: the clock is checked between batches */
+#define VIEW_TOP          10   /* flows listed per interval (or --top when smaller) */
+#define QUEUE_BYTES       (64u * 1024u * 1024u) /* frames waiting for the analysis, at most */
+#define QUEUE_WAIT_MS     100  /* the analysis thread's longest sleep */
+#define MARK_RETRY_NS     (ROCE_NS_PER_MS) /* a full queue: wait that long for room for a mark */
 /* after a stop by a signal, the frames still queued are analysed for this long at most;
  * the rest count as dropped by the analysis (the final report comes within
  * a service manager's stop timeout whatever the backlog) */
@@ -98,14 +98,14 @@ struct monitor {
     struct roce_writers ws;           /* the final report's (and --events, as verdicts settle) */
     struct roce_rotfile *events_file; /* a stream's -o PATH (--events -o PATH) */
     struct roce_livecap_stats stats;
-    struct roce_lq *queue; /* the capture thread's frames and marks for the analysis */
+    struct roce_lq *queue;       /* the capture thread's frames and marks for the analysis */
     pthread_t analysis;
     int analysis_started;
-    atomic_int analysis_failed; /* an output of the analysis thread failed */
-    atomic_int stopping;       /* the capture stopped: intervals still queued merge into the last */
-    atomic_int hurry;          /* by a signal: the frames still queued get STOP_BACKLOG_NS */
-    uint64_t analysis_dropped; /* frames the queue had no room for */
-    uint64_t backlog_dropped;  /* frames still queued STOP_BACKLOG_NS after a stop */
+    atomic_int analysis_failed;  /* an output of the analysis thread failed */
+    atomic_int stopping;         /* the capture stopped: intervals still queued merge into the last */
+    atomic_int hurry;            /* by a signal: the frames still queued get STOP_BACKLOG_NS */
+    uint64_t analysis_dropped;   /* frames the queue had no room for */
+    uint64_t backlog_dropped;    /* frames still queued STOP_BACKLOG_NS after a stop */
     uint64_t frames;
     uint64_t seq;
     int64_t start_ns, last_ns; /* CLOCK_MONOTONIC */
@@ -407,7 +407,7 @@ static int emit_interval(struct monitor *m, int final, const struct mark *mk)
 
     int rc = 0;
     if (lo->quiet || (w->needs & ROCE_WRITER_STREAM))
-        rc = 0;                           /* stdout carries the events, or nothing */
+        rc = 0; /* stdout carries the events, or nothing */
     else if (w->needs & ROCE_WRITER_JSON) /* JSON Lines, as the final report */
         rc = roce_live_json_interval(stdout, &iv);
     else
@@ -537,8 +537,7 @@ static void capture_loop(struct monitor *m, const sigset_t *sleep_mask)
  * (a buffered capture hands it over within the buffer timeout). */
 static void drain(struct monitor *m)
 {
-    const int64_t end =
-        clock_ns(CLOCK_MONOTONIC) + BUFFER_TIMEOUT_MS * ROCE_NS_PER_MS + DRAIN_EXTRA_NS;
+    const int64_t end = clock_ns(CLOCK_MONOTONIC) + BUFFER_TIMEOUT_MS * ROCE_NS_PER_MS + DRAIN_EXTRA_NS;
     const enum stop_reason why = m->reason;
     for (;;) {
         int64_t left = end - clock_ns(CLOCK_MONOTONIC);

@@ -220,6 +220,7 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
         e->totals.cnps_unexplained++;
         return;
     }
+    roce_flow_touch(&e->flows, x); /* perhaps not the frame's flow, or no frame */
     x->report.cnps_for_flow++;
     for (s = x->ce_first; s != 0 && s - 1 < ce_tail;) {
         struct ce_entry *c = ce_at(e, s - 1);

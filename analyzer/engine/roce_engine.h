@@ -160,6 +160,28 @@ int roce_engine_flow_state(const struct roce_engine *e, const struct roce_flow_k
 size_t roce_engine_episode_count(const struct roce_engine *e);
 const struct roce_episode *roce_engine_episode(const struct roce_engine *e, size_t i);
 
+/* ---- intervals (a live monitor) ---- */
+
+/* A flow active in an interval: its counts now and their increase since
+ * the previous interval that listed it (a new flow: since 0). */
+struct roce_flow_interval {
+    uint64_t id;
+    struct roce_flow_key key;
+    uint8_t transport;
+    struct roce_flow_counts now, delta;
+};
+
+/* Close an interval: fn(ctx, flow) for every tracked flow active since the
+ * previous call (a frame of its own, or a count changed by another flow's
+ * frame or by time passing), in no particular order, each once; a flow not
+ * listed counted nothing (its increase is zero). The first call lists every
+ * flow and starts the tracking (until then the engine lists none: offline
+ * analyses pay nothing). Costs the flows listed, not the table (except the
+ * first call, and an interval whose list could not grow, which visit every
+ * flow). Returns how many flows were listed. */
+size_t roce_engine_interval_flows(struct roce_engine *e,
+                                  void (*fn)(void *, const struct roce_flow_interval *), void *ctx);
+
 /* ---- diagnoses (roce_diag.h) ---- */
 
 /* The source MACs of RoCE and MAC Control frames so far, *n of them, in the

@@ -363,8 +363,10 @@ struct roce_flow *roce_flow_get(struct roce_flow_table *t, const struct roce_flo
 
     if (t->last) {
         f = roce_flow_at(t, t->last);
-        if (memcmp(&f->key, key, sizeof *key) == 0)
+        if (memcmp(&f->key, key, sizeof *key) == 0) {
+            roce_flow_touch(t, f);
             return f; /* already at the LRU head */
+        }
     }
     hash = roce_flow_key_hash(key);
     h = roce_index_find(&t->index, hash, key_eq, key, t);
@@ -375,6 +377,7 @@ struct roce_flow *roce_flow_get(struct roce_flow_table *t, const struct roce_flo
             lru_push_head(t, h);
         }
         t->last = h;
+        roce_flow_touch(t, f);
         return f;
     }
     if (t->n_flows >= t->max_flows) {
@@ -406,7 +409,32 @@ struct roce_flow *roce_flow_get(struct roce_flow_table *t, const struct roce_flo
     if (t->n_flows > t->stats.peak)
         t->stats.peak = t->n_flows;
     t->hooks.created(t->hooks.ctx, f, frame, ts);
+    roce_flow_touch(t, f);
     return f;
+}
+
+void roce_flow_note_active(struct roce_flow_table *t, struct roce_flow *f)
+{
+    f->interval_step = t->step;
+    if (t->n_active == t->active_cap) {
+        uint32_t cap = t->active_cap ? 2 * t->active_cap : ROCE_FLOW_CHUNK;
+        uint32_t *a = cap > t->active_cap ? realloc(t->active, (size_t)cap * sizeof *a) : NULL;
+        if (a == NULL) {
+            t->active_lost = 1;
+            return;
+        }
+        t->active = a;
+        t->active_cap = cap;
+    }
+    t->active[t->n_active++] = f->self;
+}
+
+void roce_flow_next_interval(struct roce_flow_table *t)
+{
+    t->n_active = 0;
+    t->active_lost = 0;
+    if (++t->step == 0)
+        t->step = 1;
 }
 
 int roce_flow_table_init(struct roce_flow_table *t, uint32_t max_flows,
@@ -435,10 +463,12 @@ void roce_flow_table_free(struct roce_flow_table *t)
     free(t->chunks);
     free(t->lru);
     free(t->pairs);
+    free(t->active);
     roce_index_free(&t->index);
     roce_index_free(&t->pair_index);
     t->chunks = NULL;
     t->lru = NULL;
     t->pairs = NULL;
+    t->active = NULL;
     t->n_chunks = t->n_slots = 0;
 }

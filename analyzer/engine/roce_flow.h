@@ -126,6 +126,7 @@ struct roce_flow {
     uint32_t op_counts[32]; /* by opcode bits 4:0 */
     /* request PSN state, its hot part first (cache line 4) */
     uint32_t pmtu;
+    uint32_t interval_step; /* [table] the interval it was last listed in as active */
     struct req_state req;
     /* the rest */
     uint64_t peer_id;    /* [table] */
@@ -149,6 +150,8 @@ struct roce_flow {
      * requests: in the engine, by handle, roce_reqlog.c) */
     struct flow_ev *ev;        /* evidence frames, gaps to classify (roce_evidence.c) */
     struct dcqcn_state *dcqcn; /* CNPs being evaluated (roce_dcqcn.c) */
+    /* its counts when an interval last listed it (roce_interval.c) */
+    struct roce_flow_counts interval_mark;
 };
 
 /* What the table's owner does at the events of a flow's life (ctx is the
@@ -210,6 +213,14 @@ struct roce_flow_table {
 
     struct roce_flow_hooks hooks;
     struct roce_flow_stats stats;
+
+    /* The flows active in the current interval (roce_flow_touch), by
+     * handle, each once; a handle may stay behind its flow's release (its
+     * id then differs). Off while step is 0, until the first interval. */
+    uint32_t step;
+    uint32_t *active;
+    uint32_t n_active, active_cap;
+    uint8_t active_lost; /* the list could not grow: the interval walks every flow */
 };
 
 /* An empty table for at most max_flows flows. 0, or -1 when out of memory
@@ -259,6 +270,20 @@ struct roce_flow *roce_flow_oldest(const struct roce_flow_table *t);
 void roce_flow_remove(struct roce_flow_table *t, struct roce_flow *f);
 /* The live flows in slot order: start with *h = 0; NULL after the last. */
 struct roce_flow *roce_flow_next(const struct roce_flow_table *t, uint32_t *h);
+
+/* List f among the flows active in the current interval (once per
+ * interval); the table does so for every flow it finds or creates, the
+ * analysis for a flow whose counts it changes from another flow's frame or
+ * from a timer. A list that cannot grow is noted (active_lost), never
+ * silent. */
+void roce_flow_note_active(struct roce_flow_table *t, struct roce_flow *f);
+static inline void roce_flow_touch(struct roce_flow_table *t, struct roce_flow *f)
+{
+    if (f->interval_step != t->step)
+        roce_flow_note_active(t, f);
+}
+/* Start a new interval: the list emptied (interval steps skip 0). */
+void roce_flow_next_interval(struct roce_flow_table *t);
 
 /* Record that f carries requests (adds it to its address-pair list once). */
 void roce_flow_mark_request(struct roce_flow_table *t, struct roce_flow *f);

@@ -146,6 +146,13 @@ struct roce_dcqcn_report {
     uint32_t ratio_ppm;                         /* median of the ratios, x 10^6 */
 };
 
+/* The counts of a flow that the live monitor compares from one interval to
+ * the next (its flows with trouble): running counts, as in the flow's report. */
+struct roce_flow_counts {
+    uint64_t packets, retransmitted_packets, naks, gap_events, missing_psns, ce_marked,
+        cnps_for_flow;
+};
+
 struct roce_flow_report {
     uint64_t id; /* creation number, from 1; stable for the flow's life */
     struct roce_flow_key key;

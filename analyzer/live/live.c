@@ -17,7 +17,8 @@
  * interrupt the sleep and nothing else; the handler only sets a flag and
  * calls pcap_breakloop. On a stop by signal or --duration the kernel's
  * buffer is drained (a buffered capture delivers within the buffer
- * timeout) before the final interval and the final report.
+ * timeout) before the final interval and the final report; interval marks
+ * still queued then are merged into the final interval.
  */
 #define _GNU_SOURCE
 #include "live.h"
@@ -59,6 +60,10 @@
 #define QUEUE_BYTES       (64u * 1024u * 1024u) /* frames waiting for the analysis, at most */
 #define QUEUE_WAIT_MS     100  /* the analysis thread's longest sleep */
 #define MARK_RETRY_NS     (ROCE_NS_PER_MS) /* a full queue: wait that long for room for a mark */
+/* after a stop by a signal, the frames still queued are analysed for this long at most;
+ * the rest count as dropped by the analysis (the final report comes within
+ * a service manager's stop timeout whatever the backlog) */
+#define STOP_BACKLOG_NS (4 * ROCE_NS_PER_SEC)
 
 /* What the capture thread puts in the queue. */
 enum rec_type { REC_FRAME = 1, REC_INTERVAL, REC_END };
@@ -100,12 +105,16 @@ struct monitor {
     pthread_t analysis;
     int analysis_started;
     atomic_int analysis_failed;  /* an output of the analysis thread failed */
+    atomic_int stopping;         /* the capture stopped: intervals still queued merge into the last */
+    atomic_int hurry;            /* by a signal: the frames still queued get STOP_BACKLOG_NS */
     uint64_t analysis_dropped;   /* frames the queue had no room for */
+    uint64_t backlog_dropped;    /* frames still queued STOP_BACKLOG_NS after a stop */
     uint64_t frames;
     uint64_t seq;
     int64_t start_ns, last_ns; /* CLOCK_MONOTONIC */
     int tty;
     int save_failed;
+    int events_failed; /* the stream's failure was reported */
     enum stop_reason reason;
     char error[ERR_LEN]; /* why the capture stopped early ("" when it did not) */
     char user[ROCE_PRIVS_NAME_LEN]; /* the user it runs as once confined */
@@ -300,22 +309,49 @@ static int flush_events(struct monitor *m)
     const char *what = ev->path ? ev->path : "stdout";
     if (!(ev->w->needs & ROCE_WRITER_STREAM) || ev->fp == NULL)
         return 0;
-    if (ev->failed) {
-        roce_complain(what, "write failed");
-        return -1;
+    if (m->events_failed)
+        return -1; /* said once */
+    int rc = 0;
+    if (ev->failed && m->events_file != NULL) {
+        roce_rotfile_fail(m->events_file, 0, err, sizeof err);
+        rc = -1;
+    } else if (ev->failed) {
+        snprintf(err, sizeof err, "write failed");
+        rc = -1;
     }
-    if (m->events_file != NULL) {
-        int rc = roce_rotfile_flush(m->events_file, err, sizeof err);
+    if (rc == 0 && m->events_file != NULL) {
+        rc = roce_rotfile_flush(m->events_file, err, sizeof err);
         ev->fp = roce_rotfile_fp(m->events_file);
-        if (rc != 0) {
-            roce_complain(what, err);
-            return -1;
-        }
-    } else if (fflush(ev->fp) != 0) {
-        roce_complain(what, strerror(errno));
-        return -1;
+    } else if (rc == 0 && fflush(ev->fp) != 0) {
+        snprintf(err, sizeof err, "%s", strerror(errno));
+        rc = -1;
     }
-    return 0;
+    if (rc != 0) {
+        roce_complain(what, err);
+        m->events_failed = 1;
+    }
+    return rc;
+}
+
+/* The engine's settled verdicts (cfg.on_verdict): to the writers, then a
+ * rotated --events file checked after each line, so that it rotates within
+ * one line of its bound. */
+static void on_verdict(const struct roce_verdict *v, void *ctx)
+{
+    struct monitor *m = ctx;
+    char err[ERR_LEN];
+    errno = 0;
+    roce_writers_verdict(v, &m->ws);
+    if (m->events_file == NULL || m->events_failed)
+        return;
+    if (m->ws.main->failed) /* the line did not go (a full file system) */
+        roce_rotfile_fail(m->events_file, errno, err, sizeof err);
+    if (m->ws.main->failed || roce_rotfile_line(m->events_file, err, sizeof err) != 0) {
+        roce_complain(m->ws.main->path, err);
+        m->events_failed = 1;
+        atomic_store(&m->analysis_failed, 1);
+    }
+    m->ws.main->fp = roce_rotfile_fp(m->events_file);
 }
 
 /* Capture callback: one frame into the queue (and the -w file). */
@@ -442,6 +478,7 @@ static int emit_interval(struct monitor *m, int final, const struct mark *mk)
 static void *analysis_main(void *arg)
 {
     struct monitor *m = arg;
+    int64_t deadline = 0; /* for the backlog, once stopped by a signal */
     for (;;) {
         size_t len;
         const void *p = roce_lq_next(m->queue, 0, &len);
@@ -454,7 +491,11 @@ static void *analysis_main(void *arg)
         }
         uint32_t type;
         memcpy(&type, p, sizeof type);
-        if (type == REC_FRAME) {
+        if (deadline == 0 && atomic_load(&m->hurry))
+            deadline = clock_ns(CLOCK_MONOTONIC) + STOP_BACKLOG_NS;
+        if (type == REC_FRAME && deadline != 0 && clock_ns(CLOCK_MONOTONIC) > deadline) {
+            m->backlog_dropped++;
+        } else if (type == REC_FRAME) {
             const struct rec_frame *r = p;
             /* as captured (-w keeps ERF records), then as the engine takes it */
             struct roce_capture_frame g = {r->ts_ns, r->caplen, r->wirelen,
@@ -468,7 +509,7 @@ static void *analysis_main(void *arg)
                 roce_engine_frame(m->engine, &in, &out);
                 roce_writers_frame(&m->ws, m->engine, &in, &out);
             }
-        } else if (type == REC_INTERVAL) {
+        } else if (type == REC_INTERVAL && !atomic_load(&m->stopping)) {
             struct mark mk;
             memcpy(&mk, p, sizeof mk);
             if (emit_interval(m, 0, &mk) != 0)
@@ -503,7 +544,8 @@ static int end_interval(struct monitor *m)
     struct mark mk;
     take_mark(m, &mk);
     post(m, &mk, sizeof mk);
-    if (m->save != NULL && roce_savefile_flush(m->save) != 0) {
+    if (m->save != NULL && !m->save_failed && roce_savefile_flush(m->save) != 0) {
+        m->save_failed = 1;
         roce_complain(m->lo->savefile, roce_savefile_error(m->save));
         return -1;
     }
@@ -647,8 +689,8 @@ static int monitor(struct monitor *m)
 
     int started = roce_writers_start(&m->ws, &failed) == 0;
     if (m->ws.needs & ROCE_WRITER_VERDICTS) { /* --events and the page's series */
-        cfg.on_verdict = roce_writers_verdict;
-        cfg.ctx = &m->ws;
+        cfg.on_verdict = on_verdict;
+        cfg.ctx = m;
     }
     m->tracker = roce_live_tracker_new(top < VIEW_TOP ? top : VIEW_TOP);
     m->engine = roce_engine_new(&cfg);
@@ -672,11 +714,19 @@ static int monitor(struct monitor *m)
         return ROCE_EXIT_INPUT;
     }
     capture_loop(m, &sleep_mask);
+    /* the final report is what matters now: the intervals an analysis
+     * behind the capture still has queued are not written one by one but
+     * merged into the last (the exit takes the time of the frames queued,
+     * not of their intervals) */
+    atomic_store(&m->stopping, 1);
+    if (m->reason == STOP_SIGNAL) /* a service manager waits: -c and --duration take every frame */
+        atomic_store(&m->hurry, 1);
     if (m->reason == STOP_SIGNAL || m->reason == STOP_DURATION)
         drain(m);
     const uint32_t end = REC_END;
     post(m, &end, sizeof end);
     pthread_join(m->analysis, NULL);
+    m->analysis_dropped += m->backlog_dropped;
     if (atomic_load(&m->analysis_failed))
         m->reason = STOP_OUTPUT;
     roce_engine_finish(m->engine);
@@ -685,10 +735,12 @@ static int monitor(struct monitor *m)
         status = ROCE_EXIT_OUTPUT;
     struct mark last;
     take_mark(m, &last);
-    if (m->save != NULL && roce_savefile_flush(m->save) != 0) {
+    if (m->save != NULL && !m->save_failed && roce_savefile_flush(m->save) != 0) {
+        m->save_failed = 1;
         roce_complain(m->lo->savefile, roce_savefile_error(m->save));
-        status = ROCE_EXIT_OUTPUT;
     }
+    if (m->save_failed)
+        status = ROCE_EXIT_OUTPUT;
     if (emit_interval(m, 1, &last) != 0)
         status = ROCE_EXIT_OUTPUT;
     if (m->reason == STOP_READ_ERROR) {
@@ -727,14 +779,17 @@ int roce_live_run(const struct roce_live_config *lc)
         if (status == ROCE_EXIT_OUTPUT && m.seq == 0)
             output_hint(&m); /* at start: a file or folder the user may not write */
     }
-    if (m.save != NULL && roce_savefile_flush(m.save) != 0 && status == 0) {
+    if (m.save != NULL && !m.save_failed && roce_savefile_flush(m.save) != 0) {
+        m.save_failed = 1;
         roce_complain(m.lo->savefile, roce_savefile_error(m.save));
-        status = ROCE_EXIT_OUTPUT;
     }
+    if (m.save_failed && status == 0)
+        status = ROCE_EXIT_OUTPUT;
     if (roce_savefile_close(m.save) != 0 && status == 0)
         status = ROCE_EXIT_OUTPUT;
     if (roce_rotfile_close(m.events_file) != 0 && status == 0) {
-        roce_complain(m.ws.main->path, "write failed");
+        if (!m.events_failed)
+            roce_complain(m.ws.main->path, "write failed");
         status = ROCE_EXIT_OUTPUT;
     }
     roce_http_free(m.http);

@@ -1,10 +1,11 @@
 /*
  * live_interval.c - closing a reporting interval of the live monitor (see
  * live_interval.h): counters as differences of the engine's running
- * totals, and per-flow differences found by walking the previous and the
- * current flow lists (both in id order) side by side. Flows retired or
- * evicted in between are simply absent from the current list; new ones
- * start from zero.
+ * totals, and per-flow differences of the flows active in the interval
+ * only (roce_engine_interval_flows: a flow idle in it counted nothing), so
+ * that an interval costs its traffic, not the size of the flow table.
+ * Flows retired or evicted in between are not listed; new ones start from
+ * zero.
  */
 #define _DEFAULT_SOURCE
 #include "live_interval.h"
@@ -15,6 +16,12 @@
 #include "report_fields.h"
 
 #define MIN_FLOWS 16
+/* The diagnoses are computed over every flow of the table (some of their
+ * findings weigh all flows together: capture loss, ECMP collisions): every
+ * interval up to this many flows, beyond it every (flows / DIAG_FLOWS + 1)
+ * intervals, so that an interval spends on them the time of this many
+ * flows on average, whatever the table holds (and always in the final one) */
+#define DIAG_FLOWS 65536u
 
 struct roce_live_tracker {
     size_t top;
@@ -23,10 +30,11 @@ struct roce_live_tracker {
     struct roce_live_diag *raised;
     struct roce_totals prev;
     struct roce_livecap_stats prev_cap;
-    struct roce_flow_report *reports; /* the engine's flow list (reused) */
-    struct roce_live_flow *prev_flows, *cur_flows, *troubled;
-    size_t n_prev;
-    size_t cap; /* room in each of the arrays above */
+    struct roce_live_flow *troubled; /* the flows with trouble in the interval */
+    size_t n_troubled, cap;
+    size_t visited; /* flows active in the interval, compared */
+    int oom;
+    size_t diag_wait; /* intervals before the diagnoses are computed again */
 };
 
 void roce_live_totals_delta(const struct roce_totals *cur, const struct roce_totals *prev,
@@ -51,9 +59,6 @@ void roce_live_tracker_free(struct roce_live_tracker *t)
 {
     if (t == NULL)
         return;
-    free(t->reports);
-    free(t->prev_flows);
-    free(t->cur_flows);
     free(t->troubled);
     roce_diag_list_free(&t->diags);
     roce_diag_list_free(&t->prev_diags);
@@ -99,65 +104,6 @@ static size_t raised_since(struct roce_live_tracker *t)
     return n;
 }
 
-/* Make *p an array of cap elements of size bytes. 0, or -1 (*p unchanged). */
-static int resize(void *p, size_t cap, size_t size)
-{
-    void *old, *fresh;
-    memcpy(&old, p, sizeof old);
-    fresh = realloc(old, cap * size);
-    if (fresh == NULL)
-        return -1;
-    memcpy(p, &fresh, sizeof fresh);
-    return 0;
-}
-
-/* Room for n flows in every array (the previous list is kept). 0, or -1. */
-static int reserve(struct roce_live_tracker *t, size_t n)
-{
-    if (n <= t->cap && t->cap > 0)
-        return 0; /* never NULL arrays: the engine sorts what it is given */
-    size_t cap = n + n / 2 + MIN_FLOWS;
-    if (resize(&t->reports, cap, sizeof *t->reports) != 0 ||
-        resize(&t->prev_flows, cap, sizeof *t->prev_flows) != 0 ||
-        resize(&t->cur_flows, cap, sizeof *t->cur_flows) != 0 ||
-        resize(&t->troubled, cap, sizeof *t->troubled) != 0)
-        return -1;
-    t->cap = cap;
-    return 0;
-}
-
-/* A flow's running counts, as the interval lists them. */
-static void flow_counts(const struct roce_flow_report *r, struct roce_live_flow *f)
-{
-    f->id = r->id;
-    f->key = r->key;
-    f->transport = r->transport;
-    f->packets = r->packets;
-    f->retransmitted = r->retransmitted_packets;
-    f->naks = r->naks.total;
-    f->gaps = r->gap_events;
-    f->missing_psns = r->missing_psns;
-    f->ce_marked = r->ce_marked;
-    f->cnps = r->cnps_for_flow;
-}
-
-/* d = cur - prev for the counts of one flow; 1 when it had trouble. */
-static int flow_delta(const struct roce_live_flow *cur, const struct roce_live_flow *prev,
-                      struct roce_live_flow *d)
-{
-    *d = *cur;
-    if (prev != NULL) {
-        d->packets -= prev->packets;
-        d->retransmitted -= prev->retransmitted;
-        d->naks -= prev->naks;
-        d->gaps -= prev->gaps;
-        d->missing_psns -= prev->missing_psns;
-        d->ce_marked -= prev->ce_marked;
-        d->cnps -= prev->cnps;
-    }
-    return d->retransmitted || d->naks || d->gaps || d->ce_marked || d->cnps;
-}
-
 /* Worst first: retransmissions, then NAKs, gaps, CE marks, CNPs; then id. */
 static int cmp_worst(const void *a, const void *b)
 {
@@ -170,28 +116,44 @@ static int cmp_worst(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
-/* The flows' differences since the previous interval, worst first in
- * t->troubled; returns how many had trouble. */
-static size_t flow_deltas(struct roce_live_tracker *t, struct roce_engine *e)
+/* One flow active in the interval (roce_engine_interval_flows): listed in
+ * t->troubled when it had trouble. */
+static void on_flow(void *ctx, const struct roce_flow_interval *x)
 {
-    size_t n = roce_engine_flows(e, t->reports, t->cap), j = 0, bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        struct roce_live_flow *cur = &t->cur_flows[i];
-        flow_counts(&t->reports[i], cur);
-        while (j < t->n_prev && t->prev_flows[j].id < cur->id)
-            j++; /* retired or evicted since */
-        const struct roce_live_flow *prev =
-            j < t->n_prev && t->prev_flows[j].id == cur->id ? &t->prev_flows[j] : NULL;
-        if (flow_delta(cur, prev, &t->troubled[bad]))
-            bad++;
+    struct roce_live_tracker *t = ctx;
+    const struct roce_flow_counts *d = &x->delta;
+    if (!(d->retransmitted_packets || d->naks || d->gap_events || d->ce_marked || d->cnps_for_flow))
+        return;
+    if (t->n_troubled == t->cap) {
+        size_t cap = t->cap + t->cap / 2 + MIN_FLOWS;
+        struct roce_live_flow *fresh = realloc(t->troubled, cap * sizeof *fresh);
+        if (fresh == NULL) {
+            t->oom = 1;
+            return;
+        }
+        t->troubled = fresh;
+        t->cap = cap;
     }
-    if (bad > 1)
-        qsort(t->troubled, bad, sizeof *t->troubled, cmp_worst);
-    struct roce_live_flow *swap = t->prev_flows;
-    t->prev_flows = t->cur_flows;
-    t->cur_flows = swap;
-    t->n_prev = n;
-    return bad;
+    t->troubled[t->n_troubled++] = (struct roce_live_flow){
+        x->id,   x->key,        x->transport,    d->packets,   d->retransmitted_packets,
+        d->naks, d->gap_events, d->missing_psns, d->ce_marked, d->cnps_for_flow};
+}
+
+/* The flows that had trouble since the previous interval, worst first in
+ * t->troubled: only the flows active in it are visited. 0, or -1 when out
+ * of memory (the list is then empty). */
+static int flow_deltas(struct roce_live_tracker *t, struct roce_engine *e)
+{
+    t->n_troubled = 0;
+    t->oom = 0;
+    t->visited = roce_engine_interval_flows(e, on_flow, t);
+    if (t->oom) {
+        t->n_troubled = 0;
+        return -1;
+    }
+    if (t->n_troubled > 1)
+        qsort(t->troubled, t->n_troubled, sizeof *t->troubled, cmp_worst);
+    return 0;
 }
 
 int roce_live_tracker_step(struct roce_live_tracker *t, struct roce_engine *e,
@@ -207,24 +169,30 @@ int roce_live_tracker_step(struct roce_live_tracker *t, struct roce_engine *e,
     iv->cap_delta.analysis_dropped = cap->analysis_dropped - t->prev_cap.analysis_dropped;
     t->prev_cap = *cap;
 
-    int rc = reserve(t, roce_engine_flow_count(e));
-    iv->n_troubled = rc == 0 ? flow_deltas(t, e) : 0;
-    if (rc != 0)
-        t->n_prev = 0; /* the next interval starts the flows from scratch */
+    int rc = flow_deltas(t, e);
+    iv->n_troubled = t->n_troubled;
+    iv->flows_visited = t->visited;
     iv->top = t->troubled;
     iv->n_top = iv->n_troubled < t->top ? iv->n_troubled : t->top;
-    int have = diagnoses(t, e) == 0;
-    if (!have) {
-        rc = -1;
-        roce_diag_list_free(&t->diags); /* the next interval raises them all again */
+    size_t flows = roce_engine_flow_count(e);
+    iv->n_raised = 0;
+    if (iv->final || flows <= DIAG_FLOWS || t->diag_wait == 0) {
+        int have = diagnoses(t, e) == 0;
+        if (!have) {
+            rc = -1;
+            roce_diag_list_free(&t->diags); /* the next interval raises them all again */
+        }
+        iv->n_raised = have ? raised_since(t) : 0;
+        t->diag_wait = flows / DIAG_FLOWS;
+    } else {
+        t->diag_wait--; /* the list as it was; raised when next computed */
     }
     iv->diags = &t->diags;
     iv->n_diags = t->diags.n;
-    iv->n_raised = have ? raised_since(t) : 0;
     iv->raised = t->raised;
     for (unsigned k = 0; k < ROCE_HIST_KINDS; k++)
         iv->hist[k] = roce_engine_histogram(e, (enum roce_hist_kind)k);
-    /* the engine's totals again: roce_engine_flows may have moved nothing,
+    /* the engine's totals again: the engine's calls may have moved nothing,
      * but the pointer is only promised until the next engine call */
     iv->total = roce_engine_totals(e);
     return rc;

@@ -48,9 +48,12 @@ struct roce_live_interval {
     const struct roce_live_flow *top;    /* flows with trouble in the interval, worst first */
     size_t n_top;                        /* listed in top (at most the tracker's top) */
     size_t n_troubled;                   /* flows with trouble in the interval */
+    size_t flows_visited;                /* flows active in the interval: those compared */
     const struct roce_diag_list *diags;  /* every diagnosis so far, worst first */
     size_t n_diags;
-    const struct roce_live_diag *raised; /* those raised in the interval, worst first */
+    const struct roce_live_diag *raised; /* those raised in the interval, worst first (with
+                                          * more than 65536 flows: since they were last
+                                          * computed, every flows / 65536 + 1 intervals) */
     size_t n_raised;
     const struct roce_hist *hist[ROCE_HIST_KINDS]; /* the engine's (as total) */
 };
@@ -63,7 +66,9 @@ void roce_live_tracker_free(struct roce_live_tracker *t);
 
 /* Close an interval: fill iv's counters (delta, total, cap, cap_delta, top),
  * diagnoses and histograms from the engine and the capture statistics so
- * far. iv->top, diags and raised point into the tracker (valid until the
+ * far (iv->final set by the caller: the diagnoses are computed then, whatever
+ * the table holds). Visits only the flows active in the interval
+ * (flows_visited). iv->top, diags and raised point into the tracker (valid until the
  * next step). 0, or -1 when out of memory (the flow and diagnosis lists are
  * then empty; the counters are still filled). */
 int roce_live_tracker_step(struct roce_live_tracker *t, struct roce_engine *e,

@@ -104,18 +104,18 @@ struct one_line {
 static ssize_t one_line_write(void *cookie, const char *buf, size_t size)
 {
     struct one_line *ol = cookie;
+    size_t from = 0; /* the run of characters kept, written at once */
     for (size_t i = 0; i < size; i++) {
         char ch = buf[i];
-        if (ch == '\n') {
-            ol->at_line_start = 1;
-            continue;
-        }
-        if (ol->at_line_start && ch == ' ')
-            continue;
-        ol->at_line_start = 0;
-        if (fputc(ch, ol->out) == EOF)
+        int drop = ch == '\n' || (ol->at_line_start && ch == ' ');
+        if (drop && i > from && fwrite(buf + from, 1, i - from, ol->out) != i - from)
             return -1;
+        if (drop)
+            from = i + 1;
+        ol->at_line_start = ch == '\n' || (ol->at_line_start && ch == ' ');
     }
+    if (size > from && fwrite(buf + from, 1, size - from, ol->out) != size - from)
+        return -1;
     return (ssize_t)size;
 }
 

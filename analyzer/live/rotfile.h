@@ -2,7 +2,8 @@
  * rotfile.h - a file of lines appended to and rotated by size, as
  * logrotate would: past its bound PATH becomes PATH.1 (PATH.1 becomes
  * PATH.2 ... up to PATH.<keep>, the oldest is removed) and a new PATH is
- * started. For the live monitor's --events -o PATH.
+ * started. For the live monitor's --events -o PATH. Only whole lines stay
+ * in the files, whatever a write error left.
  */
 #ifndef ROCE_ROTFILE_H
 #define ROCE_ROTFILE_H
@@ -23,11 +24,24 @@ struct roce_rotfile *roce_rotfile_open(const char *path, uint64_t max_bytes, uns
 /* The stream to write whole lines to (valid until the next rotation). */
 FILE *roce_rotfile_fp(const struct roce_rotfile *r);
 
-/* Between lines: flush, and rotate when the file has grown past its bound.
- * 0, or -1 with the reason in err. */
+/* After each whole line: rotate when the file has reached its bound, so
+ * that no file holds more than its bound plus one line. 0, or -1 with the
+ * reason in err. */
+int roce_rotfile_line(struct roce_rotfile *r, char *err, size_t errlen);
+
+/* Between lines: flush, and rotate when the file has reached its bound.
+ * A failed write (a full file system) cuts the file back to its last whole
+ * line and fails every later call with the same reason. 0, or -1 with the
+ * reason in err. */
 int roce_rotfile_flush(struct roce_rotfile *r, char *err, size_t errlen);
 
-/* Flush and close. 0, or -1 on a write error. NULL is ignored. */
+/* A write to the stream failed with errno e (0: unknown): cut the file back
+ * to its last whole line; the reason, with the size kept, in err. */
+void roce_rotfile_fail(struct roce_rotfile *r, int e, char *err, size_t errlen);
+
+/* Flush and close (the file cut back to its last whole line when a write
+ * failed; a failure found only now is reported on stderr). 0, or -1 on a
+ * write error. NULL is ignored. */
 int roce_rotfile_close(struct roce_rotfile *r);
 
 #endif

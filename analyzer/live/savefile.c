@@ -5,21 +5,30 @@
  * Frames are written through a "dead" libpcap handle that has the live
  * capture's link type, snapshot length and time stamp precision, so the
  * files read back exactly as captured. pcap_dump itself reports no error:
- * the stream's error flag is checked at every flush and before rotating.
+ * the stream's error flag is checked after every frame and at every flush.
+ * A write that fails (a full file system) may leave part of a record
+ * behind: the file is then closed and cut back to its last whole record,
+ * found by walking the records from the last flush that succeeded.
  */
 #define _DEFAULT_SOURCE
 #include "savefile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "roce_time.h"
 
 #define DECIMAL_BASE 10
 #define NAME_EXTRA   24 /* room for the file number */
+#define FILE_HEADER  24 /* pcap's file header */
+#define REC_HEADER   16 /* and a record's: time (2 x 32 bits), caplen, len */
+#define CAPLEN_AT    8
 
 struct roce_savefile {
     struct roce_savefile_config cfg;
@@ -29,6 +38,8 @@ struct roce_savefile {
     int width;      /* digits of the file number in a ring (0: no ring) */
     char *name;     /* current file name (owned) */
     size_t name_len;
+    int64_t good; /* the current file is whole up to here (its last flush) */
+    int failed;   /* a write failed: the file was cut back, nothing more is written */
     char err[PCAP_ERRBUF_SIZE + 64];
 };
 
@@ -43,10 +54,59 @@ static void file_name(struct roce_savefile *s, unsigned i)
         snprintf(s->name, s->name_len, "%s%u", s->cfg.path, i);
 }
 
+/* The end of the last whole record of file fd, walking from off (a record
+ * boundary, or 0); -1 when it cannot be read. */
+static off_t last_whole(int fd, off_t off)
+{
+    struct stat st;
+    unsigned char h[REC_HEADER];
+    if (fstat(fd, &st) != 0)
+        return -1;
+    if (off < FILE_HEADER)
+        off = st.st_size < FILE_HEADER ? 0 : FILE_HEADER;
+    while (off > 0 && off + REC_HEADER <= st.st_size) {
+        uint32_t caplen;
+        if (pread(fd, h, sizeof h, off) != (ssize_t)sizeof h)
+            return -1;
+        memcpy(&caplen, h + CAPLEN_AT, sizeof caplen); /* as pcap_dump wrote it: host order */
+        if ((off_t)caplen > st.st_size - off - REC_HEADER)
+            break;
+        off += REC_HEADER + (off_t)caplen;
+    }
+    return off;
+}
+
+/* A write failed (errno e): close the file and cut it back to its last
+ * whole record; the reason in s->err. Always -1. */
+static int fail(struct roce_savefile *s, int e)
+{
+    off_t kept = -1;
+    pcap_dump_close(s->d); /* may still write part of what it holds */
+    s->d = NULL;
+    s->failed = 1;
+    int fd = open(s->name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd >= 0) {
+        kept = last_whole(fd, (off_t)s->good);
+        if (kept >= 0 && ftruncate(fd, kept) != 0)
+            kept = -1;
+        close(fd);
+    }
+    /* the caller names the -w path: a rotated file's own name follows it */
+    const char *name = strcmp(s->name, s->cfg.path) != 0 ? s->name : NULL;
+    if (kept >= 0)
+        snprintf(s->err, sizeof s->err,
+                 "%s%s%s: the file ends at its last whole record (%lld bytes)", name ? name : "",
+                 name ? ": " : "", strerror(e), (long long)kept);
+    else
+        snprintf(s->err, sizeof s->err, "%s%s%s", name ? name : "", name ? ": " : "", strerror(e));
+    return -1;
+}
+
 /* Create file number i. 0, or -1 with the reason in s->err. */
 static int open_file(struct roce_savefile *s, unsigned i)
 {
     s->index = i;
+    s->good = 0;
     file_name(s, i);
     s->d = pcap_dump_open(s->dead, s->name);
     if (s->d == NULL) {
@@ -61,11 +121,10 @@ static int close_file(struct roce_savefile *s)
 {
     int rc = 0;
     if (s->d == NULL)
-        return 0;
-    if (pcap_dump_flush(s->d) != 0 || ferror(pcap_dump_file(s->d))) {
-        snprintf(s->err, sizeof s->err, "%s: write failed", s->name);
-        rc = -1;
-    }
+        return s->failed ? -1 : 0;
+    errno = EIO;
+    if (pcap_dump_flush(s->d) != 0 || ferror(pcap_dump_file(s->d)))
+        return fail(s, errno);
     pcap_dump_close(s->d);
     s->d = NULL;
     return rc;
@@ -124,7 +183,10 @@ int roce_savefile_write(struct roce_savefile *s, const struct roce_capture_frame
     h.ts.tv_usec = (suseconds_t)(s->cfg.nano ? sub : sub / ROCE_NS_PER_US);
     h.caplen = f->caplen;
     h.len = f->wirelen;
+    errno = EIO;
     pcap_dump((u_char *)s->d, &h, f->data);
+    if (ferror(pcap_dump_file(s->d)))
+        return fail(s, errno);
     return 0;
 }
 
@@ -132,10 +194,10 @@ int roce_savefile_flush(struct roce_savefile *s)
 {
     if (s->d == NULL)
         return -1;
-    if (pcap_dump_flush(s->d) != 0 || ferror(pcap_dump_file(s->d))) {
-        snprintf(s->err, sizeof s->err, "%s: write failed", s->name);
-        return -1;
-    }
+    errno = EIO;
+    if (pcap_dump_flush(s->d) != 0 || ferror(pcap_dump_file(s->d)))
+        return fail(s, errno);
+    s->good = pcap_dump_ftell64(s->d);
     return 0;
 }
 

@@ -32,10 +32,13 @@ struct roce_savefile_config {
 /* Create the first file. NULL with the reason in err on failure. */
 struct roce_savefile *roce_savefile_open(const struct roce_savefile_config *cfg, char *err,
                                          size_t errlen);
-/* Append one frame (rotating first when the file is full). 0, or -1 with
- * the reason in roce_savefile_error (the savefile is then unusable). */
+/* Append one frame (rotating first when the file has passed max_bytes, so
+ * that a file holds at most max_bytes plus one record). 0, or -1 with the
+ * reason in roce_savefile_error (the savefile is then unusable). A write
+ * error (a full file system) closes the file cut back to its last whole
+ * record. */
 int roce_savefile_write(struct roce_savefile *s, const struct roce_capture_frame *f);
-/* Push buffered frames to the file. 0, or -1 (write error). */
+/* Push buffered frames to the file. 0, or -1 (write error, as above). */
 int roce_savefile_flush(struct roce_savefile *s);
 const char *roce_savefile_error(const struct roce_savefile *s);
 /* Flush and close. 0, or -1 when the last writes failed. */

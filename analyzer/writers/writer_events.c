@@ -9,6 +9,10 @@
 static void events_verdict(struct roce_writer_run *r, const struct roce_verdict *v)
 {
     struct roce_events ev = {r->fp, 0};
+    if (r->fp == NULL) { /* a rotated file that could not be reopened */
+        r->failed = 1;
+        return;
+    }
     roce_events_write(v, &ev);
     if (ev.failed)
         r->failed = 1;

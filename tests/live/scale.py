@@ -27,7 +27,6 @@ import signal
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 
 import live
@@ -113,7 +112,7 @@ def full_disk(tool, rocegen, tmp, what):
     """-w or --events -o on a 256 KiB tmpfs: whole records, the reason once."""
     small = os.path.join(tmp, "small-" + what)
     os.makedirs(small, exist_ok=True)
-    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", small],
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=1777", "tmpfs", small],
                        capture_output=True, text=True)
     if p.returncode != 0:
         print("     (skipped: cannot mount a tmpfs: %s)" % p.stderr.strip())
@@ -181,26 +180,14 @@ def main():
     if shutil.which("tcpreplay") is None:
         print("skip: tcpreplay is not installed (tools/setup.sh installs it)")
         return SKIP
-    try:
-        live.setup_netns()
-        live.links(True)
-    except (subprocess.CalledProcessError, FileNotFoundError) as e:
-        subprocess.run(["ip", "netns", "del", live.NS], capture_output=True)
-        print("skip: cannot make a network namespace with a veth pair: %s" % e)
-        return SKIP
-    tmp = tempfile.mkdtemp(prefix="rocescope-scale-")
-    try:
-        tool, gen = a.rocescope, a.rocegen
-        return live.run_parts([
-            ("--events --rotate-size 1", lambda: rotation(tool, gen, tmp)),
-            ("-w on a full disk", lambda: full_disk(tool, gen, tmp, "pcap")),
-            ("--events -o on a full disk", lambda: full_disk(tool, gen, tmp, "events")),
-            ("SIGINT with --max-flows 4194304", lambda: interrupt_large_table(tool, gen, tmp)),
-        ])
-    finally:
-        subprocess.run(["ip", "netns", "del", live.NS], capture_output=True)
-        shutil.rmtree(tmp, ignore_errors=True)
-
+    tool, gen = a.rocescope, a.rocegen
+    # in_namespace: a folder the monitor may write once it has given root up
+    return live.in_namespace("rocescope-scale-", lambda tmp: [
+        ("--events --rotate-size 1", lambda: rotation(tool, gen, tmp)),
+        ("-w on a full disk", lambda: full_disk(tool, gen, tmp, "pcap")),
+        ("--events -o on a full disk", lambda: full_disk(tool, gen, tmp, "events")),
+        ("SIGINT with --max-flows 4194304", lambda: interrupt_large_table(tool, gen, tmp)),
+    ])
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -93,6 +93,7 @@ struct req_state {
     uint32_t ack_ahead_psn;
     uint64_t ack_ahead_frame; /* the first such response, 0 once counted */
     uint64_t ack_ahead_by;    /* the latest such response */
+    int64_t last_req_ts;      /* the latest request (roce_victims.c) */
 };
 
 /* A flow. Laid out for the per-packet path: the first cache line holds what

@@ -244,6 +244,8 @@ const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
         if (t->alloc_failures || t->verdicts_forced || t->ce_tracking_overflow ||
             t->cnp_tracking_overflow || t->flows_evicted || t->macs_untracked)
             return "a bound reached in a part";
+        if (t->pauses)
+            return "PFC pauses: their victims are found across address pairs";
         roce_engine_usage(p->engine, &u);
         cm_peak += u.cm_pending_peak;
         gaps += u.gap_ring_room;

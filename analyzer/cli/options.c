@@ -47,6 +47,7 @@ enum long_only {
     OPT_PAUSED_SHARE,
     OPT_DSCP_PRIORITY,
     OPT_VICTIM_WINDOW,
+    OPT_CNP_PACING,
     OPT_NAK_RTT
 };
 
@@ -73,6 +74,7 @@ static const struct option long_opts[] = {
     {"paused-share", required_argument, NULL, OPT_PAUSED_SHARE},
     {"dscp-priority", required_argument, NULL, OPT_DSCP_PRIORITY},
     {"victim-window", required_argument, NULL, OPT_VICTIM_WINDOW},
+    {"cnp-pacing", required_argument, NULL, OPT_CNP_PACING},
     {"nak-rtt", required_argument, NULL, OPT_NAK_RTT},
     {"interface", required_argument, NULL, 'i'},
     {"filter", required_argument, NULL, 'f'},
@@ -166,7 +168,10 @@ static void usage(FILE *f)
           "      --dscp-priority D=P[,D=P...]  the PFC priority of untagged frames of\n"
           "                        DSCP D (default DSCP / 8: 26 is 3, 48 is 6)\n"
           "      --victim-window US  a flow whose last request came at most US before\n"
-          "                        a pause and its next after it is a victim (default 10)\n"
+          "                        a pause and its next at most US after it is a\n"
+          "                        victim (default 10)\n"
+          "      --cnp-pacing US   CNPs to one QP closer than US, a CNP for every CE\n"
+          "                        mark: a cnp_unpaced diagnosis (default 4)\n"
           "      --nak-rtt US      a flow's NAK round trip while none was measured:\n"
           "                        how long a requester must send on past a PSN gap,\n"
           "                        with no NAK or resend, for the gap to be inferred\n"
@@ -279,6 +284,11 @@ static int diag_option(int c, const char *arg, struct roce_config *cfg)
         if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))
             return roce_cli_bad_value("--victim-window", arg, "microseconds, 1..10000000");
         cfg->victim_window_ns = (int64_t)v * ROCE_NS_PER_US;
+        return 0;
+    case OPT_CNP_PACING:
+        if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))
+            return roce_cli_bad_value("--cnp-pacing", arg, "microseconds, 1..10000000");
+        cfg->cnp_pacing_ns = (int64_t)v * ROCE_NS_PER_US;
         return 0;
     case OPT_NAK_RTT:
         if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))

@@ -27,6 +27,7 @@
 #define DEFAULT_PFC_PAUSED_PCT  20u
 #define DEFAULT_NAK_RTT_NS      ROCE_NS_PER_MS
 #define DEFAULT_VICTIM_WINDOW   (10 * ROCE_NS_PER_US)
+#define DEFAULT_CNP_PACING      (4 * ROCE_NS_PER_US)
 #define MAX_DCQCN_NS            ROCE_NS_PER_SEC
 #define MAX_DCQCN_PCT           1000u
 #define MIN_FLOWS               4u
@@ -61,6 +62,7 @@ void roce_config_default(struct roce_config *cfg)
     cfg->pfc_paused_pct = DEFAULT_PFC_PAUSED_PCT;
     cfg->nak_rtt_ns = DEFAULT_NAK_RTT_NS;
     cfg->victim_window_ns = DEFAULT_VICTIM_WINDOW;
+    cfg->cnp_pacing_ns = DEFAULT_CNP_PACING;
     for (unsigned d = 0; d < ROCE_DSCP_VALUES; d++)
         cfg->dscp_priority[d] = (uint8_t)(d >> DSCP_CLASS_SHIFT);
 }
@@ -89,5 +91,6 @@ int roce_config_valid(const struct roce_config *cfg)
            cfg->cnp_unexplained_min > 0 && cfg->pfc_paused_pct > 0 &&
            cfg->pfc_paused_pct <= PCT_MAX && cfg->nak_rtt_ns > 0 &&
            cfg->nak_rtt_ns <= MAX_WINDOW_NS && cfg->victim_window_ns > 0 &&
-           cfg->victim_window_ns <= MAX_WINDOW_NS && dscp_map_valid(cfg);
+           cfg->victim_window_ns <= MAX_WINDOW_NS && cfg->cnp_pacing_ns > 0 &&
+           cfg->cnp_pacing_ns <= MAX_WINDOW_NS && dscp_map_valid(cfg);
 }

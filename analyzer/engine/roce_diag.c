@@ -182,6 +182,27 @@ static void cnp_priority_finding(struct cands *cs, const struct roce_diag_flow *
     roce_diag_take_frames(&x->s, frames, 2);
 }
 
+/* A responder that answered every CE mark of a request flow with a CNP of
+ * its own, at least ce_unanswered_min of them, two of them closer than
+ * cnp_pacing_ns (ANALYSIS.md "CNP pacing"): df carries the CNPs, req is
+ * the flow they throttle. Evidence: the CNPs that came too close. */
+static void unpaced_finding(struct cands *cs, const struct roce_diag_flow *df,
+                            const struct roce_diag_flow *req, const struct roce_config *cfg)
+{
+    const struct roce_flow_report *r = df->r;
+    struct cand *x;
+    if (r->cnp_gaps == 0 || r->cnp_min_gap_ns >= cfg->cnp_pacing_ns || req == NULL ||
+        req->r->ce_marked < cfg->ce_unanswered_min || req->r->cnps_matched < req->r->ce_marked ||
+        (x = flow_cand(cs, ROCE_DIAG_CNP_UNPACED, ROCE_CAUSE_TRAFFIC, &req->r->key, r->cnp_packets,
+                       df->ev)) == NULL)
+        return;
+    x->s.fig.cnps = r->cnp_packets;
+    x->s.fig.ce_marked = req->r->ce_marked;
+    x->s.fig.min_gap_ns = (uint64_t)(r->cnp_min_gap_ns > 0 ? r->cnp_min_gap_ns : 0);
+    x->s.fig.pair_min_gap_ns =
+        (uint64_t)(r->cnp_pair_gaps && r->cnp_pair_min_gap_ns > 0 ? r->cnp_pair_min_gap_ns : 0);
+}
+
 /* A flow whose requests stopped with a host NIC's pause for another host
  * (ANALYSIS.md "Pause victims"): the XOFFs and the requests that resumed. */
 static void victim_finding(struct cands *cs, const struct roce_diag_flow *df)
@@ -235,6 +256,7 @@ static void flow_findings(struct cands *cs, const struct roce_diag_input *in,
             df->peer != NULL ? by_key(sorted, in->n_flows, df->peer) : NULL;
         gid_findings(cs, df, peer_df);
         cnp_priority_finding(cs, df, peer_df);
+        unpaced_finding(cs, df, peer_df, in->cfg);
         uint64_t bad = r->bad_icrc -
                        (r->bad_icrc_rewritten < r->bad_icrc ? r->bad_icrc_rewritten : r->bad_icrc);
         if (bad)

@@ -93,6 +93,11 @@ static const struct roce_diag_kind_info kinds[ROCE_DIAG_KINDS] = {
         "blocking)", "QP",
         {FIG("stalls", stalls), FIG("stall_ns", stall_ns), FIG("pause_stalls", pause_stalls),
          FIG("pause_stall_ns", pause_stall_ns), FIG("span_ns", span_ns)}},
+    [ROCE_DIAG_CNP_UNPACED] = {"cnp_unpaced", ROCE_SEV_NOTE, ROCE_SUBJ_FLOW, ROCE_CAUSE_TRAFFIC,
+        ROCE_GROUP_PROTOCOL, "Diagnosis: the responder answers every CE mark with a CNP (no "
+        "CNP pacing)", "QP",
+        {FIG("cnps", cnps), FIG("ce_marked", ce_marked), FIG("min_gap_ns", min_gap_ns),
+         FIG("pair_min_gap_ns", pair_min_gap_ns)}},
 };
 /* clang-format on */
 

@@ -219,6 +219,10 @@ static struct words words_of(unsigned kind, unsigned cause, int ib)
                               "RoCE runs on a lossy class here: put its traffic class on the "
                               "PFC-enabled priority (NIC trust mode, DSCP or PCP) or enable PFC "
                               "for this priority on the switches and NICs"};
+    case ROCE_DIAG_CNP_UNPACED:
+        return (struct words){": its responder answered every CE mark with a CNP of its own",
+                              "the NIC paces no CNPs (each mark cuts the sender's rate again): "
+                              "set its minimum time between CNPs (a few microseconds is usual)"};
     case ROCE_DIAG_PAUSE_VICTIM:
         return (struct words){" stalled while a host NIC paused its priority for another "
                               "destination",
@@ -351,6 +355,11 @@ static void figures(unsigned kind, const struct roce_diag_subject *s, const stru
     case ROCE_DIAG_LOSSY_PRIORITY:
         SAY(f, cap, "%llu request%s of %llu flow%s; priority %llu paused", ull(x->requests),
             plural(x->requests), ull(x->flows), plural(x->flows), ull(x->paused_priority));
+        break;
+    case ROCE_DIAG_CNP_UNPACED:
+        span_text(x->min_gap_ns, a, sizeof a);
+        SAY(f, cap, "%llu CNP%s for %llu mark%s, as close as %s", ull(x->cnps), plural(x->cnps),
+            ull(x->ce_marked), plural(x->ce_marked), a);
         break;
     case ROCE_DIAG_PAUSE_VICTIM:
         span_text(x->stall_ns, a, sizeof a);

@@ -367,6 +367,7 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     case ROCE_KIND_CNP: {
         e->totals.cnp_packets++;
         f->report.cnp_packets++;
+        roce_ecn_pacing(e, f, in->frame, in->ts_ns);
         roce_ecn_cnp(e, f, v); /* and the DCQCN reaction, once its request flow is known */
         break;
     }

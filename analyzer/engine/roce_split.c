@@ -26,6 +26,9 @@
  *   address pairs, and a part takes whole classes, so it keeps for its flows
  *   exactly the requests one engine keeps);
  *   - no allocation failed, no bound was reached in a part itself.
+ * One state is refused outright: pauses (roce_victims.c). The PFC frames go
+ * to one part, the flows they stall to all, so once an XOFF was seen the
+ * capture is analysed by one engine.
  */
 #include "roce_split.h"
 

@@ -196,6 +196,11 @@ struct roce_flow_report {
      * pauses a host NIC sent for another destination (ANALYSIS.md "Pause victims") */
     uint64_t pause_stalls, hol_stalls;
     int64_t pause_stall_ns, hol_stall_ns;
+    /* the pacing of the CNPs it carried (ANALYSIS.md "CNP pacing"): the gaps
+     * measured from its previous CNP (same destination QP) and from the
+     * previous CNP between the same two hosts (any QP), and the least of each */
+    uint64_t cnp_gaps, cnp_pair_gaps;
+    int64_t cnp_min_gap_ns, cnp_pair_min_gap_ns;
 };
 
 struct roce_episode {

@@ -334,6 +334,7 @@ static const struct roce_field option_fields[] = {
           .option = "--paused-share"),
     FIELD(O, "", "nak_rtt_us", ROCE_FT_US, nak_rtt_ns, .option = "--nak-rtt"),
     FIELD(O, "", "victim_window_us", ROCE_FT_US, victim_window_ns, .option = "--victim-window"),
+    FIELD(O, "", "cnp_pacing_us", ROCE_FT_US, cnp_pacing_ns, .option = "--cnp-pacing"),
 };
 #undef O
 const struct roce_fieldset roce_option_fields = FIELDSET(option_fields);
@@ -422,6 +423,12 @@ static const struct roce_field flow_fields[] = {
     FIELD(F, "", "pause_stall_us", ROCE_FT_US, pause_stall_ns),
     FLOW_COUNT("hol_stalls", hol_stalls),
     FIELD(F, "", "hol_stall_us", ROCE_FT_US, hol_stall_ns),
+    FLOW_COUNT("cnp_gaps", cnp_gaps),
+    FIELD(F, "", "cnp_min_gap_us", ROCE_FT_US, cnp_min_gap_ns, .flags = ROCE_FF_NULL0,
+          .when = offsetof(F, cnp_gaps)),
+    FLOW_COUNT("cnp_pair_gaps", cnp_pair_gaps),
+    FIELD(F, "", "cnp_pair_min_gap_us", ROCE_FT_US, cnp_pair_min_gap_ns, .flags = ROCE_FF_NULL0,
+          .when = offsetof(F, cnp_pair_gaps)),
     CALL("", "evidence", roce_fcall_evidence, .merge = ROCE_MERGE_NONE),
     FIELD(F, "", "naks", ROCE_FT_OBJECT, naks, .sub = &naks),
     CALL("", "ack_latency_us", roce_fcall_latency, MEMBER(F, ack_latency), .arg = ROCE_LATENCY_ACK),

@@ -511,6 +511,45 @@ static void test_pause_victim(void)
     roce_diag_list_free(&l);
 }
 
+/* A responder that answered every CE mark (at least ce_unanswered_min) with
+ * a CNP of its own, two of them closer than cnp_pacing_ns: a note on the
+ * request flow; CNPs paced at the interval, or marks left to one CNP, are
+ * none. */
+static void test_cnp_unpaced(void)
+{
+    struct fixture x;
+    struct roce_diag_list l = {0};
+    fx_init(&x);
+    struct roce_flow_report *a = flow(&x, 1, 2, 0x10);
+    a->request_packets = 6;
+    a->ce_marked = 3;
+    a->cnps_matched = 3;
+    struct roce_flow_report *b = flow(&x, 2, 1, 0x11);
+    b->cnp_packets = 3;
+    b->cnp_gaps = 2;
+    b->cnp_min_gap_ns = 4000; /* at the interval: paced */
+    x.f[1].peer = &a->key;
+    x.f[0].peer = &b->key;
+    roce_evidence_add(&x.ev[1], ROCE_DIAG_CNP_UNPACED, 4);
+    roce_evidence_add(&x.ev[1], ROCE_DIAG_CNP_UNPACED, 6);
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    b->cnp_min_gap_ns = 2000;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CNP_UNPACED);
+    CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_NOTE);
+    CU_ASSERT_EQUAL(l.d[0].count, 3);
+    CU_ASSERT(memcmp(&subj(&l, 0, 0)->flow, &a->key, sizeof a->key) == 0);
+    CU_ASSERT_EQUAL_FATAL(l.d[0].n_frames, 2);
+    CU_ASSERT_EQUAL(l.d[0].frames[0], 4);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "(3 CNPs for 3 marks, as close as 2.000 us)"));
+    a->cnps_matched = 2; /* a mark answered by another's CNP: paced */
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    a->cnps_matched = 3;
+    a->ce_marked = a->cnps_matched = 2; /* fewer marks than --ce-unanswered */
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    roce_diag_list_free(&l);
+}
+
 /* Every checked ICRC bad and no rewritten field explains them: the capture
  * path, not a link (a note the capture explains); bad ICRCs a rewritten
  * field explains are no icrc_error at all. */
@@ -733,6 +772,7 @@ static const struct tu_test tests[] = {
     {"lossy_priority", test_lossy_priority},
     {"cnp_priority", test_cnp_priority},
     {"pause_victim", test_pause_victim},
+    {"cnp_unpaced", test_cnp_unpaced},
     {"icrc_all_bad", test_icrc_all_bad},
     {"capture_faults", test_capture_faults},
     {"gid_type_mismatch", test_gid_type_mismatch},

@@ -238,8 +238,8 @@ static const struct roce_flow_report *report_of(struct pfc_run *r, uint32_t dst,
 
 /* A host NIC's pause: a flow to it and a flow to another host stop with it
  * and resume after it (victims; the second innocent); a request during the
- * pause, or one long before it, is no victim; the pauser's own requests are
- * none of its victims. */
+ * pause, one long before it or one resuming long after it is no victim; the
+ * pauser's own requests are none of its victims. */
 static void test_victims(void)
 {
     struct pfc_run r;
@@ -249,10 +249,12 @@ static void test_victims(void)
     send_at(&r, HOST_A, HOST_H, 0xB2, RG_OP_RC_SEND_ONLY, 1, 1 * US);
     send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 2 * US);
     send_at(&r, HOST_H, HOST_C, 0xD2, RG_OP_RC_SEND_ONLY, HOST_MAC, 3 * US);
+    send_at(&r, HOST_A, HOST_C, 0xE2, RG_OP_RC_SEND_ONLY, 1, 4 * US);
     pause_from(&r, HOST_MAC, Q_10US, 5 * US); /* until 15 us */
     send_at(&r, HOST_H, HOST_C, 0xD2, RG_OP_RC_SEND_ONLY, HOST_MAC, 6 * US); /* its own */
     send_at(&r, HOST_A, HOST_H, 0xB2, RG_OP_RC_SEND_ONLY, 1, 16 * US);   /* stalled 15 us */
     send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 17 * US);   /* stalled 15 us */
+    send_at(&r, HOST_A, HOST_C, 0xE2, RG_OP_RC_SEND_ONLY, 1, 30 * US); /* 15 us after: no */
     pause_from(&r, HOST_MAC, Q_10US, 20 * US); /* until 30 us; XON at 27 */
     send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 25 * US); /* sent during it */
     pause_from(&r, HOST_MAC, 0, 27 * US);
@@ -271,6 +273,9 @@ static void test_victims(void)
     CU_ASSERT_EQUAL(a_c.hol_stalls, 1); /* blocked behind H's pause */
     CU_ASSERT_PTR_NOT_NULL_FATAL(report_of(&r, HOST_C, 0xD2, &h_c));
     CU_ASSERT_EQUAL(h_c.pause_stalls, 0); /* H's own requests */
+    struct roce_flow_report late;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(report_of(&r, HOST_C, 0xE2, &late));
+    CU_ASSERT_EQUAL(late.pause_stalls, 0); /* resumed long after the pause: its own gap */
     CU_ASSERT_EQUAL(a_c.priority, 3);
     roce_engine_free(r.e);
 }

@@ -124,6 +124,8 @@ const struct rg_scenario rg_scenarios[] = {
      RG_LINKTYPE_ETHERNET, 0, rg_scen_cnp_priority},
     {"pause_victims", "a host NIC pauses priority 3: one QP to it and one to another host stall",
      RG_LINKTYPE_ETHERNET, 0, rg_scen_pause_victims},
+    {"cnp_pacing", "a NIC with a CNP for every CE mark; one pacing its CNPs per QP",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_cnp_pacing},
     {NULL, NULL, 0, 0, NULL},
 };
 

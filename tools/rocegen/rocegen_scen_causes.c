@@ -2,7 +2,8 @@
  * rocegen_scen_causes.c - scenarios for the causes behind the symptoms
  * (analyzer/engine/ANALYSIS.md "Priorities"): RoCE data on a priority that
  * PFC never pauses while another is paused, and CNPs on a lower priority
- * than the data they throttle, and the victims of a host NIC's pause.
+ * than the data they throttle, the victims of a host NIC's pause, and CNP
+ * pacing.
  * captures/README.md says what each must show.
  *
  * Times are microseconds after RG_SC_BASE_NS; frame numbers are the
@@ -173,4 +174,59 @@ void rg_scen_pause_victims(struct rg_sc *c)
     rg_sc_ack(c, &ah, RG_B, 0x000102, 3);                            /* 14 @46 */
     rg_sc_ack(c, &ac, RG_B, 0x000202, 3);                            /* 15 @47 */
     rg_sc_ack(c, &de, RG_B, 0x000303, 4);                            /* 16 @48 */
+}
+
+/* ---- CNP pacing ---- */
+
+/* A SEND Only of 1024 bytes from A with the ECN field ecn. */
+static void send_marked(struct rg_sc *c, const struct rg_conn *k, uint32_t psn, uint8_t ecn)
+{
+    struct rg_spec s;
+    rg_conn_spec(k, RG_A, &s);
+    s.opcode = RG_OP_RC_SEND_ONLY;
+    s.psn = psn & RG_PSN_MASK;
+    s.payload_len = MSG_1024;
+    s.payload_fill = (uint8_t)psn;
+    s.ecn = ecn;
+    s.ackreq = 1;
+    rg_sc_emit(c, &s);
+}
+
+/*
+ * Two responder NICs. B (10.0.15.2) answers each CE mark of A's QP
+ * (10.0.15.1 -> 10.0.15.2) with a CNP of its own, 2 us apart: no pacing.
+ * D (10.0.15.4) paces per QP: C (10.0.15.3) sends to it on two QPs, and D's
+ * CNPs for one QP are 52 us apart, for the two QPs 1 us apart.
+ */
+void rg_scen_cnp_pacing(struct rg_sc *c)
+{
+    struct rg_spec base;
+    struct rg_conn ab, cd1, cd2;
+    const uint32_t p = 0x000100, q = 0x000200, r = 0x000300;
+
+    rg_sc_base(c, &base);
+    rg_conn_init4(&ab, &base, HOST(15, 1), HOST(15, 2), 0x0000A1, 0x0000B2);
+    rg_conn_init4(&cd1, &base, HOST(15, 3), HOST(15, 4), 0x0000C1, 0x0000D2);
+    rg_conn_init4(&cd2, &base, HOST(15, 3), HOST(15, 4), 0x0000C3, 0x0000D4);
+    send_marked(c, &ab, p, RG_ECN_ECT0); /* 1 @0 */
+    rg_sc_ack(c, &ab, RG_B, p, 1);       /* 2 @1 */
+    for (uint32_t i = 1; i <= 3; i++) {  /* 3-8 @2-7: a mark, its CNP */
+        send_marked(c, &ab, p + i, RG_ECN_CE);
+        rg_sc_cnp(c, &ab, RG_B);
+    }
+    rg_sc_ack(c, &ab, RG_B, p + 3, 4); /* 9 @8 */
+    rg_sc_at(c, US(10));
+    send_marked(c, &cd1, q, RG_ECN_ECT0); /* 10 @10 */
+    send_marked(c, &cd2, r, RG_ECN_ECT0); /* 11 @11 */
+    rg_sc_ack(c, &cd1, RG_B, q, 1);       /* 12 @12 */
+    rg_sc_ack(c, &cd2, RG_B, r, 1);       /* 13 @13 */
+    for (uint32_t i = 1; i <= 2; i++) {   /* 14-17 @14-17, 18-21 @66-69 */
+        send_marked(c, &cd1, q + i, RG_ECN_CE);
+        send_marked(c, &cd2, r + i, RG_ECN_CE);
+        rg_sc_cnp(c, &cd1, RG_B);
+        rg_sc_cnp(c, &cd2, RG_B);
+        rg_sc_at(c, US(66));
+    }
+    rg_sc_ack(c, &cd1, RG_B, q + 2, 3); /* 22 @70 */
+    rg_sc_ack(c, &cd2, RG_B, r + 2, 3); /* 23 @71 */
 }

@@ -45,6 +45,9 @@ enum long_only {
     OPT_CE_UNANSWERED,
     OPT_CNP_UNEXPLAINED,
     OPT_PAUSED_SHARE,
+    OPT_DSCP_PRIORITY,
+    OPT_VICTIM_WINDOW,
+    OPT_CNP_PACING,
     OPT_NAK_RTT
 };
 
@@ -69,6 +72,9 @@ static const struct option long_opts[] = {
     {"ce-unanswered", required_argument, NULL, OPT_CE_UNANSWERED},
     {"cnp-unexplained", required_argument, NULL, OPT_CNP_UNEXPLAINED},
     {"paused-share", required_argument, NULL, OPT_PAUSED_SHARE},
+    {"dscp-priority", required_argument, NULL, OPT_DSCP_PRIORITY},
+    {"victim-window", required_argument, NULL, OPT_VICTIM_WINDOW},
+    {"cnp-pacing", required_argument, NULL, OPT_CNP_PACING},
     {"nak-rtt", required_argument, NULL, OPT_NAK_RTT},
     {"interface", required_argument, NULL, 'i'},
     {"filter", required_argument, NULL, 'f'},
@@ -159,6 +165,13 @@ static void usage(FILE *f)
           "                        cnp_unexplained diagnosis (default 3)\n"
           "      --paused-share P  a priority paused for P percent of the capture (and\n"
           "                        at least 1 ms) is a pfc_paused diagnosis (default 20)\n"
+          "      --dscp-priority D=P[,D=P...]  the PFC priority of untagged frames of\n"
+          "                        DSCP D (default DSCP / 8: 26 is 3, 48 is 6)\n"
+          "      --victim-window US  a flow whose last request came at most US before\n"
+          "                        a pause and its next at most US after it is a\n"
+          "                        victim (default 10)\n"
+          "      --cnp-pacing US   CNPs to one QP closer than US, a CNP for every CE\n"
+          "                        mark: a cnp_unpaced diagnosis (default 4)\n"
           "      --nak-rtt US      a flow's NAK round trip while none was measured:\n"
           "                        how long a requester must send on past a PSN gap,\n"
           "                        with no NAK or resend, for the gap to be inferred\n"
@@ -188,6 +201,33 @@ static const struct roce_cli_unit time_units[] = {
 };
 
 /* Apply one option of the diagnoses; 1 when c is none of them, -1 on a bad value. */
+/* --dscp-priority D=P[,D=P...]: the priority of untagged frames of DSCP D,
+ * over the default map (ANALYSIS.md "Priorities"). 0, or -1 on a bad list
+ * (cfg's map is then partly changed: the command line is refused). */
+static int parse_dscp_map(const char *arg, struct roce_config *cfg)
+{
+    const char *at = arg;
+    for (;;) {
+        char pair[16], *eq;
+        uint64_t d, p;
+        size_t len = strcspn(at, ",");
+        if (len == 0 || len >= sizeof pair)
+            return -1;
+        memcpy(pair, at, len);
+        pair[len] = '\0';
+        if ((eq = strchr(pair, '=')) == NULL)
+            return -1;
+        *eq = '\0';
+        if (roce_cli_parse_u64(pair, 0, ROCE_DSCP_VALUES - 1, &d) ||
+            roce_cli_parse_u64(eq + 1, 0, ROCE_PRIORITY_MAX, &p))
+            return -1;
+        cfg->dscp_priority[d] = (uint8_t)p;
+        if (at[len] == '\0')
+            return 0;
+        at += len + 1;
+    }
+}
+
 static int diag_option(int c, const char *arg, struct roce_config *cfg)
 {
     uint64_t v;
@@ -234,6 +274,21 @@ static int diag_option(int c, const char *arg, struct roce_config *cfg)
         if (roce_cli_parse_u64(arg, 1, 100, &v))
             return roce_cli_bad_value("--paused-share", arg, "a percentage 1..100");
         cfg->pfc_paused_pct = (uint32_t)v;
+        return 0;
+    case OPT_DSCP_PRIORITY:
+        if (parse_dscp_map(arg, cfg))
+            return roce_cli_bad_value("--dscp-priority", arg,
+                                      "DSCP=PRIORITY pairs (0..63 = 0..7), separated by commas");
+        return 0;
+    case OPT_VICTIM_WINDOW:
+        if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))
+            return roce_cli_bad_value("--victim-window", arg, "microseconds, 1..10000000");
+        cfg->victim_window_ns = (int64_t)v * ROCE_NS_PER_US;
+        return 0;
+    case OPT_CNP_PACING:
+        if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))
+            return roce_cli_bad_value("--cnp-pacing", arg, "microseconds, 1..10000000");
+        cfg->cnp_pacing_ns = (int64_t)v * ROCE_NS_PER_US;
         return 0;
     case OPT_NAK_RTT:
         if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))

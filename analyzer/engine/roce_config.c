@@ -26,6 +26,8 @@
 #define DEFAULT_CNP_UNEXPLAINED 3u
 #define DEFAULT_PFC_PAUSED_PCT  20u
 #define DEFAULT_NAK_RTT_NS      ROCE_NS_PER_MS
+#define DEFAULT_VICTIM_WINDOW   (10 * ROCE_NS_PER_US)
+#define DEFAULT_CNP_PACING      (4 * ROCE_NS_PER_US)
 #define MAX_DCQCN_NS            ROCE_NS_PER_SEC
 #define MAX_DCQCN_PCT           1000u
 #define MIN_FLOWS               4u
@@ -33,6 +35,7 @@
 #define MAX_OPEN_VERDICTS       (1u << 26)
 #define MAX_WINDOW_NS           (1LL << 61) /* a capture time (<= 2^62) plus a window fits */
 #define PCT_MAX                 100u
+#define DSCP_CLASS_SHIFT        3 /* a DSCP's class selector: its upper three bits */
 
 void roce_config_default(struct roce_config *cfg)
 {
@@ -58,6 +61,19 @@ void roce_config_default(struct roce_config *cfg)
     cfg->cnp_unexplained_min = DEFAULT_CNP_UNEXPLAINED;
     cfg->pfc_paused_pct = DEFAULT_PFC_PAUSED_PCT;
     cfg->nak_rtt_ns = DEFAULT_NAK_RTT_NS;
+    cfg->victim_window_ns = DEFAULT_VICTIM_WINDOW;
+    cfg->cnp_pacing_ns = DEFAULT_CNP_PACING;
+    for (unsigned d = 0; d < ROCE_DSCP_VALUES; d++)
+        cfg->dscp_priority[d] = (uint8_t)(d >> DSCP_CLASS_SHIFT);
+}
+
+/* Nonzero when every DSCP maps to a priority. */
+static int dscp_map_valid(const struct roce_config *cfg)
+{
+    for (unsigned d = 0; d < ROCE_DSCP_VALUES; d++)
+        if (cfg->dscp_priority[d] > ROCE_PRIORITY_MAX)
+            return 0;
+    return 1;
 }
 
 int roce_config_valid(const struct roce_config *cfg)
@@ -74,5 +90,7 @@ int roce_config_valid(const struct roce_config *cfg)
            cfg->dcqcn_reacted_pct <= cfg->dcqcn_ignored_pct && cfg->ce_unanswered_min > 0 &&
            cfg->cnp_unexplained_min > 0 && cfg->pfc_paused_pct > 0 &&
            cfg->pfc_paused_pct <= PCT_MAX && cfg->nak_rtt_ns > 0 &&
-           cfg->nak_rtt_ns <= MAX_WINDOW_NS;
+           cfg->nak_rtt_ns <= MAX_WINDOW_NS && cfg->victim_window_ns > 0 &&
+           cfg->victim_window_ns <= MAX_WINDOW_NS && cfg->cnp_pacing_ns > 0 &&
+           cfg->cnp_pacing_ns <= MAX_WINDOW_NS && dscp_map_valid(cfg);
 }

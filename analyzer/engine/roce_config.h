@@ -18,6 +18,9 @@ typedef void (*roce_verdict_fn)(const struct roce_verdict *v, void *ctx);
  * frame that created it (by its first packet, or by a CM exchange). */
 typedef void (*roce_flow_fn)(uint64_t id, uint64_t frame, void *ctx);
 
+#define ROCE_DSCP_VALUES  64 /* DSCP is 6 bits */
+#define ROCE_PRIORITY_MAX 7  /* 802.1p priorities 0..7 */
+
 struct roce_config {
     uint16_t udp_port;          /* RoCEv2 UDP destination port, default 4791 */
     uint16_t vxlan_port;        /* VXLAN UDP port unwrapped, default 4789 (0: none) */
@@ -31,6 +34,9 @@ struct roce_config {
     uint32_t link_speed_mbps;   /* for PFC/PAUSE quanta, default 100000 (100G) */
     int64_t pfc_window_ns;      /* PFC storm window, default 1 s */
     uint32_t pfc_storm_pct;     /* paused share of a window that makes a storm, default 50 */
+    /* the priority of an untagged frame by its DSCP (ANALYSIS.md "Priorities"),
+       default DSCP / 8 (the DSCP's class selector: 26 -> 3, 48 -> 6) */
+    uint8_t dscp_priority[ROCE_DSCP_VALUES];
     /* DCQCN reaction (ANALYSIS.md "DCQCN reaction") */
     int64_t dcqcn_window_ns;    /* W: the windows before and after a CNP, default 20 us */
     int64_t dcqcn_delay_ns;     /* D: from the CNP to the after window, default 4 us */
@@ -42,6 +48,8 @@ struct roce_config {
     uint32_t ce_unanswered_min;   /* unanswered CE marks that make ce_unanswered, default 3 */
     uint32_t cnp_unexplained_min; /* unexplained CNPs of a flow that make cnp_unexplained, 3 */
     uint32_t pfc_paused_pct;      /* paused share of the capture that makes pfc_paused, 20 */
+    int64_t victim_window_ns;     /* a pause victim's last request before it, at most, 10 us */
+    int64_t cnp_pacing_ns; /* CNPs to one QP closer than this: unpaced, default 4 us */
     int64_t nak_rtt_ns; /* a flow's NAK round trip while none was measured, default 1 ms */
     roce_verdict_fn on_verdict;
     roce_flow_fn on_flow; /* NULL: none */
@@ -55,7 +63,8 @@ void roce_config_default(struct roce_config *cfg);
  * (max_flows 4 .. 2^26, max_open_verdicts 1 .. 2^26, link speed and PFC
  * window not 0, storm share at most 100 %, windows and horizon 0 .. 2^61 ns,
  * a DCQCN window of 1 ns .. 1 s and delay of 0 .. 1 s, DCQCN shares at most
- * 1000 % with reacted <= ignored, at least one packet, CNP and CE mark). */
+ * 1000 % with reacted <= ignored, at least one packet, CNP and CE mark, every
+ * DSCP mapped to a priority 0..7). */
 int roce_config_valid(const struct roce_config *cfg);
 
 /*

@@ -162,6 +162,64 @@ static void gid_findings(struct cands *cs, const struct roce_diag_flow *df,
     roce_diag_take_frames(&x->s, firsts, 2);
 }
 
+/* CNPs on a lower priority than the data of the request flow they throttle
+ * (the flow they travel on is paired with it). Evidence: the frames the two
+ * priorities were read from. */
+static void cnp_priority_finding(struct cands *cs, const struct roce_diag_flow *df,
+                                 const struct roce_diag_flow *req)
+{
+    const struct roce_flow_report *r = df->r;
+    struct cand *x;
+    if (r->cnp_priority_frame == 0 || req == NULL || req->r->priority_frame == 0 ||
+        req->r->request_packets == 0 || r->cnp_priority >= req->r->priority ||
+        (x = flow_cand(cs, ROCE_DIAG_CNP_PRIORITY, ROCE_CAUSE_TRAFFIC, &req->r->key, r->cnp_packets,
+                       NULL)) == NULL)
+        return;
+    x->s.fig.cnps = r->cnp_packets;
+    x->s.fig.priority = req->r->priority;
+    x->s.fig.cnp_priority = r->cnp_priority;
+    uint64_t frames[2] = {req->r->priority_frame, r->cnp_priority_frame};
+    roce_diag_take_frames(&x->s, frames, 2);
+}
+
+/* A responder that answered every CE mark of a request flow with a CNP of
+ * its own, at least ce_unanswered_min of them, two of them closer than
+ * cnp_pacing_ns (ANALYSIS.md "CNP pacing"): df carries the CNPs, req is
+ * the flow they throttle. Evidence: the CNPs that came too close. */
+static void unpaced_finding(struct cands *cs, const struct roce_diag_flow *df,
+                            const struct roce_diag_flow *req, const struct roce_config *cfg)
+{
+    const struct roce_flow_report *r = df->r;
+    struct cand *x;
+    if (r->cnp_gaps == 0 || r->cnp_min_gap_ns >= cfg->cnp_pacing_ns || req == NULL ||
+        req->r->ce_marked < cfg->ce_unanswered_min || req->r->cnps_matched < req->r->ce_marked ||
+        (x = flow_cand(cs, ROCE_DIAG_CNP_UNPACED, ROCE_CAUSE_TRAFFIC, &req->r->key, r->cnp_packets,
+                       df->ev)) == NULL)
+        return;
+    x->s.fig.cnps = r->cnp_packets;
+    x->s.fig.ce_marked = req->r->ce_marked;
+    x->s.fig.min_gap_ns = (uint64_t)(r->cnp_min_gap_ns > 0 ? r->cnp_min_gap_ns : 0);
+    x->s.fig.pair_min_gap_ns =
+        (uint64_t)(r->cnp_pair_gaps && r->cnp_pair_min_gap_ns > 0 ? r->cnp_pair_min_gap_ns : 0);
+}
+
+/* A flow whose requests stopped with a host NIC's pause for another host
+ * (ANALYSIS.md "Pause victims"): the XOFFs and the requests that resumed. */
+static void victim_finding(struct cands *cs, const struct roce_diag_flow *df)
+{
+    const struct roce_flow_report *r = df->r;
+    struct cand *x;
+    if (r->hol_stalls == 0 || (x = flow_cand(cs, ROCE_DIAG_PAUSE_VICTIM, ROCE_CAUSE_TRAFFIC,
+                                             &r->key, r->hol_stalls, df->ev)) == NULL)
+        return;
+    int64_t span = r->last_ts_ns - r->first_ts_ns;
+    x->s.fig.stalls = r->hol_stalls;
+    x->s.fig.stall_ns = (uint64_t)(r->hol_stall_ns > 0 ? r->hol_stall_ns : 0);
+    x->s.fig.pause_stalls = r->pause_stalls;
+    x->s.fig.pause_stall_ns = (uint64_t)(r->pause_stall_ns > 0 ? r->pause_stall_ns : 0);
+    x->s.fig.span_ns = (uint64_t)(span > 0 ? span : 0);
+}
+
 static int cmp_key(const void *a, const void *b)
 {
     const struct roce_diag_flow *x = a, *y = b;
@@ -194,7 +252,11 @@ static void flow_findings(struct cands *cs, const struct roce_diag_input *in,
         loss_findings(cs, df);
         nak_findings(cs, df);
         ecn_findings(cs, df, in->cfg);
-        gid_findings(cs, df, df->peer != NULL ? by_key(sorted, in->n_flows, df->peer) : NULL);
+        const struct roce_diag_flow *peer_df =
+            df->peer != NULL ? by_key(sorted, in->n_flows, df->peer) : NULL;
+        gid_findings(cs, df, peer_df);
+        cnp_priority_finding(cs, df, peer_df);
+        unpaced_finding(cs, df, peer_df, in->cfg);
         uint64_t bad = r->bad_icrc -
                        (r->bad_icrc_rewritten < r->bad_icrc ? r->bad_icrc_rewritten : r->bad_icrc);
         if (bad)
@@ -203,6 +265,7 @@ static void flow_findings(struct cands *cs, const struct roce_diag_input *in,
                       df->ev);
         if (r->psn_reuse)
             flow_cand(cs, ROCE_DIAG_PSN_REUSE, ROCE_CAUSE_TRAFFIC, &r->key, r->psn_reuse, df->ev);
+        victim_finding(cs, df);
     }
     free(sorted);
 }
@@ -258,6 +321,46 @@ static void pfc_findings(struct cands *cs, const struct roce_totals *t,
             kind == ROCE_DIAG_PFC_STORM ? &t->storm_frames : &t->xoff_frames;
         roce_diag_take_frames(&x->s, ev->frame[p],
                               ev->n[p] < ROCE_EVIDENCE_MAX ? ev->n[p] : ROCE_EVIDENCE_MAX);
+    }
+}
+
+/* The priority paused most (the most XOFF frames, the lowest first), or
+ * ROCE_PFC_PRIORITIES when none was. */
+static unsigned most_paused(const struct roce_totals *t)
+{
+    unsigned best = ROCE_PFC_PRIORITIES;
+    for (unsigned p = 0; p < ROCE_PFC_PRIORITIES; p++)
+        if (t->pfc.prio[p].xoff &&
+            (best == ROCE_PFC_PRIORITIES || t->pfc.prio[p].xoff > t->pfc.prio[best].xoff))
+            best = p;
+    return best;
+}
+
+/* RoCE data on a priority that no PFC frame ever paused while another was
+ * paused (ANALYSIS.md "Priorities"): a request flow's priority, its CM
+ * datagrams (QP 1) left out. Evidence: the frame its priority was read
+ * from, and the first XOFF of the paused priority. */
+static void lossy_findings(struct cands *cs, const struct roce_diag_input *in)
+{
+    const struct roce_totals *t = in->t;
+    unsigned paused = most_paused(t);
+    if (paused == ROCE_PFC_PRIORITIES || t->pfc.pause.xoff != 0) /* link PAUSE stops them all */
+        return;
+    for (size_t i = 0; i < in->n_flows; i++) {
+        const struct roce_flow_report *r = in->flows[i].r;
+        struct cand *x;
+        if (r->request_packets == 0 || r->priority_frame == 0 || r->key.dqpn == ROCE_QPN_GSI ||
+            r->priority >= ROCE_PFC_PRIORITIES || t->pfc.prio[r->priority].xoff != 0 ||
+            (x = roce_diag_cand(cs, ROCE_DIAG_LOSSY_PRIORITY, ROCE_CAUSE_TRAFFIC)) == NULL)
+            continue;
+        x->s.priority = r->priority;
+        x->s.count = r->request_packets;
+        x->s.fig.requests = r->request_packets;
+        x->s.fig.flows = 1;
+        x->s.fig.paused_priority = paused;
+        uint64_t frames[2] = {r->priority_frame,
+                              t->xoff_frames.n[paused] ? t->xoff_frames.frame[paused][0] : 0};
+        roce_diag_take_frames(&x->s, frames, frames[1] ? 2 : 1);
     }
 }
 
@@ -343,6 +446,12 @@ static void add_figures(struct roce_diag_figures *d, const struct roce_diag_figu
     d->pfc_frames += s->pfc_frames;
     d->pause_frames += s->pause_frames;
     d->reordered += s->reordered;
+    d->requests += s->requests;
+    d->stalls += s->stalls;
+    d->stall_ns += s->stall_ns;
+    d->pause_stalls += s->pause_stalls;
+    d->pause_stall_ns += s->pause_stall_ns;
+    d->flows += s->flows;
     if (s->max_psns > d->max_psns)
         d->max_psns = s->max_psns;
     if (s->max_ns > d->max_ns)
@@ -487,8 +596,10 @@ int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out)
     roce_diag_capture_findings(&cs, in, &j);
     flow_findings(&cs, in, &j);
     mac_findings(&cs, in);
-    if (in->t != NULL)
+    if (in->t != NULL) {
         pfc_findings(&cs, in->t, in->cfg);
+        lossy_findings(&cs, in);
+    }
     if (!j.sport_rewritten)
         roce_diag_ecmp_findings(&cs, in);
     if (cs.oom || group(&cs, join_equal(&cs), out, in->cfg) != 0) {

@@ -51,6 +51,10 @@ enum roce_diag_kind {
     ROCE_DIAG_PSN_REUSE,              /* a PSN of a READ's span reused */
     ROCE_DIAG_GID_TYPE_MISMATCH,      /* the two ends of a QP use different RoCE versions */
     ROCE_DIAG_REORDERING,             /* packets delivered out of order */
+    ROCE_DIAG_LOSSY_PRIORITY,         /* RoCE data on a priority PFC never pauses */
+    ROCE_DIAG_CNP_PRIORITY,           /* CNPs on a lower priority than their data */
+    ROCE_DIAG_PAUSE_VICTIM,           /* requests stalled by a host's pause for another host */
+    ROCE_DIAG_CNP_UNPACED,            /* a NIC answers every CE mark with its own CNP */
     ROCE_DIAG_KINDS
 };
 
@@ -109,6 +113,9 @@ struct roce_diag_figures {
     uint64_t frames, of_frames;
     uint64_t caplen_min, caplen_max, declared_min, declared_max;
     uint64_t resolution_ns, latency_min_ns, responses_early, backwards;
+    uint64_t requests, paused_priority, priority, cnp_priority;
+    uint64_t stalls, stall_ns, pause_stalls, pause_stall_ns;
+    uint64_t min_gap_ns, pair_min_gap_ns;
 };
 
 /* A figure of a kind: its key in the report and where it is. */

@@ -78,6 +78,26 @@ static const struct roce_diag_kind_info kinds[ROCE_DIAG_KINDS] = {
     [ROCE_DIAG_REORDERING] = {"reordering", ROCE_SEV_NOTE, ROCE_SUBJ_FLOW, ROCE_CAUSE_TRAFFIC,
         ROCE_GROUP_SEQUENCE, "Diagnosis: packets delivered out of order", "QP",
         {FIG("reordered", reordered), FIG("max_psns", max_psns), FIG("max_ns", max_ns)}},
+    [ROCE_DIAG_LOSSY_PRIORITY] = {"lossy_priority", ROCE_SEV_WARNING, ROCE_SUBJ_PRIORITY,
+        ROCE_CAUSE_TRAFFIC, ROCE_GROUP_PROTOCOL,
+        "Diagnosis: RoCE data on a priority that PFC never pauses (a lossy class)", "priority",
+        {FIG("request_packets", requests), FIG("flows", flows),
+         FIG("paused_priority", paused_priority)}},
+    [ROCE_DIAG_CNP_PRIORITY] = {"cnp_priority", ROCE_SEV_WARNING, ROCE_SUBJ_FLOW,
+        ROCE_CAUSE_TRAFFIC, ROCE_GROUP_PROTOCOL,
+        "Diagnosis: CNPs on a lower priority than the data they throttle", "QP",
+        {FIG("cnps", cnps), FIG("priority", priority), FIG("cnp_priority", cnp_priority)}},
+    [ROCE_DIAG_PAUSE_VICTIM] = {"pause_victim", ROCE_SEV_WARNING, ROCE_SUBJ_FLOW,
+        ROCE_CAUSE_TRAFFIC, ROCE_GROUP_PROTOCOL,
+        "Diagnosis: requests stalled by a host's pause meant for another host (head-of-line "
+        "blocking)", "QP",
+        {FIG("stalls", stalls), FIG("stall_ns", stall_ns), FIG("pause_stalls", pause_stalls),
+         FIG("pause_stall_ns", pause_stall_ns), FIG("span_ns", span_ns)}},
+    [ROCE_DIAG_CNP_UNPACED] = {"cnp_unpaced", ROCE_SEV_NOTE, ROCE_SUBJ_FLOW, ROCE_CAUSE_TRAFFIC,
+        ROCE_GROUP_PROTOCOL, "Diagnosis: the responder answers every CE mark with a CNP (no "
+        "CNP pacing)", "QP",
+        {FIG("cnps", cnps), FIG("ce_marked", ce_marked), FIG("min_gap_ns", min_gap_ns),
+         FIG("pair_min_gap_ns", pair_min_gap_ns)}},
 };
 /* clang-format on */
 

@@ -213,6 +213,27 @@ static struct words words_of(unsigned kind, unsigned cause, int ib)
                               "delivered late, not lost (adaptive routing or packet spraying): "
                               "harmless where the NICs accept out-of-order packets, else expect "
                               "NAKs"};
+    case ROCE_DIAG_LOSSY_PRIORITY:
+        return (struct words){" carries RoCE data but no PFC frame paused it, while another "
+                              "priority was paused",
+                              "RoCE runs on a lossy class here: put its traffic class on the "
+                              "PFC-enabled priority (NIC trust mode, DSCP or PCP) or enable PFC "
+                              "for this priority on the switches and NICs"};
+    case ROCE_DIAG_CNP_UNPACED:
+        return (struct words){": its responder answered every CE mark with a CNP of its own",
+                              "the NIC paces no CNPs (each mark cuts the sender's rate again): "
+                              "set its minimum time between CNPs (a few microseconds is usual)"};
+    case ROCE_DIAG_PAUSE_VICTIM:
+        return (struct words){" stalled while a host NIC paused its priority for another "
+                              "destination",
+                              "head-of-line blocking: the paused host is the cause (see "
+                              "slow_receiver); give this traffic another priority or fix the "
+                              "slow receiver"};
+    case ROCE_DIAG_CNP_PRIORITY:
+        return (struct words){": its CNPs travel on a lower priority than its data",
+                              "CNPs wait behind the congestion they report, or are dropped on a "
+                              "lossy class: give CNPs the high priority NICs use for them (the "
+                              "NIC's CNP DSCP and PCP settings)"};
     default:
         return (struct words){"", ""};
     }
@@ -330,6 +351,24 @@ static void figures(unsigned kind, const struct roce_diag_subject *s, const stru
         SAY(f, cap, "requests %s from %s, responses %s from %s",
             x->request_version == ROCE_VERSION_1 ? "RoCEv1" : "RoCEv2", a,
             x->response_version == ROCE_VERSION_1 ? "RoCEv1" : "RoCEv2", b);
+        break;
+    case ROCE_DIAG_LOSSY_PRIORITY:
+        SAY(f, cap, "%llu request%s of %llu flow%s; priority %llu paused", ull(x->requests),
+            plural(x->requests), ull(x->flows), plural(x->flows), ull(x->paused_priority));
+        break;
+    case ROCE_DIAG_CNP_UNPACED:
+        span_text(x->min_gap_ns, a, sizeof a);
+        SAY(f, cap, "%llu CNP%s for %llu mark%s, as close as %s", ull(x->cnps), plural(x->cnps),
+            ull(x->ce_marked), plural(x->ce_marked), a);
+        break;
+    case ROCE_DIAG_PAUSE_VICTIM:
+        span_text(x->stall_ns, a, sizeof a);
+        pct(x->stall_ns, x->span_ns, b, sizeof b);
+        SAY(f, cap, "%llu stall%s, %s, %s %% of its life", ull(x->stalls), plural(x->stalls), a, b);
+        break;
+    case ROCE_DIAG_CNP_PRIORITY:
+        SAY(f, cap, "%llu CNP%s on priority %llu, data on priority %llu", ull(x->cnps),
+            plural(x->cnps), ull(x->cnp_priority), ull(x->priority));
         break;
     case ROCE_DIAG_REORDERING:
         span_text(x->max_ns, a, sizeof a);

@@ -351,6 +351,36 @@ static void cnp_wait(struct roce_engine *e, struct roce_flow *k, struct roce_ver
     roce_cur_expect(e, v->ts_ns + roce_ecn_cnp_wait(&e->cfg));
 }
 
+/* The least of a minimum so far (none when n is 0) and a new gap. */
+static void least(int64_t *min, uint64_t *n, int64_t gap)
+{
+    if ((*n)++ == 0 || gap < *min)
+        *min = gap;
+}
+
+void roce_ecn_pacing(struct roce_engine *e, struct roce_flow *k, uint64_t frame, int64_t ts)
+{
+    struct roce_flow_report *r = &k->report;
+    if (k->carried_cnp_frame != 0) {
+        int64_t gap = ts - k->carried_cnp_ts;
+        least(&r->cnp_min_gap_ns, &r->cnp_gaps, gap);
+        if (gap < e->cfg.cnp_pacing_ns) { /* closer than a NIC paces them */
+            roce_ev_note(e, k, ROCE_DIAG_CNP_UNPACED, k->carried_cnp_frame);
+            roce_ev_note(e, k, ROCE_DIAG_CNP_UNPACED, frame);
+        }
+    }
+    k->carried_cnp_ts = ts;
+    k->carried_cnp_frame = frame;
+    /* the request flows it throttles: from its destination to its source */
+    struct pair_entry *p = roce_flow_pair_of(&e->flows, k->key.dst, k->key.src, k->key.version);
+    if (p == NULL)
+        return;
+    if (p->last_cnp_frame != 0)
+        least(&r->cnp_pair_min_gap_ns, &r->cnp_pair_gaps, ts - p->last_cnp_ts);
+    p->last_cnp_ts = ts;
+    p->last_cnp_frame = frame;
+}
+
 void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *k, struct roce_verdict *v)
 {
     struct roce_flow *x = roce_flow_peer(&e->flows, k);

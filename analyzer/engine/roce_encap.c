@@ -48,6 +48,8 @@
 #define ERSPAN_VER_II       1u
 #define ERSPAN_VER_III      2u
 #define ERSPAN_SESSION_MASK 0x03FFu
+#define ERSPAN_COS_SHIFT    13 /* in the header's second 16 bits */
+#define ERSPAN_COS_MASK     0x7u
 #define ERSPAN3_FT_OFF      10 /* byte holding P and FT */
 #define ERSPAN3_FT_SHIFT    2
 #define ERSPAN3_FT_MASK     0x1Fu
@@ -87,6 +89,15 @@ static void inner(struct roce_pkt *pkt, enum roce_encap e, uint32_t id, unsigned
     pkt->inner_type = (uint16_t)type;
 }
 
+/* The COS of an ERSPAN II/III header at off (captured): the mirrored
+ * frame's priority, kept from the outermost. */
+static void erspan_cos(const uint8_t *p, size_t off, struct roce_pkt *pkt)
+{
+    if (pkt->encap_cos == 0)
+        pkt->encap_cos =
+            (uint8_t)(((roce_get_be16(p, off + 2) >> ERSPAN_COS_SHIFT) & ERSPAN_COS_MASK) + 1);
+}
+
 /* The mirrored Ethernet frame of an ERSPAN packet whose header starts at off. */
 static void erspan(const uint8_t *p, size_t caplen, size_t off, unsigned proto,
                    struct roce_pkt *pkt)
@@ -95,6 +106,7 @@ static void erspan(const uint8_t *p, size_t caplen, size_t off, unsigned proto,
         if (!roce_fits(caplen, off, ERSPAN2_LEN) ||
             (roce_get_be16(p, off) >> ERSPAN_VER_SHIFT) != ERSPAN_VER_II)
             return;
+        erspan_cos(p, off, pkt);
         inner(pkt, ROCE_ENCAP_ERSPAN2, roce_get_be16(p, off + 2) & ERSPAN_SESSION_MASK, 0,
               off + ERSPAN2_LEN);
         return;
@@ -104,6 +116,7 @@ static void erspan(const uint8_t *p, size_t caplen, size_t off, unsigned proto,
         ((p[off + ERSPAN3_FT_OFF] >> ERSPAN3_FT_SHIFT) & ERSPAN3_FT_MASK) != ERSPAN3_FT_ETHERNET)
         return;
     size_t frame = off + ERSPAN3_LEN;
+    erspan_cos(p, off, pkt);
     if (p[off + ERSPAN3_O_OFF] & ERSPAN3_O_BIT)
         frame += ERSPAN3_SUBHDR_LEN;
     inner(pkt, ROCE_ENCAP_ERSPAN3, roce_get_be16(p, off + 2) & ERSPAN_SESSION_MASK, 0, frame);

@@ -261,6 +261,23 @@ static void request_diag(struct roce_engine *e, struct roce_flow *f, const struc
         roce_ev_note(e, f, ROCE_DIAG_PSN_REUSE, in->frame);
 }
 
+/* The priority of a flow's first data packet, or of its first CNP
+ * (ANALYSIS.md "Priorities"): what lossy_priority and cnp_priority compare. */
+static void note_priority(const struct roce_engine *e, struct roce_flow *f, uint64_t frame,
+                          const struct roce_pkt *pkt, unsigned kind)
+{
+    unsigned p = roce_pfc_priority(&e->cfg, pkt);
+    if (p == ROCE_PRIORITY_NONE)
+        return;
+    if (kind == ROCE_KIND_CNP) {
+        f->report.cnp_priority = (uint8_t)p;
+        f->report.cnp_priority_frame = frame;
+    } else {
+        f->report.priority = (uint8_t)p;
+        f->report.priority_frame = frame;
+    }
+}
+
 static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
                     const struct roce_pkt *pkt, struct roce_verdict *v)
 {
@@ -313,11 +330,18 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
             f->transport = (uint8_t)roce_opcode_transport(pkt->opcode);
     }
 
+    if (kind == ROCE_KIND_CNP ? f->report.cnp_priority_frame == 0
+                              : f->report.priority_frame == 0 && kind != ROCE_KIND_OTHER)
+        note_priority(e, f, in->frame, pkt, kind);
     switch (kind) {
     case ROCE_KIND_REQUEST:
         e->totals.request_packets++;
         f->request_packets++;
         roce_flow_mark_request(&e->flows, f);
+        if (e->totals.pauses != 0 && f->report.priority_frame != 0)
+            roce_victims_request(e, f, in->frame, in->ts_ns);
+        else
+            f->req.last_req_ts = in->ts_ns;
         roce_seq_request(e, f, pkt, v);
         request_diag(e, f, in, pkt, v);
         if (roce_pkt_congestion_marked(pkt)) {
@@ -343,6 +367,7 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     case ROCE_KIND_CNP: {
         e->totals.cnp_packets++;
         f->report.cnp_packets++;
+        roce_ecn_pacing(e, f, in->frame, in->ts_ns);
         roce_ecn_cnp(e, f, v); /* and the DCQCN reaction, once its request flow is known */
         break;
     }
@@ -414,10 +439,9 @@ int roce_engine_frame(struct roce_engine *e, const struct roce_frame_in *in_raw,
     }
     if (out->pkt.encap_depth)
         t->encap[out->pkt.encap]++;
-    if (out->pkt.mac_ctrl) {
-        roce_pfc_frame(e, &out->pkt, in->frame, in->ts_ns);
-        roce_hosts_mac_control(e, in, &out->pkt);
-    }
+    if (out->pkt.mac_ctrl)
+        roce_pfc_frame(e, &out->pkt, in->frame, in->ts_ns,
+                       roce_hosts_mac_control(e, in, &out->pkt));
     if (out->pkt.lrh_captured)
         count_ib(e, &out->pkt, &out->verdict);
     e->cur_seq = e->vq.tail;

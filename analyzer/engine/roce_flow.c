@@ -207,6 +207,13 @@ struct roce_flow *roce_flow_only_request(const struct roce_flow_table *t, const 
 
 /* ---- pairing ---- */
 
+struct pair_entry *roce_flow_pair_of(struct roce_flow_table *t, const uint8_t *src,
+                                     const uint8_t *dst, uint8_t version)
+{
+    uint32_t ph = pair_find(t, src, dst, version, pair_hash(src, dst, version));
+    return ph ? &t->pairs[ph - 1] : NULL;
+}
+
 struct roce_flow *roce_flow_peer(const struct roce_flow_table *t, const struct roce_flow *f)
 {
     return f->peer ? roce_flow_at(t, f->peer) : NULL;

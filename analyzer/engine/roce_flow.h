@@ -93,6 +93,7 @@ struct req_state {
     uint32_t ack_ahead_psn;
     uint64_t ack_ahead_frame; /* the first such response, 0 once counted */
     uint64_t ack_ahead_by;    /* the latest such response */
+    int64_t last_req_ts;      /* the latest request (roce_victims.c) */
 };
 
 /* A flow. Laid out for the per-packet path: the first cache line holds what
@@ -144,6 +145,9 @@ struct roce_flow {
     uint64_t cnp_wait_first, cnp_wait_last; /* waiting-CNP sequence numbers + 1, 0 = none */
     int64_t last_cnp_ts;
     uint64_t last_cnp_frame;
+    /* the latest CNP this flow carried (its pacing, roce_ecn.c); frame 0: none */
+    int64_t carried_cnp_ts;
+    uint64_t carried_cnp_frame;
     struct roce_lat ack_lat;
     struct roce_lat cnp_lat;
     /* what the diagnoses need, allocated when first needed (its recent
@@ -187,6 +191,8 @@ struct pair_entry {
     uint32_t head;  /* flow handles: unpaired flows first, then paired ones */
     uint32_t tail;
     uint32_t next_free;
+    int64_t last_cnp_ts;     /* the latest CNP answering these flows (roce_ecn.c), */
+    uint64_t last_cnp_frame; /* its frame; 0: none */
 };
 
 struct roce_flow_table {
@@ -300,5 +306,8 @@ void roce_flow_pair(struct roce_flow_table *t, struct roce_flow *a, struct roce_
                     enum roce_paired_by how);
 /* The flow f is paired with, or NULL. */
 struct roce_flow *roce_flow_peer(const struct roce_flow_table *t, const struct roce_flow *f);
+/* The address-pair entry of the request flows src -> dst (version), or NULL. */
+struct pair_entry *roce_flow_pair_of(struct roce_flow_table *t, const uint8_t *src,
+                                     const uint8_t *dst, uint8_t version);
 
 #endif

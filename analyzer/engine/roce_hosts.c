@@ -165,14 +165,14 @@ void roce_hosts_roce(struct roce_engine *e, struct roce_flow *f, const struct ro
         m->ttl_max = (uint8_t)ttl;
 }
 
-void roce_hosts_mac_control(struct roce_engine *e, const struct roce_frame_in *in,
-                            const struct roce_pkt *pkt)
+uint32_t roce_hosts_mac_control(struct roce_engine *e, const struct roce_frame_in *in,
+                                const struct roce_pkt *pkt)
 {
     const uint8_t *mac = src_mac(in, pkt);
     uint32_t h;
     if (mac == NULL || (pkt->mac_ctrl != ROCE_MACCTRL_PFC && pkt->mac_ctrl != ROCE_MACCTRL_PAUSE) ||
         (h = entry_of(e, mac, in->frame)) == 0)
-        return;
+        return 0;
     struct roce_host_mac *m = &e->macs[h - 1];
     if (pkt->mac_ctrl == ROCE_MACCTRL_PFC)
         m->pfc_frames++;
@@ -180,6 +180,7 @@ void roce_hosts_mac_control(struct roce_engine *e, const struct roce_frame_in *i
         m->pause_frames++;
     if (m->n_frames < ROCE_EVIDENCE_MAX)
         m->frames[m->n_frames++] = in->frame;
+    return h;
 }
 
 /* ---- what a MAC is (roce_host_mac.h) ---- */

@@ -23,8 +23,9 @@ void roce_hosts_free(struct roce_engine *e);
 /* A RoCE frame of flow f. */
 void roce_hosts_roce(struct roce_engine *e, struct roce_flow *f, const struct roce_frame_in *in,
                      const struct roce_pkt *pkt);
-/* A PFC or PAUSE frame (pkt->mac_ctrl). */
-void roce_hosts_mac_control(struct roce_engine *e, const struct roce_frame_in *in,
-                            const struct roce_pkt *pkt);
+/* A PFC or PAUSE frame (pkt->mac_ctrl): the handle of its sender's entry
+ * (0: none, or untracked). */
+uint32_t roce_hosts_mac_control(struct roce_engine *e, const struct roce_frame_in *in,
+                                const struct roce_pkt *pkt);
 
 #endif

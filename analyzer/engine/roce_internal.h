@@ -23,6 +23,7 @@
 #include "roce_pkt.h"
 #include "roce_ring.h"
 #include "roce_totals.h"
+#include "roce_victims.h"
 
 #define CM_PENDING 64 /* CM REQs waiting for their REP */
 
@@ -37,6 +38,14 @@ struct pfc_state {
     int64_t ev_window[2]; /* [0] the latest, -1 none */
     uint64_t ev_frame[2][ROCE_EVIDENCE_MAX];
     uint8_t ev_n[2];
+};
+
+/* A pause of one priority by one MAC (roce_victims.c); frame 0: a free slot. */
+struct pause_rec {
+    int64_t start, end; /* from its first XOFF until its XON or its time ran out */
+    uint64_t frame;     /* its first XOFF */
+    uint32_t mac;       /* the sender's MAC table entry + 1, 0: untracked */
+    uint8_t prio;       /* 0..7, ROCE_PFC_PRIORITIES: link PAUSE */
 };
 
 /* A CM REQ waiting for its REP (roce_cm.c). */
@@ -91,6 +100,12 @@ struct roce_engine {
     struct pfc_state pfc[ROCE_PFC_PRIORITIES + 1]; /* the last one: 802.3x PAUSE */
     int64_t pfc_origin;                            /* start of the first storm window */
     uint8_t pfc_have_origin;
+    /* the latest pauses (roce_victims.c), the next slot, whether one was
+     * overwritten, and when the latest began per priority (and link PAUSE) */
+    struct pause_rec pauses[ROCE_PAUSES_KEPT];
+    unsigned pauses_next;
+    uint8_t pauses_wrapped;
+    int64_t pause_last_start[ROCE_PFC_PRIORITIES + 1];
 
     /* PSN gaps waiting to be classified (struct gapq_entry, roce_caploss.c),
      * and when the oldest of them times out (INT64_MAX: none) */

@@ -118,10 +118,11 @@ static void settle(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_p
 
 /* One XOFF (quanta > 0) or XON (quanta == 0) for a priority at ts. */
 static void pause_event(struct roce_engine *e, struct pfc_state *s, struct roce_pfc_prio *r,
-                        uint32_t quanta, uint64_t frame, int64_t ts)
+                        uint32_t quanta, uint64_t frame, int64_t ts, uint32_t mac)
 {
     unsigned p = (unsigned)(s - e->pfc); /* the priority, ROCE_PFC_PRIORITIES: link PAUSE */
     r->frames++;
+    roce_victims_pause(e, p, mac, quanta ? quanta_ns(e, quanta) : 0, frame, ts);
     settle(e, s, r, ts);
     if (quanta == 0) {
         r->xon++;
@@ -140,7 +141,8 @@ static void pause_event(struct roce_engine *e, struct pfc_state *s, struct roce_
     s->end = ts + quanta_ns(e, quanta);
 }
 
-void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, uint64_t frame, int64_t ts)
+void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, uint64_t frame, int64_t ts,
+                    uint32_t mac)
 {
     struct roce_pfc_report *t = &e->totals.pfc;
     if (!e->pfc_have_origin) {
@@ -152,11 +154,12 @@ void roce_pfc_frame(struct roce_engine *e, const struct roce_pkt *pkt, uint64_t 
         t->pfc_frames++;
         for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++)
             if (pkt->pfc_cev & (1u << i))
-                pause_event(e, &e->pfc[i], &t->prio[i], pkt->pause_quanta[i], frame, ts);
+                pause_event(e, &e->pfc[i], &t->prio[i], pkt->pause_quanta[i], frame, ts, mac);
         break;
     case ROCE_MACCTRL_PAUSE:
         t->pause_frames++;
-        pause_event(e, &e->pfc[ROCE_PFC_PRIORITIES], &t->pause, pkt->pause_quanta[0], frame, ts);
+        pause_event(e, &e->pfc[ROCE_PFC_PRIORITIES], &t->pause, pkt->pause_quanta[0], frame, ts,
+                    mac);
         break;
     default:
         t->other_mac_control++;
@@ -176,6 +179,17 @@ void roce_pfc_settle(struct roce_engine *e, int64_t now, int final)
             s->window = -1;
         }
     }
+}
+
+unsigned roce_pfc_priority(const struct roce_config *cfg, const struct roce_pkt *pkt)
+{
+    if (pkt->version == ROCE_VERSION_IB)
+        return ROCE_PRIORITY_NONE;
+    if (pkt->n_vlans > 0)
+        return pkt->pcp[0]; /* the tag on the wire: the outermost of the frame */
+    if (pkt->encap_cos != 0)
+        return pkt->encap_cos - 1u; /* its tag, as the mirror's ERSPAN header keeps it */
+    return cfg->dscp_priority[pkt->dscp & (ROCE_DSCP_VALUES - 1)];
 }
 
 void roce_pfc_init(struct roce_engine *e)

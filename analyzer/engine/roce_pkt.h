@@ -138,7 +138,7 @@ enum roce_mac_ctrl {
 #define ROCE_PFC_PRIORITIES 8
 
 /* Every frame clears the first ROCE_PKT_FIXED_LEN bytes: they are laid out
- * with one byte of padding (mind it when adding a field). */
+ * without padding (mind it when adding a field). */
 struct roce_pkt {
     uint8_t cls;       /* enum roce_class */
     uint8_t malformed; /* enum roce_malformed */
@@ -174,6 +174,8 @@ struct roce_pkt {
     uint8_t icrc_rewrite;        /* a bad RoCEv2 ICRC explained: enum roce_rewrite_field */
     uint8_t understated;         /* captured short of its declared length, but truncated says not:
                                     the original length was written as the captured one */
+    uint8_t encap_cos;           /* ERSPAN II/III: the mirrored frame's 802.1p priority (COS)
+                                    + 1; 0: none (ANALYSIS.md "Priorities") */
     uint16_t icrc_rewrite_value; /* the value of that field the ICRC validates with */
     uint32_t lrh_off;
 

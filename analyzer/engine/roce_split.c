@@ -26,6 +26,9 @@
  *   address pairs, and a part takes whole classes, so it keeps for its flows
  *   exactly the requests one engine keeps);
  *   - no allocation failed, no bound was reached in a part itself.
+ * One state is refused outright: pauses (roce_victims.c). The PFC frames go
+ * to one part, the flows they stall to all, so once an XOFF was seen the
+ * capture is analysed by one engine.
  */
 #include "roce_split.h"
 
@@ -244,6 +247,8 @@ const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
         if (t->alloc_failures || t->verdicts_forced || t->ce_tracking_overflow ||
             t->cnp_tracking_overflow || t->flows_evicted || t->macs_untracked)
             return "a bound reached in a part";
+        if (t->pauses)
+            return "PFC pauses: their victims are found across address pairs";
         roce_engine_usage(p->engine, &u);
         cm_peak += u.cm_pending_peak;
         gaps += u.gap_ring_room;

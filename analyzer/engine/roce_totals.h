@@ -134,6 +134,8 @@ struct roce_totals {
     struct roce_pfc_storm_frames storm_frames;
     struct roce_pfc_storm_frames xoff_frames; /* the first XOFF frames of each priority */
     int64_t first_ts_ns, last_ts_ns;          /* the earliest and the latest frame time */
+    uint64_t pauses; /* pauses: a priority paused by one MAC (ANALYSIS.md "Pause victims") */
+    uint64_t victims_untracked; /* request gaps whose pauses had left the ring (bound) */
 };
 
 /* The DCQCN reaction of a RoCEv2 request flow whose connection received
@@ -192,6 +194,20 @@ struct roce_flow_report {
     uint16_t udp_sports[ROCE_UDP_SPORTS_MAX]; /* RoCEv2 requests' source ports, ascending */
     uint8_t n_udp_sports;
     struct roce_dcqcn_report dcqcn;
+    /* the priority of its first request or response and of its first CNP
+     * (ANALYSIS.md "Priorities": the VLAN PCP, else the DSCP's), and the
+     * frames they were read from (0: none, the priority is then 0) */
+    uint8_t priority, cnp_priority;
+    uint64_t priority_frame, cnp_priority_frame;
+    /* pauses its requests stopped with, and the time they stalled; of those,
+     * pauses a host NIC sent for another destination (ANALYSIS.md "Pause victims") */
+    uint64_t pause_stalls, hol_stalls;
+    int64_t pause_stall_ns, hol_stall_ns;
+    /* the pacing of the CNPs it carried (ANALYSIS.md "CNP pacing"): the gaps
+     * measured from its previous CNP (same destination QP) and from the
+     * previous CNP between the same two hosts (any QP), and the least of each */
+    uint64_t cnp_gaps, cnp_pair_gaps;
+    int64_t cnp_min_gap_ns, cnp_pair_min_gap_ns;
 };
 
 struct roce_episode {

@@ -12,6 +12,7 @@
 #define PSN_MAX       0xFFFFFFu /* PSNs are 24 bits */
 #define FLOW_PMTU_MAX 4096u
 #define PCT_MAX       100u
+#define PRIORITY_MAX  7u /* 802.1p priorities 0..7 */
 
 /* Name functions over unsigned values, for struct roce_fnames. */
 static const char *transport_name(unsigned t)
@@ -257,6 +258,8 @@ static const struct roce_field report_fields[] = {
     CALL("pfc", "priorities", roce_fcall_priorities, MEMBER(T, pfc.prio), .merge = ROCE_MERGE_SUM,
          .flags = ROCE_FF_LIVE),
     OBJECT(T, "pfc", "pause", pfc.pause, roce_pfc_prio_fields, .flags = ROCE_FF_LIVE),
+    COUNTER(T, "pfc", "pauses", pauses,
+            LIVE("pfc_pauses_total", "Pauses: a priority paused by one MAC, from XOFF to its end")),
     CALL("pfc", "storm_frames", roce_fcall_storm_frames, MEMBER(T, storm_frames),
          .merge = ROCE_MERGE_NONE),
     CALL("pfc", "xoff_frames", roce_fcall_storm_frames, MEMBER(T, xoff_frames),
@@ -292,6 +295,9 @@ static const struct roce_field report_fields[] = {
                  "PSN gaps settled early (bound): inferred or undetermined, never network loss")),
     COUNTER(T, "limits", "macs_untracked", macs_untracked,
             LIVE("macs_untracked_total", "Frames from source MACs beyond the MAC table")),
+    COUNTER(T, "limits", "victims_untracked", victims_untracked,
+            LIVE("victims_untracked_total",
+                 "Request gaps not checked for pause victims: their pauses left the ring")),
     COUNTER(T, "limits", "udp_sports_untracked", udp_sports_untracked,
             LIVE("udp_sports_untracked_total",
                  "Request packets whose new UDP source port was not kept")),
@@ -327,6 +333,8 @@ static const struct roce_field option_fields[] = {
     FIELD(O, "", "paused_share_pct", ROCE_FT_UINT, pfc_paused_pct, .max = PCT_MAX,
           .option = "--paused-share"),
     FIELD(O, "", "nak_rtt_us", ROCE_FT_US, nak_rtt_ns, .option = "--nak-rtt"),
+    FIELD(O, "", "victim_window_us", ROCE_FT_US, victim_window_ns, .option = "--victim-window"),
+    FIELD(O, "", "cnp_pacing_us", ROCE_FT_US, cnp_pacing_ns, .option = "--cnp-pacing"),
 };
 #undef O
 const struct roce_fieldset roce_option_fields = FIELDSET(option_fields);
@@ -403,6 +411,24 @@ static const struct roce_field flow_fields[] = {
     FLOW_COUNT("cm_connections", cm_connections),
     CALL("", "udp_sports", roce_fcall_udp_sports, MEMBER(F, udp_sports)),
     CALL("", "dcqcn", roce_fcall_dcqcn, MEMBER(F, dcqcn)),
+    FIELD(F, "", "priority", ROCE_FT_UINT, priority, .max = PRIORITY_MAX, .why = "not 0..7",
+          .flags = ROCE_FF_NULL0, .when = offsetof(F, priority_frame)),
+    FIELD(F, "", "priority_frame", ROCE_FT_UINT, priority_frame, .merge = ROCE_MERGE_FRAME,
+          .flags = ROCE_FF_NULL0, .when = offsetof(F, priority_frame)),
+    FIELD(F, "", "cnp_priority", ROCE_FT_UINT, cnp_priority, .max = PRIORITY_MAX, .why = "not 0..7",
+          .flags = ROCE_FF_NULL0, .when = offsetof(F, cnp_priority_frame)),
+    FIELD(F, "", "cnp_priority_frame", ROCE_FT_UINT, cnp_priority_frame, .merge = ROCE_MERGE_FRAME,
+          .flags = ROCE_FF_NULL0, .when = offsetof(F, cnp_priority_frame)),
+    FLOW_COUNT("pause_stalls", pause_stalls),
+    FIELD(F, "", "pause_stall_us", ROCE_FT_US, pause_stall_ns),
+    FLOW_COUNT("hol_stalls", hol_stalls),
+    FIELD(F, "", "hol_stall_us", ROCE_FT_US, hol_stall_ns),
+    FLOW_COUNT("cnp_gaps", cnp_gaps),
+    FIELD(F, "", "cnp_min_gap_us", ROCE_FT_US, cnp_min_gap_ns, .flags = ROCE_FF_NULL0,
+          .when = offsetof(F, cnp_gaps)),
+    FLOW_COUNT("cnp_pair_gaps", cnp_pair_gaps),
+    FIELD(F, "", "cnp_pair_min_gap_us", ROCE_FT_US, cnp_pair_min_gap_ns, .flags = ROCE_FF_NULL0,
+          .when = offsetof(F, cnp_pair_gaps)),
     CALL("", "evidence", roce_fcall_evidence, .merge = ROCE_MERGE_NONE),
     FIELD(F, "", "naks", ROCE_FT_OBJECT, naks, .sub = &naks),
     CALL("", "ack_latency_us", roce_fcall_latency, MEMBER(F, ack_latency), .arg = ROCE_LATENCY_ACK),

@@ -267,6 +267,7 @@ def report_counters(rep):
     put("mac_control_frames_total", p["pfc_frames"], type="pfc")
     put("mac_control_frames_total", p["pause_frames"], type="pause")
     put("mac_control_frames_total", p["other_mac_control"], type="other")
+    put("pfc_pauses_total", p["pauses"])
     for prio in p["priorities"]:
         i = str(prio["priority"])
         put("pfc_priority_frames_total", prio["xoff"], priority=i, state="xoff")
@@ -285,7 +286,8 @@ def report_counters(rep):
     lim = rep["limits"]
     for k in ("flows_created", "flows_evicted", "flows_retired", "verdicts_forced",
               "ce_tracking_overflow", "cnp_tracking_overflow", "alloc_failures", "dcqcn_untracked",
-              "gap_tracking_overflow", "macs_untracked", "udp_sports_untracked"):
+              "gap_tracking_overflow", "macs_untracked", "udp_sports_untracked",
+              "victims_untracked"):
         put(k + "_total", lim[k])
     live = c["live"]
     put("capture_received_packets_total", live["received"])

@@ -392,6 +392,164 @@ static void test_pfc_paused(void)
     roce_diag_list_free(&l);
 }
 
+/* RoCE data on a priority that no PFC frame paused while another was
+ * paused: a warning per priority (CM's QP 1 and link PAUSE aside); its
+ * evidence is the frame the priority was read from and the first XOFF. */
+static void test_lossy_priority(void)
+{
+    struct fixture x;
+    struct roce_diag_list l = {0};
+    fx_init(&x);
+    struct roce_flow_report *a = flow(&x, 1, 2, 0x10); /* priority 3: paused */
+    a->request_packets = 5;
+    a->priority = 3;
+    a->priority_frame = 1;
+    struct roce_flow_report *b = flow(&x, 3, 4, 0x20); /* priority 0: never paused */
+    b->request_packets = 4;
+    b->priority = 0;
+    b->priority_frame = 5;
+    struct roce_flow_report *cm = flow(&x, 3, 4, ROCE_QPN_GSI); /* CM: left out */
+    cm->request_packets = 2;
+    cm->priority_frame = 2;
+    CU_ASSERT_EQUAL(run(&x, &l), 0); /* no PFC at all: nothing to compare with */
+    x.t.pfc.prio[3].xoff = 2;
+    x.t.xoff_frames.frame[3][0] = 9;
+    x.t.xoff_frames.n[3] = 1;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_LOSSY_PRIORITY);
+    CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_WARNING);
+    CU_ASSERT_EQUAL(l.d[0].count, 4);
+    CU_ASSERT_EQUAL_FATAL(l.d[0].n_subjects, 1);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->priority, 0);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.paused_priority, 3);
+    CU_ASSERT_EQUAL_FATAL(l.d[0].n_frames, 2);
+    CU_ASSERT_EQUAL(l.d[0].frames[0], 5);
+    CU_ASSERT_EQUAL(l.d[0].frames[1], 9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "priority 0 carries RoCE data but no PFC frame "
+                                                  "paused it, while another priority was paused "
+                                                  "(4 requests of 1 flow; priority 3 paused)"));
+    struct roce_flow_report *c = flow(&x, 5, 6, 0x30); /* a second flow on priority 0 joins */
+    c->request_packets = 1;
+    c->priority_frame = 7;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].count, 5);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.flows, 2);
+    x.t.pfc.pause.xoff = 1; /* a link PAUSE stops every priority */
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    x.t.pfc.pause.xoff = 0;
+    x.t.pfc.prio[0].xoff = 1; /* priority 0 paused too */
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    roce_diag_list_free(&l);
+}
+
+/* CNPs on a lower priority than the data of the request flow they belong
+ * to (the flow that carries them is paired with it). */
+static void test_cnp_priority(void)
+{
+    struct fixture x;
+    struct roce_diag_list l = {0};
+    fx_init(&x);
+    struct roce_flow_report *a = flow(&x, 1, 2, 0x10);
+    a->request_packets = 6;
+    a->priority = 3;
+    a->priority_frame = 1;
+    struct roce_flow_report *b = flow(&x, 2, 1, 0x11);
+    b->response_packets = 2;
+    b->cnp_packets = 2;
+    b->priority = 3;
+    b->priority_frame = 4;
+    b->cnp_priority = 6;
+    b->cnp_priority_frame = 5;
+    x.f[1].peer = &a->key;
+    x.f[0].peer = &b->key;
+    CU_ASSERT_EQUAL(run(&x, &l), 0); /* CNPs on 6, data on 3 */
+    b->cnp_priority = 3;
+    CU_ASSERT_EQUAL(run(&x, &l), 0); /* the same priority */
+    b->cnp_priority = 0;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CNP_PRIORITY);
+    CU_ASSERT_EQUAL(l.d[0].count, 2);
+    CU_ASSERT(memcmp(&subj(&l, 0, 0)->flow, &a->key, sizeof a->key) == 0);
+    CU_ASSERT_EQUAL_FATAL(l.d[0].n_frames, 2);
+    CU_ASSERT_EQUAL(l.d[0].frames[0], 1);
+    CU_ASSERT_EQUAL(l.d[0].frames[1], 5);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "(2 CNPs on priority 0, data on priority 3)"));
+    x.f[1].peer = NULL; /* unpaired: the data they throttle is not known */
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    roce_diag_list_free(&l);
+}
+
+/* A flow blocked behind a host NIC's pause for another host: a warning on
+ * the flow, its count the stalls, its figures the stall time and its life;
+ * stalls that were not innocent raise nothing. */
+static void test_pause_victim(void)
+{
+    struct fixture x;
+    struct roce_diag_list l = {0};
+    fx_init(&x);
+    struct roce_flow_report *a = flow(&x, 1, 3, 0x10);
+    a->request_packets = 10;
+    a->first_ts_ns = 0;
+    a->last_ts_ns = 44000;
+    a->pause_stalls = 2;
+    a->pause_stall_ns = 50000;
+    CU_ASSERT_EQUAL(run(&x, &l), 0); /* stalled, but not for another host */
+    a->hol_stalls = 1;
+    a->hol_stall_ns = 40000;
+    roce_evidence_add(&x.ev[0], ROCE_DIAG_PAUSE_VICTIM, 8);
+    roce_evidence_add(&x.ev[0], ROCE_DIAG_PAUSE_VICTIM, 13);
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_PAUSE_VICTIM);
+    CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_WARNING);
+    CU_ASSERT_EQUAL(l.d[0].count, 1);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.stall_ns, 40000);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.pause_stalls, 2);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.span_ns, 44000);
+    CU_ASSERT_EQUAL_FATAL(l.d[0].n_frames, 2);
+    CU_ASSERT_EQUAL(l.d[0].frames[1], 13);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "(1 stall, 40.000 us, 90.9 % of its life)"));
+    roce_diag_list_free(&l);
+}
+
+/* A responder that answered every CE mark (at least ce_unanswered_min) with
+ * a CNP of its own, two of them closer than cnp_pacing_ns: a note on the
+ * request flow; CNPs paced at the interval, or marks left to one CNP, are
+ * none. */
+static void test_cnp_unpaced(void)
+{
+    struct fixture x;
+    struct roce_diag_list l = {0};
+    fx_init(&x);
+    struct roce_flow_report *a = flow(&x, 1, 2, 0x10);
+    a->request_packets = 6;
+    a->ce_marked = 3;
+    a->cnps_matched = 3;
+    struct roce_flow_report *b = flow(&x, 2, 1, 0x11);
+    b->cnp_packets = 3;
+    b->cnp_gaps = 2;
+    b->cnp_min_gap_ns = 4000; /* at the interval: paced */
+    x.f[1].peer = &a->key;
+    x.f[0].peer = &b->key;
+    roce_evidence_add(&x.ev[1], ROCE_DIAG_CNP_UNPACED, 4);
+    roce_evidence_add(&x.ev[1], ROCE_DIAG_CNP_UNPACED, 6);
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    b->cnp_min_gap_ns = 2000;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CNP_UNPACED);
+    CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_NOTE);
+    CU_ASSERT_EQUAL(l.d[0].count, 3);
+    CU_ASSERT(memcmp(&subj(&l, 0, 0)->flow, &a->key, sizeof a->key) == 0);
+    CU_ASSERT_EQUAL_FATAL(l.d[0].n_frames, 2);
+    CU_ASSERT_EQUAL(l.d[0].frames[0], 4);
+    CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "(3 CNPs for 3 marks, as close as 2.000 us)"));
+    a->cnps_matched = 2; /* a mark answered by another's CNP: paced */
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    a->cnps_matched = 3;
+    a->ce_marked = a->cnps_matched = 2; /* fewer marks than --ce-unanswered */
+    CU_ASSERT_EQUAL(run(&x, &l), 0);
+    roce_diag_list_free(&l);
+}
+
 /* Every checked ICRC bad and no rewritten field explains them: the capture
  * path, not a link (a note the capture explains); bad ICRCs a rewritten
  * field explains are no icrc_error at all. */
@@ -611,6 +769,10 @@ static const struct tu_test tests[] = {
     {"ecmp", test_ecmp},
     {"slow_receiver", test_slow_receiver},
     {"pfc_paused", test_pfc_paused},
+    {"lossy_priority", test_lossy_priority},
+    {"cnp_priority", test_cnp_priority},
+    {"pause_victim", test_pause_victim},
+    {"cnp_unpaced", test_cnp_unpaced},
     {"icrc_all_bad", test_icrc_all_bad},
     {"capture_faults", test_capture_faults},
     {"gid_type_mismatch", test_gid_type_mismatch},

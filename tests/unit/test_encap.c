@@ -60,6 +60,9 @@ static void check_kind(enum rg_wrap_kind kind, int subheader, enum roce_encap wa
     CU_ASSERT_EQUAL(pkt.encap, want);
     CU_ASSERT_EQUAL(pkt.encap_depth, 1);
     CU_ASSERT_EQUAL(pkt.encap_id, id);
+    /* ERSPAN II and III keep the mirrored frame's priority (rocegen writes COS 3): + 1 */
+    CU_ASSERT_EQUAL(pkt.encap_cos,
+                    want == ROCE_ENCAP_ERSPAN2 || want == ROCE_ENCAP_ERSPAN3 ? 3 + 1 : 0);
     CU_ASSERT_EQUAL(pkt.dqpn, INNER_DQPN);
     CU_ASSERT_EQUAL(pkt.psn, INNER_PSN);
     CU_ASSERT_EQUAL(pkt.ecn, ROCE_ECN_CE); /* the inner IP header's, not the tunnel's */

@@ -15,7 +15,8 @@
 #include "test_harness.h"
 #include "test_util.h"
 
-#define PRIO 3u
+#define PRIO      3u
+#define DSCP_PRIO 26u /* priority 3 by the default DSCP map: RoCE where the PFC pauses */
 
 static const uint8_t mac_a[6] = {0x02, 0x00, 0x0a, 0x00, 0x00, 0x01};
 static const uint8_t mac_router[6] = {0x02, 0x00, 0x00, 0x00, 0x0f, 0xc1};
@@ -51,6 +52,7 @@ static void setup(struct tu_eng *t, struct tu_conn *c, uint8_t rsp_ttl)
     memcpy(c->rsp.eth_src, mac_router, 6);
     c->req.ttl = 64;
     c->rsp.ttl = rsp_ttl;
+    c->req.dscp = c->rsp.dscp = DSCP_PRIO;
 }
 
 /* A's NIC pauses: a slow receiver; the router's PFC is the fabric's, though
@@ -124,6 +126,7 @@ static void test_several_and_no_roce(void)
     setup(&t, &c, 64);
     tu_conn_init(&c2, TU_IP_A + 10, TU_IP_B, TU_QA, TU_QB);
     memcpy(c2.req.eth_src, mac_a, 6);
+    c2.req.dscp = DSCP_PRIO;
     tu_send(&t, &c, 1);
     tu_send(&t, &c2, 1);
     pfc(&t, mac_a, 1000);

@@ -4,9 +4,11 @@
  * the configured link speed, and storm windows, against values worked out
  * by hand here. Frames come from rocegen's MAC Control builder.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "roce_engine.h"
+#include "rocegen_build.h"
 #include "rocegen_encap.h"
 #include "test_util.h"
 
@@ -170,7 +172,116 @@ static void test_other_opcode(void)
     roce_engine_free(r.e);
 }
 
+/* ---- pause victims (roce_victims.c, ANALYSIS.md "Pause victims") ---- */
+
+#define HOST_A   0x0A000001u /* 10.0.0.1: the requester */
+#define HOST_H   0x0A000002u /* 10.0.0.2: the host whose NIC pauses */
+#define HOST_C   0x0A000003u /* 10.0.0.3: another destination */
+#define DSCP_P3  26u         /* priority 3 by the default map */
+#define Q_10US   1953u       /* 1953 quanta = 9.999 us at 100G */
+#define HOST_MAC 0x20u       /* a MAC's last byte: 02:00:00:00:00:20 */
+
+/* A SEND Only from src (its NIC's MAC ends in mac_tail) to dst, QP dqpn, DSCP 26, at t. */
+static void send_at(struct pfc_run *r, uint32_t src, uint32_t dst, uint32_t dqpn, uint8_t opcode,
+                    uint8_t mac_tail, int64_t t)
+{
+    struct rg_spec s;
+    uint8_t f[RG_MAX_FRAME];
+    rg_spec_init(&s);
+    rg_addr_v4(s.src, src);
+    rg_addr_v4(s.dst, dst);
+    s.eth_src[RG_MAC_LEN - 1] = mac_tail;
+    s.dscp = DSCP_P3;
+    s.opcode = opcode;
+    s.dqpn = dqpn;
+    s.psn = (uint32_t)r->frame;
+    s.payload_len = opcode == RG_OP_RC_ACK ? 0 : 256;
+    int n = rg_build(&s, f, sizeof f, NULL);
+    CU_ASSERT_FATAL(n > 0);
+    struct roce_frame_in in = {++r->frame, T0 + t, ROCE_LINKTYPE_ETHERNET, f, (uint32_t)n,
+                               (uint32_t)n};
+    CU_ASSERT_EQUAL(roce_engine_frame(r->e, &in, NULL), 0);
+}
+
+/* A PFC frame for priority 3 from the MAC ending in mac_tail at t. */
+static void pause_from(struct pfc_run *r, uint8_t mac_tail, uint16_t quanta, int64_t t)
+{
+    uint16_t q[RG_PFC_PRIOS] = {0};
+    uint8_t m[RG_MAC_LEN], f[RG_MAX_FRAME];
+    memcpy(m, mac, RG_MAC_LEN);
+    m[RG_MAC_LEN - 1] = mac_tail;
+    q[PRIO] = quanta;
+    int n = rg_build_mac_control(RG_MACCTRL_PFC, 1u << PRIO, q, m, f, sizeof f);
+    CU_ASSERT_FATAL(n > 0);
+    struct roce_frame_in in = {++r->frame, T0 + t, ROCE_LINKTYPE_ETHERNET, f, (uint32_t)n,
+                               (uint32_t)n};
+    CU_ASSERT_EQUAL(roce_engine_frame(r->e, &in, NULL), 0);
+}
+
+/* The report of flow src -> dst, QP dqpn (NULL when none). */
+static const struct roce_flow_report *report_of(struct pfc_run *r, uint32_t dst, uint32_t dqpn,
+                                                struct roce_flow_report *out)
+{
+    size_t n = roce_engine_flow_count(r->e);
+    struct roce_flow_report *all = calloc(n ? n : 1, sizeof *all);
+    CU_ASSERT_FATAL(all != NULL);
+    n = roce_engine_flows(r->e, all, n);
+    const struct roce_flow_report *found = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (all[i].key.dqpn == dqpn && all[i].key.dst[15] == (uint8_t)dst) {
+            *out = all[i];
+            found = out;
+        }
+    free(all);
+    return found;
+}
+
+/* A host NIC's pause: a flow to it and a flow to another host stop with it
+ * and resume after it (victims; the second innocent); a request during the
+ * pause, one long before it or one resuming long after it is no victim; the
+ * pauser's own requests are none of its victims. */
+static void test_victims(void)
+{
+    struct pfc_run r;
+    struct roce_flow_report a_h, a_c, h_c;
+    run_init(&r, 0, 0, 0);
+    send_at(&r, HOST_H, HOST_A, 0xA1, RG_OP_RC_ACK, HOST_MAC, 0); /* H's NIC: a host MAC */
+    send_at(&r, HOST_A, HOST_H, 0xB2, RG_OP_RC_SEND_ONLY, 1, 1 * US);
+    send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 2 * US);
+    send_at(&r, HOST_H, HOST_C, 0xD2, RG_OP_RC_SEND_ONLY, HOST_MAC, 3 * US);
+    send_at(&r, HOST_A, HOST_C, 0xE2, RG_OP_RC_SEND_ONLY, 1, 4 * US);
+    pause_from(&r, HOST_MAC, Q_10US, 5 * US); /* until 15 us */
+    send_at(&r, HOST_H, HOST_C, 0xD2, RG_OP_RC_SEND_ONLY, HOST_MAC, 6 * US); /* its own */
+    send_at(&r, HOST_A, HOST_H, 0xB2, RG_OP_RC_SEND_ONLY, 1, 16 * US);   /* stalled 15 us */
+    send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 17 * US);   /* stalled 15 us */
+    send_at(&r, HOST_A, HOST_C, 0xE2, RG_OP_RC_SEND_ONLY, 1, 30 * US); /* 15 us after: no */
+    pause_from(&r, HOST_MAC, Q_10US, 20 * US); /* until 30 us; XON at 27 */
+    send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 25 * US); /* sent during it */
+    pause_from(&r, HOST_MAC, 0, 27 * US);
+    send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 28 * US);
+    pause_from(&r, HOST_MAC, Q_10US, 60 * US); /* 32 us after A's last: beyond the window */
+    send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 80 * US);
+    roce_engine_finish(r.e);
+    CU_ASSERT_EQUAL(roce_engine_totals(r.e)->pauses, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(report_of(&r, HOST_H, 0xB2, &a_h));
+    CU_ASSERT_EQUAL(a_h.pause_stalls, 1);
+    CU_ASSERT_EQUAL(a_h.pause_stall_ns, 15 * US);
+    CU_ASSERT_EQUAL(a_h.hol_stalls, 0); /* it waited for its own destination */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(report_of(&r, HOST_C, 0xC2, &a_c));
+    CU_ASSERT_EQUAL(a_c.pause_stalls, 1);
+    CU_ASSERT_EQUAL(a_c.hol_stall_ns, 15 * US);
+    CU_ASSERT_EQUAL(a_c.hol_stalls, 1); /* blocked behind H's pause */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(report_of(&r, HOST_C, 0xD2, &h_c));
+    CU_ASSERT_EQUAL(h_c.pause_stalls, 0); /* H's own requests */
+    struct roce_flow_report late;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(report_of(&r, HOST_C, 0xE2, &late));
+    CU_ASSERT_EQUAL(late.pause_stalls, 0); /* resumed long after the pause: its own gap */
+    CU_ASSERT_EQUAL(a_c.priority, 3);
+    roce_engine_free(r.e);
+}
+
 static const struct tu_test tests[] = {
+    {"victims", test_victims},
     {"one_xoff", test_one_xoff},
     {"refresh_and_xon", test_refresh_and_xon},
     {"link_speed", test_link_speed},

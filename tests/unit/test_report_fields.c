@@ -364,7 +364,7 @@ static void test_problems(void)
     expect_problem("\"cnps_evaluated\": ", "\"cnps_evaluated\": -",
                    "dcqcn.cnps_evaluated: negative");
     expect_problem("\"duration_us\": ", "\"duration_us\": \"1\", \"d\": ",
-                   "flows[0]: episodes[0].duration_us: not a decimal number");
+                   "]: episodes[0].duration_us: not a decimal number"); /* flows[i] */
 }
 
 /* JSON as RFC 8259 has it, integers a report can hold, times a capture can

@@ -118,6 +118,14 @@ const struct rg_scenario rg_scenarios[] = {
      RG_LINKTYPE_ERF, 0, rg_scen_ib_global},
     {"ib_mirror", "an InfiniBand exchange in a switch's mirror (raw packets, EtherType 0x1123)",
      RG_LINKTYPE_INFINIBAND, 0, rg_scen_ib_mirror},
+    {"lossy_priority", "RoCE on DSCP 26 (priority 3, paused) and on DSCP 0 (never paused)",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_lossy_priority},
+    {"cnp_priority", "data on PCP 3; one responder's CNPs on PCP 0, another's on PCP 6",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_cnp_priority},
+    {"pause_victims", "a host NIC pauses priority 3: one QP to it and one to another host stall",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_pause_victims},
+    {"cnp_pacing", "a NIC with a CNP for every CE mark; one pacing its CNPs per QP",
+     RG_LINKTYPE_ETHERNET, 0, rg_scen_cnp_pacing},
     {NULL, NULL, 0, 0, NULL},
 };
 

@@ -285,9 +285,10 @@ void rg_scen_ce_unanswered(struct rg_sc *c)
 static const uint8_t router_mac[RG_MAC_LEN] = {0x02, 0x00, 0x00, 0x00, 0x0F, 0xC1};
 static const uint8_t other_port_mac[RG_MAC_LEN] = {0x02, 0x00, 0x00, 0x00, 0x0F, 0xC2};
 
-#define PFC_PRIO   3u
-#define PFC_QUANTA 2000u /* 10.24 us at 100G */
-#define ROUTED_TTL 63u   /* one router on the way */
+#define PFC_PRIO      3u
+#define DSCP_PFC_PRIO 26u   /* AF31: priority 3 by the default DSCP map (DSCP / 8) */
+#define PFC_QUANTA    2000u /* 10.24 us at 100G */
+#define ROUTED_TTL    63u   /* one router on the way */
 
 /* A PFC frame for priority PFC_PRIO from src. */
 static void pfc_from(struct rg_sc *c, const uint8_t src[RG_MAC_LEN], uint16_t quanta)
@@ -319,6 +320,7 @@ void rg_scen_pfc_hosts(struct rg_sc *c)
     const uint32_t p = 0x000700, q = 0x000800;
 
     rg_sc_base(c, &base);
+    base.dscp = DSCP_PFC_PRIO; /* the RoCE runs on the priority the PFC frames pause */
     rg_conn_init4(&k, &base, HOST(7, 1), HOST(8, 2), 0x0000A1, 0x0000B2);
     memcpy(k.mac[RG_B], router_mac, RG_MAC_LEN); /* B's frames come from the router */
     for (uint32_t i = 0; i < 3; i++)             /* 1-3 @0-2 */

@@ -407,6 +407,43 @@ static void flow_line(struct graph *g, const char *name, unsigned rank)
 #undef PL
 }
 
+/* Say on the graph when its series do not cover the flow (and its paired
+ * flow) from the first to the last frame with every frame with verdicts
+ * (roce_html_series_complete): what is missing and why (Limits). */
+static void partial_note(const struct graph *g)
+{
+    FILE *o = g->pg->o;
+    const struct roce_html_flow *fs = g->fs, *ps = g->ps;
+    int own = roce_html_series_complete(fs, g->f->first_ts_ns, g->f->last_ts_ns);
+    int peer = g->peer == NULL || ps == NULL ||
+               roce_html_series_complete(ps, g->peer->first_ts_ns, g->peer->last_ts_ns);
+    if (own && peer)
+        return;
+    fputs("<p class=\"warn partial\" data-partial=\"\">Partial graph: ", o);
+    if (fs == NULL)
+        fputs("this flow has no series (more flows than the series keep, see Limits); only what "
+              "its paired flow kept is shown",
+              o);
+    else if (!own) {
+        fputs("this flow's series covers ", o);
+        roce_html_us(o, fs->first_ts_ns - g->pg->t0_ns);
+        fputs(" to ", o);
+        roce_html_us(o, fs->last_ts_ns - g->pg->t0_ns);
+        fputs(" &micro;s of its ", o);
+        roce_html_us(o, g->f->first_ts_ns - g->pg->t0_ns);
+        fputs(" to ", o);
+        roce_html_us(o, g->f->last_ts_ns - g->pg->t0_ns);
+        fprintf(o, " &micro;s, %" PRIu64 " of its frames with verdicts not kept",
+                fs->marks_dropped);
+    }
+    if (!peer)
+        fprintf(o,
+                "%sthe paired flow's series does not cover it whole (%" PRIu64
+                " of its frames with verdicts not kept)",
+                own ? "" : "; ", ps->marks_dropped);
+    fputs(" (see Limits).</p>\n", o);
+}
+
 void roce_html_flow_graphs(struct roce_html_page *pg, const struct roce_flow_report *f,
                            unsigned rank)
 {
@@ -422,10 +459,7 @@ void roce_html_flow_graphs(struct roce_html_page *pg, const struct roce_flow_rep
     roce_fmt_flow(&f->key, name, sizeof name);
     fputs("<article class=\"flow\">\n", pg->o);
     flow_line(&g, name, rank);
-    if (g.fs == NULL)
-        fputs("<p class=\"muted\">No series for this flow: its series was evicted for newer "
-              "flows (see Limits); only what its paired flow kept is shown.</p>\n",
-              pg->o);
+    partial_note(&g);
     ranges(&g);
     sequence_graph(&g, name);
     if (g.fs != NULL)

@@ -403,7 +403,7 @@ static void limits(struct roce_html_page *pg)
         fprintf(o,
                 "<li>Kept in bounded memory: %" PRIu64 " frames with verdicts not kept (at most "
                 "%d per flow, %d in all), %" PRIu64 " outside any flow not kept (at most %d), "
-                "%" PRIu64 " flows' series evicted (at most %d flows at once, %d time buckets "
+                "%" PRIu64 " flows' series evicted (at most %d flows, %d time buckets "
                 "each), %" PRIu64 " allocation failures.</li>\n",
                 s->marks_dropped, ROCE_HTML_MARKS_PER_FLOW, ROCE_HTML_MAX_MARKS, s->loose_dropped,
                 ROCE_HTML_MAX_LOOSE, s->flows_evicted, ROCE_HTML_MAX_SERIES, ROCE_HTML_BUCKETS,

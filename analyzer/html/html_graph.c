@@ -407,6 +407,30 @@ static void flow_line(struct graph *g, const char *name, unsigned rank)
 #undef PL
 }
 
+/* The span the flow's buckets cover, as attributes of its article (times
+ * in ns since the capture's first frame; what the browser test holds
+ * against the flow's first and last frame): from the start of the first
+ * bucket with packets to the end of the last, and the buckets' width. */
+static void series_span(const struct graph *g)
+{
+    const struct roce_html_flow *fs = g->fs;
+    unsigned lo = ROCE_HTML_BUCKETS, hi = 0;
+    for (unsigned k = 0; fs != NULL && k < ROCE_HTML_BUCKETS; k++)
+        if (fs->b[k].packets) {
+            if (lo == ROCE_HTML_BUCKETS)
+                lo = k;
+            hi = k;
+        }
+    if (lo == ROCE_HTML_BUCKETS)
+        return;
+    fprintf(g->pg->o,
+            " data-series-first=\"%" PRId64 "\" data-series-last=\"%" PRId64
+            "\" data-bucket=\"%" PRId64 "\"",
+            roce_html_bucket_start(fs->origin_ns, fs->width_ns, lo) - g->pg->t0_ns,
+            roce_html_bucket_start(fs->origin_ns, fs->width_ns, hi + 1) - g->pg->t0_ns,
+            fs->width_ns);
+}
+
 /* Say on the graph when its series do not cover the flow (and its paired
  * flow) from the first to the last frame with every frame with verdicts
  * (roce_html_series_complete): what is missing and why (Limits). */
@@ -457,7 +481,9 @@ void roce_html_flow_graphs(struct roce_html_page *pg, const struct roce_flow_rep
     g.ps = g.peer != NULL ? roce_html_series_flow(pg->s, g.peer->id) : NULL;
     g.seq = g.fs != NULL ? roce_html_flow_seq(g.fs) : NULL;
     roce_fmt_flow(&f->key, name, sizeof name);
-    fputs("<article class=\"flow\">\n", pg->o);
+    fprintf(pg->o, "<article class=\"flow\" data-flow=\"%" PRIu64 "\"", f->id);
+    series_span(&g);
+    fputs(">\n", pg->o);
     flow_line(&g, name, rank);
     partial_note(&g);
     ranges(&g);

@@ -89,24 +89,23 @@ void roce_html_flows_table(struct roce_html_page *pg)
                                         "CNP p50 &micro;s"};
     const struct roce_report *r = pg->r;
     FILE *o = pg->o;
-    const struct roce_flow_report **bad = calloc(r->n_flows ? r->n_flows : 1, sizeof *bad);
-    size_t n_bad = bad != NULL ? roce_report_troubled(r, bad) : 0, rows = 0;
+    size_t rows = 0;
 
     fprintf(o,
             "<section id=\"flows\">\n<h2>Flows</h2>\n<p class=\"muted\">%zu flows carried "
-            "packets, %zu of them with trouble (ranked worst first; the rest by id).</p>\n",
-            r->n_flows, n_bad);
+            "packets; %zu ranked (those the diagnoses name in their order, then the others with "
+            "trouble, worst first: the graphs' order), the rest by id.</p>\n",
+            r->n_flows, pg->n_ranked);
     if (r->n_flows == 0) {
         fputs("<p>No RoCE flow.</p>\n</section>\n", o);
-        free(bad);
         return;
     }
     fputs("<div class=\"scroll tall\"><table class=\"sortable\" id=\"flows-table\">\n", o);
     th_row(o, heads, sizeof heads / sizeof heads[0]);
-    for (size_t i = 0; i < n_bad && rows < ROCE_HTML_MAX_FLOW_ROWS; i++, rows++)
-        flow_row(pg, bad[i], i + 1);
+    for (size_t i = 0; i < pg->n_ranked && rows < ROCE_HTML_MAX_FLOW_ROWS; i++, rows++)
+        flow_row(pg, pg->drawn[i], i + 1);
     for (size_t i = 0; i < r->n_flows && rows < ROCE_HTML_MAX_FLOW_ROWS; i++)
-        if (!roce_report_is_troubled(&r->flows[i])) {
+        if (pg->rank[i] == 0) {
             flow_row(pg, &r->flows[i], 0);
             rows++;
         }
@@ -117,7 +116,6 @@ void roce_html_flows_table(struct roce_html_page *pg)
                 "has them all).</p>\n",
                 r->n_flows - rows, ROCE_HTML_MAX_FLOW_ROWS);
     fputs("</section>\n", o);
-    free(bad);
 }
 
 void roce_html_episodes_table(struct roce_html_page *pg)

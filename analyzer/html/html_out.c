@@ -105,6 +105,13 @@ static const char shapes[] =
     "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fdebd0\"/>"
     "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#e59866\" stroke-width=\"2\"/></pattern>"
     "<path id=\"m-gap\" d=\"M0-5.5L5 3.5H-5Z\" fill=\"#c0392b\"/>"
+    "<path id=\"m-gapc\" d=\"M0-5.5L5 3.5H-5Z\" fill=\"#fff\" stroke=\"#6e7781\" "
+    "stroke-width=\"1.6\" stroke-dasharray=\"2.2 1.4\"/>"
+    "<g id=\"m-gapu\"><path d=\"M0-5.5L5 3.5H-5Z\" fill=\"#fff\" stroke=\"#b9770e\" "
+    "stroke-width=\"1.6\"/><path d=\"M0-2.6V0.8\" stroke=\"#b9770e\" stroke-width=\"1.6\"/></g>"
+    "<g id=\"m-gapr\"><circle r=\"5\" fill=\"transparent\"/>"
+    "<path d=\"M-5 0L0-5L5 0M-5 4.5L0-0.5L5 4.5\" fill=\"none\" stroke=\"#2e86c1\" "
+    "stroke-width=\"1.8\"/></g>"
     "<rect id=\"m-ep\" x=\"-4\" y=\"-4\" width=\"8\" height=\"8\" fill=\"#d35400\"/>"
     "<circle id=\"m-rt\" r=\"4\" fill=\"#fff\" stroke=\"#d35400\" stroke-width=\"1.8\"/>"
     "<g id=\"m-nak\"><circle r=\"5\" fill=\"transparent\"/>"
@@ -149,7 +156,10 @@ void roce_html_legend(FILE *o)
         const char *id, *text;
     } items[] = {
         {NULL, "requests sent new (a bar per time bucket)"},
-        {"m-gap", "PSN gap (dotted: the missing PSNs)"},
+        {"m-gap", "PSN gap, lost in the network (dotted: the missing PSNs)"},
+        {"m-gapc", "PSN gap the capture missed"},
+        {"m-gapu", "PSN gap, undetermined"},
+        {"m-gapr", "reordering (a gap whose PSNs came late, and the late packets)"},
         {"m-ep", "first resend of a go-back-N episode"},
         {"m-rt", "retransmission"},
         {"m-nak", "NAK"},

@@ -449,6 +449,8 @@ void roce_html_series_verdict(const struct roce_verdict *v, void *ctx)
     m->flags = v->flags;
     if (v->flags & (ROCE_V_GAP | ROCE_V_RESP_GAP))
         m->missing = v->missing_psns;
+    if (v->flags & ROCE_V_GAP)
+        m->gap_class = v->gap_class;
     m->kind = v->has_flow ? kind_of(v->opcode, 1) : ROCE_HTML_MARK_OTHER;
     if (f != NULL && m->kind == ROCE_HTML_MARK_REQUEST)
         m->psn_abs = seq_unwrap(&f->req, v->psn);

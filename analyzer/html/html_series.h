@@ -46,8 +46,9 @@ struct roce_html_mark {
     uint32_t psn;     /* as on the wire */
     uint32_t flags;   /* enum roce_verdict_flag */
     uint32_t missing; /* on GAP and RESP_GAP: PSNs missing before it */
-    uint8_t kind;     /* enum roce_html_mark_kind */
-    uint8_t pad_[3];
+    uint8_t kind;      /* enum roce_html_mark_kind */
+    uint8_t gap_class; /* on GAP: enum roce_gap_class */
+    uint8_t pad_[2];
 };
 
 /* A flow's series. What every frame reads and writes comes first, in two

@@ -10,7 +10,9 @@ of `-j 2`, of `rocescope merge`, of `rocescope localize`, and of a
   - no console error or warning, no exception, and no network request: the
     only request is the page's own file;
   - the DOM holds one element per frame with verdicts, with data-frame and
-    data-verdicts exactly as `rocescope --events` gives them, none twice;
+    data-verdicts exactly as `rocescope --events` gives them, none twice,
+    each with the frame's time and PSN (data-time, data-psn: what its
+    tooltip shows) as --events has them, each reachable by Tab;
   - a screenshot of each section is not blank (pixel variance and ink of
     the decoded PNG); for the bulk capture, the page's size and its first
     contentful paint.
@@ -29,7 +31,9 @@ of `-j 2`, of `rocescope merge`, of `rocescope localize`, and of a
     drawn flow's series covers the flow (its first and last buckets within
     one bucket of the flow's first and last frame in the JSON report);
 
-And on one page: the tooltip shows the frame under the pointer, a click on
+And on one page: the tooltip shows the frame under the pointer (its number,
+verdicts, time and PSN as --events has them), a mark in focus shows its
+tooltip and Enter keeps it, a click on
 a column heading sorts the table, a 400-pixel window needs no horizontal
 scrolling, printing hides the navigation and makes a PDF, and the shapes of
 the marks differ without their colours.
@@ -78,18 +82,28 @@ def capture_args(captures, name):
     return open(a, encoding="utf-8").read().split() if os.path.exists(a) else []
 
 
+class Events(dict):
+    """frame -> verdicts (space-separated); .detail: frame -> [time, PSN] as
+    --events writes them (the PSN as a string, None without one)."""
+    detail = None
+
+
 def events_of(rocescope, args, files):
-    """frame -> verdicts (space-separated) from --events."""
-    out = {}
+    """The frames with verdicts of --events (Events)."""
+    out = Events()
+    out.detail = {}
     for line in run([rocescope, "--events", *args, *files]).splitlines():
         o = json.loads(line)
         out[o["frame"]] = " ".join(o["verdicts"])
+        out.detail[o["frame"]] = [o["time"], str(o["psn"]) if "psn" in o else None]
     return out
 
 
 DOM_FRAMES = """Array.from(document.querySelectorAll('[data-frame]')).map(e => {
   const r = e.getBoundingClientRect();
-  return [e.getAttribute('data-frame'), e.getAttribute('data-verdicts'), r.width > 0 && r.height > 0];
+  return [e.getAttribute('data-frame'), e.getAttribute('data-verdicts'), r.width > 0 && r.height > 0,
+          e.getAttribute('data-time'), e.getAttribute('data-psn'), e.tabIndex,
+          !!e.ownerSVGElement];
 })"""
 
 SECTION_RECT = """(() => { const s = document.getElementById(%s); if (!s) return null;
@@ -107,8 +121,8 @@ def check_clean(b, label, page_url):
 
 
 def check_frames(b, label, want):
-    got, seen = {}, set()
-    for frame, verdicts, visible in b.evaluate(DOM_FRAMES):
+    got, seen, bad = {}, set(), []
+    for frame, verdicts, visible, t, psn, tab, svg in b.evaluate(DOM_FRAMES):
         f = int(frame)
         if f in seen:
             fail(f"{label}: frame {f} plotted twice")
@@ -116,6 +130,16 @@ def check_frames(b, label, want):
         got[f] = verdicts
         if not visible:
             fail(f"{label}: frame {f} has no area on the page")
+        if not svg:  # a row of the table of frames outside any flow
+            continue
+        # the tooltip's time and PSN are the frame's own, as --events has them
+        d = want.detail.get(f) if getattr(want, "detail", None) else None
+        if d is not None and (t != d[0] or (d[1] is not None and psn != d[1])):
+            bad.append((f, t, psn, d))
+        if tab != 0:
+            fail(f"{label}: frame {f} cannot be reached with the keyboard (tabindex {tab})")
+    if bad:
+        fail(f"{label}: {len(bad)} marks' time or PSN differ from --events: {bad[:3]}")
     if got != want:
         diff = sorted(set(got) ^ set(want)) or [f for f in want if got.get(f) != want[f]]
         fail(f"{label}: DOM frames differ from --events at frames {diff[:10]} "
@@ -340,8 +364,10 @@ def interaction_checks(b, html, want):
     b.page("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": pos[0], "y": pos[1]})
     tip = b.evaluate("[document.getElementById('tip').className, "
                      "document.getElementById('tip').textContent]")
-    if tip[0] != "on" or f"frame {frame}" not in tip[1] or want[frame].split()[0] not in tip[1]:
-        fail(f"tooltip over frame {frame}: {tip}")
+    t, psn = want.detail[frame]
+    if tip[0] != "on" or f"frame {frame}" not in tip[1] or want[frame].split()[0] not in tip[1] \
+            or f"PSN {psn}" not in tip[1] or t not in tip[1]:
+        fail(f"tooltip over frame {frame}: {tip}, --events: time {t}, PSN {psn}")
     b.page("Input.dispatchMouseEvent", {"type": "mousePressed", "x": pos[0], "y": pos[1],
                                         "button": "left", "clickCount": 1})
     b.page("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": pos[0], "y": pos[1],
@@ -349,6 +375,22 @@ def interaction_checks(b, html, want):
     b.page("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 2, "y": 2})
     if b.evaluate("document.getElementById('tip').className") != "on":
         fail("a click does not keep the tooltip")
+    # the keyboard: a mark in focus shows its tooltip, Enter keeps it
+    b.page("Input.dispatchMouseEvent", {"type": "mousePressed", "x": 2, "y": 2,
+                                        "button": "left", "clickCount": 1})
+    b.page("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": 2, "y": 2,
+                                        "button": "left", "clickCount": 1})
+    last = sorted(want)[-1]
+    b.evaluate("document.querySelector('svg [data-frame=\"%d\"]').focus()" % last)
+    tip = b.evaluate("[document.getElementById('tip').className, "
+                     "document.getElementById('tip').textContent]")
+    if tip[0] != "on" or f"frame {last}" not in tip[1]:
+        fail(f"focus on frame {last}: tooltip {tip}")
+    b.page("Input.dispatchKeyEvent", {"type": "keyDown", "key": "Enter", "code": "Enter",
+                                      "windowsVirtualKeyCode": 13})
+    if not b.evaluate("document.querySelector('svg [data-frame=\"%d\"]').classList.contains("
+                      "'pinned')" % last):
+        fail(f"Enter on frame {last} does not keep its tooltip")
     # sorting: packets, ascending then descending
     order = b.evaluate("""(() => { const t = document.getElementById('flows-table');
         const th = Array.from(t.tHead.rows[0].cells).find(c => c.textContent === 'packets');

@@ -61,15 +61,69 @@ void roce_html_us(FILE *o, int64_t ns)
     fputs(roce_fmt_us_text(ns, buf), o);
 }
 
+#define THOUSAND   1000
+#define DUR_DIGITS 4 /* significant digits of a duration */
+
+void roce_html_mac(const uint8_t mac[6], char buf[ROCE_HTML_MAC_LEN])
+{
+    snprintf(buf, ROCE_HTML_MAC_LEN, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2],
+             mac[3], mac[4], mac[5]);
+}
+
+void roce_html_mac_id(const uint8_t mac[6], char buf[ROCE_HTML_MAC_ID_LEN])
+{
+    snprintf(buf, ROCE_HTML_MAC_ID_LEN, "host-%02x%02x%02x%02x%02x%02x", mac[0], mac[1], mac[2],
+             mac[3], mac[4], mac[5]);
+}
+
+void roce_html_u64(FILE *o, uint64_t v)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            fputc(',', o);
+        fputc(digits[i], o);
+    }
+}
+
 void roce_html_td_u64(FILE *o, uint64_t v)
 {
-    fprintf(o, "<td>%" PRIu64 "</td>", v);
+    if (v < THOUSAND) {
+        fprintf(o, "<td>%" PRIu64 "</td>", v);
+        return;
+    }
+    fprintf(o, "<td data-v=\"%" PRIu64 "\">", v);
+    roce_html_u64(o, v);
+    fputs("</td>", o);
+}
+
+void roce_html_dur(FILE *o, int64_t ns)
+{
+    static const struct {
+        double ns;
+        const char *name;
+    } units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "&micro;s"}};
+    double a = ns < 0 ? -(double)ns : (double)ns;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (a >= units[i].ns) {
+            fprintf(o, "%.*g %s", DUR_DIGITS, (double)ns / units[i].ns, units[i].name);
+            return;
+        }
+    fprintf(o, "%" PRId64 " ns", ns);
 }
 
 void roce_html_td_us(FILE *o, int64_t ns)
 {
     fprintf(o, "<td data-v=\"%" PRId64 "\">", ns);
     roce_html_us(o, ns);
+    fputs("</td>", o);
+}
+
+void roce_html_td_dur(FILE *o, int64_t ns)
+{
+    fprintf(o, "<td data-v=\"%" PRId64 "\">", ns);
+    roce_html_dur(o, ns);
     fputs("</td>", o);
 }
 

@@ -293,6 +293,24 @@ static void key_ref(const struct roce_html_page *pg, const struct roce_flow_key 
     }
 }
 
+/* A host subject: linked to its row among the PFC/PAUSE senders when it
+ * sent any, else to the PFC section. */
+static void host_ref(const struct roce_html_page *pg, const uint8_t *mac, const char *text)
+{
+    char m[ROCE_HTML_MAC_ID_LEN];
+    int sender = 0;
+    for (size_t i = 0; i < pg->r->n_macs && !sender; i++)
+        sender = memcmp(pg->r->macs[i].mac, mac, ROCE_MAC_LEN) == 0 &&
+                 pg->r->macs[i].pfc_frames + pg->r->macs[i].pause_frames != 0;
+    roce_html_mac_id(mac, m);
+    if (sender)
+        fprintf(pg->o, "<a href=\"#%s\">", m);
+    else
+        fputs("<a href=\"#pfc\">", pg->o);
+    roce_html_esc(pg->o, text);
+    fputs("</a>", pg->o);
+}
+
 /* Subject s of a finding of kind: a flow linked to its graph, the QPs of an
  * ECMP collision linked to theirs, a host or a priority linked to the PFC
  * section, a fault of the capture as it is. */
@@ -303,6 +321,8 @@ static void diag_subject(const struct roce_html_page *pg, unsigned kind,
     roce_diag_subject_text(kind, s, subject, sizeof subject);
     switch (roce_diag_kind(kind)->subject) {
     case ROCE_SUBJ_HOST:
+        host_ref(pg, s->mac, subject);
+        break;
     case ROCE_SUBJ_PRIORITY:
         fputs("<a href=\"#pfc\">", pg->o);
         roce_html_esc(pg->o, subject);

@@ -148,5 +148,12 @@
     pinFrame(el.id);
   });
   if (/^#frame-[0-9]+$/.test(location.hash)) pinFrame(location.hash.slice(1));
-  window.addEventListener("scroll", function () { if (!pinned) tip.className = ""; }, { passive: true });
+  /* a scroll hides a tooltip not kept, except a mark's in focus: it follows the mark */
+  window.addEventListener("scroll", function () {
+    var f = frameOf(document.activeElement);
+    if (f && f.ownerSVGElement && !pinned) {
+      var r = f.getBoundingClientRect();
+      show(f, r.left + r.width / 2, r.top + r.height / 2);
+    } else if (!pinned) tip.className = "";
+  }, { passive: true });
 })();

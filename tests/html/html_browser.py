@@ -236,8 +236,8 @@ DOM_FIRST = """(() => { const box = s => { const e = typeof s === 'string' ? doc
       getAttribute: () => null}).getAttribute('data-flow'),
     graphs: Array.from(document.querySelectorAll('article.flow')).map(a => a.getAttribute('data-flow')),
     ranked: Array.from(document.querySelectorAll('#flows-table tbody tr')).filter(
-      r => r.cells[1].getAttribute('data-v') !== '-1').map(
-      r => [Number(r.cells[1].textContent), r.cells[0].textContent])}; })()"""
+      r => r.cells[0].getAttribute('data-v') !== '-1').map(
+      r => [Number(r.cells[0].textContent), r.cells[r.cells.length - 1].textContent])}; })()"""
 
 
 def check_first_screen(b, label, html, report):
@@ -395,7 +395,7 @@ def interaction_checks(b, html, want):
     order = b.evaluate("""(() => { const t = document.getElementById('flows-table');
         const th = Array.from(t.tHead.rows[0].cells).find(c => c.textContent === 'packets');
         const col = th.cellIndex, vals = () => Array.from(t.tBodies[0].rows).map(
-            r => Number(r.cells[col].textContent));
+            r => Number(r.cells[col].getAttribute('data-v') ?? r.cells[col].textContent));
         th.click(); const a = vals(); th.click(); const d = vals(); return [a, d]; })()""")
     if order[0] != sorted(order[0]) or order[1] != sorted(order[1], reverse=True):
         fail(f"sorting by packets: {order}")

@@ -456,12 +456,12 @@ static void rate_graph(struct graph *g, const char *name)
             cnps++;
         }
     }
-    struct roce_html_tunit wu = roce_html_time_unit(width);
+    fputs("\"/>\n</svg>\n<figcaption>Rate on the wire per time bucket (", o);
+    roce_html_dur(o, width);
     fprintf(o,
-            "\"/>\n</svg>\n<figcaption>Rate on the wire per time bucket (%.3g %s wide); "
-            "ticks at the top: the %" PRIu64 " CNP%s plotted of the %" PRIu64
+            " wide); ticks at the top: the %" PRIu64 " CNP%s plotted of the %" PRIu64
             " it received.</figcaption>\n</figure>\n",
-            (double)width / wu.ns, wu.name, cnps, roce_fmt_plural(cnps), g->f->cnps_for_flow);
+            cnps, roce_fmt_plural(cnps), g->f->cnps_for_flow);
 }
 
 static void flow_line(struct graph *g, const char *name, unsigned rank)

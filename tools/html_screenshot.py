@@ -5,7 +5,7 @@ optionally with the tooltip of one frame shown: how the README's screenshot is m
   tools/html_screenshot.py PAGE.html SELECTOR OUT.png [--width 900] [--frame N]
 
   build/analyzer/rocescope --html /tmp/lr.html -o /dev/null captures/loss_receiver.pcap
-  tools/html_screenshot.py /tmp/lr.html '#graphs article' \\
+  tools/html_screenshot.py /tmp/lr.html '#worst article' \\
       analyzer/html/screenshots/loss_receiver.png --frame 10
 """
 import argparse

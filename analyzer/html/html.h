@@ -7,7 +7,8 @@
  *
  * The series (html_series.c) take the engine's output of every frame and its
  * settled verdicts; they hold, in bounded memory, fixed-size time buckets
- * per flow (packets, bytes, the request PSNs sent, the highest response PSN),
+ * per flow (packets, bytes, the request PSNs sent, the highest response PSN)
+ * from the flow's first frame,
  * the frames with verdicts per flow (capped per flow and in all), the frames
  * with verdicts outside any flow, and a PFC/PAUSE timeline per priority. The
  * writers (html_page.c and the files it calls) hold no protocol logic: what
@@ -26,7 +27,7 @@
 
 /* The bounds of the series (each reached is counted and said on the page). */
 #define ROCE_HTML_BUCKETS        192    /* time buckets per flow */
-#define ROCE_HTML_MAX_SERIES     2048   /* flows with series at once (least recent evicted) */
+#define ROCE_HTML_MAX_SERIES     8192   /* flows with series (beyond: the least troubled evicted) */
 #define ROCE_HTML_MARKS_PER_FLOW 2048   /* frames with verdicts kept per flow */
 #define ROCE_HTML_MAX_MARKS      262144 /* ... in all */
 #define ROCE_HTML_MAX_LOOSE      1024   /* frames with verdicts outside any flow */

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "html_part.h"
 
 #define HIST_BINS 32
@@ -164,6 +165,50 @@ static void pfc_timeline(struct roce_html_page *pg, const unsigned *rows, unsign
             roce_html_time_unit(p->width_ns).name);
 }
 
+/* Who sent the PFC and PAUSE frames: per source MAC (a switch port, or a
+ * host's NIC), the host behind it when its RoCE frames name one, the
+ * frames it sent and its first ones. Rows are host-aabbccddeeff (the diagnoses'
+ * hosts link there). */
+static void pfc_senders(const struct roce_html_page *pg)
+{
+    const struct roce_report *r = pg->r;
+    FILE *o = pg->o;
+    char mac[ROCE_HTML_MAC_LEN], id[ROCE_HTML_MAC_ID_LEN], addr[ROCE_FMT_ADDR_LEN];
+    size_t n = 0;
+    for (size_t i = 0; i < r->n_macs; i++)
+        n += r->macs[i].pfc_frames + r->macs[i].pause_frames != 0;
+    if (n == 0)
+        return;
+    fputs("<h3 id=\"pfc-senders\">Senders</h3>\n<div class=\"scroll\"><table class=\"sortable\" "
+          "id=\"pfc-senders-table\">\n<thead><tr><th class=\"text\" scope=\"col\">sender "
+          "MAC</th><th class=\"text\" scope=\"col\">host</th><th scope=\"col\">PFC frames</th>"
+          "<th scope=\"col\">PAUSE frames</th><th class=\"text\" scope=\"col\">first frames"
+          "</th></tr></thead>\n<tbody>\n",
+          o);
+    for (size_t i = 0; i < r->n_macs; i++) {
+        const struct roce_host_mac *m = &r->macs[i];
+        if (m->pfc_frames + m->pause_frames == 0)
+            continue;
+        roce_html_mac(m->mac, mac);
+        roce_html_mac_id(m->mac, id);
+        fprintf(o, "<tr id=\"%s\"><td class=\"text mono\">%s</td>", id, mac);
+        if (m->addresses == 1) {
+            roce_fmt_addr(m->addr, m->af, addr, sizeof addr);
+            roce_html_td_text(o, addr);
+        } else {
+            roce_html_td_text(o, m->addresses ? "several addresses (a router port)"
+                                              : "no RoCE frames: a switch port");
+        }
+        roce_html_td_u64(o, m->pfc_frames);
+        roce_html_td_u64(o, m->pause_frames);
+        fputs("<td class=\"text\">", o);
+        for (unsigned k = 0; k < m->n_frames; k++)
+            fprintf(o, "%s%" PRIu64, k ? ", " : "", m->frames[k]);
+        fputs("</td></tr>\n", o);
+    }
+    fputs("</tbody></table></div>\n", o);
+}
+
 void roce_html_pfc_section(struct roce_html_page *pg)
 {
     const struct roce_totals *t = &pg->r->t;
@@ -184,8 +229,8 @@ void roce_html_pfc_section(struct roce_html_page *pg)
         pfc_timeline(pg, rows, n);
     fputs("<div class=\"scroll\"><table class=\"sortable\">\n<thead><tr><th class=\"text\" "
           "scope=\"col\">priority</th><th scope=\"col\">frames</th><th scope=\"col\">XOFF</th>"
-          "<th scope=\"col\">XON</th><th scope=\"col\">quanta</th><th scope=\"col\">paused "
-          "&micro;s</th><th scope=\"col\">storm windows</th></tr></thead>\n<tbody>\n",
+          "<th scope=\"col\">XON</th><th scope=\"col\">quanta</th><th scope=\"col\">paused"
+          "</th><th scope=\"col\">storm windows</th></tr></thead>\n<tbody>\n",
           o);
     for (unsigned r = 0; r < n; r++) {
         const struct roce_pfc_prio *p = slot(t, rows[r]);
@@ -196,9 +241,11 @@ void roce_html_pfc_section(struct roce_html_page *pg)
         roce_html_td_u64(o, p->xoff);
         roce_html_td_u64(o, p->xon);
         roce_html_td_u64(o, p->quanta);
-        roce_html_td_us(o, p->paused_ns);
+        roce_html_td_dur(o, p->paused_ns);
         roce_html_td_u64(o, p->storm_windows);
         fputs("</tr>\n", o);
     }
-    fputs("</tbody></table></div>\n</section>\n", o);
+    fputs("</tbody></table></div>\n", o);
+    pfc_senders(pg);
+    fputs("</section>\n", o);
 }

@@ -23,13 +23,17 @@ static const struct roce_html_box seq_box = {900, 320, 76, 884, 34, 274};
 #define STRIP_GAP 6
 static const struct roce_html_box rate_box = {900, 180, 76, 884, 12, 134};
 
-#define PAD_PCT    0.03 /* of a range, on each side */
-#define EP_MIN_PX  3.0
-#define BAR_MIN_PX 4.0
-#define MISS_PAD   0.4 /* a PSN drawn as tall as one: +-0.4 around it */
-#define BITS       8.0
-#define RATE_HEAD  1.1
-#define NAME_LEN   (ROCE_FMT_FLOW_LEN + 64)
+#define PAD_PCT     0.03 /* of a range, on each side */
+#define EP_MIN_PX   3.0
+#define BAR_MIN_PX  4.0
+#define MISS_PAD    0.4 /* a PSN drawn as tall as one: +-0.4 around it */
+#define BITS        8.0
+#define RATE_HEAD   1.1
+#define NAME_LEN    (ROCE_FMT_FLOW_LEN + 64)
+#define MIN_SPAN_NS 1000 /* the time axis spans at least 1 us */
+#define RATE_BARS   32   /* the rate's buckets: at least the flow's span / 32 wide */
+#define GBPS_MIN    1.0  /* below 1 Gb/s the rate is in Mb/s */
+#define MBPS        1000.0
 
 struct graph {
     struct roce_html_page *pg;
@@ -39,6 +43,8 @@ struct graph {
     int64_t tmin, tmax;                   /* ns, absolute */
     double ymin, ymax;
     int have_y;
+    int own_y;        /* the PSN axis is the flow's own requests': others are clipped to it */
+    uint64_t clipped; /* points of the paired flow's responses clipped to the axis */
     struct roce_html_tunit unit;
     struct roce_html_scale x, y;
 };
@@ -95,6 +101,24 @@ static double mark_y(const struct graph *g, const struct roce_html_flow *ms,
     return (double)roce_html_flow_psn(g->fs, m->ts_ns, m->psn);
 }
 
+/* y in the graph's PSN range: clipped to its edge (and counted) when the
+ * axis is the flow's own and y lies outside it. */
+static double clip_y(struct graph *g, double y, int *clipped)
+{
+    *clipped = 0;
+    if (!g->own_y || (y >= g->ymin && y <= g->ymax))
+        return y;
+    *clipped = 1;
+    g->clipped++;
+    return y < g->ymin ? g->ymin : g->ymax;
+}
+
+/* y within the graph's PSN range (not counted: the missing PSNs' lines). */
+static double clamp_y(const struct graph *g, double y)
+{
+    return !g->own_y ? y : y < g->ymin ? g->ymin : y > g->ymax ? g->ymax : y;
+}
+
 /* The response PSN of a bucket of the series bs, placed in f's graph. */
 static double resp_y(const struct graph *g, const struct roce_html_flow *bs, unsigned k)
 {
@@ -123,7 +147,7 @@ static void ranges_marks(struct graph *g, const struct roce_html_flow *ms)
             continue;
         see_t(g, m->ts_ns);
         double y = mark_y(g, ms, m, &strip);
-        if (!strip) {
+        if (!strip && (!g->own_y || (ms == g->fs && m->kind == ROCE_HTML_MARK_REQUEST))) {
             see_y(g, y);
             if (m->missing)
                 see_y(g, y - m->missing);
@@ -139,13 +163,16 @@ static void ranges(struct graph *g)
     g->tmax = g->f->last_ts_ns;
     if (g->seq != NULL) {
         const struct roce_html_flow *rs = resp_series(g);
+        /* a flow that sent requests has its PSN axis from them: the paired
+         * flow's responses do not stretch it (clipped, with a mark) */
+        g->own_y = g->seq == &g->fs->req;
         for (unsigned k = 0; k < ROCE_HTML_BUCKETS; k++) {
             const struct roce_html_bucket *b = &g->fs->b[k];
             if (g->seq == &g->fs->req && b->req_new) {
                 see_y(g, (double)(b->req_lo - (int64_t)g->seq->first));
                 see_y(g, (double)(b->req_hi - (int64_t)g->seq->first));
             }
-            if (rs != NULL && rs->b[k].resp)
+            if (rs != NULL && rs->b[k].resp && !g->own_y)
                 see_y(g, resp_y(g, rs, k));
         }
         if (rs != NULL && rs != g->fs) {
@@ -167,6 +194,11 @@ static void ranges(struct graph *g)
         pad = 1;
     g->ymin -= pad;
     g->ymax += pad;
+    if (g->tmax - g->tmin < MIN_SPAN_NS) { /* a minimum span, centred on the flow */
+        int64_t mid = g->tmin + (g->tmax - g->tmin) / 2;
+        g->tmin = mid - MIN_SPAN_NS / 2;
+        g->tmax = g->tmin + MIN_SPAN_NS;
+    }
     int64_t span = g->tmax - g->tmin;
     g->unit = roce_html_time_unit(span > 0 ? span : 1);
     double tpad = span > 0 ? (double)span * PAD_PCT / g->unit.ns : 1;
@@ -226,7 +258,7 @@ static void bands(const struct graph *g)
 }
 
 /* The highest response PSN over time, held between buckets. */
-static void response_line(const struct graph *g)
+static void response_line(struct graph *g)
 {
     FILE *o = g->pg->o;
     const struct roce_html_flow *rs = resp_series(g);
@@ -236,7 +268,8 @@ static void response_line(const struct graph *g)
             continue;
         double x0 = px(g, roce_html_bucket_start(rs->origin_ns, rs->width_ns, k));
         double x1 = px(g, roce_html_bucket_start(rs->origin_ns, rs->width_ns, k + 1));
-        double y = roce_html_map(&g->y, resp_y(g, rs, k));
+        int clipped;
+        double y = roce_html_map(&g->y, clip_y(g, resp_y(g, rs, k), &clipped));
         if (!any)
             fprintf(o, "<path class=\"ack\" d=\"M%.1f %.1fH%.1f", x0, y, x1);
         else
@@ -247,10 +280,28 @@ static void response_line(const struct graph *g)
         fputs("\"/>\n", o);
 }
 
-static const char *shape_of(uint32_t fl)
+/* The shape of a mark: its main verdict; a PSN gap by its class (network
+ * loss, the capture's loss, undetermined, reordering). */
+static const char *shape_of(const struct roce_html_mark *m)
 {
-    if (fl & (ROCE_V_GAP | ROCE_V_RESP_GAP))
+    uint32_t fl = m->flags;
+    if (fl & ROCE_V_GAP) {
+        switch (m->gap_class) {
+        case ROCE_GAP_NETWORK_LOSS:
+            return "m-gap";
+        case ROCE_GAP_CAPTURE_LOSS:
+        case ROCE_GAP_CAPTURE_INFERRED:
+            return "m-gapc";
+        case ROCE_GAP_REORDERED:
+            return "m-gapr";
+        default:
+            return "m-gapu";
+        }
+    }
+    if (fl & ROCE_V_RESP_GAP)
         return "m-gap";
+    if (fl & ROCE_V_REORDERED)
+        return "m-gapr";
     if (fl & ROCE_V_EPISODE_START)
         return "m-ep";
     if (fl & ROCE_V_RETRANSMISSION)
@@ -280,15 +331,23 @@ static void marks(struct graph *g, const struct roce_html_flow *ms, int missing_
         double y = mark_y(g, ms, m, &strip), x = px(g, m->ts_ns);
         if (missing_pass) {
             if (!strip && m->missing) /* PSNs y - missing .. y - 1, each as tall as one */
-                fprintf(o, "M%.1f %.1fV%.1f", x, roce_html_map(&g->y, y - m->missing - MISS_PAD),
-                        roce_html_map(&g->y, y - 1 + MISS_PAD));
+                fprintf(o, "M%.1f %.1fV%.1f", x,
+                        roce_html_map(&g->y, clamp_y(g, y - m->missing - MISS_PAD)),
+                        roce_html_map(&g->y, clamp_y(g, y - 1 + MISS_PAD)));
             continue;
         }
+        int clipped = 0;
+        if (!strip)
+            y = clip_y(g, y, &clipped);
+        /* the frame's own time and PSN for its tooltip; focusable (Tab) */
         fprintf(o,
-                "<use href=\"#%s\" id=\"frame-%" PRIu64 "\" x=\"%.1f\" y=\"%.1f\"%s "
-                "data-frame=\"%" PRIu64 "\" data-verdicts=\"",
-                shape_of(m->flags), m->frame, x, strip ? (double)STRIP_Y : roce_html_map(&g->y, y),
-                strip ? " data-strip=\"\"" : "", m->frame);
+                "<use href=\"#%s\" id=\"frame-%" PRIu64 "\" x=\"%.1f\" y=\"%.1f\"%s%s "
+                "tabindex=\"0\" data-frame=\"%" PRIu64 "\" data-time=\"%" PRId64 ".%09" PRId64
+                "\" data-t=\"%" PRId64 "\" data-psn=\"%u\" data-verdicts=\"",
+                shape_of(m), m->frame, x, strip ? (double)STRIP_Y : roce_html_map(&g->y, y),
+                strip ? " data-strip=\"\"" : "", clipped ? " data-clipped=\"\"" : "", m->frame,
+                m->ts_ns / ROCE_NS_PER_SEC, m->ts_ns % ROCE_NS_PER_SEC, m->ts_ns - g->pg->t0_ns,
+                (unsigned)m->psn);
         roce_html_verdicts(o, m->flags);
         fputs("\"/>\n", o);
         g->pg->marks_plotted++;
@@ -322,45 +381,67 @@ static void sequence_graph(struct graph *g, const char *name)
     marks(g, g->fs, 0);
     marks(g, g->ps, 0);
     fputs("</g>\n</svg>\n<figcaption>PSN against time: requests sent, the paired flow's "
-          "responses, and every kept frame with verdicts (point at one for its frame).</figcaption>"
-          "\n</figure>\n",
+          "responses, and every kept frame with verdicts (point at one, or Tab to it, for its "
+          "frame)",
           o);
+    if (g->clipped)
+        fprintf(o,
+                "; <span class=\"warn\" data-clipped-points=\"%" PRIu64 "\">%" PRIu64
+                " point%s of the paired flow's responses lie outside this flow's PSNs: drawn "
+                "on the axis' edge</span>",
+                g->clipped, g->clipped, roce_fmt_plural(g->clipped));
+    fputs(".</figcaption>\n</figure>\n", o);
 }
 
-/* The flow's rate per time bucket, and the CNPs of its graph as ticks. */
+/* The flow's rate per time bucket, and the CNPs of its graph as ticks. The
+ * series' buckets are put together by a power of two (they start at the
+ * flow's first frame and double their width, so groups stay aligned) until
+ * a bucket is at least the graph's span / RATE_BARS: a short flow gets no
+ * spikes of a few packets in a few ns. Mb/s below 1 Gb/s. */
 static void rate_graph(struct graph *g, const char *name)
 {
     FILE *o = g->pg->o;
     const struct roce_html_flow *fs = g->fs;
     char title[NAME_LEN + 64], xl[64];
-    double top = 0;
-    for (unsigned k = 0; k < ROCE_HTML_BUCKETS; k++) {
-        double gbps = (double)fs->b[k].bytes * BITS / (double)fs->width_ns;
-        if (gbps > top)
-            top = gbps;
+    double top = 0, rates[ROCE_HTML_BUCKETS];
+    unsigned group = 1, n = 0;
+    while (group < ROCE_HTML_BUCKETS &&
+           (double)fs->width_ns * group < (double)(g->tmax - g->tmin) / RATE_BARS)
+        group *= 2;
+    int64_t width = fs->width_ns * group;
+    for (unsigned k = 0; k < ROCE_HTML_BUCKETS; k += group, n++) {
+        uint64_t bytes = 0;
+        for (unsigned j = k; j < k + group && j < ROCE_HTML_BUCKETS; j++)
+            bytes += fs->b[j].bytes;
+        rates[n] = (double)bytes * BITS / (double)width; /* Gb/s */
+        if (rates[n] > top)
+            top = rates[n];
     }
     if (top <= 0)
         return;
-    struct roce_html_scale x = g->x, y = {0, top * RATE_HEAD, rate_box.bottom, rate_box.top};
+    double scale = top < GBPS_MIN ? MBPS : 1;
+    struct roce_html_scale x = g->x,
+                           y = {0, top * scale * RATE_HEAD, rate_box.bottom, rate_box.top};
     snprintf(title, sizeof title, "Rate of %s", name);
     snprintf(xl, sizeof xl, "time since the capture began (%s)", g->unit.name);
     fputs("<figure>\n", o);
     roce_html_svg_open(o, &rate_box, title, &x, g->unit.name, NULL);
     roce_html_axis_x(o, &rate_box, &x, xl, 0);
-    roce_html_axis_y(o, &rate_box, &y, "Gb/s", 0);
+    roce_html_axis_y(o, &rate_box, &y, scale > 1 ? "Mb/s" : "Gb/s", 0);
     fputs("<path class=\"rate\" d=\"", o);
-    int64_t width = fs->width_ns;
-    for (unsigned k = 0; k < ROCE_HTML_BUCKETS; k++) {
-        int64_t t0 = roce_html_bucket_start(fs->origin_ns, width, k);
+    for (unsigned i = 0; i < n; i++) {
+        int64_t t0 = roce_html_bucket_start(fs->origin_ns, width, i);
         if (t0 > g->tmax)
             break;
-        double yy = roce_html_map(&y, (double)fs->b[k].bytes * BITS / (double)width);
-        if (k == 0)
+        double yy = roce_html_map(&y, rates[i] * scale);
+        double x1 = roce_html_map(&x, tval(g, roce_html_bucket_start(fs->origin_ns, width, i + 1)));
+        if (x1 > rate_box.right)
+            x1 = rate_box.right;
+        if (i == 0)
             fprintf(o, "M%.1f %.1f", roce_html_map(&x, tval(g, t0)), yy);
         else
             fprintf(o, "V%.1f", yy);
-        fprintf(o, "H%.1f",
-                roce_html_map(&x, tval(g, roce_html_bucket_start(fs->origin_ns, width, k + 1))));
+        fprintf(o, "H%.1f", x1);
     }
     fputs("\"/>\n<path class=\"cnptick\" d=\"M0 0", o);
     uint64_t cnps = 0;
@@ -375,11 +456,12 @@ static void rate_graph(struct graph *g, const char *name)
             cnps++;
         }
     }
+    fputs("\"/>\n</svg>\n<figcaption>Rate on the wire per time bucket (", o);
+    roce_html_dur(o, width);
     fprintf(o,
-            "\"/>\n</svg>\n<figcaption>Rate on the wire per time bucket (%.3g %s wide); "
-            "ticks at the top: the %" PRIu64 " CNP%s it received.</figcaption>\n</figure>\n",
-            (double)width / roce_html_time_unit(width).ns, roce_html_time_unit(width).name, cnps,
-            roce_fmt_plural(cnps));
+            " wide); ticks at the top: the %" PRIu64 " CNP%s plotted of the %" PRIu64
+            " it received.</figcaption>\n</figure>\n",
+            cnps, roce_fmt_plural(cnps), g->f->cnps_for_flow);
 }
 
 static void flow_line(struct graph *g, const char *name, unsigned rank)
@@ -407,6 +489,67 @@ static void flow_line(struct graph *g, const char *name, unsigned rank)
 #undef PL
 }
 
+/* The span the flow's buckets cover, as attributes of its article (times
+ * in ns since the capture's first frame; what the browser test holds
+ * against the flow's first and last frame): from the start of the first
+ * bucket with packets to the end of the last, and the buckets' width. */
+static void series_span(const struct graph *g)
+{
+    const struct roce_html_flow *fs = g->fs;
+    unsigned lo = ROCE_HTML_BUCKETS, hi = 0;
+    for (unsigned k = 0; fs != NULL && k < ROCE_HTML_BUCKETS; k++)
+        if (fs->b[k].packets) {
+            if (lo == ROCE_HTML_BUCKETS)
+                lo = k;
+            hi = k;
+        }
+    if (lo == ROCE_HTML_BUCKETS)
+        return;
+    fprintf(g->pg->o,
+            " data-series-first=\"%" PRId64 "\" data-series-last=\"%" PRId64
+            "\" data-bucket=\"%" PRId64 "\"",
+            roce_html_bucket_start(fs->origin_ns, fs->width_ns, lo) - g->pg->t0_ns,
+            roce_html_bucket_start(fs->origin_ns, fs->width_ns, hi + 1) - g->pg->t0_ns,
+            fs->width_ns);
+}
+
+/* Say on the graph when its series do not cover the flow (and its paired
+ * flow) from the first to the last frame with every frame with verdicts
+ * (roce_html_series_complete): what is missing and why (Limits). */
+static void partial_note(const struct graph *g)
+{
+    FILE *o = g->pg->o;
+    const struct roce_html_flow *fs = g->fs, *ps = g->ps;
+    int own = roce_html_series_complete(fs, g->f->first_ts_ns, g->f->last_ts_ns);
+    int peer = g->peer == NULL || ps == NULL ||
+               roce_html_series_complete(ps, g->peer->first_ts_ns, g->peer->last_ts_ns);
+    if (own && peer)
+        return;
+    fputs("<p class=\"warn partial\" data-partial=\"\">Partial graph: ", o);
+    if (fs == NULL)
+        fputs("this flow has no series (more flows than the series keep, see Limits); only what "
+              "its paired flow kept is shown",
+              o);
+    else if (!own) {
+        fputs("this flow's series covers ", o);
+        roce_html_us(o, fs->first_ts_ns - g->pg->t0_ns);
+        fputs(" to ", o);
+        roce_html_us(o, fs->last_ts_ns - g->pg->t0_ns);
+        fputs(" &micro;s of its ", o);
+        roce_html_us(o, g->f->first_ts_ns - g->pg->t0_ns);
+        fputs(" to ", o);
+        roce_html_us(o, g->f->last_ts_ns - g->pg->t0_ns);
+        fprintf(o, " &micro;s, %" PRIu64 " of its frames with verdicts not kept",
+                fs->marks_dropped);
+    }
+    if (!peer)
+        fprintf(o,
+                "%sthe paired flow's series does not cover it whole (%" PRIu64
+                " of its frames with verdicts not kept)",
+                own ? "" : "; ", ps->marks_dropped);
+    fputs(" (see Limits).</p>\n", o);
+}
+
 void roce_html_flow_graphs(struct roce_html_page *pg, const struct roce_flow_report *f,
                            unsigned rank)
 {
@@ -420,12 +563,11 @@ void roce_html_flow_graphs(struct roce_html_page *pg, const struct roce_flow_rep
     g.ps = g.peer != NULL ? roce_html_series_flow(pg->s, g.peer->id) : NULL;
     g.seq = g.fs != NULL ? roce_html_flow_seq(g.fs) : NULL;
     roce_fmt_flow(&f->key, name, sizeof name);
-    fputs("<article class=\"flow\">\n", pg->o);
+    fprintf(pg->o, "<article class=\"flow\" data-flow=\"%" PRIu64 "\"", f->id);
+    series_span(&g);
+    fputs(">\n", pg->o);
     flow_line(&g, name, rank);
-    if (g.fs == NULL)
-        fputs("<p class=\"muted\">No series for this flow: its series was evicted for newer "
-              "flows (see Limits); only what its paired flow kept is shown.</p>\n",
-              pg->o);
+    partial_note(&g);
     ranges(&g);
     sequence_graph(&g, name);
     if (g.fs != NULL)

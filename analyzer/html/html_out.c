@@ -61,15 +61,69 @@ void roce_html_us(FILE *o, int64_t ns)
     fputs(roce_fmt_us_text(ns, buf), o);
 }
 
+#define THOUSAND   1000
+#define DUR_DIGITS 4 /* significant digits of a duration */
+
+void roce_html_mac(const uint8_t mac[6], char buf[ROCE_HTML_MAC_LEN])
+{
+    snprintf(buf, ROCE_HTML_MAC_LEN, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2],
+             mac[3], mac[4], mac[5]);
+}
+
+void roce_html_mac_id(const uint8_t mac[6], char buf[ROCE_HTML_MAC_ID_LEN])
+{
+    snprintf(buf, ROCE_HTML_MAC_ID_LEN, "host-%02x%02x%02x%02x%02x%02x", mac[0], mac[1], mac[2],
+             mac[3], mac[4], mac[5]);
+}
+
+void roce_html_u64(FILE *o, uint64_t v)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            fputc(',', o);
+        fputc(digits[i], o);
+    }
+}
+
 void roce_html_td_u64(FILE *o, uint64_t v)
 {
-    fprintf(o, "<td>%" PRIu64 "</td>", v);
+    if (v < THOUSAND) {
+        fprintf(o, "<td>%" PRIu64 "</td>", v);
+        return;
+    }
+    fprintf(o, "<td data-v=\"%" PRIu64 "\">", v);
+    roce_html_u64(o, v);
+    fputs("</td>", o);
+}
+
+void roce_html_dur(FILE *o, int64_t ns)
+{
+    static const struct {
+        double ns;
+        const char *name;
+    } units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "&micro;s"}};
+    double a = ns < 0 ? -(double)ns : (double)ns;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (a >= units[i].ns) {
+            fprintf(o, "%.*g %s", DUR_DIGITS, (double)ns / units[i].ns, units[i].name);
+            return;
+        }
+    fprintf(o, "%" PRId64 " ns", ns);
 }
 
 void roce_html_td_us(FILE *o, int64_t ns)
 {
     fprintf(o, "<td data-v=\"%" PRId64 "\">", ns);
     roce_html_us(o, ns);
+    fputs("</td>", o);
+}
+
+void roce_html_td_dur(FILE *o, int64_t ns)
+{
+    fprintf(o, "<td data-v=\"%" PRId64 "\">", ns);
+    roce_html_dur(o, ns);
     fputs("</td>", o);
 }
 
@@ -105,6 +159,13 @@ static const char shapes[] =
     "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fdebd0\"/>"
     "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#e59866\" stroke-width=\"2\"/></pattern>"
     "<path id=\"m-gap\" d=\"M0-5.5L5 3.5H-5Z\" fill=\"#c0392b\"/>"
+    "<path id=\"m-gapc\" d=\"M0-5.5L5 3.5H-5Z\" fill=\"#fff\" stroke=\"#6e7781\" "
+    "stroke-width=\"1.6\" stroke-dasharray=\"2.2 1.4\"/>"
+    "<g id=\"m-gapu\"><path d=\"M0-5.5L5 3.5H-5Z\" fill=\"#fff\" stroke=\"#b9770e\" "
+    "stroke-width=\"1.6\"/><path d=\"M0-2.6V0.8\" stroke=\"#b9770e\" stroke-width=\"1.6\"/></g>"
+    "<g id=\"m-gapr\"><circle r=\"5\" fill=\"transparent\"/>"
+    "<path d=\"M-5 0L0-5L5 0M-5 4.5L0-0.5L5 4.5\" fill=\"none\" stroke=\"#2e86c1\" "
+    "stroke-width=\"1.8\"/></g>"
     "<rect id=\"m-ep\" x=\"-4\" y=\"-4\" width=\"8\" height=\"8\" fill=\"#d35400\"/>"
     "<circle id=\"m-rt\" r=\"4\" fill=\"#fff\" stroke=\"#d35400\" stroke-width=\"1.8\"/>"
     "<g id=\"m-nak\"><circle r=\"5\" fill=\"transparent\"/>"
@@ -149,7 +210,10 @@ void roce_html_legend(FILE *o)
         const char *id, *text;
     } items[] = {
         {NULL, "requests sent new (a bar per time bucket)"},
-        {"m-gap", "PSN gap (dotted: the missing PSNs)"},
+        {"m-gap", "PSN gap, lost in the network (dotted: the missing PSNs)"},
+        {"m-gapc", "PSN gap the capture missed"},
+        {"m-gapu", "PSN gap, undetermined"},
+        {"m-gapr", "reordering (a gap whose PSNs came late, and the late packets)"},
         {"m-ep", "first resend of a go-back-N episode"},
         {"m-rt", "retransmission"},
         {"m-nak", "NAK"},

@@ -20,10 +20,23 @@ extern const char roce_html_js[];
 void roce_html_esc(FILE *o, const char *s);
 /* Microseconds with three decimals from nanoseconds ("12.345"). */
 void roce_html_us(FILE *o, int64_t ns);
-/* <td> cells: a number; microseconds (sorting by the nanoseconds); a text
- * (escaped, left-aligned); an empty one. */
+/* A MAC address as text (aa:bb:cc:dd:ee:ff). */
+#define ROCE_HTML_MAC_LEN 18
+void roce_html_mac(const uint8_t mac[6], char buf[ROCE_HTML_MAC_LEN]);
+/* ... as the id of its row among the PFC/PAUSE senders (host-aabbccddeeff). */
+#define ROCE_HTML_MAC_ID_LEN 18
+void roce_html_mac_id(const uint8_t mac[6], char buf[ROCE_HTML_MAC_ID_LEN]);
+/* v with thousands separators (1,234,567). */
+void roce_html_u64(FILE *o, uint64_t v);
+/* ns as a duration in the largest unit it fills (ns, µs, ms, s), 4
+ * significant digits, with its unit. */
+void roce_html_dur(FILE *o, int64_t ns);
+/* <td> cells: a number (thousands separated, sorting by its value);
+ * microseconds, or a duration in its unit (roce_html_dur; both sorting by
+ * the nanoseconds); a text (escaped, left-aligned); an empty one. */
 void roce_html_td_u64(FILE *o, uint64_t v);
 void roce_html_td_us(FILE *o, int64_t ns);
+void roce_html_td_dur(FILE *o, int64_t ns);
 void roce_html_td_text(FILE *o, const char *s);
 void roce_html_td_none(FILE *o);
 /* The verdict names of flags, space-separated, in bit order (as --events). */

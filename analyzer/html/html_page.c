@@ -14,10 +14,12 @@
 #include "fmt.h"
 #include "html_part.h"
 
-#define TITLE_LEN     512
-#define DATE_LEN      64
-#define HTML_FINDINGS 12 /* findings listed: what fits on a screen */
-#define HTML_SUBJECTS 5  /* subjects listed per finding */
+#define TITLE_LEN          512
+#define DATE_LEN           64
+#define HTML_FINDINGS      12  /* findings listed */
+#define HTML_OPEN          4   /* ... in view, the rest behind "N more findings" */
+#define HTML_SUBJECTS      5   /* subjects listed per finding */
+#define HTML_MORE_SUBJECTS 200 /* ... and behind "and N more" */
 
 /* ---- which flows get graphs ---- */
 
@@ -27,19 +29,54 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The flows with trouble, and those a kept frame with verdicts is plotted
- * on, worst first, at most top of them. 0, or -1 when out of memory. */
-static int choose_drawn(struct roce_html_page *pg)
+/* The flow a subject of a diagnosis names, or NULL (a host, a priority, a
+ * path, a fault, a flow the report does not hold). */
+static const struct roce_flow_report *subject_flow(const struct roce_html_page *pg, unsigned kind,
+                                                   const struct roce_diag_subject *sj)
+{
+    unsigned k = roce_diag_kind(kind)->subject;
+    return k == ROCE_SUBJ_FLOW || k == ROCE_SUBJ_CONNECTION ? roce_html_flow_by_key(pg, &sj->flow)
+                                                            : NULL;
+}
+
+/* Put flow f next in the ranking (once). */
+static void rank_add(struct roce_html_page *pg, const struct roce_flow_report *f)
+{
+    size_t i = (size_t)(f - pg->r->flows);
+    if (pg->rank[i] == 0) {
+        pg->drawn[pg->n_ranked++] = f;
+        pg->rank[i] = pg->n_ranked;
+    }
+}
+
+/* The page's one ranking (html_part.h): the diagnoses' flows in the
+ * diagnoses' order (so that diagnosis #1's worst subject is rank 1 and graph
+ * #1), then the flows with trouble and those a kept frame with verdicts is
+ * plotted on, worst first; graphs for the first top of them. 0, or -1 when
+ * out of memory. */
+static int rank_flows(struct roce_html_page *pg)
 {
     const struct roce_report *r = pg->r;
     size_t n = r->n_flows, n_cand = 0;
     uint8_t *wanted = calloc(n ? n : 1, 1);
     const struct roce_flow_report **cand = calloc(n ? n : 1, sizeof *cand);
     pg->has_graph = calloc(n ? n : 1, 1);
-    pg->drawn = cand;
-    if (wanted == NULL || cand == NULL || pg->has_graph == NULL) {
+    pg->rank = calloc(n ? n : 1, sizeof *pg->rank);
+    pg->drawn = calloc(n ? n : 1, sizeof *pg->drawn);
+    if (wanted == NULL || cand == NULL || pg->has_graph == NULL || pg->rank == NULL ||
+        pg->drawn == NULL) {
         free(wanted);
+        free(cand);
         return -1;
+    }
+    for (size_t i = 0; i < pg->diag.n; i++) {
+        const struct roce_diagnosis *d = &pg->diag.d[i];
+        for (size_t j = 0; j < d->n_subjects; j++) {
+            const struct roce_flow_report *f =
+                subject_flow(pg, d->kind, roce_diag_subject_at(&pg->diag, d, j));
+            if (f != NULL)
+                rank_add(pg, f);
+        }
     }
     for (size_t i = 0; i < n; i++)
         wanted[i] = (uint8_t)roce_report_is_troubled(&r->flows[i]);
@@ -49,13 +86,16 @@ static int choose_drawn(struct roce_html_page *pg)
             wanted[roce_html_subject(pg, &r->flows[i], fs->marks[k].kind) - r->flows] = 1;
     }
     for (size_t i = 0; i < n; i++)
-        if (wanted[i])
+        if (wanted[i] && pg->rank[i] == 0)
             cand[n_cand++] = &r->flows[i];
     qsort(cand, n_cand, sizeof *cand, roce_report_cmp_worst);
-    pg->n_drawn = pg->s == NULL ? 0 : n_cand < pg->top ? n_cand : pg->top; /* none: no series */
-    for (size_t i = 0; i < pg->n_drawn; i++)
-        pg->has_graph[cand[i] - r->flows] = 1;
+    for (size_t i = 0; i < n_cand; i++)
+        rank_add(pg, cand[i]);
+    free(cand);
     free(wanted);
+    pg->n_drawn = pg->s == NULL ? 0 : pg->n_ranked < pg->top ? pg->n_ranked : pg->top;
+    for (size_t i = 0; i < pg->n_drawn; i++)
+        pg->has_graph[pg->drawn[i] - r->flows] = 1;
     /* the frames kept that no graph shows (the graphs count what they plot) */
     size_t n_plot = 0;
     for (size_t i = 0; pg->s != NULL && i < pg->s->n_slots; i++) {
@@ -86,6 +126,8 @@ static int choose_drawn(struct roce_html_page *pg)
 
 /* ---- the page ---- */
 
+static void verdict(const struct roce_html_page *pg);
+
 static void header(struct roce_html_page *pg)
 {
     const struct roce_report *r = pg->r;
@@ -114,6 +156,7 @@ static void header(struct roce_html_page *pg)
         fprintf(o, ", %s s of traffic", dur);
     }
     fputs(".</p>\n", o);
+    verdict(pg);
     if (r->error != NULL) {
         fprintf(o, "<p class=\"warn\">INCOMPLETE: %s: ",
                 r->live ? "live capture" : "reading stopped early");
@@ -121,6 +164,7 @@ static void header(struct roce_html_page *pg)
         fputs("</p>\n", o);
     }
     fputs("<nav aria-label=\"sections\"><ul><li><a href=\"#diagnoses\">Diagnosis</a></li>"
+          "<li><a href=\"#worst\">Worst flow</a></li>"
           "<li><a href=\"#summary\">Summary</a></li>"
           "<li><a href=\"#flows\">Flows</a></li><li><a href=\"#graphs\">Flows with trouble</a></li>"
           "<li><a href=\"#cnp-latency\">CNP latency</a></li><li><a href=\"#pfc\">PFC/PAUSE</a></li>"
@@ -249,6 +293,24 @@ static void key_ref(const struct roce_html_page *pg, const struct roce_flow_key 
     }
 }
 
+/* A host subject: linked to its row among the PFC/PAUSE senders when it
+ * sent any, else to the PFC section. */
+static void host_ref(const struct roce_html_page *pg, const uint8_t *mac, const char *text)
+{
+    char m[ROCE_HTML_MAC_ID_LEN];
+    int sender = 0;
+    for (size_t i = 0; i < pg->r->n_macs && !sender; i++)
+        sender = memcmp(pg->r->macs[i].mac, mac, ROCE_MAC_LEN) == 0 &&
+                 pg->r->macs[i].pfc_frames + pg->r->macs[i].pause_frames != 0;
+    roce_html_mac_id(mac, m);
+    if (sender)
+        fprintf(pg->o, "<a href=\"#%s\">", m);
+    else
+        fputs("<a href=\"#pfc\">", pg->o);
+    roce_html_esc(pg->o, text);
+    fputs("</a>", pg->o);
+}
+
 /* Subject s of a finding of kind: a flow linked to its graph, the QPs of an
  * ECMP collision linked to theirs, a host or a priority linked to the PFC
  * section, a fault of the capture as it is. */
@@ -259,6 +321,8 @@ static void diag_subject(const struct roce_html_page *pg, unsigned kind,
     roce_diag_subject_text(kind, s, subject, sizeof subject);
     switch (roce_diag_kind(kind)->subject) {
     case ROCE_SUBJ_HOST:
+        host_ref(pg, s->mac, subject);
+        break;
     case ROCE_SUBJ_PRIORITY:
         fputs("<a href=\"#pfc\">", pg->o);
         roce_html_esc(pg->o, subject);
@@ -302,61 +366,139 @@ static void evidence(const struct roce_html_page *pg, const uint64_t *frames, un
         fputs("</span>", pg->o);
 }
 
-/* The diagnoses as in the text summary: the capture's finding first with
- * those it explains, then worst first; per finding its severity, kind,
- * count, sentence and evidence, then its subjects, worst first (at most
- * HTML_SUBJECTS, then how many more), each linked where the page shows it. */
-static int diagnoses(struct roce_html_page *pg)
+/* One subject of a finding: the subject (linked where the page shows it),
+ * its sentence and evidence. */
+static void subject_item(const struct roce_html_page *pg, const struct roce_diagnosis *d, size_t j)
 {
-    struct roce_diag_list l;
+    const struct roce_diag_subject *sj = roce_diag_subject_at(&pg->diag, d, j);
     FILE *o = pg->o;
-    if (roce_report_diagnoses(pg->r, &l) != 0)
-        return -1;
-    fputs("<section id=\"diagnoses\">\n<h2>Diagnosis</h2>\n", o);
-    if (l.n == 0)
-        fputs("<p>Nothing found: no loss, congestion or error to act on.</p>\n", o);
-    else
-        fprintf(o, "<p class=\"muted\">%zu finding%s, %sworst first.</p>\n<ol>\n", l.n,
-                roce_fmt_plural(l.n),
-                l.d[0].kind == ROCE_DIAG_CAPTURE ? "the capture first, then " : "");
-    for (size_t i = 0; i < l.n && i < HTML_FINDINGS; i++) {
-        const struct roce_diagnosis *d = &l.d[i];
-        const char *sev = roce_diag_severity_name(d->severity);
-        const char *kind = roce_diag_kind_name(d->kind);
-        fprintf(o,
-                "<li data-kind=\"%s\" data-severity=\"%s\" data-cause=\"%s\"><span "
-                "class=\"sev %s\">%s</span> <b>%s</b> <small class=\"muted\">count %" PRIu64
-                "</small><br>",
-                kind, sev, roce_diag_cause_name(d->cause), sev, sev, kind, d->count);
-        roce_html_esc(o, d->summary);
+    fputs("<li><span class=\"subject\">", o);
+    diag_subject(pg, d->kind, sj);
+    fputs("</span>: ", o);
+    roce_html_esc(o, sj->phrase);
+    evidence(pg, sj->frames, sj->n_frames);
+    fputs("</li>\n", o);
+}
+
+/* One finding: its severity, kind, count, sentence and evidence, then its
+ * subjects, worst first, folded (a <details> the reader opens): the first
+ * HTML_SUBJECTS, then "and N more" opening the next HTML_MORE_SUBJECTS. */
+static void finding(const struct roce_html_page *pg, const struct roce_diagnosis *d)
+{
+    FILE *o = pg->o;
+    const struct roce_diag_kind_info *ki = roce_diag_kind(d->kind);
+    const char *sev = roce_diag_severity_name(d->severity);
+    const char *kind = roce_diag_kind_name(d->kind);
+    fprintf(o,
+            "<li data-kind=\"%s\" data-severity=\"%s\" data-cause=\"%s\"><div "
+            "class=\"ftext\"><span class=\"sev %s\">%s</span> <b>%s</b> <small "
+            "class=\"muted\">count %" PRIu64 "</small> ",
+            kind, sev, roce_diag_cause_name(d->cause), sev, sev, kind, d->count);
+    roce_html_esc(o, d->summary);
+    fputs("</div>\n", o);
+    if (d->n_subjects == 0) {
+        fputs("<div>", o);
         evidence(pg, d->frames, d->n_frames);
-        fputs("\n<ul class=\"subjects\">\n", o);
-        for (size_t j = 0; j < d->n_subjects && j < HTML_SUBJECTS; j++) {
-            const struct roce_diag_subject *sj = roce_diag_subject_at(&l, d, j);
-            fputs("<li><span class=\"subject\">", o);
-            diag_subject(pg, d->kind, sj);
-            fputs("</span>: ", o);
-            roce_html_esc(o, sj->phrase);
-            evidence(pg, sj->frames, sj->n_frames);
-            fputs("</li>\n", o);
+        fputs("</div>", o);
+    } else {
+        fprintf(o, "<details class=\"subjects\"><summary>%zu %s%s, worst first", d->n_subjects,
+                ki->unit, d->n_subjects == 1 ? "" : "s");
+        evidence(pg, d->frames, d->n_frames);
+        fputs("</summary>\n<ul class=\"subjects\">\n", o);
+        for (size_t j = 0; j < d->n_subjects && j < HTML_SUBJECTS; j++)
+            subject_item(pg, d, j);
+        if (d->n_subjects > HTML_SUBJECTS) {
+            size_t more = d->n_subjects - HTML_SUBJECTS;
+            fprintf(o, "<li class=\"muted\"><details><summary>and %zu more</summary><ul>\n", more);
+            for (size_t j = HTML_SUBJECTS;
+                 j < d->n_subjects && j < HTML_SUBJECTS + HTML_MORE_SUBJECTS; j++)
+                subject_item(pg, d, j);
+            if (more > HTML_MORE_SUBJECTS)
+                fprintf(o, "<li>and %zu more (the JSON report lists them all)</li>\n",
+                        more - HTML_MORE_SUBJECTS);
+            fputs("</ul></details></li>\n", o);
         }
-        if (d->n_subjects > HTML_SUBJECTS)
-            fprintf(o, "<li class=\"muted\">and %zu more (the JSON report lists them all)</li>\n",
-                    d->n_subjects - HTML_SUBJECTS);
-        fputs("</ul></li>\n", o);
+        fputs("</ul></details>", o);
     }
-    if (l.n > HTML_FINDINGS)
+    fputs("</li>\n", o);
+}
+
+/* The verdict on the capture, first on the page: nothing to act on, or the
+ * worst finding (the diagnoses' first) in a line, how many more follow, and
+ * where the worst flow's graph is. */
+static void verdict(const struct roce_html_page *pg)
+{
+    FILE *o = pg->o;
+    const struct roce_diag_list *l = &pg->diag;
+    if (l->n == 0) {
+        fprintf(o,
+                "<p id=\"verdict\" class=\"verdict ok\"><b>Nothing to act on</b>: no loss, "
+                "congestion or error in %" PRIu64 " packet%s of %zu flow%s.</p>\n",
+                pg->r->t.packets, roce_fmt_plural(pg->r->t.packets), pg->r->n_flows,
+                roce_fmt_plural(pg->r->n_flows));
+        return;
+    }
+    const struct roce_diagnosis *d = &l->d[0];
+    const struct roce_diag_kind_info *ki = roce_diag_kind(d->kind);
+    const char *title = ki->title, *prefix = "Diagnosis: ";
+    if (strncmp(title, prefix, strlen(prefix)) == 0)
+        title += strlen(prefix);
+    fprintf(o, "<p id=\"verdict\" class=\"verdict %s\"><b>", roce_diag_severity_name(d->severity));
+    roce_html_esc(o, title);
+    fprintf(o, "</b> (%s, %zu %s%s)", roce_diag_severity_name(d->severity), d->n_subjects, ki->unit,
+            d->n_subjects == 1 ? "" : "s");
+    if (l->n > 1)
+        fprintf(o, "; %zu more finding%s below", l->n - 1, roce_fmt_plural(l->n - 1));
+    if (pg->n_drawn > 0)
+        fputs(". <a href=\"#worst\">The worst flow's graph</a>", o);
+    fputs(".</p>\n", o);
+}
+
+/* The diagnoses as in the text summary: the capture's finding first with
+ * those it explains, then worst first (finding()); the first HTML_OPEN in
+ * view, the rest up to HTML_FINDINGS behind "N more findings". */
+static void diagnoses(struct roce_html_page *pg)
+{
+    const struct roce_diag_list *l = &pg->diag;
+    FILE *o = pg->o;
+    fputs("<section id=\"diagnoses\">\n<h2>Diagnosis", o);
+    if (l->n == 0)
+        fputs("</h2>\n<p>Nothing found: no loss, congestion or error to act on.</p>\n", o);
+    else
+        fprintf(o, " <small class=\"muted\">%zu finding%s, %sworst first</small></h2>\n<ol>\n",
+                l->n, roce_fmt_plural(l->n),
+                l->d[0].kind == ROCE_DIAG_CAPTURE ? "the capture first, then " : "");
+    for (size_t i = 0; i < l->n && i < HTML_FINDINGS; i++) {
+        if (i == HTML_OPEN)
+            fprintf(o,
+                    "</ol>\n<details class=\"findings\"><summary>%zu more finding%s</summary>\n"
+                    "<ol start=\"%d\">\n",
+                    l->n - HTML_OPEN, roce_fmt_plural(l->n - HTML_OPEN), HTML_OPEN + 1);
+        finding(pg, &l->d[i]);
+    }
+    if (l->n > HTML_FINDINGS)
         fprintf(o,
                 "<li class=\"muted\">and %zu more finding%s (the JSON report lists them "
                 "all)</li>\n",
-                l.n - HTML_FINDINGS, roce_fmt_plural(l.n - HTML_FINDINGS));
-    if (l.n > 0)
-        fputs("</ol>\n", o);
+                l->n - HTML_FINDINGS, roce_fmt_plural(l->n - HTML_FINDINGS));
+    if (l->n > 0)
+        fputs(l->n > HTML_OPEN ? "</ol>\n</details>\n" : "</ol>\n", o);
     fputs("</section>\n", o);
-    roce_diag_list_free(&l);
-    return 0;
 }
 
+/* The worst flow's graphs (rank 1), right after the diagnoses: on the
+ * first screen with the verdict. */
+static void worst(struct roce_html_page *pg)
+{
+    if (pg->n_drawn == 0)
+        return;
+    fputs("<section id=\"worst\" aria-label=\"The worst flow\">\n", pg->o);
+    roce_html_flow_graphs(pg, pg->drawn[0], 1);
+    roce_html_legend(pg->o);
+    fputs("</section>\n", pg->o);
+}
+
+/* The graphs of the other drawn flows, in the ranking's order. */
 static void graphs(struct roce_html_page *pg)
 {
     FILE *o = pg->o;
@@ -369,14 +511,16 @@ static void graphs(struct roce_html_page *pg)
         fputs("<p>No flow had trouble.</p>\n", o);
     } else {
         fprintf(o,
-                "<p class=\"muted\">%zu flow%s, worst first (<code>--top</code> %u). Each has its "
+                "<p class=\"muted\">%zu flow%s in the order of the diagnoses, then worst first "
+                "(<code>--top</code> %u; #1 is <a href=\"#worst\">above</a>). Each has its "
                 "sequence graph: PSN against time, the requests it sent, and from the paired flow "
                 "the NAKs, the response PSNs and the CNPs; then its rate with the CNPs it "
                 "received, and its CNP latency.</p>\n",
                 pg->n_drawn, roce_fmt_plural(pg->n_drawn), pg->top);
-        roce_html_legend(o);
+        if (pg->n_drawn > 1)
+            roce_html_legend(o);
     }
-    for (size_t i = 0; i < pg->n_drawn; i++)
+    for (size_t i = 1; i < pg->n_drawn; i++)
         roce_html_flow_graphs(pg, pg->drawn[i], (unsigned)i + 1);
     fputs("</section>\n", o);
 }
@@ -403,7 +547,7 @@ static void limits(struct roce_html_page *pg)
         fprintf(o,
                 "<li>Kept in bounded memory: %" PRIu64 " frames with verdicts not kept (at most "
                 "%d per flow, %d in all), %" PRIu64 " outside any flow not kept (at most %d), "
-                "%" PRIu64 " flows' series evicted (at most %d flows at once, %d time buckets "
+                "%" PRIu64 " flows' series evicted (at most %d flows, %d time buckets "
                 "each), %" PRIu64 " allocation failures.</li>\n",
                 s->marks_dropped, ROCE_HTML_MARKS_PER_FLOW, ROCE_HTML_MAX_MARKS, s->loose_dropped,
                 ROCE_HTML_MAX_LOOSE, s->flows_evicted, ROCE_HTML_MAX_SERIES, ROCE_HTML_BUCKETS,
@@ -428,7 +572,11 @@ int roce_html_report(FILE *o, const struct roce_report *r, const struct roce_htm
     pg.t0_ns = r->t.packets ? r->t.first_ts_ns : 0;
     if (roce_html_page_flows(&pg) != 0)
         return -1;
-    if (choose_drawn(&pg) != 0) {
+    if (roce_report_diagnoses(r, &pg.diag) != 0) {
+        free(pg.by_key);
+        return -1;
+    }
+    if (rank_flows(&pg) != 0) {
         rc = -1;
         goto out;
     }
@@ -436,10 +584,8 @@ int roce_html_report(FILE *o, const struct roce_report *r, const struct roce_htm
              r->n_files > 1 ? " and more" : "");
     roce_html_begin(o, title);
     header(&pg);
-    if (diagnoses(&pg) != 0) {
-        rc = -1;
-        goto out;
-    }
+    diagnoses(&pg);
+    worst(&pg);
     summary(&pg);
     roce_html_flows_table(&pg);
     graphs(&pg);
@@ -459,5 +605,7 @@ out:
     free(pg.drawn);
     free(pg.has_graph);
     free(pg.plotted);
+    free(pg.rank);
+    roce_diag_list_free(&pg.diag);
     return rc;
 }

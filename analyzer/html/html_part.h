@@ -28,9 +28,15 @@ struct roce_html_page {
     int64_t t0_ns; /* the time axes start here: the capture's first frame */
     /* the report's flows by key, for the paired flows */
     const struct roce_flow_report **by_key;
-    /* the flows with graphs, worst first, and whether each report flow has one */
+    /* the diagnoses (the report library's, in their order) */
+    struct roce_diag_list diag;
+    /* the page's one ranking (html_page.c, rank_flows): the flows the
+     * diagnoses name, in the diagnoses' order, then the other flows with
+     * trouble or with a kept frame with verdicts on their graph, worst first
+     * (roce_report_cmp_worst); the first n_drawn of them have graphs */
     const struct roce_flow_report **drawn;
-    size_t n_drawn;
+    size_t n_ranked, n_drawn;
+    size_t *rank;       /* by index into r->flows: 1.. in the ranking, 0 not in it */
     uint8_t *has_graph; /* by index into r->flows */
     /* frames with verdicts kept in the series: plotted in a graph, on flows
      * without a graph (beyond top), on flows not in the report (evicted) */

@@ -8,9 +8,22 @@
  * neighbouring buckets are merged two by two and the width doubles, so any
  * span fits in the same memory (the PFC/PAUSE timeline works the same way,
  * from the capture's first frame). Per flow also its frames with verdicts
- * (at most ROCE_HTML_MARKS_PER_FLOW, ROCE_HTML_MAX_MARKS in all); at most
- * ROCE_HTML_MAX_SERIES flows have series, the least recently active is
- * evicted for a new one. Everything dropped is counted.
+ * (at most ROCE_HTML_MARKS_PER_FLOW, ROCE_HTML_MAX_MARKS in all).
+ *
+ * Which flows have series: every flow, from its first frame, up to
+ * ROCE_HTML_MAX_SERIES flows in the capture. The page draws the flows the
+ * report ranks worst (report_rank.c), which it knows only at the end; with
+ * every flow's series kept, the drawn ones are complete whatever the ranking
+ * turns out to be (the guarantee holds up to that bound, 8192 flows, which
+ * is twice the engine's flows of a 2,000-QP capture with its CM and paired
+ * flows). Past the bound, a new flow takes the place of the series with the
+ * fewest frames with verdicts so far (gaps weighted by the PSNs they miss,
+ * then the least recently active) among EVICT_SCAN examined from a
+ * rotating hand: the flows with trouble are the last to go, but a flow whose
+ * trouble comes late may have lost its start. The page then does not guess:
+ * a drawn flow whose series does not span its first to its last frame, or
+ * lost frames with verdicts, is marked partial on its graph
+ * (roce_html_series_complete). Everything dropped is counted.
  *
  * PFC/PAUSE: the engine accounts paused time as the union of the pause
  * intervals, settled up to "now" whenever its totals are read. Sampled after
@@ -34,6 +47,7 @@
 #define BUCKET_BITS    8   /* ROCE_HTML_BUCKETS < 2^8: a bucket index shifted by 8 is 0 */
 #define HOT_ALIGN      128 /* the two cache lines of a flow's hot fields */
 #define FLOW_SIZE      ((sizeof(struct roce_html_flow) + HOT_ALIGN - 1) / HOT_ALIGN * HOT_ALIGN)
+#define EVICT_SCAN     64 /* series examined to choose the one to evict */
 
 struct roce_html_series *roce_html_series_new(void)
 {
@@ -110,20 +124,29 @@ static void remove_slot(struct roce_html_series *s, size_t i)
     }
 }
 
-/* The least recently active flow's slot (the table is not empty). */
-static size_t oldest_slot(const struct roce_html_series *s)
+/* The slot of the series to evict (the table is not empty): among the next
+ * EVICT_SCAN series from the hand, the one with the least trouble so far,
+ * then the least recently active. Bounded work per eviction; the hand moves
+ * on so that every series is examined in turn. */
+static size_t victim_slot(struct roce_html_series *s)
 {
-    size_t best = s->n_slots;
-    for (size_t i = 0; i < s->n_slots; i++)
-        if (s->slots[i].f != NULL &&
-            (best == s->n_slots || s->slots[i].last_ts_ns < s->slots[best].last_ts_ns))
+    const size_t mask = s->n_slots - 1;
+    size_t best = s->n_slots, seen = 0, i = s->hand & mask;
+    for (size_t n = 0; n < s->n_slots && seen < EVICT_SCAN; n++, i = (i + 1) & mask) {
+        const struct roce_html_slot *c = &s->slots[i];
+        if (c->f == NULL)
+            continue;
+        seen++;
+        if (best == s->n_slots || c->trouble < s->slots[best].trouble ||
+            (c->trouble == s->slots[best].trouble && c->last_ts_ns < s->slots[best].last_ts_ns))
             best = i;
+    }
+    s->hand = i;
     return best;
 }
 
-/* The slot of the flow's series, made when new (evicting the least
- * recently active at the bound), its activity brought up to ts; NULL when
- * out of memory. */
+/* The slot of the flow's series, made when new (evicting one at the bound:
+ * victim_slot), its activity brought up to ts; NULL when out of memory. */
 static struct roce_html_slot *get_slot(struct roce_html_series *s, uint64_t id, int64_t ts)
 {
     struct roce_html_slot *sl = s->last;
@@ -136,16 +159,17 @@ static struct roce_html_slot *get_slot(struct roce_html_series *s, uint64_t id, 
                 return NULL;
             }
             if (s->n_flows >= ROCE_HTML_MAX_SERIES) {
-                remove_slot(s, oldest_slot(s));
+                remove_slot(s, victim_slot(s));
                 s->flows_evicted++;
                 i = find_slot(s, id);
             }
             memset(f, 0, FLOW_SIZE);
             f->id = id;
             f->origin_ns = ts;
+            f->first_ts_ns = f->last_ts_ns = ts;
             f->shift = FIRST_SHIFT;
             f->width_ns = FIRST_WIDTH_NS;
-            s->slots[i] = (struct roce_html_slot){id, ts, f};
+            s->slots[i] = (struct roce_html_slot){id, ts, 0, f};
             s->n_flows++;
         }
         sl = s->last = &s->slots[i];
@@ -402,11 +426,13 @@ void roce_html_series_verdict(const struct roce_verdict *v, void *ctx)
     struct roce_html_mark *m;
     struct roce_html_flow *f = NULL;
     if (v->has_flow) {
-        f = get_flow(s, v->flow_id, v->ts_ns);
-        if (f == NULL) {
+        struct roce_html_slot *sl = get_slot(s, v->flow_id, v->ts_ns);
+        if (sl == NULL) {
             s->marks_dropped++;
             return;
         }
+        f = sl->f;
+        sl->trouble += 1 + ((v->flags & (ROCE_V_GAP | ROCE_V_RESP_GAP)) ? v->missing_psns : 0);
         m = add_mark(s, f);
     } else if (s->n_loose < ROCE_HTML_MAX_LOOSE) {
         m = &s->loose[s->n_loose++];
@@ -423,6 +449,8 @@ void roce_html_series_verdict(const struct roce_verdict *v, void *ctx)
     m->flags = v->flags;
     if (v->flags & (ROCE_V_GAP | ROCE_V_RESP_GAP))
         m->missing = v->missing_psns;
+    if (v->flags & ROCE_V_GAP)
+        m->gap_class = v->gap_class;
     m->kind = v->has_flow ? kind_of(v->opcode, 1) : ROCE_HTML_MARK_OTHER;
     if (f != NULL && m->kind == ROCE_HTML_MARK_REQUEST)
         m->psn_abs = seq_unwrap(&f->req, v->psn);
@@ -433,13 +461,21 @@ void roce_html_series_verdict(const struct roce_verdict *v, void *ctx)
 void roce_html_series_finish(struct roce_html_series *s, struct roce_engine *e)
 {
     for (size_t i = 0; i < s->n_slots; i++)
-        if (s->slots[i].f != NULL)
+        if (s->slots[i].f != NULL) {
             flush(s->slots[i].f);
+            s->slots[i].f->last_ts_ns = s->slots[i].last_ts_ns;
+        }
     if (s->pfc != NULL)
         pfc_sample(s, e, s->pfc_last[0].ts_ns);
 }
 
 /* ---- reading ---- */
+
+int roce_html_series_complete(const struct roce_html_flow *f, int64_t first_ns, int64_t last_ns)
+{
+    return f != NULL && f->first_ts_ns <= first_ns && f->last_ts_ns >= last_ns &&
+           f->marks_dropped == 0;
+}
 
 const struct roce_html_seq *roce_html_flow_seq(const struct roce_html_flow *f)
 {
@@ -494,6 +530,7 @@ int roce_html_series_absorb(struct roce_html_series *dst, struct roce_html_serie
         dst->n_marks += g->n_marks;
         src->n_marks -= g->n_marks;
         sl->f = g;
+        sl->trouble += src->slots[i].trouble;
         src->slots[i].f = NULL;
     }
     src->n_flows = 0;

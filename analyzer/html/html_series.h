@@ -46,8 +46,9 @@ struct roce_html_mark {
     uint32_t psn;     /* as on the wire */
     uint32_t flags;   /* enum roce_verdict_flag */
     uint32_t missing; /* on GAP and RESP_GAP: PSNs missing before it */
-    uint8_t kind;     /* enum roce_html_mark_kind */
-    uint8_t pad_[3];
+    uint8_t kind;      /* enum roce_html_mark_kind */
+    uint8_t gap_class; /* on GAP: enum roce_gap_class */
+    uint8_t pad_[2];
 };
 
 /* A flow's series. What every frame reads and writes comes first, in two
@@ -64,6 +65,7 @@ struct roce_html_flow {
     /* the rest */
     uint64_t id;
     int64_t width_ns;
+    int64_t first_ts_ns, last_ts_ns; /* the first and last frame the series holds */
     struct roce_html_mark *marks;
     uint32_t n_marks, cap_marks;
     uint64_t marks_dropped; /* beyond ROCE_HTML_MARKS_PER_FLOW or ROCE_HTML_MAX_MARKS */
@@ -85,11 +87,12 @@ struct roce_html_pfc {
     int64_t end_ns; /* the latest time with paused time in it */
 };
 
-/* A flow's place in the table: its id and latest activity beside it, so
- * that finding the least recently active one reads one array. */
+/* A flow's place in the table: its id, latest activity and trouble so far
+ * beside it, so that choosing the series to evict reads one array. */
 struct roce_html_slot {
     uint64_t id;
     int64_t last_ts_ns;
+    uint64_t trouble; /* frames with verdicts so far (a gap counts its missing PSNs too) */
     struct roce_html_flow *f; /* NULL: free */
 };
 
@@ -97,6 +100,7 @@ struct roce_html_series {
     struct roce_html_slot *slots; /* open addressing by id (linear probing) */
     size_t n_slots, n_flows;
     struct roce_html_slot *last; /* the slot of the previous frame (most frames follow one) */
+    size_t hand;                 /* where the next search for a series to evict starts */
     uint64_t n_marks;
     struct roce_html_mark *loose; /* frames with verdicts outside any flow */
     size_t n_loose;
@@ -105,7 +109,7 @@ struct roce_html_series {
     int have_first;
     int64_t first_ts_ns; /* the first frame's time (origin of the PFC timeline) */
     /* bounds reached */
-    uint64_t flows_evicted;  /* series dropped for newer flows (ROCE_HTML_MAX_SERIES) */
+    uint64_t flows_evicted;  /* series dropped for other flows (ROCE_HTML_MAX_SERIES) */
     uint64_t marks_dropped;  /* frames with verdicts not kept (per-flow or total cap) */
     uint64_t loose_dropped;  /* ... outside any flow, beyond ROCE_HTML_MAX_LOOSE */
     uint64_t alloc_failures; /* series or marks that could not be allocated */
@@ -123,6 +127,10 @@ static inline int64_t roce_html_bucket_start(int64_t origin_ns, int64_t width_ns
 
 /* The series of a flow, or NULL. */
 const struct roce_html_flow *roce_html_series_flow(const struct roce_html_series *s, uint64_t id);
+/* Whether a flow's series covers the whole flow (its first and last frame
+ * at first_ns and last_ns, as the report has them) with every frame with
+ * verdicts: 1, else 0 (the graph says it is partial). */
+int roce_html_series_complete(const struct roce_html_flow *f, int64_t first_ns, int64_t last_ns);
 /* Index of the bucket that holds time t (clamped to the buckets). */
 unsigned roce_html_bucket_of(const struct roce_html_flow *f, int64_t t);
 /* The sequence a flow's graph is drawn in (its requests', else its

@@ -26,14 +26,17 @@ static void lat_td(FILE *o, const struct roce_lat_summary *l, int p99)
     if (l->count == 0)
         roce_html_td_none(o);
     else
-        roce_html_td_us(o, p99 ? l->p99 : l->p50);
+        roce_html_td_dur(o, p99 ? l->p99 : l->p50);
 }
 
+/* A flow's row: rank and flow, then its trouble (what ranks it), then its
+ * size and latency, then what identifies it further (transport, pairing,
+ * id): at 1,400 pixels the trouble is in view without scrolling. */
 static void flow_row(struct roce_html_page *pg, const struct roce_flow_report *f, size_t rank)
 {
     FILE *o = pg->o;
     const struct roce_flow_report *peer = roce_html_peer(pg, f);
-    fprintf(o, "<tr id=\"row-%" PRIu64 "\"><td>%" PRIu64 "</td>", f->id, f->id);
+    fprintf(o, "<tr id=\"row-%" PRIu64 "\">", f->id);
     if (rank)
         fprintf(o, "<td>%zu</td>", rank);
     else
@@ -41,72 +44,71 @@ static void flow_row(struct roce_html_page *pg, const struct roce_flow_report *f
     fputs("<td class=\"text\">", o);
     roce_html_flow_ref(pg, f);
     fputs("</td>", o);
+    roce_html_td_u64(o, f->gap_events);
+    roce_html_td_u64(o, f->missing_psns);
+    roce_html_td_u64(o, f->retransmitted_packets);
+    roce_html_td_u64(o, f->episodes);
+    roce_html_td_u64(o, f->naks.total);
+    roce_html_td_u64(o, f->ce_marked);
+    roce_html_td_u64(o, f->ce_unanswered);
+    roce_html_td_u64(o, f->cnps_for_flow);
+    roce_html_td_u64(o, f->bad_icrc);
+    roce_html_td_u64(o, f->packets);
+    roce_html_td_u64(o, f->bytes);
+    roce_html_td_dur(o, f->last_ts_ns - f->first_ts_ns);
+    lat_td(o, &f->ack_latency, 0);
+    lat_td(o, &f->ack_latency, 1);
+    lat_td(o, &f->cnp_latency, 0);
     roce_html_td_text(o, roce_transport_name((enum roce_transport)f->transport));
     if (peer != NULL)
         fprintf(o, "<td class=\"text\">0x%06x (%s)</td>", (unsigned)peer->key.dqpn,
                 roce_paired_by_name(f->paired_by));
     else
         roce_html_td_text(o, "");
-    roce_html_td_u64(o, f->packets);
-    roce_html_td_u64(o, f->bytes);
-    roce_html_td_us(o, f->last_ts_ns - f->first_ts_ns);
-    roce_html_td_u64(o, f->retransmitted_packets);
-    roce_html_td_u64(o, f->episodes);
-    roce_html_td_u64(o, f->gap_events);
-    roce_html_td_u64(o, f->missing_psns);
-    roce_html_td_u64(o, f->naks.total);
-    roce_html_td_u64(o, f->ce_marked);
-    roce_html_td_u64(o, f->ce_unanswered);
-    roce_html_td_u64(o, f->cnps_for_flow);
-    roce_html_td_u64(o, f->bad_icrc);
-    lat_td(o, &f->ack_latency, 0);
-    lat_td(o, &f->ack_latency, 1);
-    lat_td(o, &f->cnp_latency, 0);
-    fputs("</tr>\n", o);
+    fprintf(o, "<td>%" PRIu64 "</td></tr>\n", f->id);
 }
 
 void roce_html_flows_table(struct roce_html_page *pg)
 {
-    static const char *const heads[] = {"id",
-                                        "rank",
+    static const char *const heads[] = {"rank",
                                         "<flow",
-                                        "<transport",
-                                        "<paired with",
-                                        "packets",
-                                        "bytes",
-                                        "lasted &micro;s",
-                                        "retransmitted",
-                                        "episodes",
                                         "PSN gaps",
                                         "PSNs missing",
+                                        "retrans&shy;mitted",
+                                        "episodes",
                                         "NAKs",
                                         "CE marks",
-                                        "CE unanswered",
+                                        "CE un&shy;answered",
                                         "CNPs for it",
                                         "bad ICRC",
-                                        "ACK p50 &micro;s",
-                                        "ACK p99 &micro;s",
-                                        "CNP p50 &micro;s"};
+                                        "packets",
+                                        "bytes",
+                                        "lasted",
+                                        "ACK p50",
+                                        "ACK p99",
+                                        "CNP p50",
+                                        "<transport",
+                                        "<paired with",
+                                        "id"};
     const struct roce_report *r = pg->r;
     FILE *o = pg->o;
-    const struct roce_flow_report **bad = calloc(r->n_flows ? r->n_flows : 1, sizeof *bad);
-    size_t n_bad = bad != NULL ? roce_report_troubled(r, bad) : 0, rows = 0;
+    size_t rows = 0;
 
     fprintf(o,
             "<section id=\"flows\">\n<h2>Flows</h2>\n<p class=\"muted\">%zu flows carried "
-            "packets, %zu of them with trouble (ranked worst first; the rest by id).</p>\n",
-            r->n_flows, n_bad);
+            "packets; %zu ranked (those the diagnoses name in their order, then the others with "
+            "trouble, worst first: the graphs' order), the rest by id.</p>\n",
+            r->n_flows, pg->n_ranked);
     if (r->n_flows == 0) {
         fputs("<p>No RoCE flow.</p>\n</section>\n", o);
-        free(bad);
         return;
     }
     fputs("<div class=\"scroll tall\"><table class=\"sortable\" id=\"flows-table\">\n", o);
     th_row(o, heads, sizeof heads / sizeof heads[0]);
-    for (size_t i = 0; i < n_bad && rows < ROCE_HTML_MAX_FLOW_ROWS; i++, rows++)
-        flow_row(pg, bad[i], i + 1);
+    for (size_t i = 0; i < pg->n_ranked && rows < ROCE_HTML_MAX_FLOW_ROWS; i++, rows++)
+        flow_row(pg, pg->drawn[i], i + 1);
     for (size_t i = 0; i < r->n_flows && rows < ROCE_HTML_MAX_FLOW_ROWS; i++)
-        if (!roce_report_is_troubled(&r->flows[i])) {
+        if (pg->rank[i] == 0) {
             flow_row(pg, &r->flows[i], 0);
             rows++;
         }
@@ -117,15 +119,13 @@ void roce_html_flows_table(struct roce_html_page *pg)
                 "has them all).</p>\n",
                 r->n_flows - rows, ROCE_HTML_MAX_FLOW_ROWS);
     fputs("</section>\n", o);
-    free(bad);
 }
 
 void roce_html_episodes_table(struct roce_html_page *pg)
 {
-    static const char *const heads[] = {
-        "first frame",    "<flow",    "<first PSN", "<last PSN",
-        "packets",        "<trigger", "NAK frame",  "NAK to resend &micro;s",
-        "lasted &micro;s"};
+    static const char *const heads[] = {"first frame", "<flow",         "<first PSN",
+                                        "<last PSN",   "packets",       "<trigger",
+                                        "NAK frame",   "NAK to resend", "lasted"};
     const struct roce_report *r = pg->r;
     FILE *o = pg->o;
     size_t n = r->n_episodes,
@@ -151,12 +151,12 @@ void roce_html_episodes_table(struct roce_html_page *pg)
         roce_html_td_text(o, roce_trigger_name(ep->trigger));
         if (ep->nak_frame) {
             roce_html_td_u64(o, ep->nak_frame);
-            roce_html_td_us(o, ep->nak_to_resend_ns);
+            roce_html_td_dur(o, ep->nak_to_resend_ns);
         } else {
             roce_html_td_none(o);
             roce_html_td_none(o);
         }
-        roce_html_td_us(o, ep->last_ts_ns - ep->first_ts_ns);
+        roce_html_td_dur(o, ep->last_ts_ns - ep->first_ts_ns);
         fputs("</tr>\n", o);
     }
     fputs("</tbody></table></div>\n", o);

@@ -48,28 +48,24 @@
   var tip = document.getElementById("tip"), pinned = null;
   if (!tip) return;
 
-  function num(el, name) { return Number(el.getAttribute(name)); }
-
-  /* A value of an axis from a coordinate: data-{a}0/{a}1 are the values at
-   * the pixels data-{p}0/{p}1. */
-  function invert(svg, a, p, pos) {
-    var v0 = num(svg, "data-" + a + "0"), v1 = num(svg, "data-" + a + "1");
-    var p0 = num(svg, "data-" + p + "0"), p1 = num(svg, "data-" + p + "1");
-    return p1 === p0 ? v0 : v0 + (pos - p0) * (v1 - v0) / (p1 - p0);
+  /* ns as a time in the largest unit it fills (ns, \u00b5s, ms, s) */
+  function duration(ns) {
+    var units = [[1e9, "s"], [1e6, "ms"], [1e3, "\u00b5s"]], a = Math.abs(ns);
+    for (var i = 0; i < units.length; i++)
+      if (a >= units[i][0]) return (ns / units[i][0]).toFixed(3) + " " + units[i][1];
+    return ns + " ns";
   }
 
+  /* the frame's own number, verdicts, time and PSN, as the page has them
+   * from the analysis (never read back from the drawing) */
   function describe(el) {
-    var svg = el.ownerSVGElement, parts = [];
+    var parts = [];
     parts.push("<b>frame " + el.getAttribute("data-frame") + "</b>");
     parts.push(el.getAttribute("data-verdicts").split(" ").join(", "));
-    if (svg && svg.hasAttribute("data-t0")) {
-      var t = invert(svg, "t", "x", num(el, "x"));
-      parts.push("t \u2248 " + t.toPrecision(6) + " " + svg.getAttribute("data-unit"));
-      if (svg.hasAttribute("data-p0") && el.getAttribute("data-strip") === null) {
-        var p = invert(svg, "p", "y", num(el, "y"));
-        parts.push("PSN \u2248 first + " + Math.round(p));
-      }
-    }
+    if (el.hasAttribute("data-t"))
+      parts.push("time " + duration(Number(el.getAttribute("data-t"))) +
+                 " since the capture began (" + el.getAttribute("data-time") + ")");
+    if (el.hasAttribute("data-psn")) parts.push("PSN " + el.getAttribute("data-psn"));
     return parts.join("<br>");
   }
 
@@ -132,6 +128,32 @@
     show(el, e.clientX, e.clientY);
   });
   document.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
+  /* the keyboard: Tab reaches every mark, which shows its tooltip; Enter keeps it */
+  document.addEventListener("focusin", function (e) {
+    var el = frameOf(e.target);
+    if (!el || !el.ownerSVGElement || pinned) return;
+    var r = el.getBoundingClientRect();
+    show(el, r.left + r.width / 2, r.top + r.height / 2);
+  });
+  document.addEventListener("focusout", function (e) {
+    if (!pinned && frameOf(e.target)) tip.className = "";
+  });
+  document.addEventListener("keydown", function (e) {
+    var el = frameOf(e.target);
+    if (e.key !== "Enter" || !el || !el.ownerSVGElement) return;
+    e.preventDefault();
+    var same = el === pinned;
+    hide();
+    if (same) return;
+    pinFrame(el.id);
+  });
   if (/^#frame-[0-9]+$/.test(location.hash)) pinFrame(location.hash.slice(1));
-  window.addEventListener("scroll", function () { if (!pinned) tip.className = ""; }, { passive: true });
+  /* a scroll hides a tooltip not kept, except a mark's in focus: it follows the mark */
+  window.addEventListener("scroll", function () {
+    var f = frameOf(document.activeElement);
+    if (f && f.ownerSVGElement && !pinned) {
+      var r = f.getBoundingClientRect();
+      show(f, r.left + r.width / 2, r.top + r.height / 2);
+    } else if (!pinned) tip.className = "";
+  }, { passive: true });
 })();

@@ -10,7 +10,9 @@ of `-j 2`, of `rocescope merge`, of `rocescope localize`, and of a
   - no console error or warning, no exception, and no network request: the
     only request is the page's own file;
   - the DOM holds one element per frame with verdicts, with data-frame and
-    data-verdicts exactly as `rocescope --events` gives them, none twice;
+    data-verdicts exactly as `rocescope --events` gives them, none twice,
+    each with the frame's time and PSN (data-time, data-psn: what its
+    tooltip shows) as --events has them, each reachable by Tab;
   - a screenshot of each section is not blank (pixel variance and ink of
     the decoded PNG); for the bulk capture, the page's size and its first
     contentful paint.
@@ -20,8 +22,18 @@ of `-j 2`, of `rocescope merge`, of `rocescope localize`, and of a
     frame links to its mark exactly when a graph plots it, and the subject
     of a flow links to that flow's graph; a clean capture says nothing was
     found;
+  - the first screen (1400x900) holds the verdict, the diagnoses in view
+    (and "N more findings") and the worst flow's sequence graph; one
+    ranking: the flows the diagnoses name, in their order, are the flow
+    table's first ranks, the graphs follow the ranks, the worst flow's
+    graph is rank 1;
+  - the bulk capture (2 million packets over 2,000 QPs by default): every
+    drawn flow's series covers the flow (its first and last buckets within
+    one bucket of the flow's first and last frame in the JSON report);
 
-And on one page: the tooltip shows the frame under the pointer, a click on
+And on one page: the tooltip shows the frame under the pointer (its number,
+verdicts, time and PSN as --events has them), a mark in focus shows its
+tooltip and Enter keeps it, a click on
 a column heading sorts the table, a 400-pixel window needs no horizontal
 scrolling, printing hides the navigation and makes a PDF, and the shapes of
 the marks differ without their colours.
@@ -70,18 +82,28 @@ def capture_args(captures, name):
     return open(a, encoding="utf-8").read().split() if os.path.exists(a) else []
 
 
+class Events(dict):
+    """frame -> verdicts (space-separated); .detail: frame -> [time, PSN] as
+    --events writes them (the PSN as a string, None without one)."""
+    detail = None
+
+
 def events_of(rocescope, args, files):
-    """frame -> verdicts (space-separated) from --events."""
-    out = {}
+    """The frames with verdicts of --events (Events)."""
+    out = Events()
+    out.detail = {}
     for line in run([rocescope, "--events", *args, *files]).splitlines():
         o = json.loads(line)
         out[o["frame"]] = " ".join(o["verdicts"])
+        out.detail[o["frame"]] = [o["time"], str(o["psn"]) if "psn" in o else None]
     return out
 
 
 DOM_FRAMES = """Array.from(document.querySelectorAll('[data-frame]')).map(e => {
   const r = e.getBoundingClientRect();
-  return [e.getAttribute('data-frame'), e.getAttribute('data-verdicts'), r.width > 0 && r.height > 0];
+  return [e.getAttribute('data-frame'), e.getAttribute('data-verdicts'), r.width > 0 && r.height > 0,
+          e.getAttribute('data-time'), e.getAttribute('data-psn'), e.tabIndex,
+          !!e.ownerSVGElement];
 })"""
 
 SECTION_RECT = """(() => { const s = document.getElementById(%s); if (!s) return null;
@@ -99,8 +121,8 @@ def check_clean(b, label, page_url):
 
 
 def check_frames(b, label, want):
-    got, seen = {}, set()
-    for frame, verdicts, visible in b.evaluate(DOM_FRAMES):
+    got, seen, bad = {}, set(), []
+    for frame, verdicts, visible, t, psn, tab, svg in b.evaluate(DOM_FRAMES):
         f = int(frame)
         if f in seen:
             fail(f"{label}: frame {f} plotted twice")
@@ -108,6 +130,16 @@ def check_frames(b, label, want):
         got[f] = verdicts
         if not visible:
             fail(f"{label}: frame {f} has no area on the page")
+        if not svg:  # a row of the table of frames outside any flow
+            continue
+        # the tooltip's time and PSN are the frame's own, as --events has them
+        d = want.detail.get(f) if getattr(want, "detail", None) else None
+        if d is not None and (t != d[0] or (d[1] is not None and psn != d[1])):
+            bad.append((f, t, psn, d))
+        if tab != 0:
+            fail(f"{label}: frame {f} cannot be reached with the keyboard (tabindex {tab})")
+    if bad:
+        fail(f"{label}: {len(bad)} marks' time or PSN differ from --events: {bad[:3]}")
     if got != want:
         diff = sorted(set(got) ^ set(want)) or [f for f in want if got.get(f) != want[f]]
         fail(f"{label}: DOM frames differ from --events at frames {diff[:10]} "
@@ -116,24 +148,24 @@ def check_frames(b, label, want):
     return len(got)
 
 
-DOM_DIAGNOSES = """Array.from(document.querySelectorAll('#diagnoses > ol > li[data-kind]')).map(li => ({
+EVIDENCE = ":scope > div > .evidence, :scope > details > summary > .evidence"
+DOM_DIAGNOSES = """Array.from(document.querySelectorAll('#diagnoses ol > li[data-kind]')).map(li => ({
   kind: li.getAttribute('data-kind'), severity: li.getAttribute('data-severity'),
   cause: li.getAttribute('data-cause'),
-  text: Array.from(li.childNodes).filter(n => !(n.matches && n.matches('ul.subjects')))
-             .map(n => n.textContent).join(''),
-  frames: Array.from(li.querySelectorAll(':scope > .evidence')).map(e => e.textContent)[0] || '',
-  links: Array.from(li.querySelectorAll(':scope > .evidence a')).map(a => a.getAttribute('href')),
-  subjects: Array.from(li.querySelectorAll(':scope > ul.subjects > li')).map(s => ({
+  text: li.querySelector(':scope > .ftext').textContent,
+  frames: Array.from(li.querySelectorAll('%s')).map(e => e.textContent)[0] || '',
+  links: Array.from(li.querySelectorAll('%s')).flatMap(e => Array.from(e.querySelectorAll('a')))
+             .map(a => a.getAttribute('href')),
+  subjects: Array.from(li.querySelectorAll(':scope > details > ul.subjects > li')).map(s => ({
     more: s.classList.contains('muted'), text: s.textContent,
     frames: Array.from(s.querySelectorAll(':scope > .evidence')).map(e => e.textContent)[0] || '',
     links: Array.from(s.querySelectorAll(':scope > .evidence a')).map(a => a.getAttribute('href')),
-    subject: Array.from(s.querySelectorAll('.subject a')).map(a => a.getAttribute('href'))}))}))"""
+    subject: Array.from(s.querySelectorAll('.subject a')).map(a => a.getAttribute('href'))}))}))""" % (
+    EVIDENCE, EVIDENCE)
 HTML_FINDINGS = 12  # findings the page lists (analyzer/html/html_page.c)
-HTML_SUBJECTS = 5   # subjects per finding
-
-
-def diagnoses_of(rocescope, args, files):
-    return json.loads(run([rocescope, "--json", *args, *files]))["diagnoses"]
+HTML_OPEN = 4       # ... in view, the others behind "N more findings"
+HTML_SUBJECTS = 5   # subjects per finding, then "and N more"
+FIRST_SCREEN = (1400, 900)
 
 
 def check_diagnoses(b, label, want, plotted):
@@ -194,6 +226,99 @@ def check_diagnoses(b, label, want, plotted):
     return linked
 
 
+DOM_FIRST = """(() => { const box = s => { const e = typeof s === 'string' ? document.querySelector(s) : s;
+    if (!e) return null; const r = e.getBoundingClientRect();
+    return [r.top + scrollY, r.bottom + scrollY, r.width]; };
+  return {verdict: box('#verdict'), text: (document.getElementById('verdict') || {}).textContent,
+    findings: Array.from(document.querySelectorAll('#diagnoses > ol > li[data-kind]')).map(box),
+    more: box('#diagnoses details.findings > summary'),
+    worst: box('#worst svg.chart'), worstFlow: (document.querySelector('#worst article.flow') || {
+      getAttribute: () => null}).getAttribute('data-flow'),
+    graphs: Array.from(document.querySelectorAll('article.flow')).map(a => a.getAttribute('data-flow')),
+    ranked: Array.from(document.querySelectorAll('#flows-table tbody tr')).filter(
+      r => r.cells[0].getAttribute('data-v') !== '-1').map(
+      r => [Number(r.cells[0].textContent), r.cells[r.cells.length - 1].textContent])}; })()"""
+
+
+def check_first_screen(b, label, html, report):
+    """At 1400x900, before any scrolling: the verdict, the diagnoses (the first
+    HTML_OPEN findings, then "N more findings") and the worst flow's sequence
+    graph. One ranking: the flows the diagnoses name, in their order, are
+    the first ranks of the flow table, the graphs follow the ranks, and the
+    worst flow's graph is rank 1."""
+    w, h = FIRST_SCREEN
+    b.page("Emulation.setDeviceMetricsOverride",
+           {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": False})
+    b.load("file://" + os.path.abspath(html))
+    got = b.evaluate(DOM_FIRST)
+    b.page("Emulation.setDeviceMetricsOverride",
+           {"width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    diags = report["diagnoses"]
+    if got["verdict"] is None or got["verdict"][1] > h:
+        fail(f"{label}: the verdict is not on the first screen: {got['verdict']}")
+    elif not diags and "Nothing to act on" not in got["text"]:
+        fail(f"{label}: no diagnosis, and the verdict says {got['text']!r}")
+    elif diags and f"{len(diags[0]['subjects'])} " not in got["text"]:
+        fail(f"{label}: the verdict {got['text']!r} does not count the worst finding's subjects")
+    if len(got["findings"]) != min(len(diags), HTML_OPEN):
+        fail(f"{label}: {len(got['findings'])} findings in view, --json has {len(diags)}")
+    low = [f for f in got["findings"] if f[1] > h]
+    if low:
+        fail(f"{label}: findings below the first screen: {low}")
+    if len(diags) > HTML_OPEN and (got["more"] is None or got["more"][1] > h):
+        fail(f"{label}: {len(diags)} findings and no 'more findings' on the first screen")
+    if got["graphs"]:
+        if got["worst"] is None or got["worst"][1] > h:
+            fail(f"{label}: the worst flow's graph is not on the first screen: {got['worst']}")
+    # one ranking
+    ids = {}
+    for f in report["flows"]:
+        ids.setdefault((f["src"], f["dst"], f["dest_qp"]), set()).add(str(f["id"]))
+    named = []
+    for d in diags:
+        for sj in d["subjects"]:
+            k = sj["subject"]
+            c = ids.get((k.get("src"), k.get("dst"), k.get("dest_qp")))
+            if "dest_qp" in k and c and not any(n & c for n in named):
+                named.append(c)
+    ranked = got["ranked"]
+    if [r for r, _ in ranked] != list(range(1, len(ranked) + 1)):
+        fail(f"{label}: the flow table's ranks are not 1..{len(ranked)} in order")
+    bad = [i for i, c in enumerate(named) if i >= len(ranked) or ranked[i][1] not in c]
+    if bad:
+        i = bad[0]
+        fail(f"{label}: rank {i + 1} is flow {ranked[i][1] if i < len(ranked) else None}, the "
+             f"diagnoses' flow #{i + 1} is one of {sorted(named[i])}")
+    if got["graphs"] != [fid for _, fid in ranked[:len(got["graphs"])]]:
+        fail(f"{label}: graphs in the order {got['graphs'][:10]}, ranks {ranked[:10]}")
+    if got["graphs"] and got["worstFlow"] != got["graphs"][0]:
+        fail(f"{label}: the worst flow's graph is flow {got['worstFlow']}, rank 1 {got['graphs'][0]}")
+    return len(named)
+
+
+def check_coverage(b, label, report):
+    """Every drawn flow's series covers the flow: its first and last bucket
+    with packets within one bucket of the flow's first and last frame (the
+    JSON's times), and no graph says it is partial."""
+    flows = {str(f["id"]): f for f in report["flows"]}
+    arts = b.evaluate("Array.from(document.querySelectorAll('article.flow')).map(a => ["
+                      "a.getAttribute('data-flow'), a.getAttribute('data-series-first'), "
+                      "a.getAttribute('data-series-last'), a.getAttribute('data-bucket'), "
+                      "!!a.querySelector('[data-partial]')])")
+    for fid, first, last, width, partial in arts:
+        f = flows[fid]
+        if first is None or partial:
+            fail(f"{label}: flow {fid}'s graph has no whole series ({first}, partial {partial})")
+            continue
+        # the flows' times: seconds since the capture's first frame
+        ff, fl = f["first_time"] * 1e9, f["last_time"] * 1e9
+        w = int(width) + 1000  # and the JSON's rounding
+        if abs(int(first) - ff) > w or abs(int(last) - fl) > w:
+            fail(f"{label}: flow {fid}: series {first}..{last} ns, flow {ff:.0f}..{fl:.0f} ns, "
+                 f"bucket {width} ns")
+    return len(arts)
+
+
 def check_sections(b, label, sections, shots_dir, required=()):
     for sec in sections:
         rect = b.evaluate(SECTION_RECT % json.dumps(sec))
@@ -239,8 +364,10 @@ def interaction_checks(b, html, want):
     b.page("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": pos[0], "y": pos[1]})
     tip = b.evaluate("[document.getElementById('tip').className, "
                      "document.getElementById('tip').textContent]")
-    if tip[0] != "on" or f"frame {frame}" not in tip[1] or want[frame].split()[0] not in tip[1]:
-        fail(f"tooltip over frame {frame}: {tip}")
+    t, psn = want.detail[frame]
+    if tip[0] != "on" or f"frame {frame}" not in tip[1] or want[frame].split()[0] not in tip[1] \
+            or f"PSN {psn}" not in tip[1] or t not in tip[1]:
+        fail(f"tooltip over frame {frame}: {tip}, --events: time {t}, PSN {psn}")
     b.page("Input.dispatchMouseEvent", {"type": "mousePressed", "x": pos[0], "y": pos[1],
                                         "button": "left", "clickCount": 1})
     b.page("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": pos[0], "y": pos[1],
@@ -248,11 +375,27 @@ def interaction_checks(b, html, want):
     b.page("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 2, "y": 2})
     if b.evaluate("document.getElementById('tip').className") != "on":
         fail("a click does not keep the tooltip")
+    # the keyboard: a mark in focus shows its tooltip, Enter keeps it
+    b.page("Input.dispatchMouseEvent", {"type": "mousePressed", "x": 2, "y": 2,
+                                        "button": "left", "clickCount": 1})
+    b.page("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": 2, "y": 2,
+                                        "button": "left", "clickCount": 1})
+    last = sorted(want)[-1]
+    b.evaluate("document.querySelector('svg [data-frame=\"%d\"]').focus()" % last)
+    tip = b.evaluate("[document.getElementById('tip').className, "
+                     "document.getElementById('tip').textContent]")
+    if tip[0] != "on" or f"frame {last}" not in tip[1]:
+        fail(f"focus on frame {last}: tooltip {tip}")
+    b.page("Input.dispatchKeyEvent", {"type": "keyDown", "key": "Enter", "code": "Enter",
+                                      "windowsVirtualKeyCode": 13})
+    if not b.evaluate("document.querySelector('svg [data-frame=\"%d\"]').classList.contains("
+                      "'pinned')" % last):
+        fail(f"Enter on frame {last} does not keep its tooltip")
     # sorting: packets, ascending then descending
     order = b.evaluate("""(() => { const t = document.getElementById('flows-table');
         const th = Array.from(t.tHead.rows[0].cells).find(c => c.textContent === 'packets');
         const col = th.cellIndex, vals = () => Array.from(t.tBodies[0].rows).map(
-            r => Number(r.cells[col].textContent));
+            r => Number(r.cells[col].getAttribute('data-v') ?? r.cells[col].textContent));
         th.click(); const a = vals(); th.click(); const d = vals(); return [a, d]; })()""")
     if order[0] != sorted(order[0]) or order[1] != sorted(order[1], reverse=True):
         fail(f"sorting by packets: {order}")
@@ -324,7 +467,8 @@ def main():
     ap.add_argument("--editcap", required=True)
     ap.add_argument("--captures", required=True)
     ap.add_argument("--work", help="keep pages and screenshots here")
-    ap.add_argument("--bulk-packets", type=int, default=1000000)
+    ap.add_argument("--bulk-packets", type=int, default=2000000)
+    ap.add_argument("--bulk-qps", type=int, default=2000)
     ap.add_argument("--max-render-ms", type=float, default=2000)
     a = ap.parse_args()
     exe = cdp.find_chromium()
@@ -335,7 +479,7 @@ def main():
     shots = os.path.join(work, "shots")
     os.makedirs(shots, exist_ok=True)
     rs = a.rocescope
-    pages = n_diags = n_links = 0
+    pages = n_diags = n_links = n_named = 0
 
     with cdp.Browser(exe) as b:
         # every scenario capture, all flows drawn (--top)
@@ -351,8 +495,10 @@ def main():
             n = page_check(b, rs, html, name, want, shots, secs + ["diagnoses"],
                            required=("diagnoses", "summary", "flows", "graphs", "episodes",
                                      "limits"))
-            diags = diagnoses_of(rs, args, [cap])
+            report = json.loads(run([rs, "--json", *args, cap]))
+            diags = report["diagnoses"]
             links = check_diagnoses(b, name, diags, set(want))
+            n_named += check_first_screen(b, name, html, report)
             n_diags += len(diags)
             n_links += links
             pages += 1
@@ -418,8 +564,9 @@ def main():
         pages += 1
         print("ok localize", flush=True)
 
-        if n_diags < 10 or n_links < 10:
-            fail(f"the scenarios gave {n_diags} diagnoses and {n_links} evidence links")
+        if n_diags < 10 or n_links < 10 or n_named < 10:
+            fail(f"the scenarios gave {n_diags} diagnoses, {n_links} evidence links and "
+                 f"{n_named} flows the diagnoses name")
         evidence_click(b, os.path.join(work, "dcqcn_pcap.html"))
         print("ok a click on evidence frame pins its mark", flush=True)
 
@@ -429,8 +576,9 @@ def main():
 
         # a bulk capture: bounded page, first paint
         if a.bulk_packets:
-            bulk = os.path.join(work, f"bulk-{a.bulk_packets}.pcap")
-            run([a.rocegen, "bulk", "-o", bulk, "--packets", str(a.bulk_packets), "--qps", "1000",
+            bulk = os.path.join(work, f"bulk-{a.bulk_packets}-{a.bulk_qps}.pcap")
+            run([a.rocegen, "bulk", "-o", bulk, "--packets", str(a.bulk_packets), "--qps",
+                 str(a.bulk_qps),
                  "--seed", "1", "--snaplen", "128"])
             html = bulk + ".html"
             run([rs, "--html", html, "-o", os.devnull, bulk])
@@ -447,12 +595,19 @@ def main():
             if wrong or len(drawn) == 0:
                 fail(f"bulk: {len(wrong)} of {len(drawn)} plotted frames differ from --events")
             check_sections(b, "bulk", ["summary", "graphs", "cnp-latency"], shots)
+            report = json.loads(run([rs, "--json", bulk]))
+            covered = check_coverage(b, "bulk", report)
+            named = check_first_screen(b, "bulk", html, report)
+            if covered < 20 or named < 20:
+                fail(f"bulk: {covered} graphs, {named} flows the diagnoses name")
+            os.remove(bulk)
             if size > PAGE_MAX_BYTES:
                 fail(f"bulk: page of {size} bytes")
             if paint is None or paint > a.max_render_ms:
                 fail(f"bulk: first contentful paint {paint} ms")
             print(f"ok bulk {a.bulk_packets} packets: page {size} bytes, load {secs * 1000:.0f} ms, "
-                  f"first contentful paint {paint:.0f} ms, {len(drawn)} frames plotted", flush=True)
+                  f"first contentful paint {paint:.0f} ms, {len(drawn)} frames plotted, "
+                  f"{covered} graphs covering their flows", flush=True)
 
     print(f"{pages} pages checked; pages and screenshots in {work}")
     if failures:

@@ -3,7 +3,7 @@
  * time buckets that double their width and keep every packet and byte, PSNs
  * unwrapped across the wrap, retransmissions kept out of the "sent new"
  * bars, frames with verdicts placed by kind and capped (per flow and outside
- * any flow), the least recently active flow evicted at the bound, `-j`'s
+ * any flow), at the bound the series with the least trouble evicted, `-j`'s
  * renumbering, and a PFC/PAUSE timeline that adds up to the engine's paused
  * time. Frames come from rocegen_build through a real engine, or, for the
  * bounds, are written out by hand.
@@ -227,52 +227,72 @@ static void frame_of(struct roce_html_series *s, uint64_t id, int64_t t)
     roce_html_series_frame(s, NULL, &in, &out);
 }
 
-/* More flows than have series: the least recently active are evicted and
- * counted, the table still finds every other (probing across removals);
- * `-j` moves series with their ids and frames renumbered. */
-static void test_flows_evicted_and_absorbed(void)
+/* A frame with a verdict (a retransmission) of flow id at t. */
+static void verdict_of(struct roce_html_series *s, uint64_t id, uint64_t frame, int64_t t)
 {
-    struct roce_html_series *s = roce_html_series_new(), *d = roce_html_series_new();
-    const uint64_t more = 100;
-    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-    for (uint64_t id = 1; id <= ROCE_HTML_MAX_SERIES + more; id++)
-        frame_of(s, id, (int64_t)id * US);
-    CU_ASSERT_EQUAL(s->n_flows, ROCE_HTML_MAX_SERIES);
-    CU_ASSERT_EQUAL(s->flows_evicted, more);
-    unsigned missing = 0, present = 0;
-    for (uint64_t id = 1; id <= ROCE_HTML_MAX_SERIES + more; id++) {
-        if (id <= more)
-            missing += roce_html_series_flow(s, id) == NULL;
-        else
-            present += roce_html_series_flow(s, id) != NULL;
-    }
-    CU_ASSERT_EQUAL(missing, more);
-    CU_ASSERT_EQUAL(present, ROCE_HTML_MAX_SERIES);
-    /* flow more+1 active again: the next new flow evicts more+2 instead */
-    frame_of(s, more + 1, (int64_t)(ROCE_HTML_MAX_SERIES + more + 1) * US);
-    frame_of(s, 99999, (int64_t)(ROCE_HTML_MAX_SERIES + more + 2) * US);
-    CU_ASSERT_PTR_NOT_NULL(roce_html_series_flow(s, more + 1));
-    CU_ASSERT_PTR_NULL(roce_html_series_flow(s, more + 2));
-    /* a mark, then everything into d after 1000 frames and 10 flows */
     struct roce_verdict v;
     memset(&v, 0, sizeof v);
     v.has_flow = 1;
-    v.flow_id = 500;
-    v.frame = 500;
+    v.flow_id = id;
+    v.frame = frame;
+    v.ts_ns = t;
     v.opcode = RG_OP_RC_SEND_ONLY;
     v.flags = ROCE_V_RETRANSMISSION;
     roce_html_series_verdict(&v, s);
+}
+
+/* More flows than have series: series are evicted and counted, never those
+ * of the flows with trouble while series without any remain (flows 1..10
+ * have a frame with a verdict each, then 100 flows more than the bound
+ * come); the table still finds every other (probing across removals); a
+ * flow's series that lost its start is not complete, one from its first to
+ * its last frame is; `-j` moves series with their ids and frames
+ * renumbered. */
+static void test_flows_evicted_and_absorbed(void)
+{
+    struct roce_html_series *s = roce_html_series_new(), *d = roce_html_series_new();
+    const uint64_t more = 100, troubled = 10;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    for (uint64_t id = 1; id <= ROCE_HTML_MAX_SERIES + more; id++) {
+        frame_of(s, id, (int64_t)id * US);
+        if (id <= troubled)
+            verdict_of(s, id, id, (int64_t)id * US);
+    }
+    CU_ASSERT_EQUAL(s->n_flows, ROCE_HTML_MAX_SERIES);
+    CU_ASSERT_EQUAL(s->flows_evicted, more);
+    unsigned present = 0;
+    for (uint64_t id = 1; id <= ROCE_HTML_MAX_SERIES + more; id++)
+        present += roce_html_series_flow(s, id) != NULL;
+    CU_ASSERT_EQUAL(present, ROCE_HTML_MAX_SERIES);
+    for (uint64_t id = 1; id <= troubled; id++)
+        CU_ASSERT_PTR_NOT_NULL(roce_html_series_flow(s, id));
+    /* an evicted flow comes back: its series starts late, not complete */
+    uint64_t gone = 0;
+    for (uint64_t id = troubled + 1; gone == 0 && id <= ROCE_HTML_MAX_SERIES; id++)
+        if (roce_html_series_flow(s, id) == NULL)
+            gone = id;
+    CU_ASSERT_FATAL(gone != 0);
+    int64_t back = (int64_t)(ROCE_HTML_MAX_SERIES + more + 1) * US;
+    frame_of(s, gone, back);
+    /* a mark, then everything into d after 1000 frames and 10 flows */
+    verdict_of(s, 5, 500, 5 * US);
+    roce_html_series_finish(s, NULL);
+    const struct roce_html_flow *g = roce_html_series_flow(s, gone);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_FALSE(roce_html_series_complete(g, (int64_t)gone * US, back));
+    CU_ASSERT_TRUE(roce_html_series_complete(g, back, back));
+    CU_ASSERT_TRUE(roce_html_series_complete(roce_html_series_flow(s, 5), 5 * US, 5 * US));
+    CU_ASSERT_FALSE(roce_html_series_complete(NULL, 0, 0));
     CU_ASSERT_EQUAL(roce_html_series_absorb(d, s, 1000, 10), 0);
     CU_ASSERT_EQUAL(s->n_flows, 0);
     CU_ASSERT_EQUAL(d->n_flows, ROCE_HTML_MAX_SERIES);
-    CU_ASSERT_PTR_NULL(roce_html_series_flow(d, more + 2 + 10)); /* evicted from s */
-    CU_ASSERT_PTR_NOT_NULL(roce_html_series_flow(d, more + 1 + 10));
-    const struct roce_html_flow *f = roce_html_series_flow(d, 510);
+    CU_ASSERT_PTR_NOT_NULL(roce_html_series_flow(d, gone + 10));
+    const struct roce_html_flow *f = roce_html_series_flow(d, 15);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_EQUAL(f->n_marks, 1);
-    CU_ASSERT_EQUAL(f->marks[0].frame, 1500);
-    CU_ASSERT_EQUAL(d->n_marks, 1);
+    CU_ASSERT_EQUAL(f->n_marks, 2);
+    CU_ASSERT_EQUAL(f->marks[1].frame, 1500);
+    CU_ASSERT_EQUAL(d->n_marks, troubled + 1);
     CU_ASSERT_EQUAL(d->flows_evicted, more + 1);
     roce_html_series_free(s);
     roce_html_series_free(d);

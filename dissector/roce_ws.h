@@ -104,6 +104,8 @@ struct roce_ws_frame {
     guint8 cls, version, malformed, truncated;
     guint8 bth_captured, icrc_status, fecn, becn;
     guint8 vcrc_status; /* native InfiniBand (version ROCE_VERSION_IB) */
+    guint8 has_deth;    /* a captured DETH (UD, CNP on some NICs): deth_srcqp is the source QP */
+    guint32 deth_srcqp;
 };
 
 /* Start a new engine for a new capture file from the preferences (init
@@ -131,6 +133,10 @@ struct roce_engine *roce_ws_engine(void);
 /* A number that changes whenever the engine's state does (frame fed,
  * settled, new file): report consumers rebuild when it moved. */
 guint64 roce_ws_generation(void);
+
+/* Whether nothing was fed since the engine was last settled: its reports
+ * are final (the first pass is over). */
+gboolean roce_ws_settled(void);
 
 /* ---- roce_ws_render.c ---- */
 

@@ -150,6 +150,8 @@ static void store_decode(struct roce_ws_frame *fr, const struct roce_pkt *pkt)
     fr->vcrc_status = pkt->vcrc_status;
     fr->fecn = pkt->fecn;
     fr->becn = pkt->becn;
+    fr->has_deth = pkt->cls != ROCE_CLASS_NON_ROCE && roce_pkt_has(pkt, ROCE_HDR_DETH);
+    fr->deth_srcqp = fr->has_deth ? pkt->deth_srcqp : 0;
 }
 
 /* on_verdict: a settled verdict, for this frame or an earlier one. */
@@ -280,4 +282,9 @@ struct roce_engine *roce_ws_engine(void)
 guint64 roce_ws_generation(void)
 {
     return state.generation;
+}
+
+gboolean roce_ws_settled(void)
+{
+    return state.engine != NULL && state.settled;
 }

@@ -89,6 +89,8 @@ const char *roce_ws_endpoint(wmem_allocator_t *scope, const struct roce_ws_frame
 
     if (!source)
         return wmem_strdup_printf(scope, "%s QP 0x%06x", addr, k->dqpn);
+    if (fr->paired_by == ROCE_PAIRED_NONE && fr->has_deth) /* UD: the frame names it */
+        return wmem_strdup_printf(scope, "%s QP 0x%06x", addr, fr->deth_srcqp);
     if (fr->paired_by == ROCE_PAIRED_NONE)
         return wmem_strdup_printf(scope, "%s QP ?", addr);
     return wmem_strdup_printf(scope, "%s QP 0x%06x", addr, fr->peer_dqpn);

@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 
+#include "report.h" /* roce_report_cmp_rank: the report's trouble ranking */
 #include "roce_ws.h"
 
 #define CLI_FLOWS      "roce,flows"
@@ -70,7 +71,7 @@ struct flow_row {
     guint64 id;
     char flow[FLOW_LABEL_LEN];
     const char *transport;
-    char paired[FLOW_LABEL_LEN]; /* "2 (psn)" or "-" */
+    char paired[FLOW_LABEL_LEN]; /* the paired flow's QP (the source QP): "0x0000a1 (cm)", or "-" */
     guint64 v[V_COUNT];
     gboolean have_latency;
     double lat_p50_us, lat_max_us;
@@ -87,12 +88,16 @@ static void flow_label(const struct roce_flow_key *k, char *buf, size_t len)
 
 static void flow_row(const struct roce_flow_report *r, struct flow_row *row)
 {
+    struct roce_engine *e = roce_ws_engine();
+    struct roce_flow_state st;
+
     row->id = r->id;
     flow_label(&r->key, row->flow, sizeof row->flow);
     row->transport = roce_transport_name((enum roce_transport)r->transport);
-    if (r->peer_id != 0)
-        snprintf(row->paired, sizeof row->paired, "%" G_GUINT64_FORMAT " (%s)", r->peer_id,
-                 roce_paired_by_name(r->paired_by));
+    if (r->peer_id != 0 && e != NULL && roce_engine_flow_state(e, &r->key, r->id, &st) == 0 &&
+        st.paired_by != ROCE_PAIRED_NONE)
+        snprintf(row->paired, sizeof row->paired, "0x%06x (%s)", (unsigned)st.peer_dqpn,
+                 roce_paired_by_name(st.paired_by));
     else
         snprintf(row->paired, sizeof row->paired, "-");
     row->v[V_PACKETS] = r->packets;
@@ -208,13 +213,13 @@ static void flows_draw(void *tapdata)
     printf("\n");
     print_rule();
     printf("RoCE flows (rocescope): %zu\n", n);
-    printf("%4s %-*s %-4s %-11s", "ID", flow_w, "Flow", "Tr", "Paired");
+    printf("%4s %-*s %-4s %-14s", "ID", flow_w, "Flow", "Tr", "Paired QP");
     for (int c = 0; c < V_COUNT; c++)
         printf(" %*s", value_cols[c].width, value_cols[c].title);
     printf(" %11s %11s\n", "CNP-p50-us", "CNP-max-us");
     for (i = 0; i < n; i++) {
         flow_row(&r[i], &row);
-        printf("%4" G_GUINT64_FORMAT " %-*s %-4s %-11s", row.id, flow_w, row.flow, row.transport,
+        printf("%4" G_GUINT64_FORMAT " %-*s %-4s %-14s", row.id, flow_w, row.flow, row.transport,
                row.paired);
         for (int c = 0; c < V_COUNT; c++)
             printf(" %*" G_GUINT64_FORMAT, value_cols[c].width, row.v[c]);
@@ -267,16 +272,26 @@ static ROCE_WS_TAP_INIT_RET flows_cli_init(const char *opt_arg, void *userdata)
  * settled then), per frame in a one-pass tshark. Flows the engine evicted
  * (roce.max_flows) have no report and no row.
  *
- * Wireshark 4.0's dialog shows a TABLE_ITEM_FLOAT with six decimals: counts
- * are TABLE_ITEM_UINT (bytes beyond 4 GiB fall back to a float, exact to
- * 2^53), latencies whole nanoseconds, and a value that does not exist (no
- * CNP, so no latency) is TABLE_ITEM_NONE, which the dialog leaves blank and
- * sorts as 0. The last column is the display filter of the flow's frames.
+ * Column 0 is the flow's rank by trouble among the capture's flows, 1 the
+ * worst: the report's ranking (roce_report_cmp_rank, report_rank.c: the
+ * troubled flows in the order of rocescope's text summary, then the
+ * others). Wireshark's dialog sorts by column 0 when it has been filled,
+ * so the worst flow comes first.
+ * The ranking needs every flow's final report: it is made once per settled
+ * engine (a retap after the first pass, tshark -2); before that (a one-pass
+ * tshark) the rank is 0. Wireshark sizes every column but the last to its
+ * contents: the last is the short CNP max.
+ *
+ * Counts are TABLE_ITEM_UINT (bytes beyond 4 GiB fall back to a float,
+ * exact to 2^53), latencies microseconds with three decimals as in the CLI,
+ * and a value that does not exist (no CNP, so no latency) is
+ * TABLE_ITEM_NONE, which the dialog leaves blank and sorts as 0; tshark's
+ * table printer ends a row at a blank, so they are last.
  */
 #define TABLE_TITLE "RoCE flows"
 
 enum table_col {
-    C_ID,
+    C_RANK,
     C_FLOW,
     C_PACKETS,
     C_BYTES,
@@ -296,20 +311,22 @@ enum table_col {
     C_CNPS_MATCHED,
     C_TRANSPORT,
     C_PAIRED,
+    C_ID,
     C_FILTER,
     C_LAT_P50, /* last: tshark's table printer ends a row at a blank (TABLE_ITEM_NONE) */
     C_LAT_MAX,
     TABLE_COLS
 };
 
-/* Column titles and tshark formats, and the flow_row value of each count
- * column (-1: not a count). Titles are short so that the columns that tell
- * of trouble fit beside the flow in the dialog's first view. */
+/* Column titles and tshark formats (Wireshark's dialog formats with them
+ * too), and the flow_row value of each count column (-1: not a count).
+ * Titles are short so that the columns that tell of trouble fit beside the
+ * flow in the dialog's first view. */
 static const struct {
     const char *title, *format;
     int value;
 } table_cols[TABLE_COLS] = {
-    [C_ID] = {"ID", "%4u", -1},
+    [C_RANK] = {"Rank", "%4u", -1},
     [C_FLOW] = {"Flow", "%-44s", -1},
     [C_PACKETS] = {"Packets", "%9u", V_PACKETS},
     [C_BYTES] = {"Bytes", "%12u", V_BYTES},
@@ -327,19 +344,23 @@ static const struct {
     [C_EP_TIMEOUT] = {"timeout", "%7u", V_EP_TIMEOUT},
     [C_CNPS] = {"CNPs", "%6u", V_CNPS},
     [C_CNPS_MATCHED] = {"CNPs matched", "%12u", V_CNPS_MATCHED},
-    [C_LAT_P50] = {"CNP p50 (ns)", "%12u", -1},
-    [C_LAT_MAX] = {"CNP max (ns)", "%12u", -1},
     [C_TRANSPORT] = {"Transport", "%-9s", -1},
-    [C_PAIRED] = {"Paired with", "%-11s", -1},
+    [C_PAIRED] = {"Paired QP", "%-14s", -1},
+    [C_ID] = {"ID", "%4u", -1},
     [C_FILTER] = {"Filter", "%-24s", -1},
+    [C_LAT_P50] = {"CNP p50 (us)", "%12.3f", -1},
+    [C_LAT_MAX] = {"CNP max (us)", "%12.3f", -1},
 };
 
 static stat_tap_table_item table_fields[TABLE_COLS];
 
 /* Row of each flow id (row + 1; 0: none) and the engine generation each row
  * was filled at. */
-static GArray *row_of_flow;  /* guint, indexed by flow id */
+static GArray *row_of_flow;    /* guint, indexed by flow id */
 static GArray *row_generation; /* guint64, indexed by row */
+/* Rank of each flow id (0: none), made at generation rank_generation. */
+static GArray *rank_of_flow; /* guint, indexed by flow id */
+static guint64 rank_generation = G_MAXUINT64;
 
 static stat_tap_table_item_type item_uint(guint64 v)
 {
@@ -351,6 +372,14 @@ static stat_tap_table_item_type item_uint(guint64 v)
     }
     it.type = TABLE_ITEM_UINT;
     it.value.uint_value = (guint)v;
+    return it;
+}
+
+static stat_tap_table_item_type item_float(double v)
+{
+    stat_tap_table_item_type it = {0};
+    it.type = TABLE_ITEM_FLOAT;
+    it.value.float_value = v;
     return it;
 }
 
@@ -381,6 +410,48 @@ static void table_free_item(stat_tap_table *table, guint row, guint column,
     }
 }
 
+/* The rank of flow id (0: not ranked: the engine is not settled yet). */
+static guint flow_rank(guint64 id)
+{
+    return id < rank_of_flow->len ? g_array_index(rank_of_flow, guint, id) : 0;
+}
+
+/* Rank the flows of the settled engine, worst first, by the report's
+ * ranking, once per generation; then write the rank of every row of table.
+ * Returns TRUE when the ranks were (re)made. */
+static gboolean table_rank(stat_tap_table *table)
+{
+    guint64 gen = roce_ws_generation();
+    struct roce_flow_report *r;
+    const struct roce_flow_report **order;
+    size_t n;
+
+    if (!roce_ws_settled() || gen == rank_generation)
+        return FALSE;
+    rank_generation = gen;
+    g_array_set_size(rank_of_flow, 0);
+    r = flow_reports(&n);
+    order = g_new(const struct roce_flow_report *, n > 0 ? n : 1);
+    for (size_t i = 0; i < n; i++)
+        order[i] = &r[i];
+    qsort(order, n, sizeof *order, roce_report_cmp_rank);
+    for (size_t i = 0; i < n; i++) {
+        if (order[i]->id >= G_MAXUINT)
+            continue;
+        if (order[i]->id >= rank_of_flow->len)
+            g_array_set_size(rank_of_flow, (guint)order[i]->id + 1);
+        g_array_index(rank_of_flow, guint, order[i]->id) = (guint)MIN(i + 1, G_MAXUINT);
+    }
+    g_free(order);
+    g_free(r);
+    for (guint f = 0; f < row_of_flow->len; f++) {
+        guint row = g_array_index(row_of_flow, guint, f);
+        if (row != 0 && row <= table->num_elements)
+            table->elements[row - 1][C_RANK] = item_uint(flow_rank(f));
+    }
+    return TRUE;
+}
+
 /* The items of one flow's row. */
 static void row_items(const struct roce_flow_report *r, stat_tap_table_item_type *items)
 {
@@ -391,12 +462,13 @@ static void row_items(const struct roce_flow_report *r, stat_tap_table_item_type
     for (int c = 0; c < TABLE_COLS; c++)
         if (table_cols[c].value >= 0)
             items[c] = item_uint(row.v[table_cols[c].value]);
+    items[C_RANK] = item_uint(flow_rank(row.id));
     items[C_ID] = item_uint(row.id);
     items[C_FLOW] = item_string(row.flow);
     items[C_TRANSPORT] = item_string(row.transport);
     items[C_PAIRED] = item_string(row.paired);
-    items[C_LAT_P50] = row.have_latency ? item_uint((guint64)r->cnp_latency.p50) : item_none();
-    items[C_LAT_MAX] = row.have_latency ? item_uint((guint64)r->cnp_latency.max) : item_none();
+    items[C_LAT_P50] = row.have_latency ? item_float(row.lat_p50_us) : item_none();
+    items[C_LAT_MAX] = row.have_latency ? item_float(row.lat_max_us) : item_none();
     snprintf(filter, sizeof filter, "roce.flow.id == %" G_GUINT64_FORMAT, row.id);
     items[C_FILTER] = item_string(filter);
 }
@@ -408,17 +480,18 @@ static gboolean table_update(stat_tap_table *table, const struct roce_ws_frame *
     struct roce_flow_report r;
     stat_tap_table_item_type items[TABLE_COLS];
     guint64 gen = roce_ws_generation();
+    gboolean ranked = table_rank(table);
     guint row;
 
     if (e == NULL || !fr->has_flow || fr->flow_id >= G_MAXUINT)
-        return FALSE;
+        return ranked;
     if (fr->flow_id >= row_of_flow->len)
         g_array_set_size(row_of_flow, (guint)fr->flow_id + 1);
     row = g_array_index(row_of_flow, guint, fr->flow_id);
     if (row != 0 && g_array_index(row_generation, guint64, row - 1) == gen)
-        return FALSE; /* filled since the engine last moved */
+        return ranked; /* filled since the engine last moved */
     if (roce_engine_flow_report(e, &fr->key, fr->flow_id, &r) != 0)
-        return FALSE; /* evicted or retired */
+        return ranked; /* evicted or retired */
     row_items(&r, items);
     if (row == 0) {
         row = table->num_elements + 1;
@@ -438,9 +511,12 @@ static void table_forget_rows(void)
     if (row_of_flow == NULL) {
         row_of_flow = g_array_new(FALSE, TRUE, sizeof(guint));
         row_generation = g_array_new(FALSE, TRUE, sizeof(guint64));
+        rank_of_flow = g_array_new(FALSE, TRUE, sizeof(guint));
     }
     g_array_set_size(row_of_flow, 0);
     g_array_set_size(row_generation, 0);
+    g_array_set_size(rank_of_flow, 0);
+    rank_generation = G_MAXUINT64;
 }
 
 static void table_init(stat_tap_table_ui *ui)
@@ -480,7 +556,8 @@ static void table_fields_fill(void)
 {
     for (int c = 0; c < TABLE_COLS; c++) {
         gboolean text = c == C_FLOW || c == C_TRANSPORT || c == C_PAIRED || c == C_FILTER;
-        table_fields[c].type = text ? TABLE_ITEM_STRING : TABLE_ITEM_UINT;
+        gboolean us = c == C_LAT_P50 || c == C_LAT_MAX;
+        table_fields[c].type = text ? TABLE_ITEM_STRING : us ? TABLE_ITEM_FLOAT : TABLE_ITEM_UINT;
         table_fields[c].align = text ? TAP_ALIGN_LEFT : TAP_ALIGN_RIGHT;
         table_fields[c].column_name = table_cols[c].title;
         table_fields[c].field_format = table_cols[c].format;

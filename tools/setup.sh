@@ -10,7 +10,9 @@
 # and bash-completion the package test (systemd for systemd-analyze verify of
 # the unit, absent from minimal images); python3-yaml the rules test; chromium
 # (headless) and a font the HTML report's browser tests; jq an example of the
-# manual page (the documentation examples run as a test). Services these
+# manual page (the documentation examples run as a test); xvfb, wireshark-qt,
+# xdotool and xclip the plugin's GUI test (plugin_gui), with imagemagick for
+# tools/wireshark_screenshot.sh. Services these
 # packages bring are not started (a policy-rc.d says so while they are
 # installed).
 #   tools/setup.sh            install + build
@@ -22,7 +24,7 @@ PKGS="build-essential cmake pkg-config python3 debian-archive-keyring libpcap-de
 zlib1g-dev libzstd-dev liblz4-dev zstd lz4 \
 wireshark-dev tshark jq clang libclang-rt-14-dev valgrind cppcheck clang-tidy time tcpreplay iproute2 \
 libmicrohttpd-dev libseccomp-dev gdb curl prometheus prometheus-node-exporter lintian bash-completion python3-yaml \
-chromium fonts-dejavu-core systemd"
+chromium fonts-dejavu-core systemd xvfb wireshark-qt xdotool xclip imagemagick"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

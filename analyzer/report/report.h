@@ -122,6 +122,10 @@ const struct roce_lat *roce_report_lat_get(const struct roce_report_lat *l);
 uint64_t roce_report_trouble(const struct roce_flow_report *f);
 int roce_report_is_troubled(const struct roce_flow_report *f);
 int roce_report_cmp_worst(const void *a, const void *b);
+/* qsort's order of every flow by rank: the troubled ones first, in the
+ * order of roce_report_troubled (the text summary's #1, #2, ...), then the
+ * others by roce_report_cmp_worst (Wireshark's Statistics > RoCE Flows). */
+int roce_report_cmp_rank(const void *a, const void *b);
 size_t roce_report_troubled(const struct roce_report *r, const struct roce_flow_report **out);
 
 /* Growth of the report's arrays (report_model.c): a new zeroed element at the

@@ -34,6 +34,16 @@ int roce_report_cmp_worst(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
+int roce_report_cmp_rank(const void *a, const void *b)
+{
+    const struct roce_flow_report *x = *(const struct roce_flow_report *const *)a;
+    const struct roce_flow_report *y = *(const struct roce_flow_report *const *)b;
+    int tx = roce_report_is_troubled(x) != 0, ty = roce_report_is_troubled(y) != 0;
+    if (tx != ty)
+        return ty - tx;
+    return roce_report_cmp_worst(a, b);
+}
+
 size_t roce_report_troubled(const struct roce_report *r, const struct roce_flow_report **out)
 {
     size_t n = 0;

@@ -59,7 +59,7 @@ FLOW_COLUMNS = [
     ("Matched", lambda f: f["cnps_matched"]), ("BadICRC", lambda f: f["bad_icrc"]),
 ]
 FLOW_ROW = re.compile(r"^\s*(\d+) (\S+) -> (\S+) QP 0x([0-9a-f]+)\s+(\S+)"
-                      r"\s+(-|\d+ \(\w+\))\s+(.*)$")
+                      r"\s+(-|0x[0-9a-f]+ \(\w+\))\s+(.*)$")
 ROW_SEPARATOR = "=" * 20
 
 
@@ -546,26 +546,46 @@ def flowtable_rows(out):
             if re.match(r"^\s*\d+ \|", l)]
 
 
+# cells of a -z roce,flowtable row (dissector/roce_ws_stats.c, enum table_col)
+FT_RANK, FT_FLOW, FT_PAIRED, FT_ID, FT_FILTER = 0, 1, 19, 20, 21
+
+
+def cli_ranking(rocescope, path):
+    """The flows of rocescope's text summary (#1, #2, ...), worst first."""
+    out = subprocess.run([rocescope, path], check=True, capture_output=True, text=True,
+                         timeout=60).stdout
+    return [m.group(1) for m in re.finditer(r"^\s+#\d+ (\S+ -> \S+ QP 0x[0-9a-f]+)  ", out,
+                                             re.M)]
+
+
 def test_flowtable(c, t):
     """The Statistics-menu table, through tshark's generic table printer:
-    integer columns, blank latencies without CNPs, the flow's filter, and a
-    display filter that selects flows."""
+    ranked by trouble as the CLI's summary, integer columns, the paired QP in
+    hex, latencies in microseconds (blank without CNPs), the flow's filter,
+    and a display filter that selects flows."""
     path = t.scenario("loss_receiver")
     report = t.report(path)
     rows = flowtable_rows(t.tshark(path, "-2", "-q", "-z", "roce,flowtable"))
     c.check(len(rows) == len(report["flows"]),
             f"-z roce,flowtable: {len(rows)} rows, CLI {len(report['flows'])} flows")
-    by_id = {int(r[0]): r for r in rows}
+    by_id = {int(r[FT_ID]): r for r in rows}
     for f in report["flows"]:
         r = by_id.get(f["id"])
         if not c.check(r is not None, f"-z roce,flowtable: no row for flow {f['id']}"):
             continue
-        # ID, Flow, Packets, Bytes, Gaps, Missing, Retx: integers as the CLI's
+        # Rank, Flow, Packets, Bytes, Gaps, Missing, Retx: integers as the CLI's
         c.check(r[2:7] == [str(f["packets"]), str(f["bytes"]), str(f["psn_gaps"]),
                            str(f["missing_psns"]), str(f["retransmitted_packets"])],
                 f"-z roce,flowtable flow {f['id']}: {r[2:7]}")
-        c.check(f"roce.flow.id == {f['id']}" in r,
+        c.check(f"roce.flow.id == {f['id']}" == r[FT_FILTER],
                 f"-z roce,flowtable flow {f['id']}: no filter cell in {r}")
+        if f.get("paired_with"):
+            want = "0x%06x (%s)" % (f["paired_with"]["dest_qp"], f["paired_by"])
+            c.check(r[FT_PAIRED] == want, f"-z roce,flowtable flow {f['id']}: paired "
+                    f"{r[FT_PAIRED]!r}, CLI {want!r}")
+        else:
+            c.check(r[FT_PAIRED] == "-", f"-z roce,flowtable flow {f['id']}: paired "
+                    f"{r[FT_PAIRED]!r} (unpaired)")
     # the flow's filter selects its frames
     flow = max(report["flows"], key=lambda f: f["packets"])
     out = t.tshark(path, "-2", "-Y", f"roce.flow.id == {flow['id']}")
@@ -576,20 +596,31 @@ def test_flowtable(c, t):
     rows = flowtable_rows(t.tshark(path, "-2", "-q", "-z",
                                    "roce,flowtable,roce.analysis.psn_gap"))
     want = sorted(f["id"] for f in report["flows"] if f["psn_gaps"] > 0)
-    c.check(sorted(int(r[0]) for r in rows) == want,
-            f"-z roce,flowtable,roce.analysis.psn_gap: flows {[r[0] for r in rows]}, want {want}")
-    # latencies: whole nanoseconds where the flow has CNPs, blank elsewhere
+    c.check(sorted(int(r[FT_ID]) for r in rows) == want,
+            f"-z roce,flowtable,roce.analysis.psn_gap: flows {[r[FT_ID] for r in rows]}, "
+            f"want {want}")
+    # ranks: 1..n, the troubled flows first in the order of the CLI's summary
+    for name in ("loss_receiver", "dcqcn", "ecn_cnp"):
+        path = t.scenario(name)
+        rows = flowtable_rows(t.tshark(path, "-2", "-q", "-z", "roce,flowtable"))
+        ranked = sorted(rows, key=lambda r: int(r[FT_RANK]))
+        c.check([int(r[FT_RANK]) for r in ranked] == list(range(1, len(rows) + 1)),
+                f"{name} flowtable: ranks {[r[FT_RANK] for r in rows]}")
+        cli = cli_ranking(t.rocescope, path)
+        got = [r[FT_FLOW] for r in ranked][:len(cli)]
+        c.check(cli and got == cli, f"{name} flowtable: by rank {got}, CLI summary {cli}")
+    # latencies: microseconds (three decimals) where the flow has CNPs, blank elsewhere
     path = t.scenario("ecn_cnp")
     report = t.report(path)
-    rows = {int(r[0]): r for r in flowtable_rows(t.tshark(path, "-2", "-q", "-z",
-                                                          "roce,flowtable"))}
+    rows = {int(r[FT_ID]): r for r in flowtable_rows(t.tshark(path, "-2", "-q", "-z",
+                                                               "roce,flowtable"))}
     for f in report["flows"]:
         r = rows.get(f["id"], [])
         lat = f["cnp_latency_us"]
         if lat and lat.get("count", 0) > 0:
-            want = [str(round(lat["p50"] * 1000)), str(round(lat["max"] * 1000))]
+            want = ["%.3f" % lat["p50"], "%.3f" % lat["max"]]
             c.check(r[-3:-1] == want, f"ecn_cnp flowtable flow {f['id']}: latency {r[-3:-1]}, "
-                    f"CLI {want} ns")
+                    f"CLI {want} us")
         else:
             c.check(r[-2:] == ["roce.flow.id == %d" % f["id"], ""],
                     f"ecn_cnp flowtable flow {f['id']}: latency not blank: {r[-3:]}")
@@ -634,6 +665,9 @@ def test_conversations(c, t):
             f"(conversations: {list(conv)})")
     c.check(ends.get(end_a, [0])[0] == total and ends.get(end_b, [0])[0] == total,
             f"-z endpoints,roce: {end_a}, {end_b}: {ends}")
+    # UD flows are never paired, but their frames carry the source QP (DETH)
+    c.check(not any("QP ?" in end for key in conv for end in key),
+            f"-z conv,roce: an end without its QP: {list(conv)}")
     c.check(sum(r[2] for r in conv.values()) == sum(f["packets"] for f in flows.values()),
             f"-z conv,roce: {sum(r[2] for r in conv.values())} frames in all")
     # Apply as Filter: A <-> B, and A -> B

@@ -471,6 +471,8 @@ struct pass {
     size_t n_lines;
     struct evidence *ev; /* by frame (owned) */
     size_t n_ev, next_ev;
+    const struct roce_writer_note *notes; /* the front end's, by frame (borrowed) */
+    size_t n_notes, next_note;
     char **head; /* frame 1's lines (owned) */
     size_t n_head;
     uint64_t frame;                  /* the last frame written */
@@ -597,7 +599,7 @@ static void spool_next(struct pass *p)
 }
 
 /* The comments of frame n: the record's own, frame 1's head, the verdicts',
- * the diagnoses'. */
+ * the diagnoses', the front end's notes. */
 static void frame_comments(struct pass *p, uint64_t n, struct opts *o)
 {
     if (n == 1)
@@ -613,6 +615,10 @@ static void frame_comments(struct pass *p, uint64_t n, struct opts *o)
         p->next_ev++;
     for (; p->next_ev < p->n_ev && p->ev[p->next_ev].frame == n; p->next_ev++)
         opts_comment(o, p->lines[p->ev[p->next_ev].line]);
+    while (p->next_note < p->n_notes && p->notes[p->next_note].frame < n)
+        p->next_note++;
+    for (; p->next_note < p->n_notes && p->notes[p->next_note].frame == n; p->next_note++)
+        opts_comment(o, p->notes[p->next_note].text);
 }
 
 /* The output interface of f (written now when it is new): its id, or -1 on
@@ -785,6 +791,8 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
     memset(&p, 0, sizeof p);
     p.out.fp = out;
     p.a = a;
+    p.notes = r->notes;
+    p.n_notes = r->n_notes;
     int rc = -1;
     if (diagnoses(&p, rep) != 0 || head_lines(&p, rep) != 0) {
         roce_complain(what, "out of memory");

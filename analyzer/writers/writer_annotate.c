@@ -732,8 +732,10 @@ static int put_frame(struct pass *p, const struct roce_capture_frame *f,
 static int copy_file(struct pass *p, const char *path)
 {
     char msg[CAPTURE_MSG_LEN];
-    struct roce_capture *c = roce_capture_open(path, msg, sizeof msg);
+    struct roce_capture *c = roce_capture_open_read(path, msg, sizeof msg);
     struct roce_capture_frame f;
+    if (c == NULL) /* a format read from the path only (libpcap's): mapped as before */
+        c = roce_capture_open(path, msg, sizeof msg);
     if (c == NULL)
         return 0;
     if (roce_capture_linktype_check(roce_capture_linktype(c), roce_capture_linktype_name(c), msg,

@@ -18,7 +18,9 @@
  * unnamed temporary file, tmpfile(3)) in frame order, as the engine settles
  * them; at the end (`report`) the capture files are read again, with the
  * readers the analysis used (capture.h) so that frames are numbered as the
- * analysis numbered them, and each frame is written as its record was
+ * analysis numbered them (with read(2), not mapped: every byte is copied
+ * anyway, and a mapping's page-table work per window costs more than that,
+ * roce_capture_open_read), and each frame is written as its record was
  * stored, its comments merged in from the spool, the diagnoses' evidence
  * frames (bounded by the report) and, on frame 1, the summary's head. Frames
  * cannot be written as they settle: the first frame's comment is known only

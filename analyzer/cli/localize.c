@@ -496,7 +496,8 @@ static int write_output(struct lz_run *r, struct roce_writers *ws, const char *i
 }
 
 /* --annotate: a file per capture, DIR/NAME.pcapng, opened before the
- * readings. 0, or -1 (message printed). */
+ * readings. 0, or the exit status after a message (two points of one name:
+ * usage). */
 static int open_annotated(struct lz_run *r)
 {
     static char names[ROCE_VANTAGE_MAX_POINTS][NAME_LEN];
@@ -506,8 +507,16 @@ static int open_annotated(struct lz_run *r)
     for (int i = 0; i < r->a.n_files; i++) {
         name_input(r->a.files[i], &paths[i], names[i], NAME_LEN);
         np[i] = names[i];
+        for (int k = 0; k < i; k++)
+            if (strcmp(names[k], names[i]) == 0) { /* as make_points says it */
+                roce_complainf("localize: two vantage points named '%s' (name them: NAME=FILE)",
+                               names[i]);
+                return usage_error();
+            }
     }
-    return roce_lz_annotate_open(&r->ann, r->a.annotate, (unsigned)r->a.n_files, np, paths);
+    return roce_lz_annotate_open(&r->ann, r->a.annotate, (unsigned)r->a.n_files, np, paths) != 0
+               ? ROCE_EXIT_OUTPUT
+               : 0;
 }
 
 /* Everything after the arguments, into the writers' files (committed, or
@@ -592,8 +601,7 @@ int roce_localize_main(int argc, char **argv)
         r->in = calloc(r->n_in, sizeof *r->in);
         if (roce_writers_open(&ws) != 0) {
             rc = ROCE_EXIT_OUTPUT;
-        } else if (open_annotated(r) != 0) {
-            rc = ROCE_EXIT_OUTPUT;
+        } else if ((rc = open_annotated(r)) != 0) {
             roce_writers_abort(&ws);
         } else {
             pthread_mutex_init(&r->mu, NULL);

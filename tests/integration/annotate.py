@@ -367,6 +367,15 @@ def check_localize(c, tool, caps, tmp, tshark):
            p.returncode == 3 and "not written onto" in p.stderr.decode() and
            open(os.path.join(work, "tap_a.pcapng"), "rb").read() == before and
            sorted(os.listdir(work)) == ["tap_a.pcapng"])
+    other = os.path.join(work, "other")
+    os.mkdir(other)
+    shutil.copy(inputs[0], other)
+    p = run([tool, "localize", "--annotate", out_dir, "-o", os.devnull, inputs[0],
+             os.path.join(other, "tap_a.pcap")])
+    c.true(f"localize --annotate, two points of one name: exit {p.returncode} "
+           f"{p.stderr.decode().strip()!r}",
+           p.returncode == 2 and "two vantage points named 'tap_a'" in p.stderr.decode())
+    shutil.rmtree(other)
     p = run([tool, "localize", "--annotate", work, "-o", os.devnull, inputs[0],
              os.path.join(work, "missing.pcap")])
     c.true(f"localize --annotate, an input missing: exit {p.returncode}, nothing left: "

@@ -124,8 +124,8 @@ int roce_capture_stdin_keep(char *err, size_t errlen)
 }
 
 /* Open the input: standard input, or the file (mapped when it is a regular
- * file). 0, or -1 with err set. */
-static int open_input(struct roce_capture *c, const char *path, int *regular, char *err,
+ * file and map is set). 0, or -1 with err set. */
+static int open_input(struct roce_capture *c, const char *path, int map, int *regular, char *err,
                       size_t errlen)
 {
     struct stat st;
@@ -173,7 +173,7 @@ static int open_input(struct roce_capture *c, const char *path, int *regular, ch
             return -1;
         }
     }
-    if (S_ISREG(st.st_mode) && roce_src_map(&c->src, c->fd, (size_t)st.st_size) == 0) {
+    if (S_ISREG(st.st_mode) && map && roce_src_map(&c->src, c->fd, (size_t)st.st_size) == 0) {
         *regular = 1;
         return 0;
     }
@@ -259,7 +259,8 @@ static int find_format(struct roce_capture *c, int regular, char *err, size_t er
     return -1;
 }
 
-struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen)
+/* roce_capture_open, the file mapped (map) or read. */
+static struct roce_capture *open_capture(const char *path, int map, char *err, size_t errlen)
 {
     struct roce_capture *c = calloc(1, sizeof *c);
     int regular;
@@ -269,7 +270,7 @@ struct roce_capture *roce_capture_open(const char *path, char *err, size_t errle
     }
     c->fd = -1;
     roce_src_stream(&c->src, -1);
-    if (open_input(c, path, &regular, err, errlen) != 0)
+    if (open_input(c, path, map, &regular, err, errlen) != 0)
         goto fail;
     roce_src_need(&c->src, MAGIC_LEN);
     enum roce_zkind z = roce_unzip_kind(c->src.p + c->src.off, roce_src_left(&c->src));
@@ -291,6 +292,16 @@ fail:
     }
     roce_capture_close(c);
     return NULL;
+}
+
+struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen)
+{
+    return open_capture(path, 1, err, errlen);
+}
+
+struct roce_capture *roce_capture_open_read(const char *path, char *err, size_t errlen)
+{
+    return open_capture(path, 0, err, errlen);
 }
 
 int roce_capture_path_reopenable(const char *path)

@@ -35,6 +35,12 @@ enum roce_capture_status {
 /* Open a capture file ("-": standard input); NULL on failure with the
  * reason in err (errlen bytes). */
 struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen);
+/* The same, a regular file read with read(2) into a buffer instead of
+ * mapped: for a reading that copies every byte anyway (--annotate's second
+ * one), where a mapping's page-table work per window (populating it,
+ * releasing it, the TLB flushes) costs more than the copy. Formats read only
+ * from a path (libpcap's) do not take it: then NULL, as for any failure. */
+struct roce_capture *roce_capture_open_read(const char *path, char *err, size_t errlen);
 /* Make standard input readable more than once: kept as the file it is
  * (`< file`), else copied whole, now, into an unnamed temporary file
  * ($TMPDIR, else /tmp); each roce_capture_open("-") after it reads it from

@@ -18,6 +18,7 @@
 
 #include "cli_options.h"
 #include "fmt.h"
+#include "localize_annotate.h"
 #include "localize_read.h"
 #include "localize_report.h"
 #include "output.h"
@@ -31,7 +32,7 @@
 #define NAME_LEN      96
 #define DECIMAL       10
 
-enum { OPT_OFFSET = 256, OPT_SPLIT, OPT_DELAY, OPT_UDP_PORT, OPT_MAX_FLOWS };
+enum { OPT_OFFSET = 256, OPT_SPLIT, OPT_DELAY, OPT_UDP_PORT, OPT_MAX_FLOWS, OPT_ANNOTATE };
 
 /* localize's own long options (the output options: roce_cli_getopt). */
 static const struct option lz_opts[] = {
@@ -40,6 +41,7 @@ static const struct option lz_opts[] = {
     {"path-delay", required_argument, NULL, OPT_DELAY},
     {"udp-port", required_argument, NULL, OPT_UDP_PORT},
     {"max-flows", required_argument, NULL, OPT_MAX_FLOWS},
+    {"annotate", required_argument, NULL, OPT_ANNOTATE},
     {"jobs", required_argument, NULL, 'j'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -56,6 +58,9 @@ static const char lz_usage[] =
     "      --json            one JSON document (default: a human summary)\n"
     "  -o, --output PATH     write to PATH (via a temporary file and rename)\n"
     "      --html PATH       also write the result as an HTML page to PATH\n"
+    "      --annotate DIR    also write DIR/NAME.pcapng for each point: its capture\n"
+    "                        with the comments of rocescope --annotate and, on the\n"
+    "                        frames they cite, localize's losses and CE marks\n"
     "      --offset NAME=NS  the clock offset of point NAME in nanoseconds (its\n"
     "                        clock minus the first point's) instead of estimating it\n"
     "      --split-by KEY    erspan-session or outer-source: each ERSPAN session, or\n"
@@ -79,6 +84,7 @@ struct lz_args {
     enum roce_vantage_split split;
     const char *split_name;
     struct roce_outputs out; /* --json, -o, --html, --top */
+    const char *annotate;    /* --annotate DIR (NULL: none) */
     unsigned jobs;
     const char **offsets;
     int n_offsets;
@@ -121,6 +127,9 @@ static int option(int c, const char *arg, void *ctx)
         return 0;
     case OPT_OFFSET:
         a->offsets[a->n_offsets++] = arg;
+        return 0;
+    case OPT_ANNOTATE:
+        a->annotate = arg;
         return 0;
     case 'h':
         fputs(lz_usage, stdout);
@@ -172,6 +181,12 @@ static int parse_args(int argc, char **argv, struct lz_args *a)
     }
     if (a->n_files > ROCE_VANTAGE_MAX_POINTS) {
         fprintf(stderr, "rocescope: localize: at most %d files\n", ROCE_VANTAGE_MAX_POINTS);
+        return usage_error();
+    }
+    if (a->annotate != NULL && a->split != ROCE_SPLIT_NONE) {
+        fputs("rocescope: localize: --annotate writes one file per capture: not with "
+              "--split-by\n",
+              stderr);
         return usage_error();
     }
     return 0;
@@ -245,6 +260,7 @@ struct lz_run {
     struct roce_vantage_point vp[ROCE_VANTAGE_MAX_POINTS];
     unsigned n_pt;
     struct roce_vantage *v;
+    struct lz_annotate ann; /* --annotate's files (n 0: none) */
     pthread_mutex_t mu;
     unsigned next_job;
 };
@@ -463,7 +479,7 @@ static int second_reading(struct lz_run *r)
 /* ---- main ---- */
 
 /* Write the result with every writer chosen (their files opened before the
- * readings) and put it in place. */
+ * readings) and put it in place, then --annotate's files. */
 static int write_output(struct lz_run *r, struct roce_writers *ws, const char *incomplete)
 {
     struct roce_localize_report rep = {
@@ -474,7 +490,33 @@ static int write_output(struct lz_run *r, struct roce_writers *ws, const char *i
         if (roce_output_finish(&w->out, w->path ? w->path : "stdout", werr) != 0)
             return ROCE_EXIT_OUTPUT;
     }
+    if (r->ann.n && roce_lz_annotate_write(&r->ann, &r->a.cfg, &r->a.out, &rep) != 0)
+        return ROCE_EXIT_OUTPUT;
     return 0;
+}
+
+/* --annotate: a file per capture, DIR/NAME.pcapng, opened before the
+ * readings. 0, or the exit status after a message (two points of one name:
+ * usage). */
+static int open_annotated(struct lz_run *r)
+{
+    static char names[ROCE_VANTAGE_MAX_POINTS][NAME_LEN];
+    const char *np[ROCE_VANTAGE_MAX_POINTS], *paths[ROCE_VANTAGE_MAX_POINTS];
+    if (r->a.annotate == NULL)
+        return 0;
+    for (int i = 0; i < r->a.n_files; i++) {
+        name_input(r->a.files[i], &paths[i], names[i], NAME_LEN);
+        np[i] = names[i];
+        for (int k = 0; k < i; k++)
+            if (strcmp(names[k], names[i]) == 0) { /* as make_points says it */
+                roce_complainf("localize: two vantage points named '%s' (name them: NAME=FILE)",
+                               names[i]);
+                return usage_error();
+            }
+    }
+    return roce_lz_annotate_open(&r->ann, r->a.annotate, (unsigned)r->a.n_files, np, paths) != 0
+               ? ROCE_EXIT_OUTPUT
+               : 0;
 }
 
 /* Everything after the arguments, into the writers' files (committed, or
@@ -559,11 +601,14 @@ int roce_localize_main(int argc, char **argv)
         r->in = calloc(r->n_in, sizeof *r->in);
         if (roce_writers_open(&ws) != 0) {
             rc = ROCE_EXIT_OUTPUT;
+        } else if ((rc = open_annotated(r)) != 0) {
+            roce_writers_abort(&ws);
         } else {
             pthread_mutex_init(&r->mu, NULL);
             rc = r->in != NULL ? run(r, &ws) : ROCE_EXIT_INPUT;
             pthread_mutex_destroy(&r->mu);
             roce_writers_abort(&ws); /* what was not written: nothing is left behind */
+            roce_lz_annotate_free(&r->ann);
         }
     }
     for (unsigned i = 0; r->in != NULL && i < r->n_in; i++) {

@@ -18,7 +18,9 @@
  * unnamed temporary file, tmpfile(3)) in frame order, as the engine settles
  * them; at the end (`report`) the capture files are read again, with the
  * readers the analysis used (capture.h) so that frames are numbered as the
- * analysis numbered them, and each frame is written as its record was
+ * analysis numbered them (with read(2), not mapped: every byte is copied
+ * anyway, and a mapping's page-table work per window costs more than that,
+ * roce_capture_open_read), and each frame is written as its record was
  * stored, its comments merged in from the spool, the diagnoses' evidence
  * frames (bounded by the report) and, on frame 1, the summary's head. Frames
  * cannot be written as they settle: the first frame's comment is known only
@@ -471,6 +473,8 @@ struct pass {
     size_t n_lines;
     struct evidence *ev; /* by frame (owned) */
     size_t n_ev, next_ev;
+    const struct roce_writer_note *notes; /* the front end's, by frame (borrowed) */
+    size_t n_notes, next_note;
     char **head; /* frame 1's lines (owned) */
     size_t n_head;
     uint64_t frame;                  /* the last frame written */
@@ -597,7 +601,7 @@ static void spool_next(struct pass *p)
 }
 
 /* The comments of frame n: the record's own, frame 1's head, the verdicts',
- * the diagnoses'. */
+ * the diagnoses', the front end's notes. */
 static void frame_comments(struct pass *p, uint64_t n, struct opts *o)
 {
     if (n == 1)
@@ -613,6 +617,10 @@ static void frame_comments(struct pass *p, uint64_t n, struct opts *o)
         p->next_ev++;
     for (; p->next_ev < p->n_ev && p->ev[p->next_ev].frame == n; p->next_ev++)
         opts_comment(o, p->lines[p->ev[p->next_ev].line]);
+    while (p->next_note < p->n_notes && p->notes[p->next_note].frame < n)
+        p->next_note++;
+    for (; p->next_note < p->n_notes && p->notes[p->next_note].frame == n; p->next_note++)
+        opts_comment(o, p->notes[p->next_note].text);
 }
 
 /* The output interface of f (written now when it is new): its id, or -1 on
@@ -726,8 +734,10 @@ static int put_frame(struct pass *p, const struct roce_capture_frame *f,
 static int copy_file(struct pass *p, const char *path)
 {
     char msg[CAPTURE_MSG_LEN];
-    struct roce_capture *c = roce_capture_open(path, msg, sizeof msg);
+    struct roce_capture *c = roce_capture_open_read(path, msg, sizeof msg);
     struct roce_capture_frame f;
+    if (c == NULL) /* a format read from the path only (libpcap's): mapped as before */
+        c = roce_capture_open(path, msg, sizeof msg);
     if (c == NULL)
         return 0;
     if (roce_capture_linktype_check(roce_capture_linktype(c), roce_capture_linktype_name(c), msg,
@@ -785,6 +795,8 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
     memset(&p, 0, sizeof p);
     p.out.fp = out;
     p.a = a;
+    p.notes = r->notes;
+    p.n_notes = r->n_notes;
     int rc = -1;
     if (diagnoses(&p, rep) != 0 || head_lines(&p, rep) != 0) {
         roce_complain(what, "out of memory");

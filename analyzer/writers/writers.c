@@ -34,6 +34,14 @@ const unsigned roce_writers_count = sizeof roce_writers / sizeof roce_writers[0]
 _Static_assert(sizeof roce_writers / sizeof roce_writers[0] <= ROCE_WRITERS_MAX,
                "struct roce_outputs names every writer by a bit and a path");
 
+const struct roce_writer *roce_writers_find(const char *option)
+{
+    for (unsigned i = 0; i < roce_writers_count; i++)
+        if (roce_writers[i].option != NULL && strcmp(roce_writers[i].option, option) == 0)
+            return &roce_writers[i];
+    return NULL;
+}
+
 const struct roce_writer *roce_writers_main(const struct roce_outputs *o)
 {
     const struct roce_writer *def = NULL;

@@ -68,6 +68,14 @@ enum roce_writer_source {
 
 struct roce_writer;
 
+/* A comment a front end adds to a frame (--annotate writes it after the
+ * frame's own verdicts and diagnoses; `rocescope localize --annotate`
+ * gives its conclusions so). */
+struct roce_writer_note {
+    uint64_t frame;   /* its number in the run */
+    const char *text; /* one line, "rocescope: ..." (borrowed) */
+};
+
 /* A chosen writer during a run. */
 struct roce_writer_run {
     const struct roce_writer *w;
@@ -77,7 +85,9 @@ struct roce_writer_run {
                                which may change between calls) */
     int failed;             /* a write of its stream failed */
     void *state;            /* the writer's own (owned; from start to stop) */
-    const struct roce_outputs *outputs; /* the outputs chosen (roce_writers_init's) */
+    const struct roce_outputs *outputs;   /* the outputs chosen (roce_writers_init's) */
+    const struct roce_writer_note *notes; /* by frame, then in order (NULL: none; borrowed) */
+    size_t n_notes;
 };
 
 /* The document a writer writes at the end. */
@@ -131,6 +141,9 @@ struct roce_writers {
     struct roce_writer_run *main; /* the -o output's */
     unsigned needs;               /* all they need */
 };
+
+/* The row whose option is `option` ("--annotate"), NULL when none. */
+const struct roce_writer *roce_writers_find(const char *option);
 
 /* The writer of o's -o output: the one chosen, else the table's default. */
 const struct roce_writer *roce_writers_main(const struct roce_outputs *o);

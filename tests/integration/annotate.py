@@ -22,6 +22,12 @@
   kind in the JSON report; frame 1 begins with the summary's title and
   Diagnosis section.
 - The input's own comments are kept, before rocescope's.
+- `rocescope localize --annotate DIR` (the two taps of captures/localize):
+  DIR/NAME.pcapng per point, its capture frame for frame (tshark), with the
+  comments `rocescope --annotate` gives that capture alone, then on the frames
+  the JSON result cites for that point its losses and CE marks as
+  `rocescope: localize: ...` lines; refused with --split-by, on a file that is
+  not a folder, onto an input; nothing left behind when an input is missing.
 - Stock tshark without the plugin (an empty plugin folder, a home of its own)
   filters them: `frame.comment contains "rocescope: retransmission"` gives the
   frames --events calls retransmissions.
@@ -286,6 +292,97 @@ def check_comments(c, tool, cap, tmp):
                any(DIAG_LINE.match(ln) for ln in comments.get(n, [])))
 
 
+LOCALIZE_LINE = "rocescope: localize: "
+
+
+def localize_lines(doc, point):
+    """{frame: [line]} that `localize --annotate` puts on the point's frames,
+    written from the JSON result: the losses (their evidence), then the CE
+    marks, each on the frame of its first sighting there."""
+    want = {}
+    for key, what in (("losses", "lost"), ("ce_marks", "CE marked")):
+        for e in doc[key]:
+            seen = e["first_seen"]
+            if seen is None or seen["vantage_point"] != point:
+                continue
+            after, before = e["after"] or "(sender)", e["before"] or "(receiver)"
+            vals = f"psn={e['psn']}" + (f", evidence={e['evidence']}" if key == "losses" else "")
+            want.setdefault(seen["frame"], []).append(
+                f"{LOCALIZE_LINE}{what} between {after} and {before} ({vals})")
+    return want
+
+
+def check_localize(c, tool, caps, tmp, tshark):
+    """`rocescope localize --annotate DIR`: DIR/NAME.pcapng per point, its
+    capture frame for frame, with the comments `rocescope --annotate` gives
+    that capture alone and localize's losses and CE marks on the frames the
+    JSON result cites; the usage and safety cases."""
+    lz = os.path.join(caps, "localize")
+    inputs = [os.path.join(lz, "tap_a.pcap"), os.path.join(lz, "tap_b.pcap")]
+    out_dir = os.path.join(tmp, "localize")
+    os.mkdir(out_dir)
+    p = run([tool, "localize", "--json", "--annotate", out_dir, *inputs])
+    c.true(f"localize --annotate: exit {p.returncode} {p.stderr.decode().strip()!r}",
+           p.returncode == 0)
+    doc = json.loads(p.stdout or b"{}")
+    c.true(f"one file per point: {sorted(os.listdir(out_dir))}",
+           sorted(os.listdir(out_dir)) == ["tap_a.pcapng", "tap_b.pcapng"])
+    noted = 0
+    for cap in inputs:
+        name = os.path.basename(cap)[:-len(".pcap")]
+        got = os.path.join(out_dir, name + ".pcapng")
+        if not os.path.exists(got):
+            continue
+        c.true(f"localize {name}: the input frame for frame (tshark)",
+               tshark.packets(got, False)[2:] == tshark.packets(cap, False)[2:])
+        alone = os.path.join(tmp, f"alone-{name}.pcapng")
+        run([tool, "--annotate", alone, "-o", os.devnull, cap])
+        code, want = tshark.comments(alone)
+        code2, have = tshark.comments(got)
+        extra = localize_lines(doc, name)
+        for frame, lines in extra.items():
+            want.setdefault(frame, []).extend(lines)
+        noted += sum(len(v) for v in extra.values())
+        bad = [f for f in set(want) | set(have) if want.get(f, []) != have.get(f, [])]
+        c.true(f"localize {name}: the comments of rocescope --annotate alone, then localize's "
+               f"(frames differing: {sorted(bad)[:5]})", code == code2 == 0 and not bad and want)
+    c.true(f"localize's own lines on the cited frames: {noted}", noted >= 5)
+    # usage and safety
+    p = run([tool, "localize", "--annotate", out_dir, "--split-by", "outer-source",
+             os.path.join(lz, "mirror.pcap")])
+    c.true(f"localize --annotate with --split-by refused: exit {p.returncode}",
+           p.returncode == 2 and "--split-by" in p.stderr.decode())
+    p = run([tool, "localize", "--annotate", inputs[0], "-o", os.devnull, *inputs])
+    c.true(f"localize --annotate on a file, not a folder: exit {p.returncode} "
+           f"{p.stderr.decode().strip()!r}",
+           p.returncode == 3 and "not a folder" in p.stderr.decode())
+    work = os.path.join(tmp, "localize-safety")
+    os.mkdir(work)
+    shutil.copy(inputs[0], os.path.join(work, "tap_a.pcapng"))
+    before = open(os.path.join(work, "tap_a.pcapng"), "rb").read()
+    p = run([tool, "localize", "--annotate", work, "-o", os.devnull,
+             os.path.join(work, "tap_a.pcapng"), inputs[1]])
+    c.true(f"localize --annotate never onto an input: exit {p.returncode} "
+           f"{p.stderr.decode().strip()!r}",
+           p.returncode == 3 and "not written onto" in p.stderr.decode() and
+           open(os.path.join(work, "tap_a.pcapng"), "rb").read() == before and
+           sorted(os.listdir(work)) == ["tap_a.pcapng"])
+    other = os.path.join(work, "other")
+    os.mkdir(other)
+    shutil.copy(inputs[0], other)
+    p = run([tool, "localize", "--annotate", out_dir, "-o", os.devnull, inputs[0],
+             os.path.join(other, "tap_a.pcap")])
+    c.true(f"localize --annotate, two points of one name: exit {p.returncode} "
+           f"{p.stderr.decode().strip()!r}",
+           p.returncode == 2 and "two vantage points named 'tap_a'" in p.stderr.decode())
+    shutil.rmtree(other)
+    p = run([tool, "localize", "--annotate", work, "-o", os.devnull, inputs[0],
+             os.path.join(work, "missing.pcap")])
+    c.true(f"localize --annotate, an input missing: exit {p.returncode}, nothing left: "
+           f"{sorted(os.listdir(work))}",
+           p.returncode == 1 and sorted(os.listdir(work)) == ["tap_a.pcapng"])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rocescope", required=True)
@@ -495,6 +592,8 @@ def main():
     c.true(f"no input read: exit {p.returncode}, nothing left: {sorted(os.listdir(work))}",
            p.returncode == 1 and sorted(os.listdir(work)) ==
            ["in.pcap", "link.pcapng", "stdout.pcapng"])
+
+    check_localize(c, tool, caps, tmp, tshark)
 
     shutil.rmtree(tmp, ignore_errors=True)
     for f in c.failures:

@@ -185,8 +185,8 @@ MUTANTS = [
      "t->pairs[ph - 1].count >= 1 ?", "the CNP fallback takes one of several request flows"),
     ("ecn-unexplained-uncounted", E + "roce_ecn.c",
      "        }\n        e->totals.cnps_unexplained++;\n        return;\n    }\n"
-     "    x->report.cnps_for_flow++;",
-     "        }\n        return;\n    }\n    x->report.cnps_for_flow++;",
+     "    roce_flow_touch(&e->flows, x);",
+     "        }\n        return;\n    }\n    roce_flow_touch(&e->flows, x);",
      "a CNP of no connection is not counted as unexplained"),
     ("ecn-ring-max", E + "roce_ecn.c",
      "if (ring_full(e, &e->ce, sizeof(struct ce_entry), CE_RING_MAX))",

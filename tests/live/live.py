@@ -697,7 +697,7 @@ def html_page(tool, captures, tmp, mode):
         if live["dropped"] or live["if_dropped"]:
             print("  the capture dropped packets, frames not compared")
             return
-    got = {int(f): v for f, v in re.findall(r'data-frame="(\d+)" data-verdicts="([^"]*)"', text)}
+    got = {int(f): v for f, v in re.findall(r'data-frame="(\d+)"[^>]*? data-verdicts="([^"]*)"', text)}
     p = subprocess.run([tool, "--events", path], capture_output=True, text=True, timeout=60)
     want = {o["frame"]: " ".join(o["verdicts"]) for o in map(json.loads, p.stdout.splitlines())}
     if mode == "--events":  # the live events are the page's frames

@@ -49,7 +49,7 @@ struct roce_config {
     uint32_t cnp_unexplained_min; /* unexplained CNPs of a flow that make cnp_unexplained, 3 */
     uint32_t pfc_paused_pct;      /* paused share of the capture that makes pfc_paused, 20 */
     int64_t victim_window_ns;     /* a pause victim's last request before it, at most, 10 us */
-    int64_t cnp_pacing_ns; /* CNPs to one QP closer than this: unpaced, default 4 us */
+    int64_t cnp_pacing_ns;        /* CNPs to one QP closer than this: unpaced, default 4 us */
     int64_t nak_rtt_ns; /* a flow's NAK round trip while none was measured, default 1 ms */
     roce_verdict_fn on_verdict;
     roce_flow_fn on_flow; /* NULL: none */

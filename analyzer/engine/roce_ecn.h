@@ -21,8 +21,7 @@ void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *cnp_flow, struct roce
 /* The pacing of a CNP that cnp_flow carries (frame at ts; ANALYSIS.md "CNP
  * pacing"): its gap from the flow's previous CNP and from the previous CNP
  * between the same two hosts; evidence of cnp_unpaced when too close. */
-void roce_ecn_pacing(struct roce_engine *e, struct roce_flow *cnp_flow, uint64_t frame,
-                     int64_t ts);
+void roce_ecn_pacing(struct roce_engine *e, struct roce_flow *cnp_flow, uint64_t frame, int64_t ts);
 /* a and b were just paired: decide the CNPs that waited on either. */
 void roce_ecn_paired(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b);
 /* Decide the waiting CNPs whose window passed at time now, then settle the

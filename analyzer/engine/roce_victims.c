@@ -11,13 +11,12 @@
  * A request flow of that priority (or of any, for a link PAUSE) is a victim
  * of a pause when its requests stopped with it: its previous request came
  * no more than --victim-window before the pause began, and its next one
- * once the pause had ended, no more than --victim-window after. Its stall is the time between the two. A
- * flow whose frames come from the pausing MAC is none of its victims: a
- * pause stops what is sent to that MAC, not what it sends.
- * When the pause was sent by a host NIC (its MAC's RoCE frames come from
- * one address, unrouted, as the MAC table says at that moment) and the
- * victim's destination is another host, the victim was innocent: blocked
- * at the head of a queue by a pause meant for another destination.
+ * once the pause had ended, no more than --victim-window after. Its stall is the time between the
+ * two. A flow whose frames come from the pausing MAC is none of its victims: a pause stops what is
+ * sent to that MAC, not what it sends. When the pause was sent by a host NIC (its MAC's RoCE frames
+ * come from one address, unrouted, as the MAC table says at that moment) and the victim's
+ * destination is another host, the victim was innocent: blocked at the head of a queue by a pause
+ * meant for another destination.
  *
  * Cost: the requests of a flow whose priority has had no pause since its
  * previous request are passed over with one comparison; the others read
@@ -97,8 +96,7 @@ void roce_victims_request(struct roce_engine *e, struct roce_flow *f, uint64_t f
             oldest = p->start;
         if ((p->prio != prio && p->prio != ROCE_PFC_PRIORITIES) || p->start <= prev ||
             p->start > ts || p->start - prev > e->cfg.victim_window_ns || p->end > ts ||
-            ts - p->end > e->cfg.victim_window_ns ||
-            (p->mac != 0 && p->mac == f->mac_slot))
+            ts - p->end > e->cfg.victim_window_ns || (p->mac != 0 && p->mac == f->mac_slot))
             continue; /* a MAC's pause stops what is sent to it, not what it sends */
         if (best == NULL || p->start < best->start)
             best = p;

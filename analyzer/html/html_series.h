@@ -42,10 +42,10 @@ enum roce_html_mark_kind {
 struct roce_html_mark {
     uint64_t frame;
     int64_t ts_ns;
-    int64_t psn_abs;  /* unwrapped in the sequence of its kind */
-    uint32_t psn;     /* as on the wire */
-    uint32_t flags;   /* enum roce_verdict_flag */
-    uint32_t missing; /* on GAP and RESP_GAP: PSNs missing before it */
+    int64_t psn_abs;   /* unwrapped in the sequence of its kind */
+    uint32_t psn;      /* as on the wire */
+    uint32_t flags;    /* enum roce_verdict_flag */
+    uint32_t missing;  /* on GAP and RESP_GAP: PSNs missing before it */
     uint8_t kind;      /* enum roce_html_mark_kind */
     uint8_t gap_class; /* on GAP: enum roce_gap_class */
     uint8_t pad_[2];
@@ -92,7 +92,7 @@ struct roce_html_pfc {
 struct roce_html_slot {
     uint64_t id;
     int64_t last_ts_ns;
-    uint64_t trouble; /* frames with verdicts so far (a gap counts its missing PSNs too) */
+    uint64_t trouble;         /* frames with verdicts so far (a gap counts its missing PSNs too) */
     struct roce_html_flow *f; /* NULL: free */
 };
 

@@ -374,3 +374,16 @@ void rg_sc_cm_disconnect(struct rg_sc *c, const struct rg_conn *k, uint32_t comm
     m.remote_comm_id = comm;
     cm_send(c, k, RG_B, &m);
 }
+
+void rg_sc_pfc(struct rg_sc *c, const uint8_t src[RG_MAC_LEN], unsigned prio, uint16_t quanta)
+{
+    uint16_t q[RG_PFC_PRIOS] = {0};
+    uint8_t f[RG_MAX_FRAME];
+    q[prio] = quanta;
+    int n = rg_build_mac_control(RG_MACCTRL_PFC, 1u << prio, q, src, f, sizeof f);
+    if (n < 0) {
+        c->err = n;
+        return;
+    }
+    rg_sc_raw(c, f, (size_t)n);
+}

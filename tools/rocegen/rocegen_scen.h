@@ -64,6 +64,10 @@ uint64_t rg_sc_emit(struct rg_sc *c, const struct rg_spec *s);
  * returns the frame number, or 0 after an error. */
 uint64_t rg_sc_raw(struct rg_sc *c, const uint8_t *frame, size_t len);
 
+/* A PFC frame from src pausing (quanta > 0) or resuming (0) priority prio,
+ * written as the next frame; an error is kept in c->err. */
+void rg_sc_pfc(struct rg_sc *c, const uint8_t src[RG_MAC_LEN], unsigned prio, uint16_t quanta);
+
 /* The exchange of the linktype_* captures between k's sides: SEND, SEND,
  * a SEND after a lost PSN (gap), NAK, resend of two, ACK (7 frames). */
 void rg_sc_gap_exchange(struct rg_sc *c, const struct rg_conn *k);

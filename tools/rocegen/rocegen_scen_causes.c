@@ -26,20 +26,6 @@
 
 static const uint8_t switch_mac[RG_MAC_LEN] = {0x02, 0x00, 0x00, 0x00, 0x0F, 0xD1};
 
-/* A PFC frame from src pausing (quanta > 0) or resuming priority prio. */
-static void pfc_from(struct rg_sc *c, const uint8_t src[RG_MAC_LEN], unsigned prio, uint16_t quanta)
-{
-    uint16_t q[RG_PFC_PRIOS] = {0};
-    uint8_t f[RG_MAX_FRAME];
-    q[prio] = quanta;
-    int n = rg_build_mac_control(RG_MACCTRL_PFC, 1u << prio, q, src, f, sizeof f);
-    if (n < 0) {
-        c->err = n;
-        return;
-    }
-    rg_sc_raw(c, f, (size_t)n);
-}
-
 /*
  * Untagged frames, priorities by DSCP. Connection 1 (10.0.12.1 ->
  * 10.0.12.2) sends with DSCP 26 (priority 3), connection 2 (10.0.12.3 ->
@@ -64,8 +50,8 @@ void rg_scen_lossy_priority(struct rg_sc *c)
     for (uint32_t i = 0; i < 3; i++)   /* 5-7 @4-6 */
         rg_sc_req(c, &k2, RG_A, RG_OP_RC_SEND_ONLY, q + i, MSG_1024);
     rg_sc_ack(c, &k2, RG_B, q + 2, 3);                            /* 8 @7 */
-    pfc_from(c, switch_mac, PRIO_LOSSLESS, PFC_QUANTA);           /* 9 @8: XOFF priority 3 */
-    pfc_from(c, switch_mac, PRIO_LOSSLESS, 0);                    /* 10 @9: XON */
+    rg_sc_pfc(c, switch_mac, PRIO_LOSSLESS, PFC_QUANTA);          /* 9 @8: XOFF priority 3 */
+    rg_sc_pfc(c, switch_mac, PRIO_LOSSLESS, 0);                   /* 10 @9: XON */
     rg_sc_req(c, &k1, RG_A, RG_OP_RC_SEND_ONLY, p + 3, MSG_1024); /* 11 @10 */
     rg_sc_ack(c, &k1, RG_B, p + 3, 4);                            /* 12 @11 */
     rg_sc_req(c, &k2, RG_A, RG_OP_RC_SEND_ONLY, q + 3, MSG_1024); /* 13 @12 */
@@ -162,13 +148,13 @@ void rg_scen_pause_victims(struct rg_sc *c)
     rg_sc_req(c, &ah, RG_A, RG_OP_RC_SEND_ONLY, 0x000101, MSG_1024); /* 5 @4 */
     rg_sc_req(c, &ac, RG_A, RG_OP_RC_SEND_ONLY, 0x000201, MSG_1024); /* 6 @5 */
     rg_sc_req(c, &de, RG_A, RG_OP_RC_SEND_ONLY, 0x000301, MSG_1024); /* 7 @6 */
-    pfc_from(c, ah.mac[RG_B], PRIO_LOSSLESS, VICTIM_QUANTA); /* 8 @7: H's NIC: XOFF priority 3 */
+    rg_sc_pfc(c, ah.mac[RG_B], PRIO_LOSSLESS, VICTIM_QUANTA); /* 8 @7: H's NIC: XOFF priority 3 */
     rg_sc_at(c, US(13));
     rg_sc_req(c, &de, RG_A, RG_OP_RC_SEND_ONLY, 0x000302, MSG_1024); /* 9 @13 */
     rg_sc_at(c, US(33));
     rg_sc_req(c, &de, RG_A, RG_OP_RC_SEND_ONLY, 0x000303, MSG_1024); /* 10 @33 */
     rg_sc_at(c, US(43));
-    pfc_from(c, ah.mac[RG_B], PRIO_LOSSLESS, 0);                     /* 11 @43: XON */
+    rg_sc_pfc(c, ah.mac[RG_B], PRIO_LOSSLESS, 0);                    /* 11 @43: XON */
     rg_sc_req(c, &ah, RG_A, RG_OP_RC_SEND_ONLY, 0x000102, MSG_1024); /* 12 @44: stalled 40 us */
     rg_sc_req(c, &ac, RG_A, RG_OP_RC_SEND_ONLY, 0x000202, MSG_1024); /* 13 @45: stalled 40 us */
     rg_sc_ack(c, &ah, RG_B, 0x000102, 3);                            /* 14 @46 */

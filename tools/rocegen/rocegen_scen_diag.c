@@ -290,20 +290,6 @@ static const uint8_t other_port_mac[RG_MAC_LEN] = {0x02, 0x00, 0x00, 0x00, 0x0F,
 #define PFC_QUANTA    2000u /* 10.24 us at 100G */
 #define ROUTED_TTL    63u   /* one router on the way */
 
-/* A PFC frame for priority PFC_PRIO from src. */
-static void pfc_from(struct rg_sc *c, const uint8_t src[RG_MAC_LEN], uint16_t quanta)
-{
-    uint16_t q[RG_PFC_PRIOS] = {0};
-    uint8_t f[RG_MAX_FRAME];
-    q[PFC_PRIO] = quanta;
-    int n = rg_build_mac_control(RG_MACCTRL_PFC, 1u << PFC_PRIO, q, src, f, sizeof f);
-    if (n < 0) {
-        c->err = n;
-        return;
-    }
-    rg_sc_raw(c, f, (size_t)n);
-}
-
 /*
  * Captured on host A's port (10.0.7.1) of a routed fabric: A's frames carry
  * its NIC's MAC and TTL 64; the frames of its only peer B (10.0.8.2) arrive
@@ -342,14 +328,14 @@ void rg_scen_pfc_hosts(struct rg_sc *c)
     }
     k.base.ttl = 64;
     rg_sc_ack(c, &k, RG_A, q + 1, 2);                            /* 7 @6: A's ACK, TTL 64 */
-    pfc_from(c, k.mac[RG_A], PFC_QUANTA);                        /* 8 @7: A's NIC XOFF */
-    pfc_from(c, k.mac[RG_A], 0);                                 /* 9 @8: XON */
-    pfc_from(c, router_mac, PFC_QUANTA);                         /* 10 @9: switch XOFF */
-    pfc_from(c, router_mac, 0);                                  /* 11 @10: XON */
+    rg_sc_pfc(c, k.mac[RG_A], PFC_PRIO, PFC_QUANTA);             /* 8 @7: A's NIC XOFF */
+    rg_sc_pfc(c, k.mac[RG_A], PFC_PRIO, 0);                      /* 9 @8: XON */
+    rg_sc_pfc(c, router_mac, PFC_PRIO, PFC_QUANTA);              /* 10 @9: switch XOFF */
+    rg_sc_pfc(c, router_mac, PFC_PRIO, 0);                       /* 11 @10: XON */
     rg_sc_req(c, &k, RG_A, RG_OP_RC_SEND_ONLY, p + 3, MSG_1024); /* 12 @11 */
-    pfc_from(c, k.mac[RG_A], PFC_QUANTA);                        /* 13 @12: A's NIC XOFF */
-    pfc_from(c, other_port_mac, PFC_QUANTA);                     /* 14 @13: other port XOFF */
-    pfc_from(c, k.mac[RG_A], 0);                                 /* 15 @14: XON */
+    rg_sc_pfc(c, k.mac[RG_A], PFC_PRIO, PFC_QUANTA);             /* 13 @12: A's NIC XOFF */
+    rg_sc_pfc(c, other_port_mac, PFC_PRIO, PFC_QUANTA);          /* 14 @13: other port XOFF */
+    rg_sc_pfc(c, k.mac[RG_A], PFC_PRIO, 0);                      /* 15 @14: XON */
     k.base.ttl = ROUTED_TTL;
     rg_conn_spec(&k, RG_B, &s);
     s.opcode = RG_OP_RC_ACK;

@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 from plugin_verdicts import cli_events, compare, plugin_events
 from tshark_env import TsharkEnv, add_arguments
@@ -849,10 +850,12 @@ def main():
         if a.real:
             tests = (lambda c, t: test_flows_on_real_frames(c, t, a.real),)
         for test in tests:
+            started = time.monotonic()
             try:
                 test(c, t)
             except (RuntimeError, subprocess.SubprocessError, ValueError) as e:
                 c.check(False, f"{getattr(test, '__name__', 'test')}: {e}")
+            print(f"{getattr(test, '__name__', 'test')}: {time.monotonic() - started:.1f} s")
     print(f"{c.passed} checks passed, {len(c.failures)} failed")
     return 1 if c.failures else 0
 

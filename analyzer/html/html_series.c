@@ -363,7 +363,8 @@ static unsigned tl_bucket(struct roce_html_timeline *tl, int64_t t)
 {
     if (t < tl->origin_ns)
         t = tl->origin_ns;
-    while ((t - tl->origin_ns) / tl->width_ns >= ROCE_HTML_TL_BUCKETS) {
+    /* the width is 2^shift: a shift, not a division, for every frame */
+    while (((uint64_t)(t - tl->origin_ns) >> tl->shift) >= ROCE_HTML_TL_BUCKETS) {
         for (unsigned k = 0; k < ROCE_HTML_TL_BUCKETS / 2; k++) {
             tl->bytes[k] = tl->bytes[2 * k] + tl->bytes[2 * k + 1];
             tl->packets[k] = tl->packets[2 * k] + tl->packets[2 * k + 1];
@@ -373,10 +374,11 @@ static unsigned tl_bucket(struct roce_html_timeline *tl, int64_t t)
         for (unsigned k = ROCE_HTML_TL_BUCKETS / 2; k < ROCE_HTML_TL_BUCKETS; k++)
             tl->bytes[k] = tl->packets[k] = tl->ce[k] = tl->cnp[k] = 0;
         tl->width_ns *= 2;
+        tl->shift++;
     }
     if (t > tl->end_ns)
         tl->end_ns = t;
-    return (unsigned)((t - tl->origin_ns) / tl->width_ns);
+    return (unsigned)((uint64_t)(t - tl->origin_ns) >> tl->shift);
 }
 
 /* Count a frame (or a bucket of another timeline) at t. */
@@ -387,6 +389,7 @@ static void tl_add(struct roce_html_timeline *tl, int64_t t, uint64_t bytes, uin
         tl->have = 1;
         tl->origin_ns = tl->end_ns = t;
         tl->width_ns = FIRST_WIDTH_NS;
+        tl->shift = FIRST_SHIFT;
     }
     unsigned k = tl_bucket(tl, t);
     tl->bytes[k] += bytes;

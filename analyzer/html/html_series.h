@@ -93,6 +93,7 @@ struct roce_html_pfc {
 struct roce_html_timeline {
     int64_t origin_ns, width_ns; /* origin: the first frame's time (valid when have) */
     int64_t end_ns;              /* the latest frame's time */
+    uint32_t shift;              /* width_ns is 2^shift */
     uint64_t bytes[ROCE_HTML_TL_BUCKETS];
     uint32_t packets[ROCE_HTML_TL_BUCKETS];
     uint32_t ce[ROCE_HTML_TL_BUCKETS];  /* frames with a CE (or FECN) mark */

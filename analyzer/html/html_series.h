@@ -89,7 +89,8 @@ struct roce_html_pfc {
 
 /* The capture's timeline: every frame's bytes on the wire, CE marks and
  * CNPs per time bucket, from the capture's first frame (one series for the
- * whole capture, whatever the number of flows). */
+ * whole capture, whatever the number of flows). With -j, each file's
+ * buckets are added at their start time (within one of its buckets). */
 struct roce_html_timeline {
     int64_t origin_ns, width_ns; /* origin: the first frame's time (valid when have) */
     int64_t end_ns;              /* the latest frame's time */

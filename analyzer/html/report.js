@@ -48,7 +48,7 @@
    * Every chart with a time axis (svg.chart[data-t0]: a flow's sequence and
    * rate graphs, the capture's timeline, the PFC timeline) can show a part
    * of its span: the buttons above it (zoom in, out, earlier, later, reset;
-   * Tab and Enter reach them), Ctrl (or Shift) and the mouse wheel on the
+   * Tab and Enter reach them; a flow's at the end of its heading), Ctrl (or Shift) and the mouse wheel on the
    * plot (around the pointer), and a drag on the plot once zoomed. A flow's
    * graphs move together. The drawing is redrawn by an affine map of x on
    * the plotted elements (marks moved, paths and bars stretched, strokes
@@ -210,8 +210,12 @@
     bar.appendChild(button("reset", "show the whole time axis", function () {
       view(group, -Infinity, Infinity);
     }));
-    var fig = charts[0].svg.closest("figure");
-    fig.parentNode.insertBefore(bar, fig);
+    /* a flow's bar ends its heading (no room taken from the first screen) */
+    var head = scope.querySelector("h3"), fig = charts[0].svg.closest("figure");
+    if (head) {
+      bar.classList.add("inline");
+      head.appendChild(bar);
+    } else fig.parentNode.insertBefore(bar, fig);
     charts.forEach(function (c) {
       /* the time under the pointer when a..b is shown */
       function timeAt(ev, a, b) {

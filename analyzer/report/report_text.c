@@ -158,21 +158,20 @@ static void finding(FILE *o, const struct roce_diagnosis *d)
 
 /* The diagnoses: the capture's finding first with those it explains, then
  * worst first, one line each, at most ROCE_TEXT_FINDINGS (then how many
- * more). 0, or -1 when out of memory. */
-static void diagnosis(FILE *o, const struct roce_diag_list *dl)
+ * more). */
+static void diagnosis(FILE *o, const struct roce_diag_list *l)
 {
-    const struct roce_diag_list l = *dl;
-    if (l.n == 0)
+    if (l->n == 0)
         fputs("  Diagnosis      nothing found: no loss, congestion or error to act on\n\n", o);
     else
-        fprintf(o, "  Diagnosis      %zu finding%s, %sworst first:\n", l.n, roce_fmt_plural(l.n),
-                l.d[0].kind == ROCE_DIAG_CAPTURE ? "the capture first, then " : "");
-    for (size_t i = 0; i < l.n && i < ROCE_TEXT_FINDINGS; i++)
-        finding(o, &l.d[i]);
-    if (l.n > ROCE_TEXT_FINDINGS)
+        fprintf(o, "  Diagnosis      %zu finding%s, %sworst first:\n", l->n, roce_fmt_plural(l->n),
+                l->d[0].kind == ROCE_DIAG_CAPTURE ? "the capture first, then " : "");
+    for (size_t i = 0; i < l->n && i < ROCE_TEXT_FINDINGS; i++)
+        finding(o, &l->d[i]);
+    if (l->n > ROCE_TEXT_FINDINGS)
         fprintf(o, "  ... and %zu more finding%s (the JSON report lists them all)\n",
-                l.n - ROCE_TEXT_FINDINGS, roce_fmt_plural(l.n - ROCE_TEXT_FINDINGS));
-    if (l.n)
+                l->n - ROCE_TEXT_FINDINGS, roce_fmt_plural(l->n - ROCE_TEXT_FINDINGS));
+    if (l->n)
         fputc('\n', o);
 }
 

@@ -32,8 +32,13 @@ of `-j 2`, of `rocescope merge`, of `rocescope localize`, and of a
   - the bulk capture (2 million packets over 2,000 QPs by default): every
     drawn flow's series covers the flow (its first and last buckets within
     one bucket of the flow's first and last frame in the JSON report);
+  - the capture's timeline, on every scenario capture's page: its frames, CE marks, CNPs and
+    XOFF as --json counts them, 32 to 128 buckets spanning the capture, the
+    time axis in the unit its span fills;
 
-And on one page: the tooltip shows the frame under the pointer (its number,
+And on one page: zoom and pan on the time axis (the buttons, by the
+keyboard, Ctrl and the wheel; reset restores the graph), the tooltip shows
+the frame under the pointer (its number,
 verdicts, time and PSN as --events has them), a mark in focus shows its
 tooltip and Enter keeps it, a click on
 a column heading sorts the table, a 400-pixel window needs no horizontal

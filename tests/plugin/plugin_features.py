@@ -600,7 +600,9 @@ def test_flowtable(c, t):
     c.check(sorted(int(r[FT_ID]) for r in rows) == want,
             f"-z roce,flowtable,roce.analysis.psn_gap: flows {[r[FT_ID] for r in rows]}, "
             f"want {want}")
-    # ranks: 1..n, the troubled flows first in the order of the CLI's summary
+    # ranks: 1..n, the report's one ranking (the CLI summary's order): on
+    # dcqcn and ecn_cnp the diagnoses name first a flow with less trouble
+    # than another, and rank 1 is that flow
     for name in ("loss_receiver", "dcqcn", "ecn_cnp"):
         path = t.scenario(name)
         rows = flowtable_rows(t.tshark(path, "-2", "-q", "-z", "roce,flowtable"))
@@ -610,6 +612,11 @@ def test_flowtable(c, t):
         cli = cli_ranking(t.rocescope, path)
         got = [r[FT_FLOW] for r in ranked][:len(cli)]
         c.check(cli and got == cli, f"{name} flowtable: by rank {got}, CLI summary {cli}")
+        if name != "loss_receiver":
+            sj = t.report(path)["diagnoses"][0]["subjects"][0]["subject"]
+            first = "%s -> %s QP 0x%06x" % (sj["src"], sj["dst"], sj["dest_qp"])
+            c.check(got[:1] == [first], f"{name} flowtable: rank 1 {got[:1]}, the first "
+                    f"diagnosis names {first} first")
     # latencies: microseconds (three decimals) where the flow has CNPs, blank elsewhere
     path = t.scenario("ecn_cnp")
     report = t.report(path)

@@ -56,6 +56,8 @@
 #define RAND_DOUBLE_SCALE      (1.0 / 9007199254740992.0) /* 2^-53 */
 #define ACK_OK                 0x1Fu
 #define B_PSN_OFFSET           0x400000u
+#define BAD_ICRC_XOR           0x1u                  /* one bit off */
+#define ICRC_STREAM            0x1C4C1C4C1C4C1C4CULL /* --bad-icrc's seed, from --seed */
 
 enum qp_state { QP_NORMAL = 0, QP_LOST = 1, QP_RESEND = 2 };
 enum ev_type { EV_ACK = 0, EV_NAK = 1, EV_CNP = 2 };
@@ -97,24 +99,37 @@ struct bulk {
     uint32_t nheap, capheap, reserve;
     uint64_t ev_seq;
     uint64_t rng;
+    uint64_t rng_icrc; /* --bad-icrc's own stream: the rest of the traffic is unchanged */
     int64_t now_ps;
     int err;
     uint8_t buf[RG_MAX_FRAME];
 };
 
-/* splitmix64: the generator's only randomness, seeded by --seed. */
-static uint64_t rnd(struct bulk *b)
+/* splitmix64 on the state at *state: the generator's randomness, seeded by --seed. */
+static uint64_t splitmix(uint64_t *state)
 {
-    uint64_t z = (b->rng += 0x9E3779B97F4A7C15ULL);
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
 
+/* The traffic's random numbers. */
+static uint64_t rnd(struct bulk *b)
+{
+    return splitmix(&b->rng);
+}
+
+/* Uniform in [0, 1) from the stream at *state. */
+static double uniform(uint64_t *state)
+{
+    return (double)(splitmix(state) >> RAND_DOUBLE_BITS) * RAND_DOUBLE_SCALE;
+}
+
 /* Uniform in [0, 1). */
 static double rnd01(struct bulk *b)
 {
-    return (double)(rnd(b) >> RAND_DOUBLE_BITS) * RAND_DOUBLE_SCALE;
+    return uniform(&b->rng);
 }
 
 /* Uniform in [lo, hi] nanoseconds, returned in picoseconds. */
@@ -199,6 +214,11 @@ static int build_frame(struct bulk *b, struct rg_spec *s)
     int n = rg_build(s, b->buf, sizeof b->buf, NULL);
     if (n > 0 && s->icrc_skip && (uint32_t)n <= b->o->snaplen) {
         s->icrc_skip = 0; /* captured whole: the ICRC must be right */
+        n = rg_build(s, b->buf, sizeof b->buf, NULL);
+    }
+    if (n > 0 && !s->icrc_skip && b->o->bad_icrc > 0 && uniform(&b->rng_icrc) < b->o->bad_icrc) {
+        s->icrc_xor = BAD_ICRC_XOR;
+        b->st.bad_icrcs++;
         n = rg_build(s, b->buf, sizeof b->buf, NULL);
     }
     return n;
@@ -423,7 +443,7 @@ int rg_bulk_run(struct rg_writer *w, const struct rg_bulk_opts *opts, struct rg_
     int rc;
 
     if (opts->qps == 0 || opts->qps > RG_BULK_MAX_QPS || opts->loss < 0 || opts->loss >= 1 ||
-        opts->ce < 0 || opts->ce > 1)
+        opts->ce < 0 || opts->ce > 1 || opts->bad_icrc < 0 || opts->bad_icrc > 1)
         return RG_ERR_INVALID;
     b = calloc(1, sizeof *b);
     if (b == NULL)
@@ -431,6 +451,7 @@ int rg_bulk_run(struct rg_writer *w, const struct rg_bulk_opts *opts, struct rg_
     b->o = opts;
     b->w = w;
     b->rng = opts->seed;
+    b->rng_icrc = opts->seed ^ ICRC_STREAM;
     b->capheap = opts->qps * EVENTS_PER_QP + EVENTS_MIN;
     b->reserve = opts->qps * EVENTS_RESERVED_PER_QP + EVENTS_MIN / 2;
     b->qps = calloc(opts->qps, sizeof *b->qps);

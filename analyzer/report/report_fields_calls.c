@@ -11,6 +11,7 @@
 
 #include "fmt.h"
 #include "json_values.h"
+#include "jsonw.h"
 
 #define US_DECIMALS       3 /* microseconds with three decimals: exact nanoseconds */
 #define SEC_DECIMALS      9 /* seconds with nine decimals: exact nanoseconds */
@@ -32,7 +33,7 @@ static void file_write(json_object *o, const struct roce_field *f, const void *b
     (void)base;
     add_str(o, f->key, c->r->n_files ? c->r->files[0] : "");
 }
-const struct roce_fcall roce_fcall_file = {file_write, NULL};
+const struct roce_fcall roce_fcall_file = {file_write, NULL, NULL};
 
 /* "files": the capture files in reading order. */
 static void files_write(json_object *o, const struct roce_field *f, const void *base,
@@ -59,7 +60,7 @@ static int files_parse(struct roce_jget *g, json_object *o, const char *where,
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_files = {files_write, files_parse};
+const struct roce_fcall roce_fcall_files = {files_write, files_parse, NULL};
 
 /* "link_type": of the first file, "unknown" when no file could be opened. */
 static void link_type_write(json_object *o, const struct roce_field *f, const void *base,
@@ -75,7 +76,7 @@ static int link_type_parse(struct roce_jget *g, json_object *o, const char *wher
     (void)base;
     return roce_report_set_link_type(c->r, roce_jget_str(g, o, where, f->key));
 }
-const struct roce_fcall roce_fcall_link_type = {link_type_write, link_type_parse};
+const struct roce_fcall roce_fcall_link_type = {link_type_write, link_type_parse, NULL};
 
 /* "complete": false when reading stopped early; then "error" (the next
  * field) says why, and is read back with it. */
@@ -95,7 +96,7 @@ static int complete_parse(struct roce_jget *g, json_object *o, const char *where
         return 0;
     return roce_report_set_error(c->r, roce_jget_str(g, o, where, "error"));
 }
-const struct roce_fcall roce_fcall_complete = {complete_write, complete_parse};
+const struct roce_fcall roce_fcall_complete = {complete_write, complete_parse, NULL};
 
 static void error_write(json_object *o, const struct roce_field *f, const void *base,
                         const struct roce_fout *c)
@@ -104,7 +105,7 @@ static void error_write(json_object *o, const struct roce_field *f, const void *
     if (c->r->error != NULL)
         add_str(o, f->key, c->r->error);
 }
-const struct roce_fcall roce_fcall_error = {error_write, NULL};
+const struct roce_fcall roce_fcall_error = {error_write, NULL, NULL};
 
 /* "files_overlap": a file began before the latest time of the files read
  * before it (given out of time order, or overlapping): the report says so. */
@@ -123,7 +124,7 @@ static int files_overlap_parse(struct roce_jget *g, json_object *o, const char *
     c->r->files_overlap = b != NULL && json_object_get_boolean(b);
     return 0;
 }
-const struct roce_fcall roce_fcall_files_overlap = {files_overlap_write, files_overlap_parse};
+const struct roce_fcall roce_fcall_files_overlap = {files_overlap_write, files_overlap_parse, NULL};
 
 /* "live": the interface and capture statistics of a live capture. Not read back. */
 static void live_write(json_object *o, const struct roce_field *f, const void *base,
@@ -141,7 +142,7 @@ static void live_write(json_object *o, const struct roce_field *f, const void *b
     roce_json_put_u64(live, "analysis_dropped", l->analysis_dropped);
     json_object_object_add(o, f->key, live);
 }
-const struct roce_fcall roce_fcall_live = {live_write, NULL};
+const struct roce_fcall roce_fcall_live = {live_write, NULL, NULL};
 
 /* "options": the analysis options (roce_option_fields). */
 static void options_write(json_object *o, const struct roce_field *f, const void *base,
@@ -162,7 +163,7 @@ static int options_parse(struct roce_jget *g, json_object *o, const char *where,
                              roce_jget_where(at, sizeof at, where, f->key), &roce_option_fields,
                              &c->r->own.cfg, c);
 }
-const struct roce_fcall roce_fcall_options = {options_write, options_parse};
+const struct roce_fcall roce_fcall_options = {options_write, options_parse, NULL};
 
 /* ---- times of the totals and of an episode ---- */
 
@@ -192,7 +193,7 @@ static int duration_s_parse(struct roce_jget *g, json_object *o, const char *whe
     t->last_ts_ns = t->first_ts_ns + duration;
     return 0;
 }
-const struct roce_fcall roce_fcall_duration_s = {duration_s_write, duration_s_parse};
+const struct roce_fcall roce_fcall_duration_s = {duration_s_write, duration_s_parse, NULL};
 
 /* "duration_us" of an episode (member last_ts_ns): only the duration is
  * written, so an episode read back starts at time 0. */
@@ -213,7 +214,7 @@ static int duration_us_parse(struct roce_jget *g, json_object *o, const char *wh
     roce_jget_ns(g, o, where, f->key, US_DECIMALS, 0, &ep->last_ts_ns);
     return 0;
 }
-const struct roce_fcall roce_fcall_duration_us = {duration_us_write, duration_us_parse};
+const struct roce_fcall roce_fcall_duration_us = {duration_us_write, duration_us_parse, NULL};
 
 /* ---- PFC ---- */
 
@@ -246,7 +247,7 @@ static int priorities_parse(struct roce_jget *g, json_object *o, const char *whe
                           c);
     return 0;
 }
-const struct roce_fcall roce_fcall_priorities = {priorities_write, priorities_parse};
+const struct roce_fcall roce_fcall_priorities = {priorities_write, priorities_parse, NULL};
 
 /* ---- flows and connections ---- */
 
@@ -266,7 +267,7 @@ static int endpoint_parse(struct roce_jget *g, json_object *o, const char *where
     roce_jget_endpoint(g, o, where, (struct roce_flow_key *)((char *)base + f->off));
     return 0;
 }
-const struct roce_fcall roce_fcall_endpoint = {endpoint_write, endpoint_parse};
+const struct roce_fcall roce_fcall_endpoint = {endpoint_write, endpoint_parse, NULL};
 
 /* An endpoint {src, dst, dest_qp} under the field's key (member: a flow key). */
 static void endpoint_object_write(json_object *o, const struct roce_field *f, const void *base,
@@ -288,7 +289,8 @@ static int endpoint_object_parse(struct roce_jget *g, json_object *o, const char
                        (struct roce_flow_key *)((char *)base + f->off));
     return 0;
 }
-const struct roce_fcall roce_fcall_endpoint_object = {endpoint_object_write, endpoint_object_parse};
+const struct roce_fcall roce_fcall_endpoint_object = {endpoint_object_write, endpoint_object_parse,
+                                                      NULL};
 
 /* "paired_with": the endpoint of the paired flow and its RoCE version (the
  * other end of a queue pair may use another GID type), or null. */
@@ -325,7 +327,7 @@ static int paired_with_parse(struct roce_jget *g, json_object *o, const char *wh
     c->fx->has_peer = 1;
     return 0;
 }
-const struct roce_fcall roce_fcall_paired_with = {paired_with_write, paired_with_parse};
+const struct roce_fcall roce_fcall_paired_with = {paired_with_write, paired_with_parse, NULL};
 
 /* "opcodes" of a flow (member op_counts): {identifier: count} of its
  * transport's opcodes, and "CNP" (the flow's cnp_packets, not read back). */
@@ -380,7 +382,7 @@ static int opcodes_parse(struct roce_jget *g, json_object *o, const char *where,
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_opcodes = {opcodes_write, opcodes_parse};
+const struct roce_fcall roce_fcall_opcodes = {opcodes_write, opcodes_parse, NULL};
 
 /* "first_psn" and "last_psn" of a flow: its first request PSN and the
  * highest used, both null when it carried no PSN (have_psn). */
@@ -415,7 +417,7 @@ static int psn_range_parse(struct roce_jget *g, json_object *o, const char *wher
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_psn_range = {psn_range_write, psn_range_parse};
+const struct roce_fcall roce_fcall_psn_range = {psn_range_write, psn_range_parse, NULL};
 
 /* "episodes" of a flow: an empty list here, which the JSON writer fills
  * (report_json.c); read back, each element is appended to the report's
@@ -444,4 +446,17 @@ static int episodes_parse(struct roce_jget *g, json_object *o, const char *where
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_episodes = {episodes_write, episodes_parse};
+/* Streamed: the flow's episodes (c->episodes), each as it is made. */
+static void episodes_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                            const struct roce_fout *c)
+{
+    (void)base;
+    roce_jw_key(w, f->key);
+    roce_jw_open(w, '[');
+    for (size_t i = 0; i < c->n_episodes; i++) {
+        roce_jw_item(w);
+        roce_fields_stream(w, &roce_episode_fields, &c->r->episodes[c->episodes[i]], c);
+    }
+    roce_jw_close(w, ']');
+}
+const struct roce_fcall roce_fcall_episodes = {episodes_write, episodes_parse, episodes_stream};

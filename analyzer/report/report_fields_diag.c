@@ -36,7 +36,7 @@ static void diagnoses_write(json_object *o, const struct roce_field *f, const vo
     }
     json_object_object_add(o, f->key, a);
 }
-const struct roce_fcall roce_fcall_diagnoses = {diagnoses_write, NULL};
+const struct roce_fcall roce_fcall_diagnoses = {diagnoses_write, NULL, NULL};
 
 /* ---- the MAC tables: "host_macs" (arg 1) and "fabric_macs" (arg 0) ---- */
 
@@ -139,7 +139,7 @@ static int macs_parse(struct roce_jget *g, json_object *o, const char *where,
             return -1;
     return 0;
 }
-const struct roce_fcall roce_fcall_macs = {macs_write, macs_parse};
+const struct roce_fcall roce_fcall_macs = {macs_write, macs_parse, NULL};
 
 /* ---- PFC storm frames: {"3": [...], "pause": [...]} of the priorities that have some ---- */
 
@@ -195,7 +195,7 @@ static int storm_frames_parse(struct roce_jget *g, json_object *o, const char *w
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_storm_frames = {storm_frames_write, storm_frames_parse};
+const struct roce_fcall roce_fcall_storm_frames = {storm_frames_write, storm_frames_parse, NULL};
 
 /* "fault_frames" (member capture_frames): {fault: [frames]} of the faults
  * of the capture that frames show. */
@@ -236,7 +236,8 @@ static int capture_frames_parse(struct roce_jget *g, json_object *o, const char 
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_capture_frames = {capture_frames_write, capture_frames_parse};
+const struct roce_fcall roce_fcall_capture_frames = {capture_frames_write, capture_frames_parse,
+                                                     NULL};
 
 /* ---- per flow ---- */
 
@@ -271,7 +272,7 @@ static int udp_sports_parse(struct roce_jget *g, json_object *o, const char *whe
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_udp_sports = {udp_sports_write, udp_sports_parse};
+const struct roce_fcall roce_fcall_udp_sports = {udp_sports_write, udp_sports_parse, NULL};
 
 /* "dcqcn" (member dcqcn): null unless the flow is a RoCEv2 (or InfiniBand) request flow
  * whose connection received CNPs; the medians null until a CNP was evaluated. */
@@ -331,7 +332,7 @@ static int dcqcn_parse(struct roce_jget *g, json_object *o, const char *where,
         (uint8_t)roce_jget_name(g, x, at, "verdict", roce_dcqcn_verdict_name, ROCE_DCQCN_VERDICTS);
     return 0;
 }
-const struct roce_fcall roce_fcall_dcqcn = {dcqcn_write, dcqcn_parse};
+const struct roce_fcall roce_fcall_dcqcn = {dcqcn_write, dcqcn_parse, NULL};
 
 /* "evidence": {kind: [frames]} of the kinds the flow has evidence of. */
 static void evidence_write(json_object *o, const struct roce_field *f, const void *base,
@@ -373,7 +374,7 @@ static int evidence_parse(struct roce_jget *g, json_object *o, const char *where
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_evidence = {evidence_write, evidence_parse};
+const struct roce_fcall roce_fcall_evidence = {evidence_write, evidence_parse, NULL};
 
 /* ---- per episode ---- */
 
@@ -397,4 +398,5 @@ static int nak_generation_parse(struct roce_jget *g, json_object *o, const char 
         (uint64_t)roce_jget_ns(g, o, where, f->key, US_DECIMALS, 1, &ep->nak_generation_ns);
     return 0;
 }
-const struct roce_fcall roce_fcall_nak_generation = {nak_generation_write, nak_generation_parse};
+const struct roce_fcall roce_fcall_nak_generation = {nak_generation_write, nak_generation_parse,
+                                                     NULL};

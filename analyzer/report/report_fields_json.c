@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "json_values.h"
+#include "jsonw.h"
 
 #define US_DECIMALS  3 /* microseconds with three decimals: exact nanoseconds */
 #define SEC_DECIMALS 9 /* seconds with nine decimals: exact nanoseconds */
@@ -166,6 +167,95 @@ void roce_fields_json(json_object *o, const struct roce_fieldset *fs, const void
     for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++)
         if (f->key != NULL && !(f->flags & ROCE_FF_LIVE_ONLY))
             field_json(f->path[0] ? roce_fields_holder(o, f->path) : o, f, base, c);
+}
+
+/* {name: count, ...} of a COUNTS field, members of the object open in w. */
+static void stream_counts(struct roce_jw *w, const struct roce_field *f, const void *base)
+{
+    for (unsigned i = f->names->first; i < f->names->count; i++)
+        roce_jw_key_u64(w, f->names->name(i), roce_field_u64(base, f->off + i * sizeof(uint64_t)));
+}
+
+/* The members a CALL field without a stream callback adds, written. */
+static void stream_call_members(struct roce_jw *w, const struct roce_field *f, const void *base,
+                                const struct roce_fout *c)
+{
+    json_object *o = json_object_new_object();
+    f->call->write(o, f, base, c);
+    json_object_object_foreach(o, key, val)
+    {
+        roce_jw_key(w, key);
+        roce_jw_json(w, val);
+    }
+    json_object_put(o);
+}
+
+/* field_json, streamed. */
+static void field_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                         const struct roce_fout *c)
+{
+    if ((f->flags & ROCE_FF_NULL0) && roce_field_u64(base, f->when) == 0) {
+        roce_jw_key(w, f->key);
+        roce_jw_null(w);
+        return;
+    }
+    if (f->type == ROCE_FT_CALL) {
+        if (f->call->stream != NULL)
+            f->call->stream(w, f, base, c);
+        else
+            stream_call_members(w, f, base, c);
+        return;
+    }
+    if (f->type == ROCE_FT_COUNTS && f->key[0] == '\0') {
+        stream_counts(w, f, base);
+        return;
+    }
+    roce_jw_key(w, f->key);
+    switch ((enum roce_ftype)f->type) {
+    case ROCE_FT_UINT:
+        roce_jw_u64(w, get_uint(base, f));
+        break;
+    case ROCE_FT_BOOL:
+        roce_jw_bool(w, get_uint(base, f) != 0);
+        break;
+    case ROCE_FT_US:
+        roce_jw_us(w, get_time(base, f, c->t0));
+        break;
+    case ROCE_FT_SECONDS:
+        roce_jw_seconds(w, get_time(base, f, c->t0));
+        break;
+    case ROCE_FT_NAME:
+        roce_jw_str(w, f->names->name((unsigned)get_uint(base, f)));
+        break;
+    case ROCE_FT_COUNTS:
+        roce_jw_open(w, '{');
+        stream_counts(w, f, base);
+        roce_jw_close(w, '}');
+        break;
+    case ROCE_FT_OBJECT:
+        roce_fields_stream(w, f->sub, (const char *)base + f->off, c);
+        break;
+    case ROCE_FT_CALL:
+        break;
+    }
+}
+
+void roce_fields_stream(struct roce_jw *w, const struct roce_fieldset *fs, const void *base,
+                        const struct roce_fout *c)
+{
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++)
+        if (f->key != NULL && f->path[0] != '\0') { /* objects of their own: built */
+            json_object *o = json_object_new_object();
+            roce_fields_json(o, fs, base, c);
+            roce_jw_json(w, o);
+            json_object_put(o);
+            return;
+        }
+    roce_jw_open(w, '{');
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++)
+        if (f->key != NULL && !(f->flags & ROCE_FF_LIVE_ONLY))
+            field_stream(w, f, base, c);
+    roce_jw_close(w, '}');
 }
 
 /* The object at path from o (o at where), each missing or mistyped object

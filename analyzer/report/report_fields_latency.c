@@ -159,4 +159,4 @@ static int latency_parse(struct roce_jget *g, json_object *o, const char *where,
     return 0;
 }
 
-const struct roce_fcall roce_fcall_latency = {latency_write, latency_parse};
+const struct roce_fcall roce_fcall_latency = {latency_write, latency_parse, NULL};

@@ -23,7 +23,7 @@ void roce_jw_init(struct roce_jw *w, FILE *out, unsigned level)
 {
     w->out = out;
     w->err = 0;
-    w->level = level - 1; /* the next value opened is at level */
+    w->level = level - 1; /* the next value opened is at level (0: wraps, then back) */
     w->members = 0;
     w->n = 0;
 }
@@ -237,8 +237,21 @@ void roce_jw_json(struct roce_jw *w, json_object *v)
     case json_type_string:
         quoted(w, json_object_get_string(v), (size_t)json_object_get_string_len(v));
         return;
-    default: /* numbers and booleans: json-c's own text (a double's given text) */
-        put(w, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+    case json_type_boolean:
+        roce_jw_bool(w, json_object_get_boolean(v));
+        return;
+    case json_type_int: {
+        int64_t i = json_object_get_int64(v); /* a uint64_t above INT64_MAX reads as INT64_MAX */
+        if (i == INT64_MAX)
+            roce_jw_u64(w, json_object_get_uint64(v));
+        else
+            roce_jw_i64(w, i);
+        return;
+    }
+    default: /* a double: the text it was made with (json_object_new_double_s), else json-c's */
+        put(w, json_object_get_userdata(v) != NULL
+                   ? (const char *)json_object_get_userdata(v)
+                   : json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
         return;
     }
 }

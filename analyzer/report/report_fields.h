@@ -102,15 +102,18 @@ struct roce_fin {
 
 /* The callbacks of a ROCE_FT_CALL field. */
 struct roce_fcall {
-    /* Add the field's member(s) to o, the object that holds it. */
+    /* Add the field's member(s) to o, the object that holds it. NULL: the
+     * members stream writes, read back (the fields of flows, episodes and
+     * connections, which the JSON report streams, have only stream). */
     void (*write)(json_object *o, const struct roce_field *f, const void *base,
                   const struct roce_fout *c);
     /* Read them from o (NULL after a problem), the object at where. 0, or
      * -1 when out of memory. NULL: not read back. */
     int (*parse)(struct roce_jget *g, json_object *o, const char *where, const struct roce_field *f,
                  void *base, const struct roce_fin *c);
-    /* Write the same member(s) as write, streamed (jsonw.h). NULL: what
-     * write adds to an object of its own is written. */
+    /* Write the field's member(s), keys and values, streamed (jsonw.h) into
+     * the object open in w. NULL: what write adds to an object of its own
+     * is written. */
     void (*stream)(struct roce_jw *w, const struct roce_field *f, const void *base,
                    const struct roce_fout *c);
 };

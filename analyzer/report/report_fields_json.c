@@ -4,9 +4,11 @@
  *
  * Ownership: json_object_object_add takes the value it is given.
  */
+#define _DEFAULT_SOURCE /* open_memstream */
 #include "report_fields.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_values.h"
@@ -110,6 +112,36 @@ static void put_counts(json_object *h, const struct roce_field *f, const void *b
                           roce_field_u64(base, f->off + i * sizeof(uint64_t)));
 }
 
+/* The members of a CALL field that is only streamed (write NULL), added to
+ * o: streamed into memory as an object of their own and read back (json-c
+ * keeps the text of each number). The summary's latency objects come this
+ * way; the flows, where these fields are many, are streamed whole. */
+static void call_from_stream(json_object *o, const struct roce_field *f, const void *base,
+                             const struct roce_fout *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    struct roce_jw *w = mem != NULL ? malloc(sizeof *w) : NULL;
+    json_object *got = NULL;
+    if (w != NULL) {
+        roce_jw_init(w, mem, 0);
+        roce_jw_open(w, '{');
+        f->call->stream(w, f, base, c);
+        roce_jw_close(w, '}');
+        roce_jw_flush(w);
+    }
+    if (mem != NULL && fclose(mem) == 0 && w != NULL && !w->err)
+        got = json_tokener_parse(text);
+    if (json_object_is_type(got, json_type_object)) {
+        json_object_object_foreach(got, key, val)
+            json_object_object_add(o, key, json_object_get(val));
+    }
+    json_object_put(got);
+    free(w);
+    free(text);
+}
+
 /* roce_field_json, inlined in the loop over a record's fields (flows are
  * many: the call per field counts). */
 static inline void field_json(json_object *o, const struct roce_field *f, const void *base,
@@ -149,7 +181,10 @@ static inline void field_json(json_object *o, const struct roce_field *f, const 
         roce_fields_json(v, f->sub, (const char *)base + f->off, c);
         break;
     case ROCE_FT_CALL:
-        f->call->write(o, f, base, c);
+        if (f->call->write != NULL)
+            f->call->write(o, f, base, c);
+        else
+            call_from_stream(o, f, base, c);
         return;
     }
     json_object_object_add(o, f->key, v);
@@ -176,7 +211,7 @@ static void stream_counts(struct roce_jw *w, const struct roce_field *f, const v
         roce_jw_key_u64(w, f->names->name(i), roce_field_u64(base, f->off + i * sizeof(uint64_t)));
 }
 
-/* The members a CALL field without a stream callback adds, written. */
+/* The members a CALL field without a stream callback adds (json-c), written. */
 static void stream_call_members(struct roce_jw *w, const struct roce_field *f, const void *base,
                                 const struct roce_fout *c)
 {

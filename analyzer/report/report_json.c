@@ -21,23 +21,17 @@
 #define JSON_FLAGS                                                                                 \
     (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-/* The next element of a top-level array (json-c's layout, indented under
- * the document's member). */
-static void next_element(struct roce_jw *w, int first)
-{
-    roce_jw_raw(w, first ? "\n    " : ",\n    ", first ? 5 : 6);
-}
-
 /* The paired flows, each connection once. */
 static void write_connections(struct roce_jw *w, const struct roce_report *r)
 {
     const struct roce_fout c = {.r = r};
-    roce_jw_raw(w, ",\n  \"connections\": [", 20);
+    roce_jw_key(w, "connections");
+    roce_jw_open(w, '[');
     for (size_t i = 0; i < r->n_conns; i++) {
-        next_element(w, i == 0);
+        roce_jw_item(w);
         roce_fields_stream(w, &roce_conn_fields, &r->conns[i], &c);
     }
-    roce_jw_raw(w, "\n  ]", 4);
+    roce_jw_close(w, ']');
 }
 
 struct ep_ref {
@@ -70,7 +64,8 @@ static int write_flows(struct roce_jw *w, const struct roce_report *r)
     qsort(refs, n_ep, sizeof *refs, cmp_ep_ref);
     for (size_t i = 0; i < n_ep; i++)
         eps[i] = refs[i].index;
-    roce_jw_raw(w, ",\n  \"flows\": [", 14);
+    roce_jw_key(w, "flows");
+    roce_jw_open(w, '[');
     for (size_t i = 0; i < r->n_flows && !w->err; i++) {
         const struct roce_flow_report *f = &r->flows[i];
         while (k < n_ep && refs[k].flow_id < f->id)
@@ -80,37 +75,40 @@ static int write_flows(struct roce_jw *w, const struct roce_report *r)
             k++;
         const struct roce_report_flow *fx = roce_report_flow_x(r, f);
         const struct roce_fout c = {r, fx->lat, fx, r->t.first_ts_ns, eps + first, k - first};
-        next_element(w, i == 0);
+        roce_jw_item(w);
         roce_fields_stream(w, &roce_flow_fields, f, &c);
     }
     free(refs);
     free(eps);
-    roce_jw_raw(w, "\n  ]\n}\n", 7);
+    roce_jw_close(w, ']');
     return 0;
 }
 
 int roce_report_json(const struct roce_report *r, FILE *out)
 {
     const struct roce_fout c = {.r = r, .lat = r->lat};
+    struct roce_jw *w = malloc(sizeof *w);
     json_object *root = json_object_new_object();
-
+    int rc = 0;
+    if (w == NULL) {
+        json_object_put(root);
+        return -1;
+    }
+    /* the summary (a tree: it is small), then the long arrays streamed */
     json_object_object_add(root, "tool", json_object_new_string("rocescope"));
     roce_fields_json(root, &roce_report_fields, &r->t, &c);
-
-    /* the summary, without its closing "\n}", then the long arrays one
-     * element at a time: memory does not grow with the number of flows */
-    const char *s = json_object_to_json_string_ext(root, JSON_FLAGS);
-    size_t len = strlen(s);
-    int rc = len < 2 || fwrite(s, 1, len - 2, out) != len - 2;
+    roce_jw_init(w, out, 0);
+    roce_jw_open(w, '{');
+    json_object_object_foreach(root, key, val)
+    {
+        roce_jw_key(w, key);
+        roce_jw_json(w, val);
+    }
     json_object_put(root);
-    if (rc)
-        return -1;
-    struct roce_jw *w = malloc(sizeof *w);
-    if (w == NULL)
-        return -1;
-    roce_jw_init(w, out, 2);
     write_connections(w, r);
     rc = write_flows(w, r);
+    roce_jw_close(w, '}');
+    roce_jw_raw(w, "\n", 1);
     rc = roce_jw_flush(w) != 0 || rc != 0 ? -1 : 0;
     free(w);
     return rc;

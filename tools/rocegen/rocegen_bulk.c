@@ -100,6 +100,7 @@ struct bulk {
     uint64_t ev_seq;
     uint64_t rng;
     uint64_t rng_icrc; /* --bad-icrc's own stream: the rest of the traffic is unchanged */
+    int bad_icrc;      /* the frame in buf has a wrong ICRC */
     int64_t now_ps;
     int err;
     uint8_t buf[RG_MAX_FRAME];
@@ -216,9 +217,10 @@ static int build_frame(struct bulk *b, struct rg_spec *s)
         s->icrc_skip = 0; /* captured whole: the ICRC must be right */
         n = rg_build(s, b->buf, sizeof b->buf, NULL);
     }
+    b->bad_icrc = 0;
     if (n > 0 && !s->icrc_skip && b->o->bad_icrc > 0 && uniform(&b->rng_icrc) < b->o->bad_icrc) {
         s->icrc_xor = BAD_ICRC_XOR;
-        b->st.bad_icrcs++;
+        b->bad_icrc = 1;
         n = rg_build(s, b->buf, sizeof b->buf, NULL);
     }
     return n;
@@ -238,6 +240,7 @@ static void write_frame(struct bulk *b, int n, int64_t t_ps)
         b->err = RG_ERR_IO;
         return;
     }
+    b->st.bad_icrcs += b->bad_icrc; /* of the frame written (a lost one is built, not written) */
     if (b->st.frames++ == 0)
         b->st.first_ts_ns = ts;
     b->st.last_ts_ns = ts;

@@ -123,8 +123,9 @@ def bench_one(a, rocescope, floors, launcher, cap, label):
         """The median of the ratios of x's and y's runs of the same round."""
         return statistics.median(t / u for t, u in zip(times[x], times[y]))
 
+    ts_runs = f" (tshark: {min(a.runs, a.tshark_runs)})" if ts_name else ""
     print(f"### {label}\n\n{packets} packets, {size / 1e6:.1f} MB; median of {a.runs} "
-          f"interleaved runs (tshark: {min(a.runs, a.tshark_runs)}); load average "
+          f"interleaved runs{ts_runs}; load average "
           f"{load_before} before, {load_after} after (1, 5, 15 minutes)\n")
     print("| tool | median s | packets/s | MB/s | peak RSS MiB |")
     print("|---|---|---|---|---|")

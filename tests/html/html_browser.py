@@ -46,7 +46,10 @@ scrolling, printing hides the navigation and makes a PDF, and the shapes of
 the marks differ without their colours.
 
   html_browser.py --rocescope R --rocegen G --editcap E --captures DIR
-                  [--work DIR] [--bulk-packets N] [--max-render-ms MS]
+                  [--work DIR] [--bulk-packets N] [--max-render-ms MS] [--bulk-only]
+
+--bulk-packets 0 leaves the bulk capture out (ctest html_browser); --bulk-only
+checks it alone (ctest html_browser_bulk, the release tier).
 Exit 77 (skipped) when no Chromium is installed.
 """
 import argparse
@@ -605,6 +608,45 @@ def write_pcap_header(path):
         f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
 
 
+def check_bulk(b, a, work, shots):
+    """A bulk capture (--bulk-packets over --bulk-qps): a bounded page, its
+    first paint, the frames drawn as --events says, every graph covering
+    its flow, the first screen."""
+    rs = a.rocescope
+    bulk = os.path.join(work, f"bulk-{a.bulk_packets}-{a.bulk_qps}.pcap")
+    run([a.rocegen, "bulk", "-o", bulk, "--packets", str(a.bulk_packets), "--qps",
+         str(a.bulk_qps),
+         "--seed", "1", "--snaplen", "128"])
+    html = bulk + ".html"
+    run([rs, "--html", html, "-o", os.devnull, bulk])
+    size = os.path.getsize(html)
+    url = "file://" + os.path.abspath(html)
+    secs = b.load(url)
+    paint = b.first_paint_ms()
+    check_clean(b, "bulk", url)
+    # the frames with verdicts of the flows drawn (the top 20): as --events says
+    drawn = b.evaluate("Array.from(document.querySelectorAll('[data-frame]')).map("
+                       "e => [e.getAttribute('data-frame'), e.getAttribute('data-verdicts')])")
+    want = events_of(rs, [], [bulk])
+    wrong = [f for f, v in drawn if want.get(int(f)) != v]
+    if wrong or len(drawn) == 0:
+        fail(f"bulk: {len(wrong)} of {len(drawn)} plotted frames differ from --events")
+    check_sections(b, "bulk", ["summary", "graphs", "cnp-latency"], shots)
+    report = json.loads(run([rs, "--json", bulk]))
+    covered = check_coverage(b, "bulk", report)
+    named = check_first_screen(b, "bulk", html, report)
+    if covered < 20 or named < 20:
+        fail(f"bulk: {covered} graphs, {named} flows the diagnoses name")
+    os.remove(bulk)
+    if size > PAGE_MAX_BYTES:
+        fail(f"bulk: page of {size} bytes")
+    if paint is None or paint > a.max_render_ms:
+        fail(f"bulk: first contentful paint {paint} ms")
+    print(f"ok bulk {a.bulk_packets} packets: page {size} bytes, load {secs * 1000:.0f} ms, "
+          f"first contentful paint {paint:.0f} ms, {len(drawn)} frames plotted, "
+          f"{covered} graphs covering their flows", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rocescope", required=True)
@@ -615,6 +657,8 @@ def main():
     ap.add_argument("--bulk-packets", type=int, default=2000000)
     ap.add_argument("--bulk-qps", type=int, default=2000)
     ap.add_argument("--max-render-ms", type=float, default=2000)
+    ap.add_argument("--bulk-only", action="store_true",
+                    help="only the bulk capture (html_browser_bulk, the release tier)")
     a = ap.parse_args()
     exe = cdp.find_chromium()
     if exe is None:
@@ -625,6 +669,12 @@ def main():
     os.makedirs(shots, exist_ok=True)
     rs = a.rocescope
     pages = n_diags = n_links = n_named = n_not_worst = n_timelines = n_clean_timelines = 0
+
+    if a.bulk_only:
+        with cdp.Browser(exe) as b:
+            check_bulk(b, a, work, shots)
+        print(f"{len(failures)} failures" if failures else "bulk page checked")
+        return 1 if failures else 0
 
     with cdp.Browser(exe) as b:
         # every scenario capture, all flows drawn (--top)
@@ -735,38 +785,7 @@ def main():
 
         # a bulk capture: bounded page, first paint
         if a.bulk_packets:
-            bulk = os.path.join(work, f"bulk-{a.bulk_packets}-{a.bulk_qps}.pcap")
-            run([a.rocegen, "bulk", "-o", bulk, "--packets", str(a.bulk_packets), "--qps",
-                 str(a.bulk_qps),
-                 "--seed", "1", "--snaplen", "128"])
-            html = bulk + ".html"
-            run([rs, "--html", html, "-o", os.devnull, bulk])
-            size = os.path.getsize(html)
-            url = "file://" + os.path.abspath(html)
-            secs = b.load(url)
-            paint = b.first_paint_ms()
-            check_clean(b, "bulk", url)
-            # the frames with verdicts of the flows drawn (the top 20): as --events says
-            drawn = b.evaluate("Array.from(document.querySelectorAll('[data-frame]')).map("
-                               "e => [e.getAttribute('data-frame'), e.getAttribute('data-verdicts')])")
-            want = events_of(rs, [], [bulk])
-            wrong = [f for f, v in drawn if want.get(int(f)) != v]
-            if wrong or len(drawn) == 0:
-                fail(f"bulk: {len(wrong)} of {len(drawn)} plotted frames differ from --events")
-            check_sections(b, "bulk", ["summary", "graphs", "cnp-latency"], shots)
-            report = json.loads(run([rs, "--json", bulk]))
-            covered = check_coverage(b, "bulk", report)
-            named = check_first_screen(b, "bulk", html, report)
-            if covered < 20 or named < 20:
-                fail(f"bulk: {covered} graphs, {named} flows the diagnoses name")
-            os.remove(bulk)
-            if size > PAGE_MAX_BYTES:
-                fail(f"bulk: page of {size} bytes")
-            if paint is None or paint > a.max_render_ms:
-                fail(f"bulk: first contentful paint {paint} ms")
-            print(f"ok bulk {a.bulk_packets} packets: page {size} bytes, load {secs * 1000:.0f} ms, "
-                  f"first contentful paint {paint:.0f} ms, {len(drawn)} frames plotted, "
-                  f"{covered} graphs covering their flows", flush=True)
+            check_bulk(b, a, work, shots)
 
     print(f"{pages} pages checked; pages and screenshots in {work}")
     if failures:

@@ -80,6 +80,7 @@ static void along(struct spread *z, const struct rg_spec *s, int64_t t, const st
         e->t = t + k * HOP_NS;
         e->tap = path[k].tap;
         e->s = *s;
+        e->s.ttl = (uint8_t)(e->s.ttl - k); /* each switch before this hop routed it */
         mac(e->s.eth_src, path[k].from);
         mac(e->s.eth_dst, path[k].to);
     }

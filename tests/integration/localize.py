@@ -328,6 +328,9 @@ def errors(c, captures, tmp):
         ("--split-by", ["--split-by", "vlan", ta, tb], "--split-by: invalid value"),
         ("--path-delay 0", ["--path-delay", "0", ta, tb], "--path-delay: invalid value"),
         ("--path-delay unit", ["--path-delay", "5x", ta, tb], "--path-delay: invalid value"),
+        ("--spread-window", ["--spread-window", "never", ta, tb], "--spread-window: invalid value"),
+        ("--spread-window 0", ["--spread-window", "0", ta, tb], "--spread-window: invalid value"),
+        ("--link-speed", ["--link-speed", "fast", ta, tb], "--link-speed: invalid value"),
         ("--top 0", ["--top", "0", ta, tb], "--top: invalid value"),
         ("missing value", [ta, tb, "--offset"], "needs a value"),
     ]:

@@ -8,7 +8,10 @@
  * sighting (evidence "missing") or of its resend ("resent"), a CE mark on
  * the first frame seen carrying it. Losses shown by the PSN gaps alone cite
  * no frame; only the listed losses and marks (the first of each, as the
- * JSON lists them) have notes.
+ * JSON lists them) have notes. A pause of a chain or a cycle of pauses
+ * across the points (pause_spreading, pause_cycle) has one on its first
+ * PFC frame: where pausing started, or after which point's pause and on
+ * what evidence.
  */
 #define _GNU_SOURCE
 #include "localize_annotate.h"
@@ -91,13 +94,53 @@ static void note_add(struct notes *ns, uint64_t frame, const struct roce_localiz
     ns->n[ns->count++] = (struct roce_writer_note){frame, text};
 }
 
+/* The note on a pause of point p that is step k (of n) of chain or cycle
+ * `which` (1-based) of kind `what` (pause_spreading, pause_cycle). */
+static void pause_note(struct notes *ns, const struct roce_localize_report *rep, unsigned p,
+                       const char *what, size_t which, const struct roce_vpause_ep *e, uint32_t k,
+                       uint32_t n)
+{
+    char at[NAME_ESC_LEN], prio[24] = "802.3x PAUSE";
+    char *text = NULL;
+    if (e->point != p || e->first_frame == 0)
+        return;
+    const struct roce_vpause_ep *parent =
+        e->parent >= 0 && k > 0 ? roce_vantage_pause_episode(rep->v, (size_t)e->parent) : NULL;
+    if (e->prio != ROCE_VPAUSE_LINK)
+        snprintf(prio, sizeof prio, "priority %u", (unsigned)e->prio);
+    int r = parent == NULL
+                ? asprintf(&text,
+                           "rocescope: localize: %s %zu: pausing started here (%s, step 1 of "
+                           "%" PRIu32 ")",
+                           what, which, prio, n)
+                : asprintf(&text,
+                           "rocescope: localize: %s %zu: paused after %s (%s, step %" PRIu32
+                           " of %" PRIu32 ", evidence=%s)",
+                           what, which,
+                           roce_name_escape(rep->points[parent->point].name, at, sizeof at), prio,
+                           k + 1, n, roce_vpause_evidence_name(e->evidence));
+    if (r < 0) {
+        ns->oom = 1;
+        return;
+    }
+    ns->n[ns->count++] = (struct roce_writer_note){e->first_frame, text};
+}
+
 /* The notes on point p's frames, by frame (losses, then marks, in the
- * order listed). 0, or -1 when out of memory. */
+ * order listed, then the pauses of chains and cycles). 0, or -1 when out
+ * of memory. */
 static int point_notes(struct notes *ns, const struct roce_localize_report *rep, unsigned p)
 {
     size_t nl = roce_vantage_loss_count(rep->v), nc = roce_vantage_ce_count(rep->v);
+    size_t nch = roce_vantage_pause_chain_count(rep->v),
+           ncy = roce_vantage_pause_cycle_count(rep->v);
+    size_t steps = 0;
+    for (size_t i = 0; i < nch; i++)
+        steps += roce_vantage_pause_chain(rep->v, i)->n_steps;
+    for (size_t i = 0; i < ncy; i++)
+        steps += roce_vantage_pause_cycle(rep->v, i)->n_steps;
     memset(ns, 0, sizeof *ns);
-    ns->n = calloc(nl + nc + 1, sizeof *ns->n);
+    ns->n = calloc(nl + nc + steps + 1, sizeof *ns->n);
     if (ns->n == NULL)
         return -1;
     for (int ce = 0; ce < 2; ce++)
@@ -107,6 +150,18 @@ static int point_notes(struct notes *ns, const struct roce_localize_report *rep,
             if (e->first_point == (int)p && e->first_frame != 0)
                 note_add(ns, e->first_frame, rep, e, ce);
         }
+    for (size_t i = 0; i < nch && !ns->oom; i++) {
+        const struct roce_vpause_chain *c = roce_vantage_pause_chain(rep->v, i);
+        for (uint32_t k = 0; k < c->n_steps && !ns->oom; k++)
+            pause_note(ns, rep, p, "pause_spreading", i + 1,
+                       roce_vantage_pause_step(rep->v, c->first_step + k), k, c->n_steps);
+    }
+    for (size_t i = 0; i < ncy && !ns->oom; i++) {
+        const struct roce_vpause_cycle *c = roce_vantage_pause_cycle(rep->v, i);
+        for (uint32_t k = 0; k < c->n_steps && !ns->oom; k++)
+            pause_note(ns, rep, p, "pause_cycle", i + 1,
+                       roce_vantage_pause_step(rep->v, c->first_step + k), k, c->n_steps);
+    }
     /* by frame, ties in the order made (an insertion sort: stable) */
     for (size_t i = 1; i < ns->count; i++)
         for (size_t j = i; j > 0 && ns->n[j - 1].frame > ns->n[j].frame; j--) {

@@ -405,24 +405,37 @@ def localize_lines(doc, point):
             vals = f"psn={e['psn']}" + (f", evidence={e['evidence']}" if key == "losses" else "")
             want.setdefault(seen["frame"], []).append(
                 f"{LOCALIZE_LINE}{what} between {after} and {before} ({vals})")
+    # then the pauses of the chains and cycles, on each one's first PFC frame
+    pauses = doc.get("pause_spreading", {})
+    for key, what in (("chains", "pause_spreading"), ("cycles", "pause_cycle")):
+        for i, chain in enumerate(pauses.get(key, []), 1):
+            n = len(chain["steps"])
+            for k, s in enumerate(chain["steps"]):
+                if s["vantage_point"] != point:
+                    continue
+                prio = "802.3x PAUSE" if s["priority"] == "pause" else f"priority {s['priority']}"
+                line = (f"{LOCALIZE_LINE}{what} {i}: pausing started here ({prio}, step 1 of {n})"
+                        if k == 0 else
+                        f"{LOCALIZE_LINE}{what} {i}: paused after {s['from']} ({prio}, step "
+                        f"{k + 1} of {n}, evidence={s['evidence']})")
+                want.setdefault(s["first_frame"], []).append(line)
     return want
 
 
-def check_localize(c, tool, caps, tmp, tshark):
-    """`rocescope localize --annotate DIR`: DIR/NAME.pcapng per point, its
-    capture frame for frame, with the comments `rocescope --annotate` gives
-    that capture alone and localize's losses and CE marks on the frames the
-    JSON result cites; the usage and safety cases."""
-    lz = os.path.join(caps, "localize")
-    inputs = [os.path.join(lz, "tap_a.pcap"), os.path.join(lz, "tap_b.pcap")]
-    out_dir = os.path.join(tmp, "localize")
+def localize_points(c, tool, lz, tmp, tshark, names):
+    """localize --annotate over the captures lz/NAME.pcap of names: each
+    point's file is its capture frame for frame, with the comments of
+    `rocescope --annotate` of it alone, then localize's lines written from
+    the JSON result. Returns how many lines of localize's were checked."""
+    inputs = [os.path.join(lz, n + ".pcap") for n in names]
+    out_dir = os.path.join(tmp, "localize-" + names[0])
     os.mkdir(out_dir)
     p = run([tool, "localize", "--json", "--annotate", out_dir, *inputs])
-    c.true(f"localize --annotate: exit {p.returncode} {p.stderr.decode().strip()!r}",
+    c.true(f"localize --annotate {names}: exit {p.returncode} {p.stderr.decode().strip()!r}",
            p.returncode == 0)
     doc = json.loads(p.stdout or b"{}")
     c.true(f"one file per point: {sorted(os.listdir(out_dir))}",
-           sorted(os.listdir(out_dir)) == ["tap_a.pcapng", "tap_b.pcapng"])
+           sorted(os.listdir(out_dir)) == sorted(n + ".pcapng" for n in names))
     noted = 0
     for cap in inputs:
         name = os.path.basename(cap)[:-len(".pcap")]
@@ -442,7 +455,25 @@ def check_localize(c, tool, caps, tmp, tshark):
         bad = [f for f in set(want) | set(have) if want.get(f, []) != have.get(f, [])]
         c.true(f"localize {name}: the comments of rocescope --annotate alone, then localize's "
                f"(frames differing: {sorted(bad)[:5]})", code == code2 == 0 and not bad and want)
-    c.true(f"localize's own lines on the cited frames: {noted}", noted >= 5)
+    return noted
+
+
+def check_localize(c, tool, caps, tmp, tshark):
+    """`rocescope localize --annotate DIR`: DIR/NAME.pcapng per point, its
+    capture frame for frame, with the comments `rocescope --annotate` gives
+    that capture alone and localize's losses, CE marks and pauses of chains
+    and cycles on the frames the JSON result cites (two taps; three taps
+    with a pause moving upstream; three with a cycle of pauses); the usage
+    and safety cases."""
+    lz = os.path.join(caps, "localize")
+    noted = {}
+    for names in (("tap_a", "tap_b"), ("up_s1_s2", "up_s2_s3", "up_s3_h2"),
+                  ("cycle_s1_s2", "cycle_s2_s3", "cycle_s3_s1")):
+        noted[names[0]] = localize_points(c, tool, lz, tmp, tshark, names)
+    c.true(f"localize's own lines on the cited frames: {noted}",
+           noted["tap_a"] >= 5 and noted["up_s1_s2"] == 3 and noted["cycle_s1_s2"] >= 7)
+    inputs = [os.path.join(lz, "tap_a.pcap"), os.path.join(lz, "tap_b.pcap")]
+    out_dir = os.path.join(tmp, "localize-tap_a")
     # usage and safety
     p = run([tool, "localize", "--annotate", out_dir, "--split-by", "outer-source",
              os.path.join(lz, "mirror.pcap")])

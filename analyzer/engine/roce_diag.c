@@ -364,6 +364,38 @@ static void lossy_findings(struct cands *cs, const struct roce_diag_input *in)
     }
 }
 
+/* Receivers that had --incast-senders senders at once while their traffic
+ * was CE marked, paused or lost (ANALYSIS.md "Incast"): the figures and
+ * frames of each one's worst such episode, its count those episodes. */
+static void incast_findings(struct cands *cs, const struct roce_totals *t,
+                            const struct roce_config *cfg)
+{
+    for (unsigned i = 0; i < t->incast.n && i < ROCE_INCAST_LISTED; i++) {
+        const struct roce_incast_receiver *r = &t->incast.r[i];
+        struct cand *x;
+        if (r->flagged == 0 || !r->flagged_worst ||
+            (x = roce_diag_cand(cs, ROCE_DIAG_INCAST, ROCE_CAUSE_TRAFFIC)) == NULL)
+            continue;
+        memcpy(x->s.flow.dst, r->addr, ROCE_ADDR_LEN);
+        x->s.flow.af = r->af;
+        x->s.flow.version = r->version;
+        x->s.count = r->flagged;
+        x->s.fig.fanin = r->fanin;
+        x->s.fig.senders = r->senders;
+        x->s.fig.ce_marked = r->ce_marked;
+        x->s.fig.pauses = r->paused;
+        x->s.fig.lost = r->lost;
+        int64_t span = r->end_ns - r->start_ns;
+        x->s.fig.rate_mbps =
+            span > 0 ? r->bytes * 8u * 1000u / (uint64_t)span : 0; /* bits per ns x 1000: Mb/s */
+        x->s.fig.link_speed_mbps = cfg->link_speed_mbps;
+        x->s.n_senders = r->n_named < ROCE_DIAG_MAX_SENDERS ? r->n_named : ROCE_DIAG_MAX_SENDERS;
+        memcpy(x->s.senders, r->named, (size_t)x->s.n_senders * ROCE_ADDR_LEN);
+        roce_diag_take_frames(&x->s, r->frames,
+                              r->n_frames < ROCE_EVIDENCE_MAX ? r->n_frames : ROCE_EVIDENCE_MAX);
+    }
+}
+
 /* ---- joining, grouping, ordering ---- */
 
 static int cmp_u(uint64_t a, uint64_t b)
@@ -456,6 +488,10 @@ static void add_figures(struct roce_diag_figures *d, const struct roce_diag_figu
         d->max_psns = s->max_psns;
     if (s->max_ns > d->max_ns)
         d->max_ns = s->max_ns;
+    d->pauses += s->pauses;
+    d->lost += s->lost;
+    if (s->fanin > d->fanin) /* an incast's worst episode: the one with the most senders */
+        d->fanin = s->fanin;
 }
 
 /* The findings' order: the capture first, the findings it explains next,
@@ -599,6 +635,7 @@ int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out)
     if (in->t != NULL) {
         pfc_findings(&cs, in->t, in->cfg);
         lossy_findings(&cs, in);
+        incast_findings(&cs, in->t, in->cfg);
     }
     if (!j.sport_rewritten)
         roce_diag_ecmp_findings(&cs, in);

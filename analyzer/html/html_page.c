@@ -341,6 +341,11 @@ static void diag_subject(const struct roce_html_page *pg, unsigned kind,
     case ROCE_SUBJ_FAULT:
         roce_html_esc(pg->o, subject);
         break;
+    case ROCE_SUBJ_RECEIVER:
+        fputs("<a href=\"#incast\">", pg->o);
+        roce_html_esc(pg->o, subject);
+        fputs("</a>", pg->o);
+        break;
     default:
         key_ref(pg, &s->flow, subject);
         break;

@@ -385,8 +385,7 @@ static void figures(unsigned kind, const struct roce_diag_subject *s, const stru
             SAY(f, cap, "; %s Gb/s together on a %s Gb/s link", a, b);
         }
         SAY(f, cap, "; %llu CE mark%s, %llu pause%s, %llu network loss gap%s", ull(x->ce_marked),
-            plural(x->ce_marked), ull(x->pauses), plural(x->pauses), ull(x->lost),
-            plural(x->lost));
+            plural(x->ce_marked), ull(x->pauses), plural(x->pauses), ull(x->lost), plural(x->lost));
         break;
     case ROCE_DIAG_PAUSE_VICTIM:
         span_text(x->stall_ns, a, sizeof a);

@@ -346,8 +346,8 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
         roce_seq_request(e, f, pkt, v);
         request_diag(e, f, in, pkt, v);
         if (f->key.dqpn != ROCE_QPN_GSI) /* not the CM's datagrams */
-            roce_incast_request(e, &f->key, in->frame, in->wirelen,
-                                roce_pkt_congestion_marked(pkt), in->ts_ns);
+            roce_incast_request(e, &f->key, in->frame, in->wirelen, roce_pkt_congestion_marked(pkt),
+                                in->ts_ns);
         if (roce_pkt_congestion_marked(pkt)) {
             roce_ecn_ce(e, f, v);
             roce_ev_note(e, f, ROCE_DIAG_CE_UNANSWERED, in->frame);

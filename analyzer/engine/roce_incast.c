@@ -204,8 +204,8 @@ static void series_add(struct roce_incast_receiver *r, int64_t ts, uint32_t n)
     int64_t i = (ts - r->series_start_ns) / r->series_step_ns;
     while (i >= ROCE_INCAST_POINTS) {
         for (unsigned j = 0; j < ROCE_INCAST_POINTS / 2; j++)
-            r->series[j] = r->series[2 * j] > r->series[2 * j + 1] ? r->series[2 * j]
-                                                                   : r->series[2 * j + 1];
+            r->series[j] =
+                r->series[2 * j] > r->series[2 * j + 1] ? r->series[2 * j] : r->series[2 * j + 1];
         memset(&r->series[ROCE_INCAST_POINTS / 2], 0, sizeof r->series / 2);
         r->n_points = (uint8_t)((r->n_points + 1) / 2);
         r->series_step_ns *= 2;
@@ -309,7 +309,6 @@ static void flag(struct roce_engine *e, struct incast_rx *x, unsigned what, uint
     ++*count[what];
     store(e, x, holds(e, x));
 }
-
 
 void roce_incast_request(struct roce_engine *e, const struct roce_flow_key *k, uint64_t frame,
                          uint32_t wirelen, int ce, int64_t ts)
@@ -426,8 +425,7 @@ void roce_incast_free(struct roce_engine *e)
     e->incast = NULL;
 }
 
-int roce_incast_peak(const struct roce_engine *e, const uint8_t addr[ROCE_ADDR_LEN],
-                     uint32_t *peak)
+int roce_incast_peak(const struct roce_engine *e, const uint8_t addr[ROCE_ADDR_LEN], uint32_t *peak)
 {
     const struct incast_rx *x = e->incast != NULL ? find(e->incast, addr) : NULL;
     *peak = x != NULL ? x->peak : 0;

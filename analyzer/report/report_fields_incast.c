@@ -12,9 +12,9 @@
 
 #include "json_values.h"
 
-#define WHERE_LEN   128
+#define WHERE_LEN    128
 #define SEC_DECIMALS 9
-#define US_DECIMALS 3
+#define US_DECIMALS  3
 
 /* The receivers in the order they are written: their first episode, then
  * address (an engine's list and the merge of a split analysis's parts then

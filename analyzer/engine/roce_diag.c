@@ -373,26 +373,27 @@ static void incast_findings(struct cands *cs, const struct roce_totals *t,
     for (unsigned i = 0; i < t->incast.n && i < ROCE_INCAST_LISTED; i++) {
         const struct roce_incast_receiver *r = &t->incast.r[i];
         struct cand *x;
-        if (r->flagged == 0 || !r->flagged_worst ||
+        const struct roce_incast_episode *w = &r->worst;
+        if (r->flagged == 0 || !w->flagged ||
             (x = roce_diag_cand(cs, ROCE_DIAG_INCAST, ROCE_CAUSE_TRAFFIC)) == NULL)
             continue;
         memcpy(x->s.flow.dst, r->addr, ROCE_ADDR_LEN);
         x->s.flow.af = r->af;
         x->s.flow.version = r->version;
         x->s.count = r->flagged;
-        x->s.fig.fanin = r->fanin;
-        x->s.fig.senders = r->senders;
+        x->s.fig.fanin = w->fanin;
+        x->s.fig.senders = w->senders;
         x->s.fig.ce_marked = r->ce_marked;
         x->s.fig.pauses = r->paused;
         x->s.fig.lost = r->lost;
-        int64_t span = r->end_ns - r->start_ns;
+        int64_t span = w->end_ns - w->start_ns;
         x->s.fig.rate_mbps =
-            span > 0 ? r->bytes * 8u * 1000u / (uint64_t)span : 0; /* bits per ns x 1000: Mb/s */
+            span > 0 ? w->bytes * 8u * 1000u / (uint64_t)span : 0; /* bits per ns x 1000: Mb/s */
         x->s.fig.link_speed_mbps = cfg->link_speed_mbps;
-        x->s.n_senders = r->n_named < ROCE_DIAG_MAX_SENDERS ? r->n_named : ROCE_DIAG_MAX_SENDERS;
-        memcpy(x->s.senders, r->named, (size_t)x->s.n_senders * ROCE_ADDR_LEN);
-        roce_diag_take_frames(&x->s, r->frames,
-                              r->n_frames < ROCE_EVIDENCE_MAX ? r->n_frames : ROCE_EVIDENCE_MAX);
+        x->s.n_senders = w->n_named < ROCE_DIAG_MAX_SENDERS ? w->n_named : ROCE_DIAG_MAX_SENDERS;
+        memcpy(x->s.senders, w->named, (size_t)x->s.n_senders * ROCE_ADDR_LEN);
+        roce_diag_take_frames(&x->s, w->frames,
+                              w->n_frames < ROCE_EVIDENCE_MAX ? w->n_frames : ROCE_EVIDENCE_MAX);
     }
 }
 

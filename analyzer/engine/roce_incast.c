@@ -51,13 +51,8 @@ struct incast_rx {
     uint32_t peak; /* most senders at once */
     int rec;       /* its record in the totals, -1: none */
     struct incast_sender s[ROCE_INCAST_SENDERS];
-    /* the current or last episode */
-    uint8_t ep, ep_open, ep_flagged, n_named, n_frames;
-    int64_t start, end; /* its first and latest request */
-    uint32_t fanin, senders;
-    uint64_t bytes;
-    uint8_t named[ROCE_INCAST_NAMED][ROCE_ADDR_LEN];
-    uint64_t frames[ROCE_EVIDENCE_MAX];
+    uint8_t ep, ep_open;            /* it had an episode; it runs */
+    struct roce_incast_episode cur; /* the current or last episode */
 };
 
 struct roce_incast {
@@ -169,9 +164,9 @@ static int record(struct roce_engine *e, struct incast_rx *x)
     int at = -1;
     if (l->n < ROCE_INCAST_LISTED) {
         at = (int)l->n++;
-    } else if (x->ep_flagged) {
+    } else if (x->cur.flagged) {
         for (unsigned i = 0; i < l->n; i++)
-            if (l->r[i].flagged == 0 && (at < 0 || l->r[i].fanin < l->r[at].fanin))
+            if (l->r[i].flagged == 0 && (at < 0 || l->r[i].worst.fanin < l->r[at].worst.fanin))
                 at = (int)i;
         if (at >= 0) {
             if (e->incast->owner[at] >= 0)
@@ -188,7 +183,7 @@ static int record(struct roce_engine *e, struct incast_rx *x)
     memcpy(r->addr, x->addr, ROCE_ADDR_LEN);
     r->af = x->af;
     r->version = x->version;
-    r->series_start_ns = x->start;
+    r->series_start_ns = x->cur.start_ns;
     r->series_step_ns = e->cfg.incast_window_ns;
     x->rec = at;
     e->incast->owner[at] = (int)(x - e->incast->rx);
@@ -217,6 +212,13 @@ static void series_add(struct roce_incast_receiver *r, int64_t ts, uint32_t n)
         r->n_points = (uint8_t)(i + 1);
 }
 
+/* Nonzero when episode a is worse than b: flagged when b is not, else more
+ * senders at once. */
+static int worse(const struct roce_incast_episode *a, const struct roce_incast_episode *b)
+{
+    return a->flagged != b->flagged ? a->flagged > b->flagged : a->fanin > b->fanin;
+}
+
 /* The episode of x into its record when it is the worst: flagged first,
  * then the most senders at once (the record already holding it: again). */
 static void store(struct roce_engine *e, struct incast_rx *x, int same)
@@ -224,20 +226,11 @@ static void store(struct roce_engine *e, struct incast_rx *x, int same)
     if (x->rec < 0)
         return;
     struct roce_incast_receiver *r = &e->totals.incast.r[x->rec];
-    if (!same && r->episodes > 1 &&
-        (r->flagged_worst > x->ep_flagged ||
-         (r->flagged_worst == x->ep_flagged && r->fanin >= x->fanin)))
+    if (!same && r->episodes > 1 && !worse(&x->cur, &r->worst))
         return;
-    r->flagged_worst = x->ep_flagged;
-    r->fanin = x->fanin;
-    r->senders = x->senders;
-    r->bytes = x->bytes;
-    r->start_ns = x->start;
-    r->end_ns = x->end;
-    r->n_named = x->n_named;
-    memcpy(r->named, x->named, sizeof r->named);
-    r->n_frames = x->ep_flagged ? x->n_frames : 0;
-    memcpy(r->frames, x->frames, sizeof r->frames);
+    r->worst = x->cur;
+    if (!r->worst.flagged)
+        r->worst.n_frames = 0; /* evidence only of a flagged episode */
 }
 
 /* Whether the record of x holds its current episode. */
@@ -247,7 +240,7 @@ static int holds(const struct roce_engine *e, const struct incast_rx *x)
     if (x->rec < 0)
         return 0;
     r = &e->totals.incast.r[x->rec];
-    return r->start_ns == x->start;
+    return r->worst.start_ns == x->cur.start_ns;
 }
 
 static void close_episode(struct roce_engine *e, struct incast_rx *x)
@@ -258,16 +251,16 @@ static void close_episode(struct roce_engine *e, struct incast_rx *x)
 
 static void add_frame(struct incast_rx *x, uint64_t frame)
 {
-    roce_evidence_add_frame(x->frames, &x->n_frames, frame);
+    roce_evidence_add_frame(x->cur.frames, &x->cur.n_frames, frame);
 }
 
 static void name_sender(struct incast_rx *x, struct incast_sender *s)
 {
     s->in_ep = 1;
-    x->senders++;
+    x->cur.senders++;
     add_frame(x, s->run_frame);
-    if (x->n_named < ROCE_INCAST_NAMED)
-        memcpy(x->named[x->n_named++], s->addr, ROCE_ADDR_LEN);
+    if (x->cur.n_named < ROCE_INCAST_NAMED)
+        memcpy(x->cur.named[x->cur.n_named++], s->addr, ROCE_ADDR_LEN);
 }
 
 static void open_episode(struct roce_engine *e, struct incast_rx *x, int64_t ts)
@@ -275,11 +268,11 @@ static void open_episode(struct roce_engine *e, struct incast_rx *x, int64_t ts)
     int64_t w = e->cfg.incast_window_ns;
     x->ep = 1;
     x->ep_open = 1;
-    x->ep_flagged = 0;
-    x->start = x->end = ts;
-    x->fanin = x->senders = 0;
-    x->bytes = 0;
-    x->n_named = x->n_frames = 0;
+    x->cur.flagged = 0;
+    x->cur.start_ns = x->cur.end_ns = ts;
+    x->cur.fanin = x->cur.senders = 0;
+    x->cur.bytes = 0;
+    x->cur.n_named = x->cur.n_frames = 0;
     for (unsigned i = 0; i < x->n_senders; i++) {
         struct incast_sender *s = &x->s[i];
         s->in_ep = 0;
@@ -296,8 +289,8 @@ enum { EV_CE = 0, EV_PAUSED = 1, EV_LOST = 2 };
 static void flag(struct roce_engine *e, struct incast_rx *x, unsigned what, uint64_t f1,
                  uint64_t f2)
 {
-    int first = !x->ep_flagged;
-    x->ep_flagged = 1;
+    int first = !x->cur.flagged;
+    x->cur.flagged = 1;
     add_frame(x, f1);
     add_frame(x, f2);
     if (record(e, x) < 0)
@@ -324,7 +317,7 @@ void roce_incast_request(struct roce_engine *e, const struct roce_flow_key *k, u
     }
     struct incast_rx *x = receiver(e, k);
     x->seen = ts;
-    if (x->ep_open && ts - x->end > w)
+    if (x->ep_open && ts - x->cur.end_ns > w)
         close_episode(e, x); /* no request for a window */
     struct incast_sender *s = sender(x, k->src, ts, w);
     if (s == NULL) {
@@ -347,10 +340,10 @@ void roce_incast_request(struct roce_engine *e, const struct roce_flow_key *k, u
     if (!x->ep_open)
         return;
     if (!opened) /* the bytes sent after its first request, over the time since it */
-        x->bytes += wirelen;
-    x->end = ts;
-    if (n > x->fanin)
-        x->fanin = n;
+        x->cur.bytes += wirelen;
+    x->cur.end_ns = ts;
+    if (n > x->cur.fanin)
+        x->cur.fanin = n;
     if (!s->in_ep)
         name_sender(x, s);
     if (ce)
@@ -361,7 +354,7 @@ void roce_incast_evidence(struct roce_engine *e, const uint8_t dst[ROCE_ADDR_LEN
                           uint64_t frame1, uint64_t frame2, int64_t ts)
 {
     struct incast_rx *x = e->incast != NULL ? find(e->incast, dst) : NULL;
-    if (x == NULL || !x->ep || ts < x->start || ts > x->end + e->cfg.incast_window_ns)
+    if (x == NULL || !x->ep || ts < x->cur.start_ns || ts > x->cur.end_ns + e->cfg.incast_window_ns)
         return;
     flag(e, x, lost ? EV_LOST : EV_PAUSED, frame1, frame2);
 }
@@ -387,34 +380,21 @@ void roce_incast_merge(struct roce_totals *dst, const struct roce_totals *src, u
             dst->incast_receivers_unlisted++;
             continue;
         }
-        if (at < 0) {
-            d = &dst->incast.r[dst->incast.n++];
+        int fresh = at < 0;
+        d = fresh ? &dst->incast.r[dst->incast.n++] : &dst->incast.r[at];
+        if (fresh) {
             *d = *s;
             d->episodes = d->flagged = d->ce_marked = d->paused = d->lost = 0;
-            d->fanin = 0;
-            d->flagged_worst = 0;
-            d->n_frames = 0;
-        } else {
-            d = &dst->incast.r[at];
         }
         d->episodes += s->episodes;
         d->flagged += s->flagged;
         d->ce_marked += s->ce_marked;
         d->paused += s->paused;
         d->lost += s->lost;
-        if (s->flagged_worst > d->flagged_worst ||
-            (s->flagged_worst == d->flagged_worst && s->fanin > d->fanin)) {
-            d->flagged_worst = s->flagged_worst;
-            d->fanin = s->fanin;
-            d->senders = s->senders;
-            d->bytes = s->bytes;
-            d->start_ns = s->start_ns;
-            d->end_ns = s->end_ns;
-            d->n_named = s->n_named;
-            memcpy(d->named, s->named, sizeof d->named);
-            d->n_frames = 0;
-            for (unsigned k = 0; k < s->n_frames && k < ROCE_EVIDENCE_MAX; k++)
-                roce_evidence_add_frame(d->frames, &d->n_frames, s->frames[k] + frame_off);
+        if (fresh || worse(&s->worst, &d->worst)) {
+            d->worst = s->worst;
+            for (unsigned k = 0; k < d->worst.n_frames && k < ROCE_EVIDENCE_MAX; k++)
+                d->worst.frames[k] += frame_off; /* ascending still */
         }
     }
 }

@@ -85,24 +85,29 @@ const char *roce_ts_step_name(unsigned s);
 #define ROCE_INCAST_NAMED  8
 #define ROCE_INCAST_POINTS 32
 
+/* An episode of a receiver: from the request that brought its fan-in to
+ * --incast-senders while it stayed there. */
+struct roce_incast_episode {
+    uint8_t flagged; /* its receiver's traffic was CE marked, paused or lost meanwhile */
+    uint8_t n_named, n_frames;
+    uint32_t fanin;           /* most senders at once */
+    uint32_t senders;         /* its distinct senders (the first ROCE_INCAST_NAMED named) */
+    uint64_t bytes;           /* wire bytes of its requests after the first */
+    int64_t start_ns, end_ns; /* its first and latest request */
+    uint8_t named[ROCE_INCAST_NAMED][ROCE_ADDR_LEN];
+    uint64_t frames[ROCE_EVIDENCE_MAX]; /* its evidence (kept when flagged) */
+};
+
 /* A receiver whose fan-in reached --incast-senders: its episodes, the worst
- * of them (the one with the most senders at once among those whose traffic
- * was CE marked, paused or lost; among all when none was) and its fan-in
- * over time. */
+ * of them (flagged first, then the most senders at once, the first of
+ * equals) and its fan-in over time. */
 struct roce_incast_receiver {
     uint8_t addr[ROCE_ADDR_LEN];
-    uint8_t af, version;
-    uint8_t n_named, n_frames, n_points;
-    uint8_t flagged_worst; /* the worst episode's traffic was CE marked, paused or lost */
-    uint32_t fanin;        /* the worst episode: most senders at once */
-    uint32_t senders;      /* its distinct senders (the first ROCE_INCAST_NAMED named) */
-    uint64_t episodes;     /* times its fan-in reached --incast-senders */
-    uint64_t flagged;      /* of them, those whose traffic was CE marked, paused or lost */
+    uint8_t af, version, n_points;
+    uint64_t episodes; /* times its fan-in reached --incast-senders */
+    uint64_t flagged;  /* of them, those whose traffic was CE marked, paused or lost */
     uint64_t ce_marked, paused, lost; /* evidence over the flagged episodes */
-    uint64_t bytes;                   /* the worst episode's requests (wire bytes) */
-    int64_t start_ns, end_ns;         /* the worst episode */
-    uint8_t named[ROCE_INCAST_NAMED][ROCE_ADDR_LEN];
-    uint64_t frames[ROCE_EVIDENCE_MAX]; /* the worst flagged episode's evidence */
+    struct roce_incast_episode worst;
     /* fan-in over time from its first episode: point i is the most senders
      * at once in [start + i step, start + (i + 1) step) */
     int64_t series_start_ns, series_step_ns;

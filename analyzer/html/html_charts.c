@@ -302,10 +302,10 @@ void roce_html_incast_section(struct roce_html_page *pg)
         roce_html_td_text(o, a);
         roce_html_td_u64(o, r->episodes);
         roce_html_td_u64(o, r->flagged);
-        roce_html_td_u64(o, r->fanin);
-        roce_html_td_u64(o, r->senders);
-        roce_html_td_u64(o, r->bytes);
-        roce_html_td_dur(o, r->end_ns - r->start_ns);
+        roce_html_td_u64(o, r->worst.fanin);
+        roce_html_td_u64(o, r->worst.senders);
+        roce_html_td_u64(o, r->worst.bytes);
+        roce_html_td_dur(o, r->worst.end_ns - r->worst.start_ns);
         fputs("<td class=\"text\">", o);
         fanin_bars(o, r);
         fputs("</td></tr>\n", o);

@@ -38,17 +38,18 @@ static json_object *receiver_json(const struct roce_incast_receiver *r)
     roce_json_put_u64(o, "ce_marked", r->ce_marked);
     roce_json_put_u64(o, "paused", r->paused);
     roce_json_put_u64(o, "lost", r->lost);
+    const struct roce_incast_episode *e = &r->worst;
     json_object *w = json_object_new_object();
-    json_object_object_add(w, "flagged", json_object_new_boolean(r->flagged_worst));
-    roce_json_put_u64(w, "fanin", r->fanin);
-    roce_json_put_u64(w, "senders", r->senders);
-    for (unsigned i = 0; i < r->n_named && i < ROCE_INCAST_NAMED; i++)
-        json_object_array_add(a, roce_json_addr(r->named[i], r->af));
+    json_object_object_add(w, "flagged", json_object_new_boolean(e->flagged));
+    roce_json_put_u64(w, "fanin", e->fanin);
+    roce_json_put_u64(w, "senders", e->senders);
+    for (unsigned i = 0; i < e->n_named && i < ROCE_INCAST_NAMED; i++)
+        json_object_array_add(a, roce_json_addr(e->named[i], r->af));
     json_object_object_add(w, "named", a);
-    json_object_object_add(w, "start", roce_json_seconds(r->start_ns));
-    json_object_object_add(w, "end", roce_json_seconds(r->end_ns));
-    roce_json_put_u64(w, "bytes", r->bytes);
-    json_object_object_add(w, "frames", roce_json_frames(r->frames, r->n_frames));
+    json_object_object_add(w, "start", roce_json_seconds(e->start_ns));
+    json_object_object_add(w, "end", roce_json_seconds(e->end_ns));
+    roce_json_put_u64(w, "bytes", e->bytes);
+    json_object_object_add(w, "frames", roce_json_frames(e->frames, e->n_frames));
     json_object_object_add(o, "worst", w);
     json_object *s = json_object_new_object(), *v = json_object_new_array();
     json_object_object_add(s, "start", roce_json_seconds(r->series_start_ns));
@@ -88,11 +89,11 @@ static uint64_t get_max(struct roce_jget *g, json_object *o, const char *where, 
 }
 
 static void worst_parse(struct roce_jget *g, json_object *w, const char *where,
-                        struct roce_incast_receiver *r)
+                        struct roce_incast_episode *r)
 {
     json_object *b = roce_jget_member(g, w, where, "flagged", json_type_boolean, 0);
     json_object *a = roce_jget_member(g, w, where, "named", json_type_array, 0);
-    r->flagged_worst = b != NULL && json_object_get_boolean(b);
+    r->flagged = b != NULL && json_object_get_boolean(b);
     r->fanin = (uint32_t)get_max(g, w, where, "fanin", UINT32_MAX);
     r->senders = (uint32_t)get_max(g, w, where, "senders", UINT32_MAX);
     if (a != NULL && json_object_array_length(a) > ROCE_INCAST_NAMED)
@@ -144,7 +145,7 @@ static void receiver_parse(struct roce_jget *g, json_object *o, const char *wher
     r->lost = roce_jget_u64(g, o, where, "lost");
     json_object *w = roce_jget_member(g, o, where, "worst", json_type_object, 0);
     if (w != NULL)
-        worst_parse(g, w, roce_jget_where(at, sizeof at, where, "worst"), r);
+        worst_parse(g, w, roce_jget_where(at, sizeof at, where, "worst"), &r->worst);
     json_object *s = roce_jget_member(g, o, where, "fanin_series", json_type_object, 0);
     if (s != NULL)
         series_parse(g, s, roce_jget_where(at, sizeof at, where, "fanin_series"), r);

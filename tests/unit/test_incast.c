@@ -92,10 +92,10 @@ static void test_threshold(void)
     CU_ASSERT_EQUAL(x->episodes, 1);
     CU_ASSERT_EQUAL(x->flagged, 1);
     CU_ASSERT_EQUAL(x->ce_marked, 4);
-    CU_ASSERT_EQUAL(x->fanin, 4);
-    CU_ASSERT_EQUAL(x->senders, 4);
-    CU_ASSERT_EQUAL(x->start_ns, TU_T0_NS + 3 * US); /* the 4th sender's first request */
-    CU_ASSERT_EQUAL(x->end_ns, TU_T0_NS + 7 * US);
+    CU_ASSERT_EQUAL(x->worst.fanin, 4);
+    CU_ASSERT_EQUAL(x->worst.senders, 4);
+    CU_ASSERT_EQUAL(x->worst.start_ns, TU_T0_NS + 3 * US); /* the 4th sender's first request */
+    CU_ASSERT_EQUAL(x->worst.end_ns, TU_T0_NS + 7 * US);
     CU_ASSERT_TRUE_FATAL(finding(&r, &s));
     CU_ASSERT_EQUAL(s.count, 1);
     CU_ASSERT_EQUAL(s.fig.fanin, 4);
@@ -125,9 +125,9 @@ static void test_no_evidence(void)
     two_rounds(&r, MAX_S, 0);
     const struct roce_incast_receiver *x = record(&r);
     CU_ASSERT_PTR_NOT_NULL_FATAL(x);
-    CU_ASSERT_EQUAL(x->fanin, 8);
+    CU_ASSERT_EQUAL(x->worst.fanin, 8);
     CU_ASSERT_EQUAL(x->flagged, 0);
-    CU_ASSERT_EQUAL(x->n_frames, 0);
+    CU_ASSERT_EQUAL(x->worst.n_frames, 0);
     CU_ASSERT_FALSE(finding(&r, &s));
     tu_eng_done(&r.t);
 }
@@ -206,16 +206,16 @@ static void test_merge(void)
     a.incast.n = 1;
     a.incast.r[0].addr[15] = 1;
     a.incast.r[0].episodes = 2;
-    a.incast.r[0].fanin = 5;
+    a.incast.r[0].worst.fanin = 5;
     b.incast.n = 2;
     b.incast.r[0] = a.incast.r[0];
     b.incast.r[0].flagged = 1;
-    b.incast.r[0].flagged_worst = 1;
-    b.incast.r[0].fanin = 4;
+    b.incast.r[0].worst.flagged = 1;
+    b.incast.r[0].worst.fanin = 4;
     b.incast.r[0].ce_marked = 3;
-    b.incast.r[0].n_frames = 2;
-    b.incast.r[0].frames[0] = 7;
-    b.incast.r[0].frames[1] = 9;
+    b.incast.r[0].worst.n_frames = 2;
+    b.incast.r[0].worst.frames[0] = 7;
+    b.incast.r[0].worst.frames[1] = 9;
     b.incast.r[1].addr[15] = 2;
     b.incast.r[1].episodes = 1;
     roce_incast_merge(&a, &b, 100);
@@ -223,9 +223,9 @@ static void test_merge(void)
     CU_ASSERT_EQUAL(a.incast.r[0].episodes, 4);
     CU_ASSERT_EQUAL(a.incast.r[0].flagged, 1);
     CU_ASSERT_EQUAL(a.incast.r[0].ce_marked, 3);
-    CU_ASSERT_EQUAL(a.incast.r[0].fanin, 4); /* flagged beats more senders */
-    CU_ASSERT_EQUAL(a.incast.r[0].n_frames, 2);
-    CU_ASSERT_EQUAL(a.incast.r[0].frames[0], 107);
+    CU_ASSERT_EQUAL(a.incast.r[0].worst.fanin, 4); /* flagged beats more senders */
+    CU_ASSERT_EQUAL(a.incast.r[0].worst.n_frames, 2);
+    CU_ASSERT_EQUAL(a.incast.r[0].worst.frames[0], 107);
     CU_ASSERT_EQUAL(a.incast.r[1].addr[15], 2);
     CU_ASSERT_EQUAL(a.incast.r[1].episodes, 1);
     /* a full list: the next receiver is counted, not listed */

@@ -386,9 +386,9 @@ static void incast_findings(struct cands *cs, const struct roce_totals *t,
         x->s.fig.ce_marked = r->ce_marked;
         x->s.fig.pauses = r->paused;
         x->s.fig.lost = r->lost;
-        int64_t span = w->end_ns - w->start_ns;
-        x->s.fig.rate_mbps =
-            span > 0 ? w->bytes * 8u * 1000u / (uint64_t)span : 0; /* bits per ns x 1000: Mb/s */
+        /* unsigned: a report read back may hold any two times */
+        uint64_t span = w->end_ns > w->start_ns ? (uint64_t)w->end_ns - (uint64_t)w->start_ns : 0;
+        x->s.fig.rate_mbps = span ? w->bytes * 8u * 1000u / span : 0; /* bits per ns x 1000: Mb/s */
         x->s.fig.link_speed_mbps = cfg->link_speed_mbps;
         x->s.n_senders = w->n_named < ROCE_DIAG_MAX_SENDERS ? w->n_named : ROCE_DIAG_MAX_SENDERS;
         memcpy(x->s.senders, w->named, (size_t)x->s.n_senders * ROCE_ADDR_LEN);

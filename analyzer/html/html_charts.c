@@ -305,7 +305,10 @@ void roce_html_incast_section(struct roce_html_page *pg)
         roce_html_td_u64(o, r->worst.fanin);
         roce_html_td_u64(o, r->worst.senders);
         roce_html_td_u64(o, r->worst.bytes);
-        roce_html_td_dur(o, r->worst.end_ns - r->worst.start_ns);
+        uint64_t span = r->worst.end_ns > r->worst.start_ns
+                            ? (uint64_t)r->worst.end_ns - (uint64_t)r->worst.start_ns
+                            : 0; /* unsigned: a report read back may hold any two times */
+        roce_html_td_dur(o, span > INT64_MAX ? INT64_MAX : (int64_t)span);
         fputs("<td class=\"text\">", o);
         fanin_bars(o, r);
         fputs("</td></tr>\n", o);

@@ -186,5 +186,9 @@ void roce_ws_diag_register(void);
 gboolean roce_ws_diag_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, proto_tree *rt);
 /* Forget the diagnoses of the file (cleanup routine). */
 void roce_ws_diag_cleanup(void);
+/* The diagnoses of the engine's current state (made once per generation;
+ * empty when there is no engine or no memory): the RoCE Flows ranking
+ * starts with the flows they name. */
+const struct roce_diag_list *roce_ws_diagnoses(void);
 
 #endif

@@ -70,6 +70,12 @@ static void build(void)
     }
 }
 
+const struct roce_diag_list *roce_ws_diagnoses(void)
+{
+    build();
+    return &cache.list;
+}
+
 /* The expert field of d's kind (its group and severity: roce_ws_fields.c). */
 static expert_field *expert_of(const struct roce_diagnosis *d)
 {

@@ -12,7 +12,7 @@
  */
 #include <stdio.h>
 
-#include "report.h" /* roce_report_cmp_rank: the report's trouble ranking */
+#include "report.h" /* roce_report_rank: the report's one ranking */
 #include "roce_ws.h"
 
 #define CLI_FLOWS      "roce,flows"
@@ -273,9 +273,10 @@ static ROCE_WS_TAP_INIT_RET flows_cli_init(const char *opt_arg, void *userdata)
  * (roce.max_flows) have no report and no row.
  *
  * Column 0 is the flow's rank by trouble among the capture's flows, 1 the
- * worst: the report's ranking (roce_report_cmp_rank, report_rank.c: the
- * troubled flows in the order of rocescope's text summary, then the
- * others). Wireshark's dialog sorts by column 0 when it has been filled,
+ * worst: the report's one ranking (roce_report_rank, report_rank.c: the
+ * flows the diagnoses name, in their order, then the other flows with
+ * trouble, worst first, as rocescope's text summary and HTML report rank
+ * them; then the others). Wireshark's dialog sorts by column 0 when it has been filled,
  * so the worst flow comes first.
  * The ranking needs every flow's final report: it is made once per settled
  * engine (a retap after the first pass, tshark -2); before that (a one-pass
@@ -432,9 +433,8 @@ static gboolean table_rank(stat_tap_table *table)
     g_array_set_size(rank_of_flow, 0);
     r = flow_reports(&n);
     order = g_new(const struct roce_flow_report *, n > 0 ? n : 1);
-    for (size_t i = 0; i < n; i++)
-        order[i] = &r[i];
-    qsort(order, n, sizeof *order, roce_report_cmp_rank);
+    if (roce_report_rank(r, n, roce_ws_diagnoses(), NULL, 1, order) == ROCE_RANK_NOMEM)
+        n = 0;
     for (size_t i = 0; i < n; i++) {
         if (order[i]->id >= G_MAXUINT)
             continue;

@@ -1,31 +1,51 @@
 #!/bin/sh
-# The whole test suite: the normal build (build/, made by tools/setup.sh),
-# including Valgrind over the unit suites and the CLI and static analysis of
-# the engine (label robustness), then, built with AddressSanitizer +
-# UndefinedBehaviorSanitizer (build-asan/), the unit, fuzz-replay and
-# robustness suites, the tests of input and output code and a sample of each
-# long comparison (labels unit, fuzz, robustness, sanitized: tests/CMakeLists.txt
-# says what and why; there the Wireshark plugin, built with the sanitizers too,
-# runs only inside tshark over mutated captures, with the runtimes preloaded;
-# Valgrind and static analysis are left out). Both runs replay the fuzz corpora.
-# Fails when any test fails. Ends with a banner when the tests of the real
-# captures were skipped (none found: tests/CMakeLists.txt).
+# The test suite.
+#
+#   tools/run_tests.sh             the contributor's suite (the README's test
+#                                  command): every test but the release tier
+#   tools/run_tests.sh --release   the release tier only (label release:
+#                                  the plugin against Wireshark 4.4 and 4.6,
+#                                  the packages, the real captures' repeated
+#                                  comparisons, Valgrind over the CLI, clang-tidy)
+#
+# CI (.ci/run) runs the first, then the second: every test runs on every change
+# that lands (tests/README.md, "What runs where").
+#
+# Each runs in the normal build (build/, made by tools/setup.sh), then, built
+# with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/), the unit,
+# fuzz-replay and robustness suites, the tests of input and output code and a
+# sample of each long comparison (labels unit, fuzz, robustness, sanitized:
+# tests/CMakeLists.txt says what and why; there the Wireshark plugin, built
+# with the sanitizers too, runs only inside tshark over mutated captures, with
+# the runtimes preloaded; Valgrind and static analysis are left out). Both
+# replay the fuzz corpora. Fails when any test fails; prints its wall time.
+# Ends with a banner when the tests of the real captures were skipped (none
+# found: tests/CMakeLists.txt).
 # Environment: FUZZ_SECONDS=N also runs each libFuzzer target for N seconds
 # (tools/fuzz.sh, clang) at the end.
 set -eu
 cd "$(dirname "$0")/.."
 JOBS=$(nproc)
 START=$(date +%s)
+case "${1:-}" in
+"") TIER="-LE release" WHAT="the test command" ;;
+--release) TIER="-L release" WHAT="the release tier" ;;
+*)
+    echo "usage: tools/run_tests.sh [--release]" >&2
+    exit 2
+    ;;
+esac
 
-ctest --test-dir build --output-on-failure -j"$JOBS"
+# shellcheck disable=SC2086 # TIER is two words
+ctest --test-dir build --output-on-failure -j"$JOBS" $TIER
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DROCESCOPE_SANITIZE=ON \
       -DROCESCOPE_DISSECTOR=AUTO >/dev/null
 cmake --build build-asan -j"$JOBS"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir build-asan --output-on-failure -j"$JOBS" -L 'unit|fuzz|robustness|sanitized'
+    ctest --test-dir build-asan --output-on-failure -j"$JOBS" -L 'unit|fuzz|robustness|sanitized' $TIER
 
-echo "wall time of the test command: $(($(date +%s) - START)) s"
+echo "wall time of $WHAT: $(($(date +%s) - START)) s"
 
 if [ -n "${FUZZ_SECONDS:-}" ]; then
     for target in engine capture report; do

@@ -383,7 +383,22 @@ enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_c
     rec->block = rec->idb = NULL;
     rec->block_len = rec->idb_len = 0;
     int st = c->fmt != NULL ? c->fmt->next(&c->rd, f) : ROCE_RD_LIBPCAP;
-    return st == ROCE_RD_FRAME ? ROCE_CAPTURE_FRAME : not_a_frame(c, f, st);
+    return st == ROCE_RD_FRAME   ? ROCE_CAPTURE_FRAME
+           : st == ROCE_RD_BLOCK ? ROCE_CAPTURE_BLOCK
+                                 : not_a_frame(c, f, st);
+}
+
+void roce_capture_blocks(struct roce_capture *c)
+{
+    c->rd.blocks = 1;
+}
+
+const uint8_t *roce_capture_section_header(const struct roce_capture *c, uint32_t *len,
+                                           int *swapped)
+{
+    *len = c->rd.shb_len;
+    *swapped = c->rd.shb_swapped;
+    return c->rd.shb;
 }
 
 const struct roce_capture_record *roce_capture_record(const struct roce_capture *c)
@@ -402,6 +417,7 @@ void roce_capture_close(struct roce_capture *c)
         return;
     stop(c);
     free(c->kept);
+    free(c->rd.shb);
     if (c->unzip != NULL) {
         char ignored[8];
         roce_unzip_finish(c->unzip, ignored, sizeof ignored);

@@ -27,6 +27,8 @@ struct roce_capture_frame {
 };
 
 enum roce_capture_status {
+    ROCE_CAPTURE_BLOCK = 2, /* a pcapng block that is neither a packet, an interface nor a
+                               section header: its record's block (roce_capture_blocks) */
     ROCE_CAPTURE_FRAME = 1, /* *frame is filled */
     ROCE_CAPTURE_END = 0,   /* end of file */
     ROCE_CAPTURE_ERROR = -1 /* read error (e.g. file cut short): see roce_capture_error */
@@ -57,6 +59,16 @@ int roce_capture_linktype(const struct roce_capture *c);
 /* Name of the link-layer type as libpcap knows it (e.g. "EN10MB"). */
 const char *roce_capture_linktype_name(const struct roce_capture *c);
 enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_capture_frame *f);
+/* From the next roce_capture_next on, also hand out the pcapng blocks other
+ * than packets, interfaces and section headers (name resolution, interface
+ * statistics, decryption secrets, custom blocks...) as ROCE_CAPTURE_BLOCK,
+ * for what copies the file (--annotate); the analysis steps over them. */
+void roce_capture_blocks(struct roce_capture *c);
+/* The section header block of a pcapng file's first section as stored
+ * (*len bytes, *swapped: in the other byte order), NULL for other formats.
+ * Valid until roce_capture_close. */
+const uint8_t *roce_capture_section_header(const struct roce_capture *c, uint32_t *len,
+                                           int *swapped);
 
 /* The record the last frame came from, as stored, for what copies it (the
  * annotated pcapng, writers/writer_annotate.c); the engine reads none of
@@ -69,11 +81,12 @@ struct roce_capture_record {
                              ROCE_CAPTURE_TSRESOL_US or _NS */
     uint8_t swapped;      /* pcapng: block and idb are in the other byte order */
     uint32_t section;     /* pcapng: the section of the record, from 0 */
-    const uint8_t *block; /* pcapng: the packet block (EPB, SPB or PB) as stored,
-                             block_len bytes; NULL for other formats and for records
-                             libpcap read */
-    const uint8_t *idb;   /* pcapng: the description block of the record's interface, as
-                             stored, idb_len bytes (NULL when block is) */
+    const uint8_t *block; /* pcapng: the packet block (EPB, SPB or PB), or the other block
+                             of ROCE_CAPTURE_BLOCK, as stored, block_len bytes; NULL for
+                             other formats and for records libpcap read */
+    const uint8_t *idb;   /* pcapng: the description block of the record's interface (of
+                             an interface statistics block's), as stored, idb_len bytes
+                             (NULL when block is, or for a block of no interface) */
     uint32_t block_len, idb_len;
 };
 #define ROCE_CAPTURE_TSRESOL_US 6

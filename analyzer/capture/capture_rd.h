@@ -32,6 +32,7 @@
 #include "capture_src.h"
 
 enum roce_rd_status {
+    ROCE_RD_BLOCK = 2, /* another block, in rec (only when blocks is set) */
     ROCE_RD_FRAME = 1,
     ROCE_RD_END = 0,
     ROCE_RD_ERROR = -1,  /* a problem in the reader's own words (err) */
@@ -57,6 +58,11 @@ struct roce_rd {
                                        next's ROCE_RD_ERROR is */
     struct roce_capture_record rec; /* the record of next's frame as stored: what the
                                        format knows of it (zeroed, nanoseconds, before) */
+    int blocks;                     /* next hands out other blocks too (ROCE_RD_BLOCK) */
+    uint8_t *shb;                   /* the first section's header as stored (pcapng, set by
+                                       open; freed by capture.c) */
+    uint32_t shb_len;
+    int shb_swapped;
 };
 
 enum roce_capture_format_flag {

@@ -42,6 +42,7 @@
 #define BT_PB             0x00000002u
 #define BT_SPB            0x00000003u
 #define BT_EPB            0x00000006u
+#define BT_ISB            0x00000005u
 #define BYTE_ORDER_MAGIC  0x1A2B3C4Du
 #define BLOCK_HDR_LEN     8
 #define BLOCK_MIN_LEN     12              /* header and trailer */
@@ -52,6 +53,7 @@
 #define EPB_BODY_LEN      20
 #define PB_BODY_LEN       20
 #define SPB_BODY_LEN      4
+#define ISB_BODY_LEN      12
 #define OPT_HDR_LEN       4
 #define OPT_END           0
 #define IF_TSRESOL        9
@@ -283,6 +285,13 @@ static int ng_open(struct roce_rd *rd)
             break;
         r->pre_first = r->pre_len;
         rd->linktype = r->linktype;
+        /* the section header as stored, for what copies the file */
+        uint32_t shb_len = roce_rd32(r->swapped, s->p + s->off + 4);
+        if ((rd->shb = malloc(shb_len)) == NULL)
+            break;
+        memcpy(rd->shb, s->p + s->off, shb_len);
+        rd->shb_len = shb_len;
+        rd->shb_swapped = r->swapped;
         roce_src_skip(s, o + len);
         return 0;
     }
@@ -403,6 +412,20 @@ static int ng_next(struct roce_rd *rd, struct roce_capture_frame *f)
             if (st != 0)
                 return st;
             roce_src_skip(s, len);
+            if (rd->blocks && type != BT_IDB && type != BT_SHB) {
+                /* handed out as stored (b stays valid until the next call);
+                 * an interface statistics block with its interface */
+                rd->rec.swapped = (uint8_t)r->swapped;
+                rd->rec.section = r->section;
+                rd->rec.block = b;
+                rd->rec.block_len = (uint32_t)len;
+                if (type == BT_ISB && n >= ISB_BODY_LEN &&
+                    (id = roce_rd32(r->swapped, body)) < r->n_ifs) {
+                    rd->rec.idb = r->pre + r->ifs[id].idb_off;
+                    rd->rec.idb_len = r->ifs[id].idb_len;
+                }
+                return ROCE_RD_BLOCK;
+            }
             continue;
         }
         if (id >= r->n_ifs)

@@ -32,6 +32,7 @@
 #define ROCE_HTML_MAX_MARKS      262144 /* ... in all */
 #define ROCE_HTML_MAX_LOOSE      1024   /* frames with verdicts outside any flow */
 #define ROCE_HTML_PFC_BUCKETS    480    /* time buckets of the PFC/PAUSE timeline */
+#define ROCE_HTML_TL_BUCKETS     480    /* time buckets of the capture's timeline */
 #define ROCE_HTML_PFC_SLOTS      (ROCE_PFC_PRIORITIES + 1) /* priorities 0-7, link PAUSE */
 
 struct roce_html_series;

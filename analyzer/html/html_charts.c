@@ -315,3 +315,131 @@ void roce_html_incast_section(struct roce_html_page *pg)
     }
     fputs("</tbody></table></div>\n</section>\n", o);
 }
+
+/* ---- the capture's timeline ---- */
+
+#define TL_BARS    100 /* drawn buckets: at least the capture's span / 100 wide */
+#define TL_MIN_NS  1000
+#define TL_STRIP_H 16.0
+#define TL_BITS    8.0
+#define TL_HEAD    1.1
+#define TL_MBPS    1000.0
+#define TL_ROWS    3 /* CE marks, CNPs, PFC/PAUSE XOFF */
+
+static const struct roce_html_box tl_box = {900, 280, 96, 884, 12, 236};
+
+/* One strip of counts per drawn bucket (bars as tall as the count over the
+ * strip's highest), its name and total. */
+static void tl_strip(FILE *o, const struct roce_html_scale *x, double base, const char *cls,
+                     const char *name, const uint64_t *v, unsigned n, int64_t t_first, double width)
+{
+    uint64_t top = 0, total = 0;
+    for (unsigned i = 0; i < n; i++) {
+        top = v[i] > top ? v[i] : top;
+        total += v[i];
+    }
+    fprintf(o,
+            "<g class=\"strip\" data-strip=\"%s\" data-total=\"%" PRIu64 "\"><title>%s: %" PRIu64
+            "</title><text x=\"%g\" y=\"%.1f\" text-anchor=\"end\">%s</text><line "
+            "class=\"axis\" x1=\"%g\" x2=\"%g\" y1=\"%.1f\" y2=\"%.1f\"/></g>\n<path "
+            "class=\"tl-%s\" d=\"M0 0",
+            cls, total, name, total, tl_box.left - 6, base - 3, name, tl_box.left, tl_box.right,
+            base, base, cls);
+    for (unsigned i = 0; i < n; i++) {
+        if (v[i] == 0)
+            continue;
+        double x0 = roce_html_map(x, (double)t_first + width * i);
+        double x1 = roce_html_map(x, (double)t_first + width * (i + 1));
+        x1 = x1 > tl_box.right ? tl_box.right : x1;
+        double h = TL_STRIP_H * (double)v[i] / (double)top;
+        fprintf(o, "M%.1f %.1fH%.1fV%.1fH%.1fZ", x0, base, x1 > x0 + 1 ? x1 : x0 + 1,
+                base - (h < 1 ? 1 : h), x0);
+    }
+    fputs("\"/>\n", o);
+}
+
+void roce_html_timeline(struct roce_html_page *pg)
+{
+    FILE *o = pg->o;
+    const struct roce_html_timeline *tl = pg->s != NULL ? &pg->s->tl : NULL;
+    fputs("<section id=\"timeline\">\n<h2>Timeline of the capture</h2>\n", o);
+    if (tl == NULL || !tl->have) {
+        fputs(pg->s == NULL ? "<p class=\"muted\">This page was made from JSON reports: the "
+                              "timeline needs the frames.</p>\n</section>\n"
+                            : "<p>No frame.</p>\n</section>\n",
+              o);
+        return;
+    }
+    int64_t span = tl->end_ns - tl->origin_ns + 1;
+    span = span < TL_MIN_NS ? TL_MIN_NS : span;
+    unsigned group = 1;
+    while (group < ROCE_HTML_TL_BUCKETS && (double)tl->width_ns * group < (double)span / TL_BARS)
+        group *= 2;
+    int64_t width = tl->width_ns * group;
+    unsigned n = (unsigned)((tl->end_ns - tl->origin_ns) / width) + 1;
+    n = n > ROCE_HTML_TL_BUCKETS ? ROCE_HTML_TL_BUCKETS : n;
+    uint64_t bytes[ROCE_HTML_TL_BUCKETS] = {0}, rows[TL_ROWS][ROCE_HTML_TL_BUCKETS] = {{0}};
+    uint64_t packets = 0;
+    double top = 0;
+    for (unsigned k = 0; k < ROCE_HTML_TL_BUCKETS; k++) {
+        unsigned i = k / group < n ? k / group : n - 1;
+        bytes[i] += tl->bytes[k];
+        rows[0][i] += tl->ce[k];
+        rows[1][i] += tl->cnp[k];
+        packets += tl->packets[k];
+    }
+    for (unsigned k = 0; pg->s->pfc != NULL && k < ROCE_HTML_PFC_BUCKETS; k++) {
+        const struct roce_html_pfc *p = pg->s->pfc;
+        int64_t t = roce_html_bucket_start(p->origin_ns, p->width_ns, k);
+        int64_t i = t < tl->origin_ns ? 0 : (t - tl->origin_ns) / width;
+        for (unsigned r = 0; r < ROCE_HTML_PFC_SLOTS; r++)
+            rows[2][i < n ? i : n - 1] += p->xoff[r][k];
+    }
+    for (unsigned i = 0; i < n; i++) {
+        double gbps = (double)bytes[i] * TL_BITS / (double)width;
+        top = gbps > top ? gbps : top;
+    }
+    struct roce_html_tunit unit = roce_html_time_unit(span);
+    double t_first = (double)(tl->origin_ns - pg->t0_ns) / unit.ns, w = (double)width / unit.ns;
+    double scale = top < 1 ? TL_MBPS : 1;
+    struct roce_html_scale x = {t_first, t_first + (double)span / unit.ns, tl_box.left,
+                                tl_box.right};
+    double rate_top = tl_box.top + TL_ROWS * (TL_STRIP_H + 8) + 8;
+    struct roce_html_box rb = tl_box;
+    rb.top = rate_top;
+    struct roce_html_scale y = {0, top > 0 ? top * scale * TL_HEAD : 1, rb.bottom, rb.top};
+    char xl[LABEL_LEN];
+    snprintf(xl, sizeof xl, "time since the capture began (%s)", unit.name);
+    fprintf(o,
+            "<figure id=\"timeline-chart\" data-bucket=\"%" PRId64 "\" data-buckets=\"%u\" "
+            "data-series-first=\"%" PRId64 "\" data-series-last=\"%" PRId64
+            "\" data-packets=\"%" PRIu64 "\">\n",
+            width, n, tl->origin_ns - pg->t0_ns, tl->end_ns - pg->t0_ns, packets);
+    roce_html_svg_open(o, &tl_box, "Throughput, CE marks, CNPs and PFC of the whole capture", &x,
+                       unit.name, NULL);
+    roce_html_axis_x(o, &rb, &x, xl, 0);
+    roce_html_axis_y(o, &rb, &y, scale > 1 ? "Mb/s" : "Gb/s", 0);
+    static const char *const names[TL_ROWS] = {"CE marks", "CNPs", "PFC XOFF"};
+    static const char *const cls[TL_ROWS] = {"ce", "cnp", "xoff"};
+    for (unsigned r = 0; r < TL_ROWS; r++)
+        tl_strip(o, &x, tl_box.top + (r + 1) * (TL_STRIP_H + 8), cls[r], names[r], rows[r], n,
+                 t_first, w);
+    fputs("<path class=\"rate\" d=\"", o);
+    for (unsigned i = 0; i < n; i++) {
+        double yy = roce_html_map(&y, (double)bytes[i] * TL_BITS / (double)width * scale);
+        double x1 = roce_html_map(&x, t_first + w * (i + 1));
+        x1 = x1 > tl_box.right ? tl_box.right : x1;
+        if (i == 0)
+            fprintf(o, "M%.1f %.1f", roce_html_map(&x, t_first), yy);
+        else
+            fprintf(o, "V%.1f", yy);
+        fprintf(o, "H%.1f", x1);
+    }
+    fputs("\"/>\n</svg>\n<figcaption>Every frame of the capture on the wire per time bucket (", o);
+    roce_html_dur(o, width);
+    fprintf(o,
+            " wide, %u buckets), in %s; above it, per bucket, the frames with a CE mark, the "
+            "CNPs and the PFC/PAUSE frames with an XOFF (bars as tall as the bucket's count "
+            "over the busiest bucket of the row).</figcaption>\n</figure>\n</section>\n",
+            n, scale > 1 ? "Mb/s" : "Gb/s");
+}

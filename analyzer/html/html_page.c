@@ -29,70 +29,34 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The flow a subject of a diagnosis names, or NULL (a host, a priority, a
- * path, a fault, a flow the report does not hold). */
-static const struct roce_flow_report *subject_flow(const struct roce_html_page *pg, unsigned kind,
-                                                   const struct roce_diag_subject *sj)
-{
-    unsigned k = roce_diag_kind(kind)->subject;
-    return k == ROCE_SUBJ_FLOW || k == ROCE_SUBJ_CONNECTION ? roce_html_flow_by_key(pg, &sj->flow)
-                                                            : NULL;
-}
-
-/* Put flow f next in the ranking (once). */
-static void rank_add(struct roce_html_page *pg, const struct roce_flow_report *f)
-{
-    size_t i = (size_t)(f - pg->r->flows);
-    if (pg->rank[i] == 0) {
-        pg->drawn[pg->n_ranked++] = f;
-        pg->rank[i] = pg->n_ranked;
-    }
-}
-
-/* The page's one ranking (html_part.h): the diagnoses' flows in the
- * diagnoses' order (so that diagnosis #1's worst subject is rank 1 and graph
- * #1), then the flows with trouble and those a kept frame with verdicts is
- * plotted on, worst first; graphs for the first top of them. 0, or -1 when
- * out of memory. */
+/* The page's one ranking (html_part.h): the report's (roce_report_rank:
+ * the diagnoses' flows in the diagnoses' order, so that diagnosis #1's worst
+ * subject is rank 1 and graph #1, then the flows with trouble), with the
+ * flows a kept frame with verdicts is plotted on among the latter; graphs for
+ * the first top of them. 0, or -1 when out of memory. */
 static int rank_flows(struct roce_html_page *pg)
 {
     const struct roce_report *r = pg->r;
-    size_t n = r->n_flows, n_cand = 0;
-    uint8_t *wanted = calloc(n ? n : 1, 1);
-    const struct roce_flow_report **cand = calloc(n ? n : 1, sizeof *cand);
+    size_t n = r->n_flows;
+    uint8_t *plotted_on = calloc(n ? n : 1, 1);
     pg->has_graph = calloc(n ? n : 1, 1);
     pg->rank = calloc(n ? n : 1, sizeof *pg->rank);
     pg->drawn = calloc(n ? n : 1, sizeof *pg->drawn);
-    if (wanted == NULL || cand == NULL || pg->has_graph == NULL || pg->rank == NULL ||
-        pg->drawn == NULL) {
-        free(wanted);
-        free(cand);
+    if (plotted_on == NULL || pg->has_graph == NULL || pg->rank == NULL || pg->drawn == NULL) {
+        free(plotted_on);
         return -1;
     }
-    for (size_t i = 0; i < pg->diag.n; i++) {
-        const struct roce_diagnosis *d = &pg->diag.d[i];
-        for (size_t j = 0; j < d->n_subjects; j++) {
-            const struct roce_flow_report *f =
-                subject_flow(pg, d->kind, roce_diag_subject_at(&pg->diag, d, j));
-            if (f != NULL)
-                rank_add(pg, f);
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        wanted[i] = (uint8_t)roce_report_is_troubled(&r->flows[i]);
     for (size_t i = 0; pg->s != NULL && i < n; i++) {
         const struct roce_html_flow *fs = roce_html_series_flow(pg->s, r->flows[i].id);
         for (uint32_t k = 0; fs != NULL && k < fs->n_marks; k++)
-            wanted[roce_html_subject(pg, &r->flows[i], fs->marks[k].kind) - r->flows] = 1;
+            plotted_on[roce_html_subject(pg, &r->flows[i], fs->marks[k].kind) - r->flows] = 1;
     }
-    for (size_t i = 0; i < n; i++)
-        if (wanted[i] && pg->rank[i] == 0)
-            cand[n_cand++] = &r->flows[i];
-    qsort(cand, n_cand, sizeof *cand, roce_report_cmp_worst);
-    for (size_t i = 0; i < n_cand; i++)
-        rank_add(pg, cand[i]);
-    free(cand);
-    free(wanted);
+    pg->n_ranked = roce_report_rank(r->flows, n, &pg->diag, plotted_on, 0, pg->drawn);
+    free(plotted_on);
+    if (pg->n_ranked == ROCE_RANK_NOMEM)
+        return -1;
+    for (size_t i = 0; i < pg->n_ranked; i++)
+        pg->rank[pg->drawn[i] - r->flows] = i + 1;
     pg->n_drawn = pg->s == NULL ? 0 : pg->n_ranked < pg->top ? pg->n_ranked : pg->top;
     for (size_t i = 0; i < pg->n_drawn; i++)
         pg->has_graph[pg->drawn[i] - r->flows] = 1;
@@ -165,6 +129,7 @@ static void header(struct roce_html_page *pg)
     }
     fputs("<nav aria-label=\"sections\"><ul><li><a href=\"#diagnoses\">Diagnosis</a></li>"
           "<li><a href=\"#worst\">Worst flow</a></li>"
+          "<li><a href=\"#timeline\">Timeline</a></li>"
           "<li><a href=\"#summary\">Summary</a></li>"
           "<li><a href=\"#flows\">Flows</a></li><li><a href=\"#graphs\">Flows with trouble</a></li>"
           "<li><a href=\"#cnp-latency\">CNP latency</a></li><li><a href=\"#pfc\">PFC/PAUSE</a></li>"
@@ -591,6 +556,7 @@ int roce_html_report(FILE *o, const struct roce_report *r, const struct roce_htm
     header(&pg);
     diagnoses(&pg);
     worst(&pg);
+    roce_html_timeline(&pg);
     summary(&pg);
     roce_html_flows_table(&pg);
     graphs(&pg);

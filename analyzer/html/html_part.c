@@ -7,34 +7,11 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "fmt.h"
 #include "html_part.h"
 
 /* ---- the report's flows by key ---- */
-
-static int cmp_key(const struct roce_flow_key *a, const struct roce_flow_key *b)
-{
-    int c = memcmp(a->src, b->src, ROCE_ADDR_LEN);
-    if (c == 0)
-        c = memcmp(a->dst, b->dst, ROCE_ADDR_LEN);
-    if (c == 0 && a->dqpn != b->dqpn)
-        c = a->dqpn < b->dqpn ? -1 : 1;
-    if (c == 0)
-        c = (int)a->version - (int)b->version;
-    if (c == 0)
-        c = (int)a->af - (int)b->af;
-    return c;
-}
-
-static int cmp_by_key(const void *a, const void *b)
-{
-    const struct roce_flow_report *x = *(const struct roce_flow_report *const *)a;
-    const struct roce_flow_report *y = *(const struct roce_flow_report *const *)b;
-    int c = cmp_key(&x->key, &y->key);
-    return c != 0 ? c : (x > y) - (x < y);
-}
 
 int roce_html_page_flows(struct roce_html_page *pg)
 {
@@ -44,26 +21,14 @@ int roce_html_page_flows(struct roce_html_page *pg)
         return -1;
     for (size_t i = 0; i < r->n_flows; i++)
         pg->by_key[i] = &r->flows[i];
-    qsort(pg->by_key, r->n_flows, sizeof *pg->by_key, cmp_by_key);
+    qsort(pg->by_key, r->n_flows, sizeof *pg->by_key, roce_report_cmp_by_key);
     return 0;
 }
 
 const struct roce_flow_report *roce_html_flow_by_key(const struct roce_html_page *pg,
                                                      const struct roce_flow_key *k)
 {
-    size_t lo = 0, hi = pg->r->n_flows;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cmp_key(&pg->by_key[mid]->key, k) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    /* a key seen twice (a QP reused: one flow record each) is the latest */
-    const struct roce_flow_report *f = NULL;
-    for (; lo < pg->r->n_flows && cmp_key(&pg->by_key[lo]->key, k) == 0; lo++)
-        f = pg->by_key[lo];
-    return f;
+    return roce_report_by_key(pg->by_key, pg->r->n_flows, k);
 }
 
 const struct roce_flow_report *roce_html_peer(const struct roce_html_page *pg,
@@ -75,7 +40,7 @@ const struct roce_flow_report *roce_html_peer(const struct roce_html_page *pg,
     /* by id when the report has it (a reused QP has a flow record per use),
      * else by key */
     const struct roce_flow_report *p = f->peer_id ? roce_report_flow(pg->r, f->peer_id) : NULL;
-    if (p != NULL && cmp_key(&p->key, &x->peer) == 0)
+    if (p != NULL && roce_report_cmp_key(&p->key, &x->peer) == 0)
         return p;
     return roce_html_flow_by_key(pg, &x->peer);
 }

@@ -30,10 +30,10 @@ struct roce_html_page {
     const struct roce_flow_report **by_key;
     /* the diagnoses (the report library's, in their order) */
     struct roce_diag_list diag;
-    /* the page's one ranking (html_page.c, rank_flows): the flows the
-     * diagnoses name, in the diagnoses' order, then the other flows with
-     * trouble or with a kept frame with verdicts on their graph, worst first
-     * (roce_report_cmp_worst); the first n_drawn of them have graphs */
+    /* the page's one ranking (html_page.c, rank_flows; roce_report_rank):
+     * the flows the diagnoses name, in the diagnoses' order, then the other
+     * flows with trouble or with a kept frame with verdicts on their graph,
+     * worst first (roce_report_cmp_worst); the first n_drawn have graphs */
     const struct roce_flow_report **drawn;
     size_t n_ranked, n_drawn;
     size_t *rank;       /* by index into r->flows: 1.. in the ranking, 0 not in it */
@@ -72,6 +72,9 @@ void roce_html_flow_graphs(struct roce_html_page *pg, const struct roce_flow_rep
                            unsigned rank);
 /* A histogram of a latency distribution in microseconds (html_charts.c). */
 void roce_html_histogram(FILE *o, const struct roce_lat *l, const char *title, const char *what);
+/* The capture's timeline: throughput, CE marks, CNPs and PFC/PAUSE XOFF
+ * over the whole capture, shown whatever was found (html_charts.c). */
+void roce_html_timeline(struct roce_html_page *pg);
 /* The PFC/PAUSE section (html_charts.c). */
 void roce_html_pfc_section(struct roce_html_page *pg);
 /* The receivers the incast rule lists, with their fan-in over time. */

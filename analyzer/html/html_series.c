@@ -356,6 +356,48 @@ static void pfc_sample(struct roce_html_series *s, struct roce_engine *e, int64_
     }
 }
 
+/* ---- the capture's timeline ---- */
+
+/* Halve the timeline's resolution until t fits; the bucket of t. */
+static unsigned tl_bucket(struct roce_html_timeline *tl, int64_t t)
+{
+    if (t < tl->origin_ns)
+        t = tl->origin_ns;
+    /* the width is 2^shift: a shift, not a division, for every frame */
+    while (((uint64_t)(t - tl->origin_ns) >> tl->shift) >= ROCE_HTML_TL_BUCKETS) {
+        for (unsigned k = 0; k < ROCE_HTML_TL_BUCKETS / 2; k++) {
+            tl->bytes[k] = tl->bytes[2 * k] + tl->bytes[2 * k + 1];
+            tl->packets[k] = tl->packets[2 * k] + tl->packets[2 * k + 1];
+            tl->ce[k] = tl->ce[2 * k] + tl->ce[2 * k + 1];
+            tl->cnp[k] = tl->cnp[2 * k] + tl->cnp[2 * k + 1];
+        }
+        for (unsigned k = ROCE_HTML_TL_BUCKETS / 2; k < ROCE_HTML_TL_BUCKETS; k++)
+            tl->bytes[k] = tl->packets[k] = tl->ce[k] = tl->cnp[k] = 0;
+        tl->width_ns *= 2;
+        tl->shift++;
+    }
+    if (t > tl->end_ns)
+        tl->end_ns = t;
+    return (unsigned)((uint64_t)(t - tl->origin_ns) >> tl->shift);
+}
+
+/* Count a frame (or a bucket of another timeline) at t. */
+static void tl_add(struct roce_html_timeline *tl, int64_t t, uint64_t bytes, uint32_t packets,
+                   uint32_t ce, uint32_t cnp)
+{
+    if (!tl->have) {
+        tl->have = 1;
+        tl->origin_ns = tl->end_ns = t;
+        tl->width_ns = FIRST_WIDTH_NS;
+        tl->shift = FIRST_SHIFT;
+    }
+    unsigned k = tl_bucket(tl, t);
+    tl->bytes[k] += bytes;
+    tl->packets[k] += packets;
+    tl->ce[k] += ce;
+    tl->cnp[k] += cnp;
+}
+
 /* ---- what front ends call ---- */
 
 void roce_html_series_frame(void *ctx, struct roce_engine *e, const struct roce_frame_in *in,
@@ -369,6 +411,9 @@ void roce_html_series_frame(void *ctx, struct roce_engine *e, const struct roce_
     }
     if (out->pkt.mac_ctrl != ROCE_MACCTRL_NONE)
         pfc_sample(s, e, v->ts_ns);
+    uint8_t kind = kind_of(out->pkt.opcode, out->pkt.bth_captured);
+    tl_add(&s->tl, v->ts_ns, in->wirelen, 1, (v->flags & ROCE_V_CE) != 0,
+           v->has_flow && kind == ROCE_HTML_MARK_CNP);
     if (!v->has_flow)
         return;
     struct roce_html_flow *f = get_flow(s, v->flow_id, v->ts_ns);
@@ -377,7 +422,6 @@ void roce_html_series_frame(void *ctx, struct roce_engine *e, const struct roce_
     struct roce_html_bucket *b = flow_bucket(f, v->ts_ns);
     b->packets++;
     b->bytes += in->wirelen;
-    uint8_t kind = kind_of(out->pkt.opcode, out->pkt.bth_captured);
     if (kind == ROCE_HTML_MARK_REQUEST) {
         int64_t a = seq_unwrap(&f->req, out->pkt.psn);
         if (v->flags & ROCE_V_RETRANSMISSION)
@@ -569,6 +613,12 @@ int roce_html_series_absorb(struct roce_html_series *dst, struct roce_html_serie
                 }
             }
     }
+    for (unsigned k = 0; src->tl.have && k < ROCE_HTML_TL_BUCKETS; k++)
+        if (src->tl.packets[k])
+            tl_add(&dst->tl, roce_html_bucket_start(src->tl.origin_ns, src->tl.width_ns, k),
+                   src->tl.bytes[k], src->tl.packets[k], src->tl.ce[k], src->tl.cnp[k]);
+    if (src->tl.have)
+        (void)tl_bucket(&dst->tl, src->tl.end_ns);
     if (!dst->have_first && src->have_first) {
         dst->have_first = 1;
         dst->first_ts_ns = src->first_ts_ns;

@@ -87,6 +87,21 @@ struct roce_html_pfc {
     int64_t end_ns; /* the latest time with paused time in it */
 };
 
+/* The capture's timeline: every frame's bytes on the wire, CE marks and
+ * CNPs per time bucket, from the capture's first frame (one series for the
+ * whole capture, whatever the number of flows). With -j, each file's
+ * buckets are added at their start time (within one of its buckets). */
+struct roce_html_timeline {
+    int64_t origin_ns, width_ns; /* origin: the first frame's time (valid when have) */
+    int64_t end_ns;              /* the latest frame's time */
+    uint32_t shift;              /* width_ns is 2^shift */
+    uint64_t bytes[ROCE_HTML_TL_BUCKETS];
+    uint32_t packets[ROCE_HTML_TL_BUCKETS];
+    uint32_t ce[ROCE_HTML_TL_BUCKETS];  /* frames with a CE (or FECN) mark */
+    uint32_t cnp[ROCE_HTML_TL_BUCKETS]; /* CNPs */
+    int have;
+};
+
 /* A flow's place in the table: its id, latest activity and trouble so far
  * beside it, so that choosing the series to evict reads one array. */
 struct roce_html_slot {
@@ -105,6 +120,7 @@ struct roce_html_series {
     struct roce_html_mark *loose; /* frames with verdicts outside any flow */
     size_t n_loose;
     struct roce_html_pfc *pfc; /* NULL until the first MAC Control frame */
+    struct roce_html_timeline tl;
     struct roce_html_pfc_sample pfc_last[ROCE_HTML_PFC_SLOTS];
     int have_first;
     int64_t first_ts_ns; /* the first frame's time (origin of the PFC timeline) */

@@ -23,7 +23,7 @@
 static json_object *counters(const struct roce_totals *t, int running)
 {
     const struct roce_field *fields[ROCE_REPORT_FIELDS_MAX];
-    const struct roce_fout c = {NULL, NULL, NULL, 0};
+    const struct roce_fout c = {.r = NULL};
     size_t n = roce_live_fields(fields, ROCE_REPORT_FIELDS_MAX);
     json_object *o = json_object_new_object();
     for (size_t i = 0; i < n; i++)

@@ -42,15 +42,49 @@ void roce_json_endpoint(json_object *o, const struct roce_flow_key *k)
     roce_json_put_u64(o, "dest_qp", k->dqpn);
 }
 
-json_object *roce_json_decimal(uint64_t units, unsigned decimals)
+/* units of 10^-decimals as text into buf; the scale. */
+static uint64_t decimal_text(uint64_t units, unsigned decimals, char buf[DECIMAL_BUF])
 {
-    char buf[DECIMAL_BUF];
     uint64_t scale = 1;
     for (unsigned i = 0; i < decimals && i < MAX_DECIMALS; i++)
         scale *= 10;
-    snprintf(buf, sizeof buf, "%llu.%0*llu", (unsigned long long)(units / scale), (int)decimals,
+    snprintf(buf, DECIMAL_BUF, "%llu.%0*llu", (unsigned long long)(units / scale), (int)decimals,
              (unsigned long long)(units % scale));
+    return scale;
+}
+
+json_object *roce_json_decimal(uint64_t units, unsigned decimals)
+{
+    char buf[DECIMAL_BUF];
+    uint64_t scale = decimal_text(units, decimals, buf);
     return json_object_new_double_s((double)units / (double)scale, buf);
+}
+
+void roce_jw_decimal(struct roce_jw *w, uint64_t units, unsigned decimals)
+{
+    char buf[DECIMAL_BUF];
+    decimal_text(units, decimals, buf);
+    roce_jw_raw(w, buf, strlen(buf));
+}
+
+void roce_jw_endpoint(struct roce_jw *w, const struct roce_flow_key *k)
+{
+    char a[ROCE_FMT_ADDR_LEN];
+    roce_fmt_addr(k->src, k->af, a, sizeof a);
+    roce_jw_key_str(w, "src", a);
+    roce_fmt_addr(k->dst, k->af, a, sizeof a);
+    roce_jw_key_str(w, "dst", a);
+    roce_jw_key_u64(w, "dest_qp", k->dqpn);
+}
+
+void roce_jw_frames(struct roce_jw *w, const uint64_t *frames, unsigned n)
+{
+    roce_jw_open(w, '[');
+    for (unsigned i = 0; i < n; i++) {
+        roce_jw_item(w);
+        roce_jw_u64(w, frames[i]);
+    }
+    roce_jw_close(w, ']');
 }
 
 json_object *roce_json_frames(const uint64_t *frames, unsigned n)

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 #include <stdint.h>
 
+#include "jsonw.h"
 #include "roce_engine.h"
 
 /* o[k] = v (an unsigned 64-bit number). */
@@ -28,6 +29,10 @@ void roce_json_endpoint(json_object *o, const struct roce_flow_key *k);
 json_object *roce_json_decimal(uint64_t units, unsigned decimals);
 /* A list of frame numbers. */
 json_object *roce_json_frames(const uint64_t *frames, unsigned n);
+/* The same three, streamed: the endpoint's members, the decimal, the list. */
+void roce_jw_endpoint(struct roce_jw *w, const struct roce_flow_key *k);
+void roce_jw_decimal(struct roce_jw *w, uint64_t units, unsigned decimals);
+void roce_jw_frames(struct roce_jw *w, const uint64_t *frames, unsigned n);
 /* An address of family af (enum roce_af) or a MAC as text. */
 json_object *roce_json_addr(const uint8_t addr[ROCE_ADDR_LEN], int af);
 json_object *roce_json_mac(const uint8_t mac[ROCE_MAC_LEN]);

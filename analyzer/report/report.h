@@ -117,16 +117,32 @@ const struct roce_lat *roce_report_lat_get(const struct roce_report_lat *l);
  * missing PSNs, NAKs, PSN reuse, unanswered CE marks, unexplained CNPs for
  * it and carried, bad ICRCs, READ response gaps, added up); whether it had any, or CE marks or
  * CNPs; qsort's order of flow pointers, worst first (most trouble, then
- * most CE marks, then by id); and the flows with trouble in that order,
- * into out (room for r->n_flows), returning how many. */
+ * most CE marks, then by id). */
 uint64_t roce_report_trouble(const struct roce_flow_report *f);
 int roce_report_is_troubled(const struct roce_flow_report *f);
 int roce_report_cmp_worst(const void *a, const void *b);
-/* qsort's order of every flow by rank: the troubled ones first, in the
- * order of roce_report_troubled (the text summary's #1, #2, ...), then the
- * others by roce_report_cmp_worst (Wireshark's Statistics > RoCE Flows). */
-int roce_report_cmp_rank(const void *a, const void *b);
-size_t roce_report_troubled(const struct roce_report *r, const struct roce_flow_report **out);
+
+/* Flows by key (report_rank.c): the order of two keys, qsort's order of
+ * flow pointers by key (then by id), and in by_key (n pointers in that
+ * order) the flow with key k: of a key seen twice (a QP reused, a flow
+ * record each) the latest; NULL when none. */
+int roce_report_cmp_key(const struct roce_flow_key *a, const struct roce_flow_key *b);
+int roce_report_cmp_by_key(const void *a, const void *b);
+const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report *const *by_key,
+                                                  size_t n, const struct roce_flow_key *k);
+
+/* The one ranking (report_rank.c; REPORT.md "One ranking"), of every front
+ * end: the flows the diagnoses diag name (flow and connection subjects; diag
+ * may be NULL), in the diagnoses' order, each finding's subjects in its
+ * order (worst first); then the other flows that are troubled or flagged in
+ * extra (NULL, or one byte per flow), by roce_report_cmp_worst. Written to
+ * out (room for n pointers into flows); returns how many are ranked so, or
+ * ROCE_RANK_NOMEM. With all, the other flows follow in out (by
+ * roce_report_cmp_worst: by id), after the ranked ones. */
+#define ROCE_RANK_NOMEM ((size_t)-1)
+size_t roce_report_rank(const struct roce_flow_report *flows, size_t n,
+                        const struct roce_diag_list *diag, const uint8_t *extra, int all,
+                        const struct roce_flow_report **out);
 
 /* Growth of the report's arrays (report_model.c): a new zeroed element at the
  * end (a flow with its flow_x), or NULL when out of memory. */

@@ -80,6 +80,7 @@ enum roce_fflag {
 
 struct roce_field;
 struct roce_fieldset;
+struct roce_jw;
 
 /* What a field is written from, besides its record. */
 struct roce_fout {
@@ -87,6 +88,9 @@ struct roce_fout {
     const struct roce_report_lat *lat; /* the record's distributions ([ROCE_LATENCY_KINDS]) */
     const struct roce_report_flow *fx; /* of a flow: what the report adds to it */
     int64_t t0;                        /* RELATIVE times count from it */
+    const size_t *episodes;            /* of a flow streamed: its episodes' indexes in
+                                          r->episodes, in order (roce_fields_stream) */
+    size_t n_episodes;
 };
 
 /* What a field is read into, besides its record. */
@@ -98,13 +102,20 @@ struct roce_fin {
 
 /* The callbacks of a ROCE_FT_CALL field. */
 struct roce_fcall {
-    /* Add the field's member(s) to o, the object that holds it. */
+    /* Add the field's member(s) to o, the object that holds it. NULL: the
+     * members stream writes, read back (the fields of flows, episodes and
+     * connections, which the JSON report streams, have only stream). */
     void (*write)(json_object *o, const struct roce_field *f, const void *base,
                   const struct roce_fout *c);
     /* Read them from o (NULL after a problem), the object at where. 0, or
      * -1 when out of memory. NULL: not read back. */
     int (*parse)(struct roce_jget *g, json_object *o, const char *where, const struct roce_field *f,
                  void *base, const struct roce_fin *c);
+    /* Write the field's member(s), keys and values, streamed (jsonw.h) into
+     * the object open in w. NULL: what write adds to an object of its own
+     * is written. */
+    void (*stream)(struct roce_jw *w, const struct roce_field *f, const void *base,
+                   const struct roce_fout *c);
 };
 
 /* The names of an enumeration (NAME: values 0..count-1) or of the entries
@@ -174,6 +185,11 @@ void roce_field_json(json_object *o, const struct roce_field *f, const void *bas
  * object of its path (made on first use: document order is table order). */
 void roce_fields_json(json_object *o, const struct roce_fieldset *fs, const void *base,
                       const struct roce_fout *c);
+/* The record at base as one object of the report's fields of fs, written
+ * to w as roce_fields_json's object would be, without building it (fields
+ * in objects of their own, a path, are built and then written). */
+void roce_fields_stream(struct roce_jw *w, const struct roce_fieldset *fs, const void *base,
+                        const struct roce_fout *c);
 /* Read the report's fields of fs from o (at where, for problems: "" for
  * the document or a flow) into the record at base. Every value is checked
  * (type, range); the first problem is recorded (jsonget.h). 0, or -1 when

@@ -11,6 +11,7 @@
 
 #include "fmt.h"
 #include "json_values.h"
+#include "jsonw.h"
 
 #define US_DECIMALS       3 /* microseconds with three decimals: exact nanoseconds */
 #define SEC_DECIMALS      9 /* seconds with nine decimals: exact nanoseconds */
@@ -32,7 +33,7 @@ static void file_write(json_object *o, const struct roce_field *f, const void *b
     (void)base;
     add_str(o, f->key, c->r->n_files ? c->r->files[0] : "");
 }
-const struct roce_fcall roce_fcall_file = {file_write, NULL};
+const struct roce_fcall roce_fcall_file = {file_write, NULL, NULL};
 
 /* "files": the capture files in reading order. */
 static void files_write(json_object *o, const struct roce_field *f, const void *base,
@@ -59,7 +60,7 @@ static int files_parse(struct roce_jget *g, json_object *o, const char *where,
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_files = {files_write, files_parse};
+const struct roce_fcall roce_fcall_files = {files_write, files_parse, NULL};
 
 /* "link_type": of the first file, "unknown" when no file could be opened. */
 static void link_type_write(json_object *o, const struct roce_field *f, const void *base,
@@ -75,7 +76,7 @@ static int link_type_parse(struct roce_jget *g, json_object *o, const char *wher
     (void)base;
     return roce_report_set_link_type(c->r, roce_jget_str(g, o, where, f->key));
 }
-const struct roce_fcall roce_fcall_link_type = {link_type_write, link_type_parse};
+const struct roce_fcall roce_fcall_link_type = {link_type_write, link_type_parse, NULL};
 
 /* "complete": false when reading stopped early; then "error" (the next
  * field) says why, and is read back with it. */
@@ -95,7 +96,7 @@ static int complete_parse(struct roce_jget *g, json_object *o, const char *where
         return 0;
     return roce_report_set_error(c->r, roce_jget_str(g, o, where, "error"));
 }
-const struct roce_fcall roce_fcall_complete = {complete_write, complete_parse};
+const struct roce_fcall roce_fcall_complete = {complete_write, complete_parse, NULL};
 
 static void error_write(json_object *o, const struct roce_field *f, const void *base,
                         const struct roce_fout *c)
@@ -104,7 +105,7 @@ static void error_write(json_object *o, const struct roce_field *f, const void *
     if (c->r->error != NULL)
         add_str(o, f->key, c->r->error);
 }
-const struct roce_fcall roce_fcall_error = {error_write, NULL};
+const struct roce_fcall roce_fcall_error = {error_write, NULL, NULL};
 
 /* "files_overlap": a file began before the latest time of the files read
  * before it (given out of time order, or overlapping): the report says so. */
@@ -123,7 +124,7 @@ static int files_overlap_parse(struct roce_jget *g, json_object *o, const char *
     c->r->files_overlap = b != NULL && json_object_get_boolean(b);
     return 0;
 }
-const struct roce_fcall roce_fcall_files_overlap = {files_overlap_write, files_overlap_parse};
+const struct roce_fcall roce_fcall_files_overlap = {files_overlap_write, files_overlap_parse, NULL};
 
 /* "live": the interface and capture statistics of a live capture. Not read back. */
 static void live_write(json_object *o, const struct roce_field *f, const void *base,
@@ -141,7 +142,7 @@ static void live_write(json_object *o, const struct roce_field *f, const void *b
     roce_json_put_u64(live, "analysis_dropped", l->analysis_dropped);
     json_object_object_add(o, f->key, live);
 }
-const struct roce_fcall roce_fcall_live = {live_write, NULL};
+const struct roce_fcall roce_fcall_live = {live_write, NULL, NULL};
 
 /* "options": the analysis options (roce_option_fields). */
 static void options_write(json_object *o, const struct roce_field *f, const void *base,
@@ -162,7 +163,7 @@ static int options_parse(struct roce_jget *g, json_object *o, const char *where,
                              roce_jget_where(at, sizeof at, where, f->key), &roce_option_fields,
                              &c->r->own.cfg, c);
 }
-const struct roce_fcall roce_fcall_options = {options_write, options_parse};
+const struct roce_fcall roce_fcall_options = {options_write, options_parse, NULL};
 
 /* ---- times of the totals and of an episode ---- */
 
@@ -192,16 +193,17 @@ static int duration_s_parse(struct roce_jget *g, json_object *o, const char *whe
     t->last_ts_ns = t->first_ts_ns + duration;
     return 0;
 }
-const struct roce_fcall roce_fcall_duration_s = {duration_s_write, duration_s_parse};
+const struct roce_fcall roce_fcall_duration_s = {duration_s_write, duration_s_parse, NULL};
 
 /* "duration_us" of an episode (member last_ts_ns): only the duration is
  * written, so an episode read back starts at time 0. */
-static void duration_us_write(json_object *o, const struct roce_field *f, const void *base,
-                              const struct roce_fout *c)
+static void duration_us_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                               const struct roce_fout *c)
 {
     const struct roce_episode *ep = base;
     (void)c;
-    json_object_object_add(o, f->key, roce_json_us(ep->last_ts_ns - ep->first_ts_ns));
+    roce_jw_key(w, f->key);
+    roce_jw_us(w, ep->last_ts_ns - ep->first_ts_ns);
 }
 
 static int duration_us_parse(struct roce_jget *g, json_object *o, const char *where,
@@ -213,7 +215,7 @@ static int duration_us_parse(struct roce_jget *g, json_object *o, const char *wh
     roce_jget_ns(g, o, where, f->key, US_DECIMALS, 0, &ep->last_ts_ns);
     return 0;
 }
-const struct roce_fcall roce_fcall_duration_us = {duration_us_write, duration_us_parse};
+const struct roce_fcall roce_fcall_duration_us = {NULL, duration_us_parse, duration_us_stream};
 
 /* ---- PFC ---- */
 
@@ -246,17 +248,17 @@ static int priorities_parse(struct roce_jget *g, json_object *o, const char *whe
                           c);
     return 0;
 }
-const struct roce_fcall roce_fcall_priorities = {priorities_write, priorities_parse};
+const struct roce_fcall roce_fcall_priorities = {priorities_write, priorities_parse, NULL};
 
 /* ---- flows and connections ---- */
 
 /* The members src, dst, dest_qp of a flow (member: its key) in the flow's
  * own object. */
-static void endpoint_write(json_object *o, const struct roce_field *f, const void *base,
-                           const struct roce_fout *c)
+static void endpoint_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                            const struct roce_fout *c)
 {
     (void)c;
-    roce_json_endpoint(o, (const struct roce_flow_key *)((const char *)base + f->off));
+    roce_jw_endpoint(w, (const struct roce_flow_key *)((const char *)base + f->off));
 }
 
 static int endpoint_parse(struct roce_jget *g, json_object *o, const char *where,
@@ -266,16 +268,17 @@ static int endpoint_parse(struct roce_jget *g, json_object *o, const char *where
     roce_jget_endpoint(g, o, where, (struct roce_flow_key *)((char *)base + f->off));
     return 0;
 }
-const struct roce_fcall roce_fcall_endpoint = {endpoint_write, endpoint_parse};
+const struct roce_fcall roce_fcall_endpoint = {NULL, endpoint_parse, endpoint_stream};
 
 /* An endpoint {src, dst, dest_qp} under the field's key (member: a flow key). */
-static void endpoint_object_write(json_object *o, const struct roce_field *f, const void *base,
-                                  const struct roce_fout *c)
+static void endpoint_object_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                                   const struct roce_fout *c)
 {
-    json_object *e = json_object_new_object();
     (void)c;
-    roce_json_endpoint(e, (const struct roce_flow_key *)((const char *)base + f->off));
-    json_object_object_add(o, f->key, e);
+    roce_jw_key(w, f->key);
+    roce_jw_open(w, '{');
+    roce_jw_endpoint(w, (const struct roce_flow_key *)((const char *)base + f->off));
+    roce_jw_close(w, '}');
 }
 
 static int endpoint_object_parse(struct roce_jget *g, json_object *o, const char *where,
@@ -288,21 +291,24 @@ static int endpoint_object_parse(struct roce_jget *g, json_object *o, const char
                        (struct roce_flow_key *)((char *)base + f->off));
     return 0;
 }
-const struct roce_fcall roce_fcall_endpoint_object = {endpoint_object_write, endpoint_object_parse};
+const struct roce_fcall roce_fcall_endpoint_object = {NULL, endpoint_object_parse,
+                                                      endpoint_object_stream};
 
 /* "paired_with": the endpoint of the paired flow and its RoCE version (the
  * other end of a queue pair may use another GID type), or null. */
-static void paired_with_write(json_object *o, const struct roce_field *f, const void *base,
-                              const struct roce_fout *c)
+static void paired_with_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                               const struct roce_fout *c)
 {
-    json_object *e = NULL;
     (void)base;
-    if (c->fx->has_peer) {
-        e = json_object_new_object();
-        roce_json_endpoint(e, &c->fx->peer);
-        roce_json_put_u64(e, "version", c->fx->peer.version);
+    roce_jw_key(w, f->key);
+    if (!c->fx->has_peer) {
+        roce_jw_null(w);
+        return;
     }
-    json_object_object_add(o, f->key, e);
+    roce_jw_open(w, '{');
+    roce_jw_endpoint(w, &c->fx->peer);
+    roce_jw_key_u64(w, "version", c->fx->peer.version);
+    roce_jw_close(w, '}');
 }
 
 static int paired_with_parse(struct roce_jget *g, json_object *o, const char *where,
@@ -325,27 +331,28 @@ static int paired_with_parse(struct roce_jget *g, json_object *o, const char *wh
     c->fx->has_peer = 1;
     return 0;
 }
-const struct roce_fcall roce_fcall_paired_with = {paired_with_write, paired_with_parse};
+const struct roce_fcall roce_fcall_paired_with = {NULL, paired_with_parse, paired_with_stream};
 
 /* "opcodes" of a flow (member op_counts): {identifier: count} of its
  * transport's opcodes, and "CNP" (the flow's cnp_packets, not read back). */
-static void opcodes_write(json_object *o, const struct roce_field *f, const void *base,
-                          const struct roce_fout *c)
+static void opcodes_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                           const struct roce_fout *c)
 {
     const struct roce_flow_report *fr = base;
-    json_object *ops = json_object_new_object();
     unsigned transport = (unsigned)fr->transport << ROCE_OPCODE_TRANSPORT_SHIFT;
     (void)c;
+    roce_jw_key(w, f->key);
+    roce_jw_open(w, '{');
     for (unsigned op = 0; op < OPS_PER_TRANSPORT; op++) {
         if (!fr->op_counts[op])
             continue;
         char name[ROCE_FMT_OPCODE_LEN];
         roce_fmt_opcode((uint8_t)(transport | op), name, sizeof name);
-        roce_json_put_u64(ops, name, fr->op_counts[op]);
+        roce_jw_key_u64(w, name, fr->op_counts[op]);
     }
     if (fr->cnp_packets)
-        roce_json_put_u64(ops, "CNP", fr->cnp_packets);
-    json_object_object_add(o, f->key, ops);
+        roce_jw_key_u64(w, "CNP", fr->cnp_packets);
+    roce_jw_close(w, '}');
 }
 
 /* Read after "transport": the names are those of the flow's transport. */
@@ -380,18 +387,19 @@ static int opcodes_parse(struct roce_jget *g, json_object *o, const char *where,
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_opcodes = {opcodes_write, opcodes_parse};
+const struct roce_fcall roce_fcall_opcodes = {NULL, opcodes_parse, opcodes_stream};
 
 /* "first_psn" and "last_psn" of a flow: its first request PSN and the
  * highest used, both null when it carried no PSN (have_psn). */
-static void psn_range_write(json_object *o, const struct roce_field *f, const void *base,
-                            const struct roce_fout *c)
+static void psn_range_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                             const struct roce_fout *c)
 {
     const struct roce_flow_report *fr = base;
     (void)c;
-    json_object_object_add(o, f->key, fr->have_psn ? json_object_new_uint64(fr->first_psn) : NULL);
-    json_object_object_add(o, "last_psn",
-                           fr->have_psn ? json_object_new_uint64(fr->last_psn) : NULL);
+    roce_jw_key(w, f->key);
+    fr->have_psn ? roce_jw_u64(w, fr->first_psn) : roce_jw_null(w);
+    roce_jw_key(w, "last_psn");
+    fr->have_psn ? roce_jw_u64(w, fr->last_psn) : roce_jw_null(w);
 }
 
 /* A 24-bit PSN member. */
@@ -415,19 +423,12 @@ static int psn_range_parse(struct roce_jget *g, json_object *o, const char *wher
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_psn_range = {psn_range_write, psn_range_parse};
+const struct roce_fcall roce_fcall_psn_range = {NULL, psn_range_parse, psn_range_stream};
 
-/* "episodes" of a flow: an empty list here, which the JSON writer fills
- * (report_json.c); read back, each element is appended to the report's
- * episodes (in flow order: the parser puts them back in start order). */
-static void episodes_write(json_object *o, const struct roce_field *f, const void *base,
-                           const struct roce_fout *c)
-{
-    (void)base;
-    (void)c;
-    json_object_object_add(o, f->key, json_object_new_array());
-}
-
+/* "episodes" of a flow: the flow's episodes the JSON writer gives
+ * (c->episodes, report_json.c); read back, each element is appended to the
+ * report's episodes (in flow order: the parser puts them back in start
+ * order). */
 static int episodes_parse(struct roce_jget *g, json_object *o, const char *where,
                           const struct roce_field *f, void *base, const struct roce_fin *c)
 {
@@ -444,4 +445,16 @@ static int episodes_parse(struct roce_jget *g, json_object *o, const char *where
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_episodes = {episodes_write, episodes_parse};
+static void episodes_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                            const struct roce_fout *c)
+{
+    (void)base;
+    roce_jw_key(w, f->key);
+    roce_jw_open(w, '[');
+    for (size_t i = 0; i < c->n_episodes; i++) {
+        roce_jw_item(w);
+        roce_fields_stream(w, &roce_episode_fields, &c->r->episodes[c->episodes[i]], c);
+    }
+    roce_jw_close(w, ']');
+}
+const struct roce_fcall roce_fcall_episodes = {NULL, episodes_parse, episodes_stream};

@@ -36,7 +36,7 @@ static void diagnoses_write(json_object *o, const struct roce_field *f, const vo
     }
     json_object_object_add(o, f->key, a);
 }
-const struct roce_fcall roce_fcall_diagnoses = {diagnoses_write, NULL};
+const struct roce_fcall roce_fcall_diagnoses = {diagnoses_write, NULL, NULL};
 
 /* ---- the MAC tables: "host_macs" (arg 1) and "fabric_macs" (arg 0) ---- */
 
@@ -139,7 +139,7 @@ static int macs_parse(struct roce_jget *g, json_object *o, const char *where,
             return -1;
     return 0;
 }
-const struct roce_fcall roce_fcall_macs = {macs_write, macs_parse};
+const struct roce_fcall roce_fcall_macs = {macs_write, macs_parse, NULL};
 
 /* ---- PFC storm frames: {"3": [...], "pause": [...]} of the priorities that have some ---- */
 
@@ -195,7 +195,7 @@ static int storm_frames_parse(struct roce_jget *g, json_object *o, const char *w
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_storm_frames = {storm_frames_write, storm_frames_parse};
+const struct roce_fcall roce_fcall_storm_frames = {storm_frames_write, storm_frames_parse, NULL};
 
 /* "fault_frames" (member capture_frames): {fault: [frames]} of the faults
  * of the capture that frames show. */
@@ -236,20 +236,24 @@ static int capture_frames_parse(struct roce_jget *g, json_object *o, const char 
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_capture_frames = {capture_frames_write, capture_frames_parse};
+const struct roce_fcall roce_fcall_capture_frames = {capture_frames_write, capture_frames_parse,
+                                                     NULL};
 
 /* ---- per flow ---- */
 
 /* "udp_sports" (member udp_sports): the RoCEv2 requests' source ports, ascending. */
-static void udp_sports_write(json_object *o, const struct roce_field *f, const void *base,
-                             const struct roce_fout *c)
+static void udp_sports_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                              const struct roce_fout *c)
 {
     const struct roce_flow_report *fr = base;
-    json_object *a = json_object_new_array();
     (void)c;
-    for (unsigned i = 0; i < fr->n_udp_sports && i < ROCE_UDP_SPORTS_MAX; i++)
-        json_object_array_add(a, json_object_new_int(fr->udp_sports[i]));
-    json_object_object_add(o, f->key, a);
+    roce_jw_key(w, f->key);
+    roce_jw_open(w, '[');
+    for (unsigned i = 0; i < fr->n_udp_sports && i < ROCE_UDP_SPORTS_MAX; i++) {
+        roce_jw_item(w);
+        roce_jw_u64(w, fr->udp_sports[i]);
+    }
+    roce_jw_close(w, ']');
 }
 
 static int udp_sports_parse(struct roce_jget *g, json_object *o, const char *where,
@@ -271,31 +275,37 @@ static int udp_sports_parse(struct roce_jget *g, json_object *o, const char *whe
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_udp_sports = {udp_sports_write, udp_sports_parse};
+const struct roce_fcall roce_fcall_udp_sports = {NULL, udp_sports_parse, udp_sports_stream};
 
 /* "dcqcn" (member dcqcn): null unless the flow is a RoCEv2 (or InfiniBand) request flow
  * whose connection received CNPs; the medians null until a CNP was evaluated. */
-static void dcqcn_write(json_object *o, const struct roce_field *f, const void *base,
-                        const struct roce_fout *c)
+/* key: the decimal, or null when not any. */
+static void key_decimal(struct roce_jw *w, const char *key, int any, uint64_t units,
+                        unsigned decimals)
+{
+    roce_jw_key(w, key);
+    any ? roce_jw_decimal(w, units, decimals) : roce_jw_null(w);
+}
+
+static void dcqcn_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                         const struct roce_fout *c)
 {
     const struct roce_flow_report *fr = base;
     const struct roce_dcqcn_report *d = &fr->dcqcn;
-    json_object *x = NULL;
+    int any = d->cnps_evaluated > 0;
     (void)c;
-    if (d->tracked) {
-        int any = d->cnps_evaluated > 0;
-        x = json_object_new_object();
-        roce_json_put_u64(x, "cnps_evaluated", d->cnps_evaluated);
-        json_object_object_add(x, "rate_before_gbps",
-                               any ? roce_json_decimal(d->rate_before_mbps, RATE_DECIMALS) : NULL);
-        json_object_object_add(x, "rate_after_gbps",
-                               any ? roce_json_decimal(d->rate_after_mbps, RATE_DECIMALS) : NULL);
-        json_object_object_add(x, "rate_ratio_p50",
-                               any ? roce_json_decimal(d->ratio_ppm, RATIO_DECIMALS) : NULL);
-        json_object_object_add(x, "verdict",
-                               json_object_new_string(roce_dcqcn_verdict_name(d->verdict)));
+    roce_jw_key(w, f->key);
+    if (!d->tracked) {
+        roce_jw_null(w);
+        return;
     }
-    json_object_object_add(o, f->key, x);
+    roce_jw_open(w, '{');
+    roce_jw_key_u64(w, "cnps_evaluated", d->cnps_evaluated);
+    key_decimal(w, "rate_before_gbps", any, d->rate_before_mbps, RATE_DECIMALS);
+    key_decimal(w, "rate_after_gbps", any, d->rate_after_mbps, RATE_DECIMALS);
+    key_decimal(w, "rate_ratio_p50", any, d->ratio_ppm, RATIO_DECIMALS);
+    roce_jw_key_str(w, "verdict", roce_dcqcn_verdict_name(d->verdict));
+    roce_jw_close(w, '}');
 }
 
 /* A nullable exact decimal into a uint32_t (0 when null). */
@@ -331,20 +341,22 @@ static int dcqcn_parse(struct roce_jget *g, json_object *o, const char *where,
         (uint8_t)roce_jget_name(g, x, at, "verdict", roce_dcqcn_verdict_name, ROCE_DCQCN_VERDICTS);
     return 0;
 }
-const struct roce_fcall roce_fcall_dcqcn = {dcqcn_write, dcqcn_parse};
+const struct roce_fcall roce_fcall_dcqcn = {NULL, dcqcn_parse, dcqcn_stream};
 
 /* "evidence": {kind: [frames]} of the kinds the flow has evidence of. */
-static void evidence_write(json_object *o, const struct roce_field *f, const void *base,
-                           const struct roce_fout *c)
+static void evidence_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                            const struct roce_fout *c)
 {
-    json_object *x = json_object_new_object();
     const struct roce_evidence *ev = c->fx != NULL ? c->fx->ev : NULL;
     (void)base;
+    roce_jw_key(w, f->key);
+    roce_jw_open(w, '{');
     for (unsigned k = 0; ev != NULL && k < ROCE_DIAG_KINDS; k++)
-        if (ev->n[k])
-            json_object_object_add(x, roce_diag_kind_name(k),
-                                   roce_json_frames(ev->frame[k], ev->n[k]));
-    json_object_object_add(o, f->key, x);
+        if (ev->n[k]) {
+            roce_jw_key(w, roce_diag_kind_name(k));
+            roce_jw_frames(w, ev->frame[k], ev->n[k]);
+        }
+    roce_jw_close(w, '}');
 }
 
 static int evidence_parse(struct roce_jget *g, json_object *o, const char *where,
@@ -373,19 +385,19 @@ static int evidence_parse(struct roce_jget *g, json_object *o, const char *where
     }
     return 0;
 }
-const struct roce_fcall roce_fcall_evidence = {evidence_write, evidence_parse};
+const struct roce_fcall roce_fcall_evidence = {NULL, evidence_parse, evidence_stream};
 
 /* ---- per episode ---- */
 
 /* "nak_generation_us": null unless the episode's NAK's out-of-sequence
  * arrival was captured (has_nak_generation). */
-static void nak_generation_write(json_object *o, const struct roce_field *f, const void *base,
-                                 const struct roce_fout *c)
+static void nak_generation_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                                  const struct roce_fout *c)
 {
     const struct roce_episode *ep = base;
     (void)c;
-    json_object_object_add(o, f->key,
-                           ep->has_nak_generation ? roce_json_us(ep->nak_generation_ns) : NULL);
+    roce_jw_key(w, f->key);
+    ep->has_nak_generation ? roce_jw_us(w, ep->nak_generation_ns) : roce_jw_null(w);
 }
 
 static int nak_generation_parse(struct roce_jget *g, json_object *o, const char *where,
@@ -397,4 +409,5 @@ static int nak_generation_parse(struct roce_jget *g, json_object *o, const char 
         (uint64_t)roce_jget_ns(g, o, where, f->key, US_DECIMALS, 1, &ep->nak_generation_ns);
     return 0;
 }
-const struct roce_fcall roce_fcall_nak_generation = {nak_generation_write, nak_generation_parse};
+const struct roce_fcall roce_fcall_nak_generation = {NULL, nak_generation_parse,
+                                                     nak_generation_stream};

@@ -4,12 +4,15 @@
  *
  * Ownership: json_object_object_add takes the value it is given.
  */
+#define _DEFAULT_SOURCE /* open_memstream */
 #include "report_fields.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_values.h"
+#include "jsonw.h"
 
 #define US_DECIMALS  3 /* microseconds with three decimals: exact nanoseconds */
 #define SEC_DECIMALS 9 /* seconds with nine decimals: exact nanoseconds */
@@ -109,6 +112,36 @@ static void put_counts(json_object *h, const struct roce_field *f, const void *b
                           roce_field_u64(base, f->off + i * sizeof(uint64_t)));
 }
 
+/* The members of a CALL field that is only streamed (write NULL), added to
+ * o: streamed into memory as an object of their own and read back (json-c
+ * keeps the text of each number). The summary's latency objects come this
+ * way; the flows, where these fields are many, are streamed whole. */
+static void call_from_stream(json_object *o, const struct roce_field *f, const void *base,
+                             const struct roce_fout *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    struct roce_jw *w = mem != NULL ? malloc(sizeof *w) : NULL;
+    json_object *got = NULL;
+    if (w != NULL) {
+        roce_jw_init(w, mem, 0);
+        roce_jw_open(w, '{');
+        f->call->stream(w, f, base, c);
+        roce_jw_close(w, '}');
+        roce_jw_flush(w);
+    }
+    if (mem != NULL && fclose(mem) == 0 && w != NULL && !w->err)
+        got = json_tokener_parse(text);
+    if (json_object_is_type(got, json_type_object)) {
+        json_object_object_foreach(got, key, val)
+            json_object_object_add(o, key, json_object_get(val));
+    }
+    json_object_put(got);
+    free(w);
+    free(text);
+}
+
 /* roce_field_json, inlined in the loop over a record's fields (flows are
  * many: the call per field counts). */
 static inline void field_json(json_object *o, const struct roce_field *f, const void *base,
@@ -148,7 +181,10 @@ static inline void field_json(json_object *o, const struct roce_field *f, const 
         roce_fields_json(v, f->sub, (const char *)base + f->off, c);
         break;
     case ROCE_FT_CALL:
-        f->call->write(o, f, base, c);
+        if (f->call->write != NULL)
+            f->call->write(o, f, base, c);
+        else
+            call_from_stream(o, f, base, c);
         return;
     }
     json_object_object_add(o, f->key, v);
@@ -166,6 +202,95 @@ void roce_fields_json(json_object *o, const struct roce_fieldset *fs, const void
     for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++)
         if (f->key != NULL && !(f->flags & ROCE_FF_LIVE_ONLY))
             field_json(f->path[0] ? roce_fields_holder(o, f->path) : o, f, base, c);
+}
+
+/* {name: count, ...} of a COUNTS field, members of the object open in w. */
+static void stream_counts(struct roce_jw *w, const struct roce_field *f, const void *base)
+{
+    for (unsigned i = f->names->first; i < f->names->count; i++)
+        roce_jw_key_u64(w, f->names->name(i), roce_field_u64(base, f->off + i * sizeof(uint64_t)));
+}
+
+/* The members a CALL field without a stream callback adds (json-c), written. */
+static void stream_call_members(struct roce_jw *w, const struct roce_field *f, const void *base,
+                                const struct roce_fout *c)
+{
+    json_object *o = json_object_new_object();
+    f->call->write(o, f, base, c);
+    json_object_object_foreach(o, key, val)
+    {
+        roce_jw_key(w, key);
+        roce_jw_json(w, val);
+    }
+    json_object_put(o);
+}
+
+/* field_json, streamed. */
+static void field_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                         const struct roce_fout *c)
+{
+    if ((f->flags & ROCE_FF_NULL0) && roce_field_u64(base, f->when) == 0) {
+        roce_jw_key(w, f->key);
+        roce_jw_null(w);
+        return;
+    }
+    if (f->type == ROCE_FT_CALL) {
+        if (f->call->stream != NULL)
+            f->call->stream(w, f, base, c);
+        else
+            stream_call_members(w, f, base, c);
+        return;
+    }
+    if (f->type == ROCE_FT_COUNTS && f->key[0] == '\0') {
+        stream_counts(w, f, base);
+        return;
+    }
+    roce_jw_key(w, f->key);
+    switch ((enum roce_ftype)f->type) {
+    case ROCE_FT_UINT:
+        roce_jw_u64(w, get_uint(base, f));
+        break;
+    case ROCE_FT_BOOL:
+        roce_jw_bool(w, get_uint(base, f) != 0);
+        break;
+    case ROCE_FT_US:
+        roce_jw_us(w, get_time(base, f, c->t0));
+        break;
+    case ROCE_FT_SECONDS:
+        roce_jw_seconds(w, get_time(base, f, c->t0));
+        break;
+    case ROCE_FT_NAME:
+        roce_jw_str(w, f->names->name((unsigned)get_uint(base, f)));
+        break;
+    case ROCE_FT_COUNTS:
+        roce_jw_open(w, '{');
+        stream_counts(w, f, base);
+        roce_jw_close(w, '}');
+        break;
+    case ROCE_FT_OBJECT:
+        roce_fields_stream(w, f->sub, (const char *)base + f->off, c);
+        break;
+    case ROCE_FT_CALL:
+        break;
+    }
+}
+
+void roce_fields_stream(struct roce_jw *w, const struct roce_fieldset *fs, const void *base,
+                        const struct roce_fout *c)
+{
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++)
+        if (f->key != NULL && f->path[0] != '\0') { /* objects of their own: built */
+            json_object *o = json_object_new_object();
+            roce_fields_json(o, fs, base, c);
+            roce_jw_json(w, o);
+            json_object_put(o);
+            return;
+        }
+    roce_jw_open(w, '{');
+    for (const struct roce_field *f = fs->f; f < fs->f + fs->n; f++)
+        if (f->key != NULL && !(f->flags & ROCE_FF_LIVE_ONLY))
+            field_stream(w, f, base, c);
+    roce_jw_close(w, '}');
 }
 
 /* The object at path from o (o at where), each missing or mistyped object

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "json_values.h"
+#include "jsonw.h"
 
 #define US_DECIMALS 3 /* microseconds with three decimals: exact nanoseconds */
 #define WHERE_LEN   128
@@ -26,56 +27,66 @@ static int cmp_i64(const void *a, const void *b)
 /* The distribution itself: {"exact_ns": [samples, ascending]} while it
  * holds exact samples, else {"buckets": [[index, count], ...]} (the nonzero
  * buckets, ascending). */
-static json_object *new_distribution(const struct roce_lat *l)
+static void distribution(struct roce_jw *w, const struct roce_lat *l)
 {
-    json_object *o = json_object_new_object(), *a = json_object_new_array();
     const int64_t *samples;
     size_t n = roce_lat_exact(l, &samples);
+    roce_jw_open(w, '{');
     if (l->count == 0 || n > 0) {
         int64_t sorted[ROCE_LAT_EXACT];
         if (n > 0) {
             memcpy(sorted, samples, n * sizeof sorted[0]);
             qsort(sorted, n, sizeof sorted[0], cmp_i64);
         }
-        for (size_t i = 0; i < n; i++)
-            json_object_array_add(a, json_object_new_int64(sorted[i]));
-        json_object_object_add(o, "exact_ns", a);
-        return o;
+        roce_jw_key(w, "exact_ns");
+        roce_jw_open(w, '[');
+        for (size_t i = 0; i < n; i++) {
+            roce_jw_item(w);
+            roce_jw_i64(w, sorted[i]);
+        }
+    } else {
+        roce_jw_key(w, "buckets");
+        roce_jw_open(w, '[');
+        for (unsigned i = 0; i < ROCE_LAT_BUCKETS; i++) {
+            uint32_t c = roce_lat_bucket(l, i);
+            if (!c)
+                continue;
+            roce_jw_item(w);
+            roce_jw_open(w, '[');
+            roce_jw_item(w);
+            roce_jw_u64(w, i);
+            roce_jw_item(w);
+            roce_jw_u64(w, c);
+            roce_jw_close(w, ']');
+        }
     }
-    for (unsigned i = 0; i < ROCE_LAT_BUCKETS; i++) {
-        uint32_t c = roce_lat_bucket(l, i);
-        if (!c)
-            continue;
-        json_object *pair = json_object_new_array();
-        json_object_array_add(pair, json_object_new_int((int)i));
-        json_object_array_add(pair, json_object_new_uint64(c));
-        json_object_array_add(a, pair);
-    }
-    json_object_object_add(o, "buckets", a);
-    return o;
+    roce_jw_close(w, ']');
+    roce_jw_close(w, '}');
 }
 
 /* A percentile of the summary, or null without samples. */
-static void put_percentile(json_object *o, const char *k, const struct roce_lat_summary *s,
-                           int64_t ns)
+static void percentile(struct roce_jw *w, const char *k, const struct roce_lat_summary *s,
+                       int64_t ns)
 {
-    json_object_object_add(o, k, s->count ? roce_json_us(ns) : NULL);
+    roce_jw_key(w, k);
+    s->count ? roce_jw_us(w, ns) : roce_jw_null(w);
 }
 
-static void latency_write(json_object *o, const struct roce_field *f, const void *base,
-                          const struct roce_fout *c)
+static void latency_stream(struct roce_jw *w, const struct roce_field *f, const void *base,
+                           const struct roce_fout *c)
 {
     const struct roce_lat_summary *s =
         (const struct roce_lat_summary *)((const char *)base + f->off);
-    json_object *l = json_object_new_object();
-    roce_json_put_u64(l, "count", s->count);
-    put_percentile(l, "min", s, s->min);
-    put_percentile(l, "p50", s, s->p50);
-    put_percentile(l, "p99", s, s->p99);
-    put_percentile(l, "max", s, s->max);
-    json_object_object_add(l, "distribution",
-                           new_distribution(roce_report_lat_get(&c->lat[f->arg])));
-    json_object_object_add(o, f->key, l);
+    roce_jw_key(w, f->key);
+    roce_jw_open(w, '{');
+    roce_jw_key_u64(w, "count", s->count);
+    percentile(w, "min", s, s->min);
+    percentile(w, "p50", s, s->p50);
+    percentile(w, "p99", s, s->p99);
+    percentile(w, "max", s, s->max);
+    roce_jw_key(w, "distribution");
+    distribution(w, roce_report_lat_get(&c->lat[f->arg]));
+    roce_jw_close(w, '}');
 }
 
 /* {"exact_ns": [...]}: the samples added to l (at most ROCE_LAT_EXACT). */
@@ -159,4 +170,4 @@ static int latency_parse(struct roce_jget *g, json_object *o, const char *where,
     return 0;
 }
 
-const struct roce_fcall roce_fcall_latency = {latency_write, latency_parse};
+const struct roce_fcall roce_fcall_latency = {NULL, latency_parse, latency_stream};

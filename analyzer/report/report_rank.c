@@ -1,8 +1,10 @@
 /*
- * report_rank.c - which flows had trouble, and the worst first: the order
- * of the text summary and of the HTML report (see report.h).
+ * report_rank.c - which flows had trouble, and the one ranking of the
+ * flows: the order of the text summary, of the HTML report and of
+ * Wireshark's RoCE Flows (see report.h; REPORT.md "One ranking").
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -34,22 +36,94 @@ int roce_report_cmp_worst(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
-int roce_report_cmp_rank(const void *a, const void *b)
+/* ---- the one ranking ---- */
+
+int roce_report_cmp_key(const struct roce_flow_key *a, const struct roce_flow_key *b)
+{
+    int c = memcmp(a->src, b->src, ROCE_ADDR_LEN);
+    if (c == 0)
+        c = memcmp(a->dst, b->dst, ROCE_ADDR_LEN);
+    if (c == 0 && a->dqpn != b->dqpn)
+        c = a->dqpn < b->dqpn ? -1 : 1;
+    if (c == 0)
+        c = (int)a->version - (int)b->version;
+    if (c == 0)
+        c = (int)a->af - (int)b->af;
+    return c;
+}
+
+int roce_report_cmp_by_key(const void *a, const void *b)
 {
     const struct roce_flow_report *x = *(const struct roce_flow_report *const *)a;
     const struct roce_flow_report *y = *(const struct roce_flow_report *const *)b;
-    int tx = roce_report_is_troubled(x) != 0, ty = roce_report_is_troubled(y) != 0;
-    if (tx != ty)
-        return ty - tx;
-    return roce_report_cmp_worst(a, b);
+    int c = roce_report_cmp_key(&x->key, &y->key);
+    return c != 0 ? c : (x->id > y->id) - (x->id < y->id);
 }
 
-size_t roce_report_troubled(const struct roce_report *r, const struct roce_flow_report **out)
+const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report *const *by_key,
+                                                  size_t n, const struct roce_flow_key *k)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < r->n_flows; i++)
-        if (roce_report_is_troubled(&r->flows[i]))
-            out[n++] = &r->flows[i];
-    qsort(out, n, sizeof *out, roce_report_cmp_worst);
-    return n;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (roce_report_cmp_key(&by_key[mid]->key, k) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const struct roce_flow_report *f = NULL;
+    for (; lo < n && roce_report_cmp_key(&by_key[lo]->key, k) == 0; lo++)
+        f = by_key[lo];
+    return f;
+}
+
+size_t roce_report_rank(const struct roce_flow_report *flows, size_t n,
+                        const struct roce_diag_list *diag, const uint8_t *extra, int all,
+                        const struct roce_flow_report **out)
+{
+    const struct roce_flow_report **by_key = calloc(n ? n : 1, sizeof *by_key);
+    uint8_t *placed = calloc(n ? n : 1, 1);
+    size_t k = 0, n_ranked;
+    if (by_key == NULL || placed == NULL) {
+        free(by_key);
+        free(placed);
+        return ROCE_RANK_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        by_key[i] = &flows[i];
+    qsort(by_key, n, sizeof *by_key, roce_report_cmp_by_key);
+    /* the flows the diagnoses name, in their order, each list worst first */
+    for (size_t i = 0; diag != NULL && i < diag->n; i++) {
+        const struct roce_diagnosis *d = &diag->d[i];
+        unsigned sk = roce_diag_kind(d->kind)->subject;
+        if (sk != ROCE_SUBJ_FLOW && sk != ROCE_SUBJ_CONNECTION)
+            continue;
+        for (size_t j = 0; j < d->n_subjects; j++) {
+            const struct roce_flow_report *f =
+                roce_report_by_key(by_key, n, &roce_diag_subject_at(diag, d, j)->flow);
+            if (f != NULL && !placed[f - flows]) {
+                placed[f - flows] = 1;
+                out[k++] = f;
+            }
+        }
+    }
+    /* then the other flows with trouble (and the caller's), worst first */
+    size_t first = k;
+    for (size_t i = 0; i < n; i++)
+        if (!placed[i] && (roce_report_is_troubled(&flows[i]) || (extra != NULL && extra[i]))) {
+            placed[i] = 1;
+            out[k++] = &flows[i];
+        }
+    qsort(out + first, k - first, sizeof *out, roce_report_cmp_worst);
+    n_ranked = k;
+    /* and the rest, by id (none of them has trouble) */
+    if (all) {
+        for (size_t i = 0; i < n; i++)
+            if (!placed[i])
+                out[k++] = &flows[i];
+        qsort(out + n_ranked, k - n_ranked, sizeof *out, roce_report_cmp_worst);
+    }
+    free(by_key);
+    free(placed);
+    return n_ranked;
 }

@@ -158,32 +158,32 @@ static void finding(FILE *o, const struct roce_diagnosis *d)
 
 /* The diagnoses: the capture's finding first with those it explains, then
  * worst first, one line each, at most ROCE_TEXT_FINDINGS (then how many
- * more). 0, or -1 when out of memory. */
-static int diagnosis(FILE *o, const struct roce_report *r)
+ * more). */
+static void diagnosis(FILE *o, const struct roce_diag_list *l)
 {
-    struct roce_diag_list l;
-    if (roce_report_diagnoses(r, &l) != 0)
-        return -1;
-    if (l.n == 0)
+    if (l->n == 0)
         fputs("  Diagnosis      nothing found: no loss, congestion or error to act on\n\n", o);
     else
-        fprintf(o, "  Diagnosis      %zu finding%s, %sworst first:\n", l.n, roce_fmt_plural(l.n),
-                l.d[0].kind == ROCE_DIAG_CAPTURE ? "the capture first, then " : "");
-    for (size_t i = 0; i < l.n && i < ROCE_TEXT_FINDINGS; i++)
-        finding(o, &l.d[i]);
-    if (l.n > ROCE_TEXT_FINDINGS)
+        fprintf(o, "  Diagnosis      %zu finding%s, %sworst first:\n", l->n, roce_fmt_plural(l->n),
+                l->d[0].kind == ROCE_DIAG_CAPTURE ? "the capture first, then " : "");
+    for (size_t i = 0; i < l->n && i < ROCE_TEXT_FINDINGS; i++)
+        finding(o, &l->d[i]);
+    if (l->n > ROCE_TEXT_FINDINGS)
         fprintf(o, "  ... and %zu more finding%s (the JSON report lists them all)\n",
-                l.n - ROCE_TEXT_FINDINGS, roce_fmt_plural(l.n - ROCE_TEXT_FINDINGS));
-    if (l.n)
+                l->n - ROCE_TEXT_FINDINGS, roce_fmt_plural(l->n - ROCE_TEXT_FINDINGS));
+    if (l->n)
         fputc('\n', o);
-    roce_diag_list_free(&l);
-    return 0;
 }
 
 int roce_report_text_head(const struct roce_report *r, FILE *o)
 {
+    struct roce_diag_list l;
     title(o, r);
-    return diagnosis(o, r);
+    if (roce_report_diagnoses(r, &l) != 0)
+        return -1;
+    diagnosis(o, &l);
+    roce_diag_list_free(&l);
+    return 0;
 }
 
 /* Nonzero when the capture had native InfiniBand packets. */
@@ -445,23 +445,27 @@ int roce_report_text(const struct roce_report *r, FILE *o, unsigned top)
     const struct roce_flow_report **bad = calloc(r->n_flows ? r->n_flows : 1, sizeof *bad);
     size_t n_bad, n_clean = 0;
     uint64_t clean_packets = 0, by_transport[8] = {0};
+    struct roce_diag_list l;
 
-    if (bad == NULL)
-        return -1;
-    title(o, r);
-    if (diagnosis(o, r) != 0) {
+    if (bad == NULL || roce_report_diagnoses(r, &l) != 0) {
         free(bad);
         return -1;
     }
+    title(o, r);
+    diagnosis(o, &l);
     totals(o, r);
-    n_bad = roce_report_troubled(r, bad);
-    for (size_t i = 0; i < r->n_flows; i++) {
-        const struct roce_flow_report *f = &r->flows[i];
-        if (!roce_report_is_troubled(f)) {
-            n_clean++;
-            clean_packets += f->packets;
-            by_transport[f->transport & 7]++;
-        }
+    /* the one ranking (the HTML page's, Wireshark's RoCE Flows') */
+    n_bad = roce_report_rank(r->flows, r->n_flows, &l, NULL, 1, bad);
+    roce_diag_list_free(&l);
+    if (n_bad == ROCE_RANK_NOMEM) {
+        free(bad);
+        return -1;
+    }
+    for (size_t i = n_bad; i < r->n_flows; i++) {
+        const struct roce_flow_report *f = bad[i];
+        n_clean++;
+        clean_packets += f->packets;
+        by_transport[f->transport & 7]++;
     }
     if (n_bad) {
         fprintf(o, "\nFlows with trouble, worst first (%zu", n_bad);

@@ -60,17 +60,27 @@
 #define BT_IDB          1u
 #define BT_PB           2u
 #define BT_SPB          3u
+#define BT_NRB          4u
+#define BT_ISB          5u
 #define BT_EPB          6u
+#define BT_DSB          0x0000000Au
 #define BOM             0x1A2B3C4Du
 #define BLOCK_HDR_LEN   8u  /* type, total length */
 #define BLOCK_MIN_LEN   12u /* with the trailing length */
 #define IDB_BODY_LEN    8u
 #define EPB_BODY_LEN    20u /* also PB's */
 #define SPB_BODY_LEN    4u
+#define ISB_BODY_LEN    12u /* interface, time stamp */
+#define NRB_REC_END     0u
 #define OPT_HDR_LEN     4u
 #define OPT_END         0u
 #define OPT_COMMENT     1u
+#define SHB_HARDWARE    2u
+#define SHB_OS          3u
 #define SHB_USERAPPL    4u
+#define ISB_STARTTIME   2u
+#define ISB_ENDTIME     3u
+#define ISB_USRDELIV    8u
 #define IF_TSRESOL      9u
 #define OPT_LEN_MAX     65535u
 #define LINE_MAX_LEN    1024u      /* one fact */
@@ -335,11 +345,36 @@ static uint32_t get32(int swapped, const uint8_t *p)
     return swapped ? __builtin_bswap32(v) : v;
 }
 
+/* Which block's options opts_copy copies (their numbers' widths differ). */
+enum opts_of { OPTS_EPB, OPTS_IDB, OPTS_ISB, OPTS_TEXT };
+
+/* The width of option code's number in a block of kind `of` (0: bytes or
+ * text, copied as they are); 44 for two 4-byte numbers (an ISB's times). */
+static unsigned opt_width(enum opts_of of, unsigned code)
+{
+    switch (of) {
+    case OPTS_IDB:
+        return code == IF_SPEED || code == IF_TSOFFSET ? 8 : code == IF_TZONE ? 4 : 0;
+    case OPTS_EPB:
+        return code == EPB_DROPS || code == EPB_PACKETID ? 8
+               : code == EPB_FLAGS || code == EPB_QUEUE  ? 4
+                                                         : 0;
+    case OPTS_ISB: /* isb_starttime and _endtime: high and low words; the counters */
+        return code == ISB_STARTTIME || code == ISB_ENDTIME ? 44
+               : code > ISB_ENDTIME && code <= ISB_USRDELIV ? 8
+                                                            : 0;
+    default:
+        return 0;
+    }
+}
+
 /* The options at p (n bytes) of a block in the input's byte order, copied
  * into o in this machine's (numbers swapped by their width; custom options,
- * whose layout is their owner's, left out when swapped). Stops at the end
- * option or at an option that does not fit. */
-static void opts_copy(struct opts *o, const uint8_t *p, size_t n, int swapped, int idb)
+ * whose layout is their owner's, left out when swapped; skip: a code not
+ * copied, 0 none). Stops at the end option or at an option that does not
+ * fit. */
+static void opts_copy(struct opts *o, const uint8_t *p, size_t n, int swapped, enum opts_of of,
+                      unsigned skip)
 {
     for (size_t off = 0; n - off >= OPT_HDR_LEN;) {
         unsigned code = get16(swapped, p + off), len = get16(swapped, p + off + 2);
@@ -349,21 +384,21 @@ static void opts_copy(struct opts *o, const uint8_t *p, size_t n, int swapped, i
         uint8_t v[8];
         const uint8_t *val = p + off + OPT_HDR_LEN;
         off += OPT_HDR_LEN + padded;
+        if (skip != 0 && code == skip)
+            continue;
         if (!swapped) {
             opts_put(o, code, val, len);
             continue;
         }
-        unsigned width = 0;
-        if (idb)
-            width = code == IF_SPEED || code == IF_TSOFFSET ? 8 : code == IF_TZONE ? 4 : 0;
-        else
-            width = code == EPB_DROPS || code == EPB_PACKETID ? 8
-                    : code == EPB_FLAGS || code == EPB_QUEUE  ? 4
-                                                              : 0;
+        unsigned width = opt_width(of, code);
         if (code == OPT_CUSTOM_1 || code == OPT_CUSTOM_2 || code == OPT_CUSTOM_3 ||
             code == OPT_CUSTOM_4)
             continue;
-        if (width != 0 && len == width) {
+        if (width == 44 && len == 8) { /* two 4-byte numbers */
+            for (unsigned k = 0; k < 8; k++)
+                v[k] = val[(k / 4) * 4 + 3 - k % 4];
+            val = v;
+        } else if (width != 0 && width != 44 && len == width) {
             for (unsigned k = 0; k < width; k++)
                 v[k] = val[width - 1 - k];
             val = v;
@@ -426,8 +461,12 @@ static int put_block(struct outbuf *ob, uint32_t type, const void *body, size_t 
     return ob->failed ? -1 : 0;
 }
 
-/* The section header: the version, and the command line as its comment. */
-static int put_shb(struct outbuf *out, const struct roce_outputs *outs)
+/* The section header: the version, and the command line as its comment;
+ * then the comments, hardware and operating system of the first input's
+ * first section header (shb, shb_len bytes in its byte order; NULL: none),
+ * whose application is now rocescope. */
+static int put_shb(struct outbuf *out, const struct roce_outputs *outs, const uint8_t *shb,
+                   uint32_t shb_len, int shb_swapped)
 {
     struct opts o = {0};
     uint8_t body[16];
@@ -449,6 +488,9 @@ static int put_shb(struct outbuf *out, const struct roce_outputs *outs)
         return -1;
     }
     opts_comment(&o, cmd);
+    if (shb != NULL && shb_len >= BLOCK_MIN_LEN + sizeof body)
+        opts_copy(&o, shb + BLOCK_HDR_LEN + sizeof body, shb_len - BLOCK_MIN_LEN - sizeof body,
+                  shb_swapped, OPTS_TEXT, SHB_USERAPPL);
     opts_put(&o, SHB_USERAPPL, "rocescope " ROCESCOPE_VERSION,
              strlen("rocescope " ROCESCOPE_VERSION));
     int rc = o.oom ? -1 : put_block(out, BT_SHB, body, sizeof body, NULL, 0, &o);
@@ -656,7 +698,7 @@ static int64_t interface_of(struct pass *p, const struct roce_capture_frame *f,
         memcpy(body + 2, &reserved, 2);
         memcpy(body + 4, &snap, 4);
         opts_copy(&o, b + IDB_BODY_LEN, rec->idb_len - BLOCK_MIN_LEN - IDB_BODY_LEN, rec->swapped,
-                  1);
+                  OPTS_IDB, 0);
     } else {
         for (unsigned i = 0; i < p->n_synth; i++)
             if (p->synth[i].linktype == f->linktype && p->synth[i].tsresol == rec->tsresol)
@@ -707,7 +749,7 @@ static int put_frame(struct pass *p, const struct roce_capture_frame *f,
         size_t data_end = EPB_BODY_LEN + ((size_t)f->caplen + 3) / 4 * 4;
         size_t body_n = rec->block_len - BLOCK_MIN_LEN;
         if (data_end < body_n)
-            opts_copy(&o, b + data_end, body_n - data_end, rec->swapped, 0);
+            opts_copy(&o, b + data_end, body_n - data_end, rec->swapped, OPTS_EPB, 0);
     } else {
         uint64_t units = 0;
         if (b != NULL) {
@@ -725,6 +767,67 @@ static int put_frame(struct pass *p, const struct roce_capture_frame *f,
     frame_comments(p, n, &o);
     int rc = o.oom ? -1 : put_block(&p->out, BT_EPB, body, sizeof body, f->data, f->caplen, &o);
     free(o.p);
+    return rc;
+}
+
+/* A name resolution block's records (body, n bytes in the input's byte
+ * order) in this machine's order into o's buffer, as records; the length of
+ * the records with their end, or 0 when they are not whole. */
+static size_t nrb_records(struct opts *o, const uint8_t *body, size_t n, int swapped)
+{
+    for (size_t off = 0; n - off >= OPT_HDR_LEN;) {
+        unsigned type = get16(swapped, body + off), len = get16(swapped, body + off + 2);
+        size_t padded = ((size_t)len + 3) / 4 * 4;
+        if (n - off - OPT_HDR_LEN < padded)
+            return 0;
+        if (type == NRB_REC_END) {
+            opts_put(o, NRB_REC_END, "", 0);
+            return off + OPT_HDR_LEN;
+        }
+        opts_put(o, type, body + off + OPT_HDR_LEN, len); /* addresses and names: bytes */
+        off += OPT_HDR_LEN + padded;
+    }
+    return 0;
+}
+
+/* A block of the input other than a packet, an interface or a section
+ * header (rec), copied: name resolution and interface statistics in this
+ * machine's order (the statistics of the interface as numbered here),
+ * decryption secrets as they are when the input is in this machine's order
+ * (their layout is their own). The others are left out: custom blocks and
+ * systemd journal entries, which Wireshark counts as frames (the frame
+ * numbers of the comments would no longer be Wireshark's), and blocks this
+ * writer does not know. 0, or -1 on a write error or out of memory. */
+static int put_other(struct pass *p, const struct roce_capture_record *rec)
+{
+    const uint8_t *b = rec->block, *body = b + BLOCK_HDR_LEN;
+    uint32_t type = get32(rec->swapped, b);
+    size_t n = rec->block_len - BLOCK_MIN_LEN;
+    struct opts o = {0}, recs = {0};
+    int rc = 0;
+    if (type == BT_NRB) {
+        size_t used = nrb_records(&recs, body, n, rec->swapped);
+        if (used != 0) {
+            opts_copy(&o, body + used, n - used, rec->swapped, OPTS_TEXT, 0);
+            rc = o.oom || recs.oom ? -1 : put_block(&p->out, BT_NRB, recs.p, recs.n, NULL, 0, &o);
+        }
+    } else if (type == BT_ISB) {
+        struct roce_capture_frame none = {0};
+        uint32_t hdr[3];
+        if (rec->idb != NULL && n >= ISB_BODY_LEN) { /* of an interface described */
+            int64_t id = interface_of(p, &none, rec, get32(rec->swapped, body));
+            hdr[0] = (uint32_t)id;
+            hdr[1] = get32(rec->swapped, body + 4);
+            hdr[2] = get32(rec->swapped, body + 8);
+            opts_copy(&o, body + ISB_BODY_LEN, n - ISB_BODY_LEN, rec->swapped, OPTS_ISB, 0);
+            rc = id < 0 || o.oom ? -1 : put_block(&p->out, BT_ISB, hdr, sizeof hdr, NULL, 0, &o);
+        }
+    } else if (!rec->swapped && type == BT_DSB) {
+        ob_put(&p->out, b, rec->block_len);
+        rc = p->out.failed ? -1 : 0;
+    }
+    free(o.p);
+    free(recs.p);
     return rc;
 }
 
@@ -752,13 +855,33 @@ static int copy_file(struct pass *p, const char *path)
     int rc = 0;
     uint32_t n_ifs = p->n_ifs;
     enum roce_capture_status st;
-    while (rc == 0 && (st = roce_capture_next(c, &f)) == ROCE_CAPTURE_FRAME)
-        rc = put_frame(p, &f, roce_capture_record(c), ++p->frame);
+    roce_capture_blocks(c);
+    while (rc == 0 && (st = roce_capture_next(c, &f)) > ROCE_CAPTURE_END)
+        rc = st == ROCE_CAPTURE_FRAME ? put_frame(p, &f, roce_capture_record(c), ++p->frame)
+                                      : put_other(p, roce_capture_record(c));
     if (rc == 0 && p->n_ifs == n_ifs && st == ROCE_CAPTURE_END) {
         /* no packet: the file's interface all the same, as a copy would */
         f.linktype = roce_capture_linktype(c);
         rc = interface_of(p, &f, roce_capture_record(c), 0) < 0 ? -1 : 0;
     }
+    roce_capture_close(c);
+    return rc;
+}
+
+/* The section header, with the first input's (a pcapng file's) options. */
+static int put_first_shb(struct outbuf *out, const struct roce_outputs *outs,
+                         const struct roce_report *rep)
+{
+    char msg[CAPTURE_MSG_LEN];
+    struct roce_capture *c = NULL;
+    const uint8_t *shb = NULL;
+    uint32_t len = 0;
+    int swapped = 0;
+    if (rep->n_files > 0 && (c = roce_capture_open_read(rep->files[0], msg, sizeof msg)) == NULL)
+        c = roce_capture_open(rep->files[0], msg, sizeof msg);
+    if (c != NULL)
+        shb = roce_capture_section_header(c, &len, &swapped);
+    int rc = put_shb(out, outs, shb, len, swapped);
     roce_capture_close(c);
     return rc;
 }
@@ -807,7 +930,7 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
         roce_complain(what, "out of memory");
         goto out;
     }
-    if (put_shb(&p.out, r->outputs) != 0)
+    if (put_first_shb(&p.out, r->outputs, rep) != 0)
         goto out;
     for (size_t i = 0; i < rep->n_files; i++)
         if (copy_file(&p, rep->files[i]) != 0)

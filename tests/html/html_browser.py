@@ -26,12 +26,19 @@ of `-j 2`, of `rocescope merge`, of `rocescope localize`, and of a
     (and "N more findings") and the worst flow's sequence graph; one
     ranking: the flows the diagnoses name, in their order, are the flow
     table's first ranks, the graphs follow the ranks, the worst flow's
-    graph is rank 1;
+    graph is rank 1, and the text summary's flows (#1, #2, ...) are the
+    table's ranks (on captures where a diagnosis names first a flow with
+    less trouble than another);
   - the bulk capture (2 million packets over 2,000 QPs by default): every
     drawn flow's series covers the flow (its first and last buckets within
     one bucket of the flow's first and last frame in the JSON report);
+  - the capture's timeline, on every scenario capture's page: its frames, CE marks, CNPs and
+    XOFF as --json counts them, 32 to 128 buckets spanning the capture, the
+    time axis in the unit its span fills;
 
-And on one page: the tooltip shows the frame under the pointer (its number,
+And on one page: zoom and pan on the time axis (the buttons, by the
+keyboard, Ctrl and the wheel; reset restores the graph), the tooltip shows
+the frame under the pointer (its number,
 verdicts, time and PSN as --events has them), a mark in focus shows its
 tooltip and Enter keeps it, a click on
 a column heading sorts the table, a 400-pixel window needs no horizontal
@@ -39,10 +46,14 @@ scrolling, printing hides the navigation and makes a PDF, and the shapes of
 the marks differ without their colours.
 
   html_browser.py --rocescope R --rocegen G --editcap E --captures DIR
-                  [--work DIR] [--bulk-packets N] [--max-render-ms MS]
+                  [--work DIR] [--bulk-packets N] [--max-render-ms MS] [--bulk-only]
+
+--bulk-packets 0 leaves the bulk capture out (ctest html_browser); --bulk-only
+checks it alone (ctest html_browser_bulk, the release tier).
 Exit 77 (skipped) when no Chromium is installed.
 """
 import argparse
+from decimal import Decimal
 import glob
 import json
 import os
@@ -53,9 +64,13 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
+# a flow's trouble as report_rank.c adds it up, read from the JSON report
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+from summary_check import _trouble  # noqa: E402
 
-SECTIONS = ["diagnoses", "summary", "flows", "graphs", "cnp-latency", "pfc", "episodes", "loose", "limits"]
-LOCALIZE_SECTIONS = ["diagnoses", "summary", "points", "segments", "flows", "losses", "ce-marks"]
+SECTIONS = ["diagnoses", "timeline", "summary", "flows", "graphs", "cnp-latency", "pfc", "episodes", "loose", "limits"]
+LOCALIZE_SECTIONS = ["diagnoses", "timeline", "summary", "points", "segments", "flows", "losses", "ce-marks"]
 # captures whose every section is photographed (the others: their graphs)
 FULL_SHOTS = {"loss_receiver", "ecn_cnp", "pfc", "malformed", "timeout", "read_loss"}
 MIN_VARIANCE = 20.0
@@ -296,6 +311,139 @@ def check_first_screen(b, label, html, report):
     return len(named)
 
 
+def flow_name(f):
+    return f"{f['src']} -> {f['dst']} QP 0x{f['dest_qp']:06x}"
+
+
+def check_same_ranking(b, label, rs, args, cap, report):
+    """One ranking across front ends: the flow table's ranks (the page is
+    loaded) are the text summary's #1, #2, ... (rocescope CAP). Returns 1 when
+    the summary's #1 is not the flow with the most trouble (a diagnosis named
+    another first), else 0."""
+    out = run([rs, "--top", "100000", *args, cap])
+    cli = re.findall(r"^  #\d+ (\S+ -> \S+ QP 0x[0-9a-f]+)  ", out, re.M)
+    by_id = {str(f["id"]): f for f in report["flows"]}
+    ranked = [flow_name(by_id[fid]) for _, fid in b.evaluate(DOM_FIRST)["ranked"]]
+    if ranked[:len(cli)] != cli:
+        fail(f"{label}: the flow table ranks {ranked[:8]}, the summary {cli[:8]}")
+    if not cli:
+        return 0
+    worst = min(report["flows"], key=lambda f: (-_trouble(f), -f["ce_marked"], f["id"]))
+    return int(cli[0] != flow_name(worst))
+
+
+DOM_TIMELINE = """(() => { const f = document.getElementById('timeline-chart');
+  if (!f) return null; const svg = f.querySelector('svg.chart');
+  const strips = {}; f.querySelectorAll('g.strip').forEach(g => strips[g.getAttribute('data-strip')] =
+    Number(g.getAttribute('data-total')));
+  const rate = f.querySelector('path.rate');
+  return {bucket: Number(f.dataset.bucket), buckets: Number(f.dataset.buckets),
+    first: Number(f.dataset.seriesFirst), last: Number(f.dataset.seriesLast),
+    packets: Number(f.dataset.packets), strips, unit: svg.getAttribute('data-unit'),
+    t1: Number(svg.getAttribute('data-t1')), steps: rate ? (rate.getAttribute('d').match(/H/g) || []).length : 0,
+    ylabel: (svg.querySelector('g.yaxis > text:last-child') || {}).textContent}; })()"""
+UNIT_NS = {"ns": 1, "\u00b5s": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def check_timeline(b, label, report):
+    """The capture's timeline (the page is loaded), whatever was found: one
+    series over the whole capture, its buckets scaled to its duration (32 to
+    128 drawn, first and last frame within one bucket), the time unit by
+    magnitude (the span is 2 to 2,000 of it), the frames, CE marks, CNPs and
+    XOFF counted as the JSON report counts them."""
+    got = b.evaluate(DOM_TIMELINE)
+    cap = report["capture"]
+    if got is None:
+        fail(f"{label}: no capture timeline")
+        return 0
+    dur = round(Decimal(str(cap["duration_s"])) * 10**9)
+    want = {"ce": report["ecn"]["ce_marked"], "cnp": report["ecn"]["cnps"],
+            "xoff": sum(p["xoff"] for p in report["pfc"]["priorities"]) + report["pfc"]["pause"]["xoff"]}
+    if got["packets"] != cap["packets"] or got["strips"] != want:
+        fail(f"{label}: timeline counts {got['packets']} frames, {got['strips']}; --json "
+             f"{cap['packets']} frames, {want}")
+    if got["first"] != 0 or abs(got["last"] - dur) > got["bucket"]:
+        fail(f"{label}: timeline spans {got['first']}..{got['last']} ns, the capture 0..{dur}")
+    if not (dur < 1000 or 32 <= got["buckets"] <= 128) or got["steps"] != got["buckets"]:
+        fail(f"{label}: timeline of {got['buckets']} buckets of {got['bucket']} ns "
+             f"({got['steps']} drawn) over {dur} ns")
+    span = got["t1"] * UNIT_NS.get(got["unit"], 0)
+    if not (got["unit"] == "ns" or 2 <= got["t1"] < 2000) or abs(span - max(dur, 1000)) > 2 * got["bucket"] + 1:
+        fail(f"{label}: timeline axis {got['t1']} {got['unit']} for {dur} ns")
+    if got["ylabel"] not in ("Gb/s", "Mb/s"):
+        fail(f"{label}: timeline rate in {got['ylabel']!r}")
+    return 1
+
+
+DOM_ZOOM = """(() => { const art = document.querySelector('#worst article.flow');
+  const svgs = Array.from(art.querySelectorAll('svg.chart[data-t0]'));
+  const s = svgs[0], m = s.querySelector('use[data-frame]');
+  return {views: svgs.map(v => [v.getAttribute('data-view-t0'), v.getAttribute('data-view-t1')]),
+    t: [Number(s.getAttribute('data-t0')), Number(s.getAttribute('data-t1'))],
+    ticks: Array.from(s.querySelectorAll('g.xaxis > text')).slice(0, -1).map(x => Number(x.textContent)),
+    axis: s.querySelector('g.xaxis').innerHTML, mark: m ? m.getAttribute('x') : null,
+    focusable: Array.from(s.querySelectorAll('use[data-frame]')).filter(u => u.tabIndex >= 0).length,
+    focus: document.activeElement ? document.activeElement.getAttribute('aria-label') : null}; })()"""
+
+
+def check_zoom(b, html):
+    """Zoom and pan on the time axis: the + button (reached by the keyboard),
+    Ctrl and the wheel, and the earlier/later buttons change the range the
+    flow's sequence and rate graphs show (data-view-t0/t1, the x axis' ticks
+    within it, the marks moved); reset restores the page as it was written."""
+    b.page("Emulation.setDeviceMetricsOverride",
+           {"width": 1400, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    b.load("file://" + os.path.abspath(html))
+    before = b.evaluate(DOM_ZOOM)
+    if any(v != [None, None] for v in before["views"]):
+        fail(f"zoom: a range shown before any zoom: {before['views']}")
+    # the keyboard: Tab from the flow's heading reaches "zoom in", Enter zooms
+    b.evaluate("document.querySelector('#worst .zoombar button').focus()")
+    b.page("Input.dispatchKeyEvent", {"type": "keyDown", "key": "Enter", "code": "Enter",
+                                      "windowsVirtualKeyCode": 13, "text": "\r"})
+    b.page("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Enter", "code": "Enter",
+                                      "windowsVirtualKeyCode": 13})
+    z = b.evaluate(DOM_ZOOM)
+    t0, t1 = before["t"]
+    v = [tuple(float(x) for x in w) if w[0] is not None else None for w in z["views"]]
+    if z["focus"] != "zoom in on the time axis" or v[0] is None or len(set(v)) != 1:
+        fail(f"zoom: Enter on the focused button ({z['focus']}): ranges {z['views']}")
+    else:
+        a, c = v[0]
+        if not (t0 <= a < c <= t1 and abs((c - a) - (t1 - t0) / 2) < 1e-6 * (t1 - t0)):
+            fail(f"zoom: shows {a}..{c} of {t0}..{t1}, want half of it")
+        if not z["ticks"] or min(z["ticks"]) < a - 1e-9 or max(z["ticks"]) > c + 1e-9 or \
+                z["ticks"] == before["ticks"]:
+            fail(f"zoom: x axis ticks {z['ticks']} for {a}..{c} (before {before['ticks']})")
+        if z["mark"] == before["mark"]:
+            fail("zoom: the marks did not move")
+    # later, then Ctrl and the wheel on the plot zoom in around the pointer
+    b.evaluate("document.querySelectorAll('#worst .zoombar button')[3].click()")
+    p = b.evaluate(DOM_ZOOM)["views"][0]
+    if p[0] is None or not float(p[0]) > v[0][0]:
+        fail(f"zoom: 'later' shows {p}, was {v[0]}")
+    pos = b.evaluate("""(() => { const s = document.querySelector('#worst svg.chart[data-t0]');
+        s.scrollIntoView({block: 'center'}); const r = s.getBoundingClientRect();
+        return [r.left + r.width / 2, r.top + r.height / 2]; })()""")
+    b.page("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": pos[0], "y": pos[1],
+                                        "deltaX": 0, "deltaY": -100, "modifiers": 2})
+    w = b.evaluate(DOM_ZOOM)["views"][0]
+    if w[0] is None or not float(w[1]) - float(w[0]) < float(p[1]) - float(p[0]) - 1e-9:
+        fail(f"zoom: Ctrl and the wheel show {w}, was {p}")
+    # reset: the whole span, the axis as written, every mark in the tab order
+    b.evaluate("document.querySelectorAll('#worst .zoombar button')[4].click()")
+    r = b.evaluate(DOM_ZOOM)
+    if any(x != [None, None] for x in r["views"]) or r["axis"] != before["axis"] or \
+            r["mark"] != before["mark"] or r["focusable"] != before["focusable"]:
+        fail(f"zoom: reset leaves {r['views']}, axis as written {r['axis'] == before['axis']}, "
+             f"mark at {r['mark']} (was {before['mark']}), {r['focusable']} marks focusable "
+             f"(was {before['focusable']})")
+    if b.problems():
+        fail(f"zoom: console {b.problems()}")
+    b.page("Emulation.setDeviceMetricsOverride",
+           {"width": 1200, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+
+
 def check_coverage(b, label, report):
     """Every drawn flow's series covers the flow: its first and last bucket
     with packets within one bucket of the flow's first and last frame (the
@@ -460,6 +608,45 @@ def write_pcap_header(path):
         f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
 
 
+def check_bulk(b, a, work, shots):
+    """A bulk capture (--bulk-packets over --bulk-qps): a bounded page, its
+    first paint, the frames drawn as --events says, every graph covering
+    its flow, the first screen."""
+    rs = a.rocescope
+    bulk = os.path.join(work, f"bulk-{a.bulk_packets}-{a.bulk_qps}.pcap")
+    run([a.rocegen, "bulk", "-o", bulk, "--packets", str(a.bulk_packets), "--qps",
+         str(a.bulk_qps),
+         "--seed", "1", "--snaplen", "128"])
+    html = bulk + ".html"
+    run([rs, "--html", html, "-o", os.devnull, bulk])
+    size = os.path.getsize(html)
+    url = "file://" + os.path.abspath(html)
+    secs = b.load(url)
+    paint = b.first_paint_ms()
+    check_clean(b, "bulk", url)
+    # the frames with verdicts of the flows drawn (the top 20): as --events says
+    drawn = b.evaluate("Array.from(document.querySelectorAll('[data-frame]')).map("
+                       "e => [e.getAttribute('data-frame'), e.getAttribute('data-verdicts')])")
+    want = events_of(rs, [], [bulk])
+    wrong = [f for f, v in drawn if want.get(int(f)) != v]
+    if wrong or len(drawn) == 0:
+        fail(f"bulk: {len(wrong)} of {len(drawn)} plotted frames differ from --events")
+    check_sections(b, "bulk", ["summary", "graphs", "cnp-latency"], shots)
+    report = json.loads(run([rs, "--json", bulk]))
+    covered = check_coverage(b, "bulk", report)
+    named = check_first_screen(b, "bulk", html, report)
+    if covered < 20 or named < 20:
+        fail(f"bulk: {covered} graphs, {named} flows the diagnoses name")
+    os.remove(bulk)
+    if size > PAGE_MAX_BYTES:
+        fail(f"bulk: page of {size} bytes")
+    if paint is None or paint > a.max_render_ms:
+        fail(f"bulk: first contentful paint {paint} ms")
+    print(f"ok bulk {a.bulk_packets} packets: page {size} bytes, load {secs * 1000:.0f} ms, "
+          f"first contentful paint {paint:.0f} ms, {len(drawn)} frames plotted, "
+          f"{covered} graphs covering their flows", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rocescope", required=True)
@@ -470,6 +657,8 @@ def main():
     ap.add_argument("--bulk-packets", type=int, default=2000000)
     ap.add_argument("--bulk-qps", type=int, default=2000)
     ap.add_argument("--max-render-ms", type=float, default=2000)
+    ap.add_argument("--bulk-only", action="store_true",
+                    help="only the bulk capture (html_browser_bulk, the release tier)")
     a = ap.parse_args()
     exe = cdp.find_chromium()
     if exe is None:
@@ -479,7 +668,13 @@ def main():
     shots = os.path.join(work, "shots")
     os.makedirs(shots, exist_ok=True)
     rs = a.rocescope
-    pages = n_diags = n_links = n_named = 0
+    pages = n_diags = n_links = n_named = n_not_worst = n_timelines = n_clean_timelines = 0
+
+    if a.bulk_only:
+        with cdp.Browser(exe) as b:
+            check_bulk(b, a, work, shots)
+        print(f"{len(failures)} failures" if failures else "bulk page checked")
+        return 1 if failures else 0
 
     with cdp.Browser(exe) as b:
         # every scenario capture, all flows drawn (--top)
@@ -499,6 +694,10 @@ def main():
             diags = report["diagnoses"]
             links = check_diagnoses(b, name, diags, set(want))
             n_named += check_first_screen(b, name, html, report)
+            n_not_worst += check_same_ranking(b, name, rs, args, cap, report)
+            drawn = check_timeline(b, name, report)
+            n_timelines += drawn
+            n_clean_timelines += drawn and not diags and base.startswith("clean")
             n_diags += len(diags)
             n_links += links
             pages += 1
@@ -564,50 +763,29 @@ def main():
         pages += 1
         print("ok localize", flush=True)
 
+        # the summary and the page agree where the ranking is not by trouble
+        # alone (dcqcn, ecn_cnp, reorder_resend, nak_codes: a diagnosis
+        # names first a flow with less trouble than another)
+        if n_clean_timelines < 2 or n_timelines != len(caps):
+            fail(f"timeline: {n_timelines} of {len(caps)} pages checked, {n_clean_timelines} of "
+                 f"clean captures")
+        if n_not_worst < 3:
+            fail(f"one ranking: only {n_not_worst} captures rank first a flow the diagnoses "
+                 f"name over the flow with the most trouble")
         if n_diags < 10 or n_links < 10 or n_named < 10:
             fail(f"the scenarios gave {n_diags} diagnoses, {n_links} evidence links and "
                  f"{n_named} flows the diagnoses name")
         evidence_click(b, os.path.join(work, "dcqcn_pcap.html"))
         print("ok a click on evidence frame pins its mark", flush=True)
 
+        check_zoom(b, os.path.join(work, "loss_receiver_pcap.html"))
         interaction_checks(b, os.path.join(work, "loss_receiver_pcap.html"),
                            events_of(rs, [], [os.path.join(a.captures, "loss_receiver.pcap")]))
         print("ok tooltip, sorting, narrow window, print, shapes", flush=True)
 
         # a bulk capture: bounded page, first paint
         if a.bulk_packets:
-            bulk = os.path.join(work, f"bulk-{a.bulk_packets}-{a.bulk_qps}.pcap")
-            run([a.rocegen, "bulk", "-o", bulk, "--packets", str(a.bulk_packets), "--qps",
-                 str(a.bulk_qps),
-                 "--seed", "1", "--snaplen", "128"])
-            html = bulk + ".html"
-            run([rs, "--html", html, "-o", os.devnull, bulk])
-            size = os.path.getsize(html)
-            url = "file://" + os.path.abspath(html)
-            secs = b.load(url)
-            paint = b.first_paint_ms()
-            check_clean(b, "bulk", url)
-            # the frames with verdicts of the flows drawn (the top 20): as --events says
-            drawn = b.evaluate("Array.from(document.querySelectorAll('[data-frame]')).map("
-                               "e => [e.getAttribute('data-frame'), e.getAttribute('data-verdicts')])")
-            want = events_of(rs, [], [bulk])
-            wrong = [f for f, v in drawn if want.get(int(f)) != v]
-            if wrong or len(drawn) == 0:
-                fail(f"bulk: {len(wrong)} of {len(drawn)} plotted frames differ from --events")
-            check_sections(b, "bulk", ["summary", "graphs", "cnp-latency"], shots)
-            report = json.loads(run([rs, "--json", bulk]))
-            covered = check_coverage(b, "bulk", report)
-            named = check_first_screen(b, "bulk", html, report)
-            if covered < 20 or named < 20:
-                fail(f"bulk: {covered} graphs, {named} flows the diagnoses name")
-            os.remove(bulk)
-            if size > PAGE_MAX_BYTES:
-                fail(f"bulk: page of {size} bytes")
-            if paint is None or paint > a.max_render_ms:
-                fail(f"bulk: first contentful paint {paint} ms")
-            print(f"ok bulk {a.bulk_packets} packets: page {size} bytes, load {secs * 1000:.0f} ms, "
-                  f"first contentful paint {paint:.0f} ms, {len(drawn)} frames plotted, "
-                  f"{covered} graphs covering their flows", flush=True)
+            check_bulk(b, a, work, shots)
 
     print(f"{pages} pages checked; pages and screenshots in {work}")
     if failures:

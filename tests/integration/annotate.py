@@ -190,6 +190,102 @@ def big_endian_pcapng(sample):
     return out
 
 
+DSB, CB_COPY, CB_NOCOPY = 0x0000000A, 0x00000BAD, 0x40000BAD
+
+
+def blocks_pcapng(sample, e="<"):
+    """A pcapng file (in byte order e) with the blocks a capture may carry
+    besides packets: a section header with a comment, hardware, operating
+    system and application; a name resolution block (an IPv4 and an IPv6
+    record, a DNS server's name); decryption secrets; a custom block that
+    may be copied and one that may not; interface statistics with start and
+    end times and counters. Returns (file bytes, {type: body} of the blocks
+    in byte order e)."""
+    frames = cf.frames_of(sample)
+    shb_opts = (cf.opt(1, b"the input's section comment", e) + cf.opt(2, b"ConnectX-6 Dx", e) +
+                cf.opt(3, b"Linux 6.1.0", e) + cf.opt(4, b"dumpcap (Wireshark) 4.0.17", e) +
+                cf.opts_end(e))
+    nrb = (struct.pack(e + "HH", 1, 4 + 7) + cf.pad4(bytes([10, 0, 0, 1]) + b"host-a\0") +
+           struct.pack(e + "HH", 2, 16 + 7) + cf.pad4(bytes(15) + b"\x01" + b"host-b\0") +
+           struct.pack(e + "HH", 0, 0) + cf.opt(2, b"dns.example", e) + cf.opts_end(e))
+    dsb = struct.pack(e + "II", 0x544C534B, 8) + b"CLIENT_R"
+    cb = struct.pack(e + "I", 32473) + b"keep me!"
+    nocopy = struct.pack(e + "I", 32473) + b"drop me!"
+    t0, t1 = frames[0][0] // 1000, frames[-1][0] // 1000
+    isb = (struct.pack(e + "III", 0, t1 >> 32, t1 & 0xFFFFFFFF) +
+           cf.opt(2, struct.pack(e + "II", t0 >> 32, t0 & 0xFFFFFFFF), e) +
+           cf.opt(3, struct.pack(e + "II", t1 >> 32, t1 & 0xFFFFFFFF), e) +
+           cf.opt(4, struct.pack(e + "Q", len(frames) + 5), e) +
+           cf.opt(5, struct.pack(e + "Q", 5), e) + cf.opt(1, b"statistics", e) + cf.opts_end(e))
+    out = cf.shb(e=e, options=shb_opts) + cf.idb(cf.LINKTYPE_ETHERNET, tsresol=None, name="eth0",
+                                                 e=e)
+    out += cf.block(cf.NRB, nrb, e) + cf.block(DSB, dsb, e)
+    for i, (ts, d) in enumerate(frames):
+        body = struct.pack(e + "IIIII", 0, (ts // 1000) >> 32, (ts // 1000) & 0xFFFFFFFF, len(d),
+                           len(d))
+        out += cf.block(cf.EPB, body + cf.pad4(d), e)
+        if i == 2:
+            out += cf.block(CB_COPY, cb, e) + cf.block(CB_NOCOPY, nocopy, e)
+    out += cf.block(cf.ISB, isb, e)
+    return out, {cf.NRB: cf.pad4(nrb), DSB: cf.pad4(dsb), CB_COPY: cf.pad4(cb), cf.ISB: isb}
+
+
+def pcapng_blocks(path):
+    """[(type, body)] of the blocks of a pcapng file in this machine's order."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out, off = [], 0
+    while off + 12 <= len(data):
+        btype, blen = struct.unpack_from("<II", data, off)
+        out.append((btype, data[off + 8:off + blen - 4]))
+        off += blen
+    return out
+
+
+def check_blocks(c, tool, caps, tmp, tshark):
+    """The blocks besides packets and the section header's options, copied
+    (tests/README.md, annotate)."""
+    sample = os.path.join(caps, "loss_receiver.pcap")
+    n = len(cf.frames_of(sample))
+    _, want = blocks_pcapng(sample)  # what each block is in this machine's order
+    for e, order in (("<", "little-endian"), (">", "big-endian")):
+        data, _ = blocks_pcapng(sample, e)
+        inp, out = os.path.join(tmp, f"blocks-{order}.pcapng"), os.path.join(tmp, "blocks.pcapng")
+        with open(inp, "wb") as f:
+            f.write(data)
+        p = run([tool, "--annotate", out, "-o", os.devnull, inp])
+        if not c.true(f"{order} blocks: exit {p.returncode} {p.stderr.decode().strip()}",
+                      p.returncode == 0):
+            continue
+        got = pcapng_blocks(out)
+        types = [t for t, _ in got]
+        c.true(f"{order} blocks: {types.count(cf.EPB)} packets, {n} in the input",
+               types.count(cf.EPB) == n)
+        for t, name in ((cf.NRB, "name resolution"), (cf.ISB, "interface statistics")):
+            bodies = [b for bt, b in got if bt == t]
+            c.true(f"{order} blocks: the {name} block copied in this machine's order",
+                   bodies == [want[t]])
+        # decryption secrets, of a layout of their own: as they are, when the
+        # order is this machine's
+        bodies = [b for bt, b in got if bt == DSB]
+        c.true(f"{order} blocks: the decryption secrets {'copied' if e == '<' else 'left out'}",
+               bodies == ([want[DSB]] if e == "<" else []))
+        # custom blocks: Wireshark numbers them as frames, the comments would
+        # cite frames by other numbers
+        c.true(f"{order} blocks: the custom blocks left out",
+               CB_COPY not in types and CB_NOCOPY not in types)
+        c.true(f"{order} blocks: statistics after the packets", types.index(cf.ISB) > n)
+        info = run(["capinfos", out]).stdout.decode()
+        for line in ("Capture hardware:    ConnectX-6 Dx", "Capture oper-sys:    Linux 6.1.0",
+                     "Capture application: rocescope", "Capture comment:     the input's "
+                     "section comment"):
+            c.true(f"{order} blocks: the section header: '{line}'", line in info)
+        c.true(f"{order} blocks: the input's application replaced", "dumpcap" not in info)
+        code, names = tshark("-r", out, "-N", "n", "-T", "fields", "-e", "frame.number")
+        c.true(f"{order} blocks: tshark reads the copy (exit {code})",
+               code == 0 and len(names.split()) == n)
+
+
 def pcapng_comments(path):
     """{frame number: [comments]} of a pcapng file in this machine's order
     (the annotated file), read here: one tshark run less per capture."""
@@ -506,6 +602,9 @@ def main():
            f"Capture application: rocescope {a.version}" in info)
     c.true("the section header's comment is the command line",
            f"Capture comment:     {tool} --annotate {out} -o {os.devnull} {built}" in info)
+
+    # ---- the blocks besides packets, the section header's options
+    check_blocks(c, tool, caps, tmp, tshark)
 
     # ---- the comments of every sample capture against --events
     samples = sorted(glob.glob(os.path.join(caps, "*.pcap")) +

@@ -329,12 +329,35 @@ def _flow_items(f):
     return [p for n, p in items if n]
 
 
+def _ranked(r):
+    """The report's one ranking (REPORT.md "One ranking"), computed here from
+    the JSON report: the flows the diagnoses name (subjects with a dest_qp),
+    in the diagnoses' order, each finding's subjects in their order (of a
+    key seen twice, the latest flow); then the other flows with trouble,
+    worst first."""
+    latest = {}
+    for f in r["flows"]:
+        k = (f["src"], f["dst"], f["dest_qp"])
+        if k not in latest or latest[k]["id"] < f["id"]:
+            latest[k] = f
+    named, seen = [], set()
+    for d in r.get("diagnoses", []):
+        for s in d["subjects"]:
+            sj = s["subject"]
+            f = latest.get((sj.get("src"), sj.get("dst"), sj.get("dest_qp")))
+            if "dest_qp" in sj and f is not None and f["id"] not in seen:
+                seen.add(f["id"])
+                named.append(f)
+    rest = sorted((f for f in r["flows"] if _troubled(f) and f["id"] not in seen),
+                  key=lambda f: (-_trouble(f), -f["ce_marked"], f["id"]))
+    return named + rest
+
+
 def _flows(c, lines, r, top):
     by_name = {}
     for f in r["flows"]:
         by_name.setdefault(_flow_name(f), []).append(f)
-    troubled = sorted((f for f in r["flows"] if _troubled(f)),
-                      key=lambda f: (-_trouble(f), -f["ce_marked"], f["id"]))
+    troubled = _ranked(r)
     head = _section(c, lines, "Flows with trouble", len(troubled))
     if head is None:
         return
@@ -394,7 +417,8 @@ def _episodes(c, lines, r, top):
 
 
 def _clean(c, lines, r):
-    clean = [f for f in r["flows"] if not _troubled(f)]
+    ranked = set(f["id"] for f in _ranked(r))
+    clean = [f for f in r["flows"] if f["id"] not in ranked]
     by_tr = {}
     for f in clean:
         by_tr[f["transport"]] = by_tr.get(f["transport"], 0) + 1

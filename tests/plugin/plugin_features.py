@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 from plugin_verdicts import cli_events, compare, plugin_events
 from tshark_env import TsharkEnv, add_arguments
@@ -599,7 +600,9 @@ def test_flowtable(c, t):
     c.check(sorted(int(r[FT_ID]) for r in rows) == want,
             f"-z roce,flowtable,roce.analysis.psn_gap: flows {[r[FT_ID] for r in rows]}, "
             f"want {want}")
-    # ranks: 1..n, the troubled flows first in the order of the CLI's summary
+    # ranks: 1..n, the report's one ranking (the CLI summary's order): on
+    # dcqcn and ecn_cnp the diagnoses name first a flow with less trouble
+    # than another, and rank 1 is that flow
     for name in ("loss_receiver", "dcqcn", "ecn_cnp"):
         path = t.scenario(name)
         rows = flowtable_rows(t.tshark(path, "-2", "-q", "-z", "roce,flowtable"))
@@ -609,6 +612,11 @@ def test_flowtable(c, t):
         cli = cli_ranking(t.rocescope, path)
         got = [r[FT_FLOW] for r in ranked][:len(cli)]
         c.check(cli and got == cli, f"{name} flowtable: by rank {got}, CLI summary {cli}")
+        if name != "loss_receiver":
+            sj = t.report(path)["diagnoses"][0]["subjects"][0]["subject"]
+            first = "%s -> %s QP 0x%06x" % (sj["src"], sj["dst"], sj["dest_qp"])
+            c.check(got[:1] == [first], f"{name} flowtable: rank 1 {got[:1]}, the first "
+                    f"diagnosis names {first} first")
     # latencies: microseconds (three decimals) where the flow has CNPs, blank elsewhere
     path = t.scenario("ecn_cnp")
     report = t.report(path)
@@ -849,10 +857,12 @@ def main():
         if a.real:
             tests = (lambda c, t: test_flows_on_real_frames(c, t, a.real),)
         for test in tests:
+            started = time.monotonic()
             try:
                 test(c, t)
             except (RuntimeError, subprocess.SubprocessError, ValueError) as e:
                 c.check(False, f"{getattr(test, '__name__', 'test')}: {e}")
+            print(f"{getattr(test, '__name__', 'test')}: {time.monotonic() - started:.1f} s")
     print(f"{c.passed} checks passed, {len(c.failures)} failed")
     return 1 if c.failures else 0
 

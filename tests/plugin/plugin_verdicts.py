@@ -17,8 +17,19 @@ ends show one engine's analysis. (The first frame of a go-back-N episode
 shows no episode frame in the plugin, where the event names the frame
 itself: that is taken as equal.)
 
-With --snaplens 64,96,128 every capture is also cut at those snaplens
-(editcap -s) and compared again: header-only frames must be analysed alike.
+With --snaplens 64,96,128 every capture is also cut (editcap -s) and
+compared again: header-only frames must be analysed alike. The snaplens
+take turns over the sorted captures (the first at 64, the second at 96, ...):
+each capture is cut once, and each snaplen cuts a third of them. What a cut
+frame tests in the plugin is how it hands the engine a frame shorter than on
+the wire, the same code for every capture; the engine's analysis of every
+capture at every snaplen is the golden test's (tests/integration/golden.py).
+
+--sample N compares N of the captures, spread evenly over the sorted list,
+those of SAMPLE_KEEP and every capture that is not pcap of Ethernet frames (pcapng, ERF, the other
+link types: how each reaches the plugin depends on the release's wiretap and
+dissector tables); the Wireshark releases other than the system's take such
+a sample (tests/plugin/CMakeLists.txt).
 
 InfiniBand: ERF files and pcap of link type ERF (ibdump) are compared like
 the rest (addresses as lid:0x0012 or GIDs); a capture of link type 247
@@ -48,6 +59,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from real_folder import real_folder  # noqa: E402
 
 EXTENSIONS = (".pcap", ".pcapng", ".cap", ".erf")
+# kept in every --sample: loss and go-back-N, CE and CNPs, PFC, the NAK codes,
+# each with diagnoses and their evidence frames
+SAMPLE_KEEP = ("loss_receiver.pcap", "ecn_cnp.pcap", "pfc.pcap", "nak_codes.pcap")
 UNSUPPORTED_247 = "network type 247 unknown or unsupported"
 NS = decimal.Decimal(1000000000)
 
@@ -329,13 +343,15 @@ def captures_in(folder):
 
 
 def cut_copies(paths, snaplens, workdir):
-    """Copies of paths cut at each snaplen (editcap -s), named NAME.sN.EXT."""
+    """A copy of each of paths cut at one of snaplens (editcap -s), in turn,
+    named NAME.sN.EXT."""
     out = []
-    for path in paths:
+    if not snaplens:
+        return out
+    cuttable = [p for p in sorted(paths) if not is_linktype_247(p)]  # nor can editcap open it
+    for i, path in enumerate(cuttable):
         base, ext = os.path.splitext(os.path.basename(path))
-        if is_linktype_247(path):
-            continue  # editcap cannot open it either
-        for n in snaplens:
+        for n in snaplens[i % len(snaplens):][:1]:
             dst = os.path.join(workdir, f"{base}.s{n}{ext}")
             subprocess.run(["editcap", "-s", str(n), path, dst], check=True,
                            capture_output=True, timeout=60)
@@ -348,7 +364,10 @@ def main():
     add_arguments(ap)
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--snaplens", default="", help="also compare cut copies, e.g. 64,96,128")
+    ap.add_argument("--snaplens", default="",
+                    help="also compare a cut copy of each capture, the snaplens in turn, e.g. 64,96,128")
+    ap.add_argument("--sample", type=int, default=0,
+                    help="only N of the captures, spread evenly over the sorted list (0: all)")
     ap.add_argument("--real", help="a folder of real captures (tests/real_folder.py)")
     ap.add_argument("folders", nargs="*")
     a = ap.parse_args()
@@ -356,6 +375,11 @@ def main():
     folders = a.folders + ([real_folder(a.real)] if a.real else [])
     try:
         paths = [p for folder in folders for p in captures_in(folder)]
+        if 0 < a.sample < len(paths):
+            paths = sorted(paths)
+            paths = sorted({paths[i * len(paths) // a.sample] for i in range(a.sample)} |
+                           {p for p in paths if pcap_linktype(p) != 1 or
+                            os.path.basename(p) in SAMPLE_KEEP})
     except ValueError as e:
         print(f"FAIL: {e}")
         return 1

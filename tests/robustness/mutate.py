@@ -7,7 +7,8 @@ robust_mutate_real; tests/real_folder.py) is mutated with
 0.1) and cut at random offsets (the file structure itself breaks), and the
 CLI runs on every result, in turn as --json, --events and the text summary.
 With --tshark, tshark with the plugin runs on every result instead (fewer
-inputs: tshark takes most of a second to start), two-pass, with the full
+inputs: tshark takes most of a second to start; the mutated copies, not the
+cut ones: see TSHARK_CUTS), two-pass, with the full
 tree (-V), the plugin's flow table (-z roce,flows) and expert info.
 
 Each run must end on its own (timeout), without a signal and without a
@@ -56,7 +57,10 @@ PROBS = (0.01, 0.02, 0.05, 0.1)
 MODES = (["--json"], ["--events"], [], ["--html", os.devnull, "--top", "1000"],
          ["--annotate", os.devnull])
 CI_MUTATIONS, CI_CUTS = 3, 2
-TSHARK_MUTATIONS, TSHARK_CUTS = 1, 1
+# through tshark, no cut copies: a file cut short ends in wiretap's error at
+# its last record, and the plugin sees whole frames up to it, as in any other
+# capture; the cuts of the CLI's runs are its own readers' work
+TSHARK_MUTATIONS, TSHARK_CUTS = 1, 0
 TSHARK_ARGS = ("-n", "-2", "-V", "-z", "roce,flows", "-z", "expert")
 TSHARK_TABLE = "RoCE flows (rocescope)"
 TSHARK_BUGS = ("Dissector bug, protocol RoCE", "Malformed Packet: RoCE]")

@@ -4,9 +4,9 @@
  * unwrapped across the wrap, retransmissions kept out of the "sent new"
  * bars, frames with verdicts placed by kind and capped (per flow and outside
  * any flow), at the bound the series with the least trouble evicted, `-j`'s
- * renumbering, and a PFC/PAUSE timeline that adds up to the engine's paused
- * time. Frames come from rocegen_build through a real engine, or, for the
- * bounds, are written out by hand.
+ * renumbering, a PFC/PAUSE timeline that adds up to the engine's paused
+ * time, and the capture's timeline (every frame, byte and CE mark). Frames come from rocegen_build
+ * through a real engine, or, for the bounds, are written out by hand.
  */
 #include <string.h>
 
@@ -378,6 +378,60 @@ static void test_extreme_times(void)
     roce_html_series_free(s);
 }
 
+/* The capture's timeline: 3000 requests over 3 s (ever sparser), every
+ * 10th CE-marked, in two series absorbed into one (-j): every frame, byte
+ * and CE mark is in a bucket, at the bucket of its time, the width 16 ns
+ * doubled as often as the span needs. */
+static void test_timeline_adds_up(void)
+{
+    struct run r[2];
+    struct tu_conn c;
+    struct roce_flow_report rep;
+    const unsigned n = 3000;
+    uint64_t bytes = 0;
+    tu_conn_init(&c, TU_IP_A, TU_IP_B, TU_QA, TU_QB);
+    for (int j = 0; j < 2; j++) {
+        run_init(&r[j]);
+        for (unsigned i = j * n / 2; i < (j + 1) * n / 2; i++)
+            feed(&r[j], &c.req, RG_OP_RC_SEND_ONLY, i, 0, i % 10 == 0, (int64_t)i * i * 333);
+        finish(&r[j]);
+        (void)flow_of(&r[j], TU_IP_A, TU_IP_B, TU_QB, &rep);
+        bytes += rep.bytes;
+    }
+    /* the first half alone: every frame in the bucket of its time */
+    const struct roce_html_timeline *tl = &r[0].s->tl;
+    uint32_t want[ROCE_HTML_TL_BUCKETS] = {0};
+    for (unsigned i = 0; i < n / 2; i++)
+        want[(int64_t)i * i * 333 / tl->width_ns]++;
+    CU_ASSERT_EQUAL(memcmp(want, tl->packets, sizeof want), 0);
+    CU_ASSERT_EQUAL(tl->width_ns, INT64_C(1) << tl->shift);
+    /* both: every frame, byte and CE mark */
+    CU_ASSERT_EQUAL(roce_html_series_absorb(r[0].s, r[1].s, n / 2, 1), 0);
+    uint64_t packets = 0, b = 0, ce = 0, cnp = 0;
+    for (unsigned k = 0; k < ROCE_HTML_TL_BUCKETS; k++) {
+        packets += tl->packets[k];
+        b += tl->bytes[k];
+        ce += tl->ce[k];
+        cnp += tl->cnp[k];
+    }
+    CU_ASSERT_TRUE(tl->have);
+    CU_ASSERT_EQUAL(packets, n);
+    CU_ASSERT_EQUAL(b, bytes);
+    CU_ASSERT_EQUAL(ce, n / 10);
+    CU_ASSERT_EQUAL(cnp, 0);
+    int64_t span = (int64_t)(n - 1) * (n - 1) * 333, w = 16;
+    while (span / w >= ROCE_HTML_TL_BUCKETS)
+        w *= 2;
+    CU_ASSERT_EQUAL(tl->origin_ns, TU_T0_NS);
+    CU_ASSERT_EQUAL(tl->end_ns, TU_T0_NS + span);
+    CU_ASSERT_EQUAL(tl->width_ns, w);
+    CU_ASSERT_EQUAL(tl->width_ns, INT64_C(1) << tl->shift);
+    /* the second file's buckets are added at their start: within one bucket */
+    CU_ASSERT_TRUE(tl->packets[span / w] + tl->packets[span / w - 1] > 0);
+    run_done(&r[0]);
+    run_done(&r[1]);
+}
+
 static const struct tu_test tests[] = {
     {"buckets_keep_totals", test_buckets_keep_totals},
     {"retransmissions_and_marks", test_retransmissions_and_marks},
@@ -385,6 +439,7 @@ static const struct tu_test tests[] = {
     {"flows_evicted_and_absorbed", test_flows_evicted_and_absorbed},
     {"pfc_timeline_adds_up", test_pfc_timeline_adds_up},
     {"extreme_times", test_extreme_times},
+    {"timeline_adds_up", test_timeline_adds_up},
     TU_END,
 };
 

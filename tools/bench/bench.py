@@ -2,31 +2,41 @@
 """Benchmark rocescope against the floors and against tshark, in one run.
 
 Generates captures with the project's generator (`rocegen bulk`): by default
-the four of BENCHMARKS.md -- (a) --packets header-only packets (snaplen 128)
+the five of BENCHMARKS.md -- (a) --packets header-only packets (snaplen 128)
 over --qps QPs with losses, go-back-N, CE marks and CNPs, (b) --full-packets
 full-size frames, (c) the traffic of (a) as pcapng, (d) the frames of (b) as
-pcapng -- or one capture chosen with --only. It builds the libpcap floor
-(tools/bench/pcap_floor.c: a bare pcap_next_ex loop that only counts
-packets), then times on each capture,
-interleaved, `runs` times each:
+pcapng, (e) --trouble-packets header-only packets where every flow is in
+trouble (--loss 0.005 --ce 0.02 --bad-icrc 0.2: a fifth of the ICRCs
+captured are wrong) -- or one capture chosen with --only. It builds the
+floors (tools/bench/pcap_floor.c: a bare pcap_next_ex loop that only counts
+packets; tools/bench/scan_floor.c: the mapped file walked as rocescope maps
+it, touching each record header and nothing else), then times on each
+capture, interleaved, `runs` times each:
 
   rocescope --json FILE          the complete analysis, default settings
                                  (-T: as many engines as CPUs)
   rocescope --json -T 1 FILE     the same with one engine
+  rocescope -T 1 FILE            (--report-cost) one engine, the text summary
+                                 instead of the JSON report
   pcap_floor FILE                the libpcap floor
+  scan_floor FILE                the floor of reading the mapped file
   cat FILE > /dev/null           the page-cache floor
 
 and tshark -r FILE -q -Y infiniband on the whole capture (--tshark-runs
 times, interleaved with the first runs; --tshark-packets N: only the first
 N packets, compared per packet), then prints a Markdown table: median
 seconds, packets/s, MB/s, peak RSS, and the ratios rocescope / libpcap floor
-(both settings) and tshark / rocescope. Timings are wall-clock medians; wall
-time and peak RSS are taken by a small C launcher (tools/bench/runmeasure.c)
-with wait4(). The machine's load average is printed before and after.
+and rocescope / scan floor (both settings; each ratio the median of the
+ratios of the runs, every run of a tool paired with the floors' runs of the
+same round) and tshark / rocescope. Timings are wall-clock; wall time and
+peak RSS are taken by a small C launcher (tools/bench/runmeasure.c) with
+wait4(). The machine's load average is printed before and after each
+capture's runs.
 
   tools/bench/bench.py [--build build] [--packets 10000000] [--full-packets 500000]
-                 [--qps 1000] [--only a|b|c|d] [--runs 5] [--tshark-runs 1]
-                 [--tshark-packets 0] [--no-tshark] [--workdir DIR] [--keep]
+                 [--trouble-packets 2000000] [--qps 1000] [--only a|b|c|d|e]
+                 [--runs 5] [--tshark-runs 1] [--tshark-packets 0] [--no-tshark]
+                 [--report-cost] [--workdir DIR] [--keep]
 """
 import argparse
 import os
@@ -63,16 +73,30 @@ def machine():
     return f"{cpu}, {os.cpu_count()} CPUs, {os.uname().sysname} {os.uname().release}"
 
 
-def bench_one(a, rocescope, floor, launcher, cap, label):
+def loadavg():
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def bench_one(a, rocescope, floors, launcher, cap, label):
     """Time the tools on one capture; print its Markdown table."""
-    out = subprocess.run([floor, cap], check=True, capture_output=True, text=True).stdout.split()
+    pfloor, sfloor = floors
+    out = subprocess.run([pfloor, cap], check=True, capture_output=True, text=True).stdout.split()
     packets, size = int(out[0]), os.path.getsize(cap)
+    scan = subprocess.run([sfloor, cap], check=True, capture_output=True, text=True).stdout.split()
+    if int(scan[0]) != packets:
+        sys.exit(f"bench: scan_floor counts {scan[0]} packets in {cap}, libpcap {packets}")
     r = f"rocescope --json (default: -T {os.cpu_count()})"
     r1 = "rocescope --json -T 1"
+    rt = "rocescope -T 1 (text summary, no JSON report)"
+    fl = "libpcap floor (pcap_next_ex loop)"
+    sf = "scan floor (mapped file, each record header)"
     tools = [(r, [rocescope, "--json", cap], packets),
-             (r1, [rocescope, "--json", "-T", "1", cap], packets),
-             ("libpcap floor (pcap_next_ex loop)", [floor, cap], packets),
-             ("cat > /dev/null (page cache)", ["cat", cap], packets)]
+             (r1, [rocescope, "--json", "-T", "1", cap], packets)]
+    if a.report_cost:
+        tools.append((rt, [rocescope, "-T", "1", cap], packets))
+    tools += [(fl, [pfloor, cap], packets),
+              (sf, [sfloor, cap], packets),
+              ("cat > /dev/null (page cache)", ["cat", cap], packets)]
     tshark = shutil.which("tshark")
     ts_name = None
     if tshark and not a.no_tshark:
@@ -81,6 +105,7 @@ def bench_one(a, rocescope, floor, launcher, cap, label):
                    else "tshark -q -Y infiniband (whole capture)")
         tools.append((ts_name, [tshark, "-r", cap, "-c", str(n), "-q", "-Y", "infiniband"], n))
     subprocess.run(["cat", cap], stdout=subprocess.DEVNULL, check=True)  # warm the page cache
+    load_before = loadavg()
     times = {name: [] for name, _, _ in tools}
     rss = {name: 0.0 for name, _, _ in tools}
     for run in range(a.runs):
@@ -90,33 +115,50 @@ def bench_one(a, rocescope, floor, launcher, cap, label):
             dt, mem = measure(launcher, cmd)
             times[name].append(dt)
             rss[name] = max(rss[name], mem)
+    load_after = loadavg()
     med = {name: statistics.median(times[name]) for name in times}
     pps = {name: n / med[name] for name, _, n in tools}
+
+    def ratio(x, y):
+        """The median of the ratios of x's and y's runs of the same round."""
+        return statistics.median(t / u for t, u in zip(times[x], times[y]))
+
+    ts_runs = f" (tshark: {min(a.runs, a.tshark_runs)})" if ts_name else ""
     print(f"### {label}\n\n{packets} packets, {size / 1e6:.1f} MB; median of {a.runs} "
-          f"interleaved runs (tshark: {min(a.runs, a.tshark_runs)}); load average "
-          f"{os.getloadavg()[0]:.1f} at the end\n")
+          f"interleaved runs{ts_runs}; load average "
+          f"{load_before} before, {load_after} after (1, 5, 15 minutes)\n")
     print("| tool | median s | packets/s | MB/s | peak RSS MiB |")
     print("|---|---|---|---|---|")
     for name, _, n in tools:
         mbs = size * (n / packets) / med[name] / 1e6
         print(f"| {name} | {med[name]:.3f} | {pps[name] / 1e6:.2f} M | {mbs:.0f} | {rss[name]:.1f} |")
-    fl = tools[2][0]
-    print(f"\nrocescope time / libpcap floor time: {med[r] / med[fl]:.2f} with the default "
-          f"settings, {med[r1] / med[fl]:.2f} with one engine (below 1: faster than libpcap "
+    print(f"\nrocescope time / libpcap floor time: {ratio(r, fl):.2f} with the default "
+          f"settings, {ratio(r1, fl):.2f} with one engine (below 1: faster than libpcap "
           f"can merely read the file)")
+    print(f"rocescope time / scan floor time: {ratio(r, sf):.2f} with the default settings, "
+          f"{ratio(r1, sf):.2f} with one engine; libpcap floor / scan floor: {ratio(fl, sf):.2f}")
+    if a.report_cost:
+        print(f"one engine with the JSON report / with the text summary: {ratio(r1, rt):.2f} "
+              f"({med[r1] - med[rt]:+.3f} s)")
     if ts_name:
         print(f"tshark time / rocescope time, per packet: {pps[r] / pps[ts_name]:.0f}x "
               f"(one engine: {pps[r1] / pps[ts_name]:.0f}x)")
     print()
 
 
-def generate(rocegen, work, packets, qps, full, pcapng):
+# (e): every flow in trouble (issue 31): losses, CE marks, a fifth of the ICRCs bad
+TROUBLE = ["--loss", "0.005", "--ce", "0.02", "--bad-icrc", "0.2"]
+
+
+def generate(rocegen, work, packets, qps, full, pcapng, trouble=False):
     ext = "pcapng" if pcapng else "pcap"
-    cap = os.path.join(work, f"bulk-{packets}-{qps}-{'full' if full else 's128'}.{ext}")
+    kind = ("full" if full else "s128") + ("-trouble" if trouble else "")
+    cap = os.path.join(work, f"bulk-{packets}-{qps}-{kind}.{ext}")
     if not os.path.exists(cap):
         gen = [rocegen, "bulk", "-o", cap, "--packets", str(packets), "--qps", str(qps), "--seed", "1"]
         gen += ["--full-size"] if full else ["--snaplen", "128"]
         gen += ["--pcapng"] if pcapng else []
+        gen += TROUBLE if trouble else []
         subprocess.run(gen, check=True, stdout=subprocess.DEVNULL)
     return cap
 
@@ -126,12 +168,15 @@ def main():
     ap.add_argument("--build", default=os.path.join(HERE, "..", "..", "build"))
     ap.add_argument("--packets", type=int, default=10_000_000)
     ap.add_argument("--full-packets", type=int, default=500_000)
+    ap.add_argument("--trouble-packets", type=int, default=2_000_000)
     ap.add_argument("--qps", type=int, default=1000)
-    ap.add_argument("--only", choices=("a", "b", "c", "d"))
+    ap.add_argument("--only", choices=("a", "b", "c", "d", "e"))
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--tshark-packets", type=int, default=0, help="0: the whole capture")
     ap.add_argument("--tshark-runs", type=int, default=1)
     ap.add_argument("--no-tshark", action="store_true")
+    ap.add_argument("--report-cost", action="store_true",
+                    help="also one engine with the text summary instead of the JSON report")
     ap.add_argument("--workdir")
     ap.add_argument("--keep", action="store_true", help="keep the generated captures")
     a = ap.parse_args()
@@ -144,23 +189,27 @@ def main():
     work = a.workdir or tempfile.mkdtemp(prefix="rocescope-bench-")
     os.makedirs(work, exist_ok=True)
     floor = os.path.join(work, "pcap_floor")
+    scan = os.path.join(work, "scan_floor")
     launcher = os.path.join(work, "runmeasure")
     subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "pcap_floor.c"), "-lpcap"],
                    check=True)
+    subprocess.run(["cc", "-O2", "-o", scan, os.path.join(HERE, "scan_floor.c")], check=True)
     subprocess.run(["cc", "-O2", "-o", launcher, os.path.join(HERE, "runmeasure.c")],
                    check=True)
     suite = [("a", f"(a) {a.packets} header-only packets (snaplen 128), {a.qps} QPs, pcap",
-              a.packets, False, False),
+              a.packets, False, False, False),
              ("b", f"(b) {a.full_packets} full-size frames, {a.qps} QPs, pcap",
-              a.full_packets, True, False),
-             ("c", f"(c) the traffic of (a) as pcapng", a.packets, False, True),
-             ("d", f"(d) the frames of (b) as pcapng", a.full_packets, True, True)]
-    print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f} at the start\n")
-    for key, label, packets, full, ng in suite:
+              a.full_packets, True, False, False),
+             ("c", "(c) the traffic of (a) as pcapng", a.packets, False, True, False),
+             ("d", "(d) the frames of (b) as pcapng", a.full_packets, True, True, False),
+             ("e", f"(e) {a.trouble_packets} header-only packets, {a.qps} QPs, every flow in "
+              f"trouble ({' '.join(TROUBLE)}), pcap", a.trouble_packets, False, False, True)]
+    print(f"Machine: {machine()}; load average {loadavg()} at the start\n")
+    for key, label, packets, full, ng, trouble in suite:
         if a.only and a.only != key:
             continue
-        cap = generate(rocegen, work, packets, a.qps, full, ng)
-        bench_one(a, rocescope, floor, launcher, cap, label)
+        cap = generate(rocegen, work, packets, a.qps, full, ng, trouble)
+        bench_one(a, rocescope, (floor, scan), launcher, cap, label)
         if not a.keep and not a.workdir:
             os.unlink(cap)
     if not a.keep and not a.workdir:

@@ -5,7 +5,7 @@
  *   rocegen --list
  *   rocegen SCENARIO -o FILE [--pcapng | --erf] [--as-ib] [--snaplen N]
  *   rocegen bulk -o FILE --packets N --qps Q [--snaplen N | --full-size]
- *                [--loss P] [--ce P] [--seed S] [--pcapng] [--stats]
+ *                [--loss P] [--ce P] [--bad-icrc P] [--seed S] [--pcapng] [--stats]
  *   rocegen hostile -o FILE [--pcapng]
  *   rocegen flood -o FILE --packets N --qps Q [--hosts H] [--stray-acks] [--gaps] [--ce P]
  *                 [--seed S] [--snaplen N] [--pcapng] [--stats]
@@ -37,7 +37,7 @@ static const char usage_text[] =
     "usage: rocegen --list\n"
     "       rocegen SCENARIO -o FILE [--pcapng | --erf] [--as-ib] [--snaplen N]\n"
     "       rocegen bulk -o FILE --packets N --qps Q [--snaplen N | --full-size]\n"
-    "                    [--loss P] [--ce P] [--seed S] [--pcapng] [--stats]\n"
+    "                    [--loss P] [--ce P] [--bad-icrc P] [--seed S] [--pcapng] [--stats]\n"
     "       rocegen hostile -o FILE [--pcapng]\n"
     "       rocegen localize [--tap-a FILE] [--tap-b FILE] [--mirror FILE] [--truth]\n"
     "       rocegen flood -o FILE --packets N --qps Q [--hosts H] [--stray-acks] [--gaps]\n"
@@ -85,6 +85,7 @@ static const char help_text[] =
     "  --qps Q         bulk: connections, 1..65536\n"
     "  --loss P        bulk: probability a new request packet is lost (default 0.0001)\n"
     "  --ce P          bulk: probability a request packet is CE-marked (default 0.001)\n"
+    "  --bad-icrc P    bulk: probability a frame captured whole has a wrong ICRC (default 0)\n"
     "  --seed S        bulk: random seed (default 1)\n"
     "  --stats         bulk: print what was generated (ground truth) to standard error\n"
     "\n"
@@ -96,7 +97,7 @@ struct args {
     int pcapng, erf, as_ib, full_size, stats, have_snaplen, help, list;
     uint32_t snaplen;
     struct rg_bulk_opts bulk;
-    int have_packets, have_qps, have_ce, stray_acks, gaps;
+    int have_packets, have_qps, have_ce, have_bad_icrc, stray_acks, gaps;
     uint32_t hosts; /* flood --hosts, 0 when not given */
 };
 
@@ -204,6 +205,12 @@ static int parse_args(int argc, char **argv, struct args *a)
             if (parse_prob(v, &a->bulk.loss) != 0 || a->bulk.loss >= 1.0)
                 return usage_error("--loss needs a probability 0 <= P < 1, got", v ? v : "nothing");
             i++;
+        } else if (strcmp(o, "--bad-icrc") == 0) {
+            if (parse_prob(v, &a->bulk.bad_icrc) != 0)
+                return usage_error("--bad-icrc needs a probability 0 <= P <= 1, got",
+                                   v ? v : "nothing");
+            a->have_bad_icrc = 1;
+            i++;
         } else if (strcmp(o, "--ce") == 0) {
             if (parse_prob(v, &a->bulk.ce) != 0)
                 return usage_error("--ce needs a probability 0 <= P <= 1, got", v ? v : "nothing");
@@ -264,7 +271,7 @@ static int run_scenario(const struct args *a, const struct rg_scenario *sc)
     struct rg_sc *c;
     int linktype =
         a->as_ib && sc->linktype != RG_LINKTYPE_ERF ? RG_LINKTYPE_INFINIBAND : sc->linktype;
-    if (a->full_size || a->have_packets || a->have_qps || a->stats)
+    if (a->full_size || a->have_packets || a->have_qps || a->have_bad_icrc || a->stats)
         return usage_error("bulk options given for scenario", sc->name);
     if (a->erf && a->pcapng)
         return usage_error("--erf and --pcapng disagree", NULL);
@@ -298,9 +305,9 @@ static void print_stats(const struct rg_bulk_stats *st)
             "frames %" PRIu64 " (cm %" PRIu64 ", new requests %" PRIu64 ", retransmitted %" PRIu64
             ", acks %" PRIu64 ", naks %" PRIu64 ", cnps %" PRIu64 ")\nlost %" PRIu64
             ", go-back-N episodes %" PRIu64 ", ce marks %" PRIu64 ", acks left out %" PRIu64
-            "\nspan %" PRId64 ".%09" PRId64 " s\n",
+            ", bad icrcs %" PRIu64 "\nspan %" PRId64 ".%09" PRId64 " s\n",
             st->frames, st->cm_frames, st->requests, st->retransmitted, st->acks, st->naks,
-            st->cnps, st->lost, st->episodes, st->ce_marks, st->acks_dropped,
+            st->cnps, st->lost, st->episodes, st->ce_marks, st->acks_dropped, st->bad_icrcs,
             (st->last_ts_ns - st->first_ts_ns) / ROCE_NS_PER_SEC,
             (st->last_ts_ns - st->first_ts_ns) % ROCE_NS_PER_SEC);
 }
@@ -333,6 +340,8 @@ static int run_flood(struct args *a)
     struct rg_flood_opts fo;
     if (!a->have_packets || !a->have_qps)
         return usage_error("flood needs --packets and --qps", NULL);
+    if (a->have_bad_icrc)
+        return usage_error("--bad-icrc is an option of bulk, not of", "flood");
     if (a->full_size && a->have_snaplen && a->snaplen != 0)
         return usage_error("--full-size and --snaplen disagree", NULL);
     memset(&fo, 0, sizeof fo);

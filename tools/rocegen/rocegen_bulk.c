@@ -56,6 +56,8 @@
 #define RAND_DOUBLE_SCALE      (1.0 / 9007199254740992.0) /* 2^-53 */
 #define ACK_OK                 0x1Fu
 #define B_PSN_OFFSET           0x400000u
+#define BAD_ICRC_XOR           0x1u                  /* one bit off */
+#define ICRC_STREAM            0x1C4C1C4C1C4C1C4CULL /* --bad-icrc's seed, from --seed */
 
 enum qp_state { QP_NORMAL = 0, QP_LOST = 1, QP_RESEND = 2 };
 enum ev_type { EV_ACK = 0, EV_NAK = 1, EV_CNP = 2 };
@@ -97,24 +99,38 @@ struct bulk {
     uint32_t nheap, capheap, reserve;
     uint64_t ev_seq;
     uint64_t rng;
+    uint64_t rng_icrc; /* --bad-icrc's own stream: the rest of the traffic is unchanged */
+    int bad_icrc;      /* the frame in buf has a wrong ICRC */
     int64_t now_ps;
     int err;
     uint8_t buf[RG_MAX_FRAME];
 };
 
-/* splitmix64: the generator's only randomness, seeded by --seed. */
-static uint64_t rnd(struct bulk *b)
+/* splitmix64 on the state at *state: the generator's randomness, seeded by --seed. */
+static uint64_t splitmix(uint64_t *state)
 {
-    uint64_t z = (b->rng += 0x9E3779B97F4A7C15ULL);
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
 
+/* The traffic's random numbers. */
+static uint64_t rnd(struct bulk *b)
+{
+    return splitmix(&b->rng);
+}
+
+/* Uniform in [0, 1) from the stream at *state. */
+static double uniform(uint64_t *state)
+{
+    return (double)(splitmix(state) >> RAND_DOUBLE_BITS) * RAND_DOUBLE_SCALE;
+}
+
 /* Uniform in [0, 1). */
 static double rnd01(struct bulk *b)
 {
-    return (double)(rnd(b) >> RAND_DOUBLE_BITS) * RAND_DOUBLE_SCALE;
+    return uniform(&b->rng);
 }
 
 /* Uniform in [lo, hi] nanoseconds, returned in picoseconds. */
@@ -201,6 +217,12 @@ static int build_frame(struct bulk *b, struct rg_spec *s)
         s->icrc_skip = 0; /* captured whole: the ICRC must be right */
         n = rg_build(s, b->buf, sizeof b->buf, NULL);
     }
+    b->bad_icrc = 0;
+    if (n > 0 && !s->icrc_skip && b->o->bad_icrc > 0 && uniform(&b->rng_icrc) < b->o->bad_icrc) {
+        s->icrc_xor = BAD_ICRC_XOR;
+        b->bad_icrc = 1;
+        n = rg_build(s, b->buf, sizeof b->buf, NULL);
+    }
     return n;
 }
 
@@ -218,6 +240,7 @@ static void write_frame(struct bulk *b, int n, int64_t t_ps)
         b->err = RG_ERR_IO;
         return;
     }
+    b->st.bad_icrcs += b->bad_icrc; /* of the frame written (a lost one is built, not written) */
     if (b->st.frames++ == 0)
         b->st.first_ts_ns = ts;
     b->st.last_ts_ns = ts;
@@ -423,7 +446,7 @@ int rg_bulk_run(struct rg_writer *w, const struct rg_bulk_opts *opts, struct rg_
     int rc;
 
     if (opts->qps == 0 || opts->qps > RG_BULK_MAX_QPS || opts->loss < 0 || opts->loss >= 1 ||
-        opts->ce < 0 || opts->ce > 1)
+        opts->ce < 0 || opts->ce > 1 || opts->bad_icrc < 0 || opts->bad_icrc > 1)
         return RG_ERR_INVALID;
     b = calloc(1, sizeof *b);
     if (b == NULL)
@@ -431,6 +454,7 @@ int rg_bulk_run(struct rg_writer *w, const struct rg_bulk_opts *opts, struct rg_
     b->o = opts;
     b->w = w;
     b->rng = opts->seed;
+    b->rng_icrc = opts->seed ^ ICRC_STREAM;
     b->capheap = opts->qps * EVENTS_PER_QP + EVENTS_MIN;
     b->reserve = opts->qps * EVENTS_RESERVED_PER_QP + EVENTS_MIN / 2;
     b->qps = calloc(opts->qps, sizeof *b->qps);

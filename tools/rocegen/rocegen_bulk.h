@@ -10,8 +10,10 @@
  * the sender it resends everything from the lost PSN (go-back-N). A request
  * is CE-marked with probability `ce`; the responder sends a CNP 10-50 us
  * later to the sender's QP, at most one per QP per 50 us (marks in between
- * are covered by it). Frames are written as they are made: memory is fixed
- * by Q, not by the number of packets.
+ * are covered by it). A frame captured whole (its ICRC in the capture) gets a
+ * wrong ICRC with probability `bad_icrc`, drawn from a random stream of its
+ * own, so the traffic is that of the same seed without it. Frames are written as they are made:
+ * memory is fixed by Q, not by the number of packets.
  */
 #ifndef ROCEGEN_BULK_H
 #define ROCEGEN_BULK_H
@@ -27,6 +29,7 @@ struct rg_bulk_opts {
     uint32_t qps;     /* 1..RG_BULK_MAX_QPS */
     double loss;      /* per new request packet */
     double ce;        /* per request packet */
+    double bad_icrc;  /* per frame whose ICRC is captured: the ICRC is made wrong */
     uint64_t seed;
     uint32_t snaplen; /* of the writer, 0 = whole frames (decides whether ICRCs are computed) */
 };
@@ -44,6 +47,7 @@ struct rg_bulk_stats {
     uint64_t acks_dropped; /* ACKs left out because the event queue was full */
     uint64_t ce_marks;
     uint64_t cnps;
+    uint64_t bad_icrcs; /* frames written with a wrong ICRC (--bad-icrc) */
     int64_t first_ts_ns, last_ts_ns;
 };
 

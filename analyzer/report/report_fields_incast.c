@@ -170,4 +170,4 @@ static int incast_parse(struct roce_jget *g, json_object *o, const char *where,
         receiver_parse(g, json_object_array_get_idx(a, i), at, &l->r[l->n++]);
     return 0;
 }
-const struct roce_fcall roce_fcall_incast = {incast_write, incast_parse};
+const struct roce_fcall roce_fcall_incast = {incast_write, incast_parse, NULL};

@@ -10,6 +10,7 @@
 
 #include "roce_diag.h"
 #include "roce_engine.h"
+#include "rocegen_encap.h"
 #include "test_harness.h"
 #include "test_util.h"
 
@@ -196,6 +197,83 @@ static void test_evidence_in_episode(void)
     tu_eng_done(&r.t);
 }
 
+/* Loss flags an episode only as network loss: sender 0's PSN 3 arrives
+ * without 2 while four senders send at once; the receiver's NAK makes the
+ * gap network loss (flagged, lost 1, evidence the gap and the NAK), its ACK
+ * of 3 makes it the capture's (nothing flagged). */
+static void lossy_round(struct run *r, int nak, uint64_t *gap, uint64_t *answer)
+{
+    send_at(r, 0, 1, 0, 0);
+    r->t.now = TU_T0_NS + US / 2;
+    tu_ack(&r->t, &r->c[0], 1, rg_aeth_ack(0)); /* paired */
+    for (unsigned i = 1; i < 4; i++)
+        send_at(r, i, 1, (int64_t)i * US, 0); /* 4 at once at 3 us */
+    *gap = send_at(r, 0, 3, 4 * US, 0);
+    r->t.now = TU_T0_NS + 5 * US;
+    *answer = nak ? tu_ack(&r->t, &r->c[0], 2, rg_aeth_nak(RG_NAK_PSN_SEQ_ERR))
+                  : tu_ack(&r->t, &r->c[0], 3, rg_aeth_ack(0));
+}
+
+static void test_loss(void)
+{
+    struct run r;
+    struct roce_diag_subject s;
+    uint64_t gap, answer;
+    run_init(&r, NULL);
+    lossy_round(&r, 1, &gap, &answer);
+    CU_ASSERT_EQUAL(tu_totals(&r.t)->gap_class_events[ROCE_GAP_NETWORK_LOSS], 1);
+    const struct roce_incast_receiver *x = record(&r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    CU_ASSERT_EQUAL(x->flagged, 1);
+    CU_ASSERT_EQUAL(x->lost, 1);
+    CU_ASSERT_EQUAL(x->ce_marked, 0);
+    CU_ASSERT_TRUE_FATAL(finding(&r, &s));
+    CU_ASSERT_EQUAL(s.fig.lost, 1);
+    CU_ASSERT_EQUAL(s.frames[s.n_frames - 2], gap);
+    CU_ASSERT_EQUAL(s.frames[s.n_frames - 1], answer);
+    tu_eng_done(&r.t);
+
+    run_init(&r, NULL);
+    lossy_round(&r, 0, &gap, &answer);
+    roce_engine_finish(r.t.e);
+    CU_ASSERT_EQUAL(tu_totals(&r.t)->gap_class_events[ROCE_GAP_CAPTURE_LOSS], 1);
+    x = record(&r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    CU_ASSERT_EQUAL(x->flagged, 0);
+    CU_ASSERT_EQUAL(x->lost, 0);
+    CU_ASSERT_FALSE(finding(&r, &s));
+    tu_eng_done(&r.t);
+}
+
+/* A pause of priority 0 (the flows' DSCP 0) from a switch port, 3.5 us to
+ * 5.548 us: sender 0's requests stop with it (a victim) while four send at
+ * once: flagged, paused 1, evidence the XOFF and the request that resumed. */
+static void test_pause(void)
+{
+    static const uint8_t port[RG_MAC_LEN] = {2, 0, 0, 0, 0, 0x99};
+    uint16_t q[RG_PFC_PRIOS] = {400}; /* 400 quanta: 2.048 us at 100G */
+    uint8_t f[RG_MAX_FRAME];
+    struct run r;
+    struct roce_diag_subject s;
+    run_init(&r, NULL);
+    for (unsigned i = 0; i < 4; i++)
+        send_at(&r, i, 1, (int64_t)i * US, 0); /* 4 at once at 3 us */
+    int n = rg_build_mac_control(RG_MACCTRL_PFC, 1u, q, port, f, sizeof f);
+    CU_ASSERT_FATAL(n > 0);
+    r.t.now = TU_T0_NS + 3 * US + US / 2;
+    uint64_t xoff = tu_feed_bytes(&r.t, ROCE_LINKTYPE_ETHERNET, f, (uint32_t)n, (uint32_t)n);
+    uint64_t resumed = send_at(&r, 0, 2, 6 * US, 0);
+    const struct roce_incast_receiver *x = record(&r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    CU_ASSERT_EQUAL(x->flagged, 1);
+    CU_ASSERT_EQUAL(x->paused, 1);
+    CU_ASSERT_TRUE_FATAL(finding(&r, &s));
+    CU_ASSERT_EQUAL(s.fig.pauses, 1);
+    CU_ASSERT_EQUAL(s.frames[s.n_frames - 2], xoff);
+    CU_ASSERT_EQUAL(s.frames[s.n_frames - 1], resumed);
+    tu_eng_done(&r.t);
+}
+
 /* Two reports' receivers: counts add, the worse worst episode stays with
  * its frames numbered on, a new receiver is appended. */
 static void test_merge(void)
@@ -240,6 +318,8 @@ static const struct tu_test tests[] = {
     {"no_evidence", test_no_evidence},
     {"window_edges", test_window_edges},
     {"evidence_in_episode", test_evidence_in_episode},
+    {"loss", test_loss},
+    {"pause", test_pause},
     {"merge", test_merge},
     TU_END,
 };

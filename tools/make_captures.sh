@@ -50,6 +50,11 @@ done
 mkdir -p "$out/localize"
 "$rocegen" localize --tap-a "$out/localize/tap_a.pcap" --tap-b "$out/localize/tap_b.pcap" \
     --mirror "$out/localize/mirror.pcap"
+# PFC pauses across three taps: moving upstream, and round a cycle
+"$rocegen" localize --pause upstream --tap1 "$out/localize/up_s3_h2.pcap" \
+    --tap2 "$out/localize/up_s2_s3.pcap" --tap3 "$out/localize/up_s1_s2.pcap"
+"$rocegen" localize --pause cycle --tap1 "$out/localize/cycle_s1_s2.pcap" \
+    --tap2 "$out/localize/cycle_s2_s3.pcap" --tap3 "$out/localize/cycle_s3_s1.pcap"
 
 if [ $check -eq 1 ]; then
     status=0

@@ -136,6 +136,8 @@ int roce_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 int roce_cli_top(const char *arg, unsigned *top);
 int roce_cli_udp_port(const char *arg, uint16_t *port);
 int roce_cli_max_flows(const char *arg, uint32_t *max_flows);
+/* --link-speed: Gb/s (100, 25G) or Mb/s (10000M), into Mb/s. */
+int roce_cli_link_speed(const char *arg, uint32_t *mbps);
 
 /* getopt_long's ':' (an option without its value) or '?' (an unknown
  * option) of command cmd ("" for rocescope itself): the message; -1. */

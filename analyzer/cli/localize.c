@@ -32,7 +32,16 @@
 #define NAME_LEN      96
 #define DECIMAL       10
 
-enum { OPT_OFFSET = 256, OPT_SPLIT, OPT_DELAY, OPT_UDP_PORT, OPT_MAX_FLOWS, OPT_ANNOTATE };
+enum {
+    OPT_OFFSET = 256,
+    OPT_SPLIT,
+    OPT_DELAY,
+    OPT_UDP_PORT,
+    OPT_MAX_FLOWS,
+    OPT_ANNOTATE,
+    OPT_SPREAD,
+    OPT_LINK_SPEED
+};
 
 /* localize's own long options (the output options: roce_cli_getopt). */
 static const struct option lz_opts[] = {
@@ -42,6 +51,8 @@ static const struct option lz_opts[] = {
     {"udp-port", required_argument, NULL, OPT_UDP_PORT},
     {"max-flows", required_argument, NULL, OPT_MAX_FLOWS},
     {"annotate", required_argument, NULL, OPT_ANNOTATE},
+    {"spread-window", required_argument, NULL, OPT_SPREAD},
+    {"link-speed", required_argument, NULL, OPT_LINK_SPEED},
     {"jobs", required_argument, NULL, 'j'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -68,6 +79,10 @@ static const char lz_usage[] =
     "                        own, NAME/SESSION or NAME/ADDRESS (the rest stays NAME)\n"
     "      --path-delay T    the most two sightings of one transmission may be apart\n"
     "                        once aligned (default 1ms; also 500us, 20000ns)\n"
+    "      --spread-window T how long after a PFC pause began one at another point\n"
+    "                        may have spread from it (default auto: that pause's\n"
+    "                        length plus --path-delay)\n"
+    "      --link-speed R    link speed for PFC pause quanta (default 100G)\n"
     "      --udp-port N      RoCEv2 UDP destination port (default 4791)\n"
     "      --max-flows N     flows tracked per point and in the matching (default 65536)\n"
     "      --top N           flows, losses and CE marks listed in the summary (default 20)\n"
@@ -83,8 +98,9 @@ struct lz_args {
     struct roce_vantage_config vcfg;
     enum roce_vantage_split split;
     const char *split_name;
-    struct roce_outputs out; /* --json, -o, --html, --top */
-    const char *annotate;    /* --annotate DIR (NULL: none) */
+    struct roce_outputs out;  /* --json, -o, --html, --top */
+    const char *annotate;     /* --annotate DIR (NULL: none) */
+    int64_t spread_window_ns; /* --spread-window, 0: auto */
     unsigned jobs;
     const char **offsets;
     int n_offsets;
@@ -118,6 +134,18 @@ static int option(int c, const char *arg, void *ctx)
                                       "a duration 100ns..10s like 1ms or 500us");
         a->vcfg.path_delay_ns = (int64_t)v;
         return 0;
+    case OPT_SPREAD:
+        if (strcmp(arg, "auto") == 0) {
+            a->spread_window_ns = 0;
+            return 0;
+        }
+        if (roce_cli_parse_unit(arg, delay_units, DELAY_MIN_NS, DELAY_MAX_NS, &v))
+            return roce_cli_bad_value("--spread-window", arg,
+                                      "auto, or a duration 100ns..10s like 50us");
+        a->spread_window_ns = (int64_t)v;
+        return 0;
+    case OPT_LINK_SPEED:
+        return roce_cli_link_speed(arg, &a->cfg.link_speed_mbps);
     case OPT_UDP_PORT:
         return roce_cli_udp_port(arg, &a->cfg.udp_port);
     case OPT_MAX_FLOWS:
@@ -482,8 +510,15 @@ static int second_reading(struct lz_run *r)
  * readings) and put it in place, then --annotate's files. */
 static int write_output(struct lz_run *r, struct roce_writers *ws, const char *incomplete)
 {
-    struct roce_localize_report rep = {
-        r->v, r->n_pt, r->pt, r->a.vcfg.path_delay_ns, r->a.split_name, r->a.out.top, incomplete};
+    struct roce_localize_report rep = {r->v,
+                                       r->n_pt,
+                                       r->pt,
+                                       r->a.vcfg.path_delay_ns,
+                                       r->a.split_name,
+                                       r->a.out.top,
+                                       incomplete,
+                                       r->a.cfg.link_speed_mbps,
+                                       r->a.spread_window_ns};
     for (unsigned i = 0; i < ws->n; i++) {
         struct roce_writer_run *w = &ws->run[i];
         int werr = w->w->ops->localize(w->fp, &rep) != 0;
@@ -517,6 +552,17 @@ static int open_annotated(struct lz_run *r)
     return roce_lz_annotate_open(&r->ann, r->a.annotate, (unsigned)r->a.n_files, np, paths) != 0
                ? ROCE_EXIT_OUTPUT
                : 0;
+}
+
+/* The points' PFC pauses on the common clock (the offsets are final). */
+static int order_pauses(struct lz_run *r)
+{
+    struct roce_vpauses *pp[ROCE_VANTAGE_MAX_POINTS] = {NULL};
+    for (unsigned i = 0; i < r->n_in; i++)
+        for (unsigned k = 0; k < r->in[i].n_sub; k++)
+            if (r->in[i].sub[k].point >= 0)
+                pp[r->in[i].sub[k].point] = r->in[i].sub[k].pauses;
+    return roce_vantage_pauses(r->v, pp, r->a.spread_window_ns);
 }
 
 /* Everything after the arguments, into the writers' files (committed, or
@@ -561,6 +607,10 @@ static int run(struct lz_run *r, struct roce_writers *ws)
         roce_complain("localize", rc == -3 ? "out of memory"
                                            : "the captures have no time in common once their "
                                              "clocks are aligned");
+        return ROCE_EXIT_INPUT;
+    }
+    if (order_pauses(r) != 0) {
+        roce_complain("localize", "out of memory");
         return ROCE_EXIT_INPUT;
     }
     if (second_reading(r) != 0) {

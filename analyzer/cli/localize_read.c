@@ -36,7 +36,10 @@ static struct lz_sub *sub_of(struct lz_input *in, const struct roce_decode_cfg *
     s->key = k;
     s->point = -1;
     s->sample = roce_vsample_new(in->sample_keys, in->max_flows);
-    if (s->sample == NULL) {
+    s->pauses = roce_vpauses_new(in->cfg->link_speed_mbps);
+    if (s->sample == NULL || s->pauses == NULL) {
+        roce_vsample_free(s->sample);
+        roce_vpauses_free(s->pauses);
         in->oom = 1;
         return NULL;
     }
@@ -135,6 +138,9 @@ static void read_file(struct lz_input *in, int second)
         if (engine_of(in, s) == NULL)
             break;
         roce_engine_frame(s->engine, &fi, &out);
+        if (!second)
+            roce_vpauses_frame(s->pauses, &out.pkt, roce_frame_src_mac(&fi, &out.pkt), frame,
+                               fi.ts_ns);
         if (!roce_vtx_from_frame(&out, &tx))
             continue;
         if (!second) {
@@ -238,7 +244,9 @@ void roce_localize_input_free(struct lz_input *in)
     for (unsigned i = 0; i < in->n_sub; i++) {
         roce_engine_free(in->sub[i].engine);
         roce_vsample_free(in->sub[i].sample);
+        roce_vpauses_free(in->sub[i].pauses);
         in->sub[i].engine = NULL;
         in->sub[i].sample = NULL;
+        in->sub[i].pauses = NULL;
     }
 }

@@ -25,6 +25,7 @@ struct lz_sub {
     struct roce_split_key key;   /* has == 0: the frames the split did not claim */
     struct roce_engine *engine;  /* during a reading */
     struct roce_vsample *sample; /* filled by the first reading */
+    struct roce_vpauses *pauses; /* its PFC pauses, filled by the first reading */
     uint64_t packets, roce_packets, transmissions;
     int64_t first_ts_ns, last_ts_ns;
     int point; /* its index in the analysis, -1 when it is not a point (no RoCE) */

@@ -17,7 +17,6 @@
 
 #define ROCESCOPE_VERSION   "0.1.0"
 #define CNP_WINDOW_MAX_US   10000000ull /* 10 s */
-#define LINK_SPEED_MAX_MBPS 10000000ull /* 10 Tb/s */
 #define INTERVAL_MIN_NS     1000ull
 #define INTERVAL_MAX_NS     86400000000000ull /* one day */
 #define INTERVAL_DEFAULT_NS ROCE_NS_PER_SEC
@@ -199,9 +198,6 @@ static void usage(FILE *f)
           f);
 }
 
-static const struct roce_cli_unit speed_units[] = {
-    {"", 1000}, {"G", 1000}, {"g", 1000}, {"M", 1}, {"m", 1}, {NULL, 0},
-};
 static const struct roce_cli_unit time_units[] = {
     {"", ROCE_NS_PER_SEC},
     {"s", ROCE_NS_PER_SEC},
@@ -343,10 +339,7 @@ static int numeric_option(int c, const char *arg, struct roce_cli_options *o)
     case OPT_MAX_FLOWS:
         return roce_cli_max_flows(arg, &o->cfg.max_flows);
     case OPT_LINK_SPEED:
-        if (roce_cli_parse_unit(arg, speed_units, 1, LINK_SPEED_MAX_MBPS, &v))
-            return roce_cli_bad_value("--link-speed", arg, "Gb/s like 100, 25G, 400G or 10000M");
-        o->cfg.link_speed_mbps = (uint32_t)v;
-        return 0;
+        return roce_cli_link_speed(arg, &o->cfg.link_speed_mbps);
     case OPT_INTERVAL:
         if (roce_cli_parse_unit(arg, time_units, INTERVAL_MIN_NS, INTERVAL_MAX_NS, &v))
             return roce_cli_bad_value("--interval", arg, "a duration like 1s, 500ms or 250us");

@@ -13,10 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FLOWS_MIN 4ull
-#define MAX_FLOWS_MAX (1ull << 26)
-#define TOP_MAX       1000000ull
-#define PORT_MAX      65535ull
+#define MAX_FLOWS_MIN       4ull
+#define MAX_FLOWS_MAX       (1ull << 26)
+#define TOP_MAX             1000000ull
+#define PORT_MAX            65535ull
+#define LINK_SPEED_MAX_MBPS 10000000ull /* 10 Tb/s */
 
 int roce_cli_parse_unit(const char *s, const struct roce_cli_unit *units, uint64_t min,
                         uint64_t max, uint64_t *out)
@@ -83,6 +84,18 @@ int roce_cli_max_flows(const char *arg, uint32_t *max_flows)
     if (roce_cli_parse_u64(arg, MAX_FLOWS_MIN, MAX_FLOWS_MAX, &v))
         return roce_cli_bad_value("--max-flows", arg, "a number 4..67108864");
     *max_flows = (uint32_t)v;
+    return 0;
+}
+
+int roce_cli_link_speed(const char *arg, uint32_t *mbps)
+{
+    static const struct roce_cli_unit speed_units[] = {
+        {"", 1000}, {"G", 1000}, {"g", 1000}, {"M", 1}, {"m", 1}, {NULL, 0},
+    };
+    uint64_t v;
+    if (roce_cli_parse_unit(arg, speed_units, 1, LINK_SPEED_MAX_MBPS, &v))
+        return roce_cli_bad_value("--link-speed", arg, "Gb/s like 100, 25G, 400G or 10000M");
+    *mbps = (uint32_t)v;
     return 0;
 }
 

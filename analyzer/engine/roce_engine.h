@@ -55,6 +55,11 @@ struct roce_frame_out {
     struct roce_verdict verdict; /* as known now; frames with flags are settled later */
 };
 
+/* The frame's source MAC (of the mirrored frame inside a mirror
+ * encapsulation) as decoded into pkt, or NULL when it has none or it was
+ * not captured whole (ANALYSIS.md "Host NIC MACs"). */
+const uint8_t *roce_frame_src_mac(const struct roce_frame_in *in, const struct roce_pkt *pkt);
+
 /* Create an engine (copies cfg). NULL when out of memory or cfg is invalid. */
 struct roce_engine *roce_engine_new(const struct roce_config *cfg);
 void roce_engine_free(struct roce_engine *e);

@@ -55,7 +55,7 @@ void roce_hosts_free(struct roce_engine *e)
 }
 
 /* The frame's source MAC, or NULL when it has none (captured whole). */
-static const uint8_t *src_mac(const struct roce_frame_in *in, const struct roce_pkt *pkt)
+const uint8_t *roce_frame_src_mac(const struct roce_frame_in *in, const struct roce_pkt *pkt)
 {
     size_t off;
     if (pkt->encap_depth) {
@@ -132,7 +132,7 @@ void roce_hosts_roce(struct roce_engine *e, struct roce_flow *f, const struct ro
      * then one in HOSTS_SAMPLE (a change is seen within that many) */
     if (f->mac_slot != 0 && (f->packets & (HOSTS_SAMPLE - 1)) != 0)
         return;
-    const uint8_t *mac = src_mac(in, pkt);
+    const uint8_t *mac = roce_frame_src_mac(in, pkt);
     if (mac == NULL)
         return;
     uint32_t h = f->mac_slot;
@@ -168,7 +168,7 @@ void roce_hosts_roce(struct roce_engine *e, struct roce_flow *f, const struct ro
 uint32_t roce_hosts_mac_control(struct roce_engine *e, const struct roce_frame_in *in,
                                 const struct roce_pkt *pkt)
 {
-    const uint8_t *mac = src_mac(in, pkt);
+    const uint8_t *mac = roce_frame_src_mac(in, pkt);
     uint32_t h;
     if (mac == NULL || (pkt->mac_ctrl != ROCE_MACCTRL_PFC && pkt->mac_ctrl != ROCE_MACCTRL_PAUSE) ||
         (h = entry_of(e, mac, in->frame)) == 0)

@@ -3,7 +3,8 @@
  * the vantage points and their clocks, the common span, the segments of
  * all flows with what was lost and CE-marked there and the one-way
  * latency (a table and a chart), the flows with their paths, and the losses
- * and CE marks one by one (at most top each).
+ * and CE marks one by one (at most top each); when PFC pauses spread from
+ * point to point, the findings first and the chains and cycles step by step.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -255,6 +256,95 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
     end_table(o, shown, n);
 }
 
+/* The findings pause_cycle and pause_spreading (none: no section). */
+static void findings(const struct roce_localize_report *r, FILE *o)
+{
+    char sentence[ROCE_LOCALIZE_SENTENCE_LEN];
+    int cycles = roce_vantage_pause_cycle_count(r->v) > 0;
+    if (!cycles && roce_vantage_pause_chain_count(r->v) == 0)
+        return;
+    fputs("<section id=\"diagnoses\">\n<h2>Findings</h2>\n<ol>\n", o);
+    for (int cyc = 1; cyc >= 0; cyc--) {
+        if (cyc ? !cycles : roce_vantage_pause_chain_count(r->v) == 0)
+            continue;
+        roce_localize_pause_sentence(r, cyc, sentence, sizeof sentence);
+        fprintf(o,
+                "<li data-kind=\"%s\" data-severity=\"%s\"><span class=\"warn\">%s</span> "
+                "<b>%s</b>: ",
+                cyc ? "pause_cycle" : "pause_spreading", cyc ? "error" : "warning",
+                cyc ? "error" : "warning", cyc ? "pause_cycle" : "pause_spreading");
+        roce_html_esc(o, sentence);
+        fputs(" (<a href=\"#pauses\">the steps</a>)</li>\n", o);
+    }
+    fputs("</ol>\n</section>\n", o);
+}
+
+/* The rows of one chain or cycle: a step a row. */
+static void pause_rows(const struct roce_localize_report *r, FILE *o, const char *what,
+                       uint32_t first, uint32_t n)
+{
+    const struct roce_vpause_ep *origin = roce_vantage_pause_step(r->v, first);
+    char mac[ROCE_MAC_TEXT_LEN], prio[32];
+    for (uint32_t k = 0; k < n; k++) {
+        const struct roce_vpause_ep *e = roce_vantage_pause_step(r->v, first + k);
+        const struct roce_vpause_ep *parent =
+            e->parent >= 0 ? roce_vantage_pause_episode(r->v, (size_t)e->parent) : NULL;
+        fputs("<tr>", o);
+        roce_html_td_text(o, what);
+        roce_html_td_u64(o, k + 1);
+        roce_html_td_us(o, e->start_ns - origin->start_ns);
+        roce_html_td_text(o, r->points[e->point].name);
+        if (e->has_mac)
+            roce_mac_format(e->mac, mac, sizeof mac);
+        roce_html_td_text(o, e->has_mac ? mac : "");
+        roce_localize_priority_name(e->prio, prio, sizeof prio);
+        roce_html_td_text(o, prio);
+        roce_html_td_us(o, e->end_ns - e->start_ns);
+        roce_html_td_u64(o, e->first_frame);
+        roce_html_td_u64(o, e->frames);
+        roce_html_td_text(o, parent != NULL ? r->points[parent->point].name : "");
+        roce_html_td_text(o, roce_vpause_evidence_name(e->evidence));
+        fputs("</tr>\n", o);
+    }
+}
+
+/* The cycles, then the chains (at most top each), step by step. */
+static void pauses(const struct roce_localize_report *r, FILE *o)
+{
+    const struct roce_vpause_totals *t = roce_vantage_pause_totals(r->v);
+    size_t nc = roce_vantage_pause_chain_count(r->v), ny = roce_vantage_pause_cycle_count(r->v);
+    char what[48];
+    if (t->episodes == 0)
+        return;
+    fprintf(o,
+            "<section id=\"pauses\">\n<h2>PFC pauses across the points</h2>\n<p>%" PRIu64
+            " episode%s, %" PRIu64 " spread from another point (%" PRIu64
+            " tied by MAC), %zu chain%s, %zu cycle%s.</p>\n",
+            t->episodes, roce_fmt_plural(t->episodes), t->spread, t->spread_mac, nc,
+            roce_fmt_plural(nc), ny, roce_fmt_plural(ny));
+    if (nc + ny == 0) {
+        fputs("</section>\n", o);
+        return;
+    }
+    fputs("<div class=\"scroll\"><table>\n<thead><tr><th class=\"text\">chain or cycle</th>"
+          "<th>step</th><th>after &micro;s</th><th class=\"text\">point</th><th class=\"text\">"
+          "sender MAC</th><th class=\"text\">priority</th><th>lasted &micro;s</th><th>first "
+          "frame</th><th>frames</th><th class=\"text\">after</th><th class=\"text\">evidence"
+          "</th></tr></thead>\n<tbody>\n",
+          o);
+    for (size_t i = 0; i < ny && i < r->top; i++) {
+        const struct roce_vpause_cycle *c = roce_vantage_pause_cycle(r->v, i);
+        snprintf(what, sizeof what, "cycle %zu", i + 1);
+        pause_rows(r, o, what, c->first_step, c->n_steps);
+    }
+    for (size_t i = 0; i < nc && i < r->top; i++) {
+        const struct roce_vpause_chain *c = roce_vantage_pause_chain(r->v, i);
+        snprintf(what, sizeof what, "chain %zu", i + 1);
+        pause_rows(r, o, what, c->first_step, c->n_steps);
+    }
+    end_table(o, (nc < r->top ? nc : r->top) + (ny < r->top ? ny : r->top), nc + ny);
+}
+
 int roce_html_localize(FILE *o, const struct roce_localize_report *r)
 {
     roce_html_begin(o, "rocescope localize");
@@ -270,9 +360,14 @@ int roce_html_localize(FILE *o, const struct roce_localize_report *r)
     fputs("<nav aria-label=\"sections\"><ul><li><a href=\"#summary\">Summary</a></li><li><a "
           "href=\"#points\">Vantage points</a></li><li><a href=\"#segments\">Segments</a></li>"
           "<li><a href=\"#flows\">Flows</a></li><li><a href=\"#losses\">Losses</a></li><li><a "
-          "href=\"#ce-marks\">CE marks</a></li></ul></nav>\n</header>\n",
+          "href=\"#ce-marks\">CE marks</a></li>",
           o);
+    if (roce_vantage_pause_totals(r->v)->episodes)
+        fputs("<li><a href=\"#pauses\">PFC pauses</a></li>", o);
+    fputs("</ul></nav>\n</header>\n", o);
+    findings(r, o);
     summary(r, o);
+    pauses(r, o);
     points(r, o);
     segments(r, o);
     flows(r, o);

@@ -154,6 +154,120 @@ static json_object *flows(const struct roce_localize_report *r)
     return a;
 }
 
+/* A priority 0..7, or "pause" for 802.3x link PAUSE. */
+static json_object *priority(unsigned prio)
+{
+    return prio == ROCE_VPAUSE_LINK ? json_object_new_string("pause") : json_object_new_int64(prio);
+}
+
+/* One step of a chain or cycle: a pause episode at a point. origin: the
+ * chain's first episode (times are counted from its start). */
+static json_object *pause_step(const struct roce_localize_report *r, const struct roce_vpause_ep *e,
+                               const struct roce_vpause_ep *origin)
+{
+    const struct roce_vpause_ep *parent =
+        e->parent >= 0 ? roce_vantage_pause_episode(r->v, (size_t)e->parent) : NULL;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "vantage_point", point_name(r, e->point));
+    json_object_object_add(o, "sender_mac", e->has_mac ? roce_json_mac(e->mac) : NULL);
+    json_object_object_add(o, "priority", priority(e->prio));
+    json_object_object_add(o, "start_time", roce_json_seconds(e->start_ns));
+    json_object_object_add(o, "after_us", roce_json_us(e->start_ns - origin->start_ns));
+    json_object_object_add(o, "duration_us", roce_json_us(e->end_ns - e->start_ns));
+    roce_json_put_u64(o, "first_frame", e->first_frame);
+    roce_json_put_u64(o, "last_frame", e->last_frame);
+    roce_json_put_u64(o, "frames", e->frames);
+    json_object_object_add(o, "from", parent != NULL ? point_name(r, parent->point) : NULL);
+    json_object_object_add(o, "evidence",
+                           json_object_new_string(roce_vpause_evidence_name(e->evidence)));
+    return o;
+}
+
+static json_object *pause_steps(const struct roce_localize_report *r, uint32_t first, uint32_t n)
+{
+    json_object *a = json_object_new_array();
+    const struct roce_vpause_ep *origin = roce_vantage_pause_step(r->v, first);
+    for (uint32_t k = 0; k < n; k++)
+        json_object_array_add(a, pause_step(r, roce_vantage_pause_step(r->v, first + k), origin));
+    return a;
+}
+
+static json_object *pause_spreading(const struct roce_localize_report *r)
+{
+    const struct roce_vpause_totals *t = roce_vantage_pause_totals(r->v);
+    json_object *o = json_object_new_object(), *chains = json_object_new_array(),
+                *cycles = json_object_new_array();
+    roce_json_put_u64(o, "episodes", t->episodes);
+    roce_json_put_u64(o, "spread", t->spread);
+    roce_json_put_u64(o, "spread_mac_tied", t->spread_mac);
+    roce_json_put_u64(o, "chains_found", t->chains);
+    roce_json_put_u64(o, "chains_unlisted", t->chains_unlisted);
+    roce_json_put_u64(o, "cycles_unlisted", t->cycles_unlisted);
+    roce_json_put_u64(o, "episodes_dropped", t->episodes_dropped);
+    roce_json_put_u64(o, "senders_dropped", t->senders_dropped);
+    for (size_t i = 0; i < roce_vantage_pause_chain_count(r->v); i++) {
+        const struct roce_vpause_chain *c = roce_vantage_pause_chain(r->v, i);
+        json_object *co = json_object_new_object();
+        json_object_object_add(co, "priority", priority(c->prio));
+        json_object_object_add(co, "origin",
+                               point_name(r, roce_vantage_pause_step(r->v, c->first_step)->point));
+        roce_json_put_u64(co, "links", c->n_steps);
+        roce_json_put_u64(co, "episodes", c->episodes);
+        json_object_object_add(co, "steps", pause_steps(r, c->first_step, c->n_steps));
+        json_object_array_add(chains, co);
+    }
+    for (size_t i = 0; i < roce_vantage_pause_cycle_count(r->v); i++) {
+        const struct roce_vpause_cycle *c = roce_vantage_pause_cycle(r->v, i);
+        json_object *co = json_object_new_object(), *links = json_object_new_array();
+        json_object_object_add(co, "priority", priority(c->prio));
+        for (uint32_t k = 0; k < c->n_links; k++)
+            json_object_array_add(
+                links, point_name(r, roce_vantage_pause_step(r->v, c->first_step + k)->point));
+        json_object_object_add(co, "links", links);
+        roce_json_put_u64(co, "closed", c->count);
+        json_object_object_add(co, "steps", pause_steps(r, c->first_step, c->n_steps));
+        json_object_array_add(cycles, co);
+    }
+    json_object_object_add(o, "chains", chains);
+    json_object_object_add(o, "cycles", cycles);
+    return o;
+}
+
+/* The findings: pause_cycle (error), pause_spreading (warning). */
+static json_object *findings(const struct roce_localize_report *r)
+{
+    json_object *a = json_object_new_array();
+    size_t n_cycles = roce_vantage_pause_cycle_count(r->v);
+    size_t n_chains = roce_vantage_pause_chain_count(r->v);
+    for (int cyc = 1; cyc >= 0; cyc--) {
+        size_t n = cyc ? n_cycles : n_chains;
+        if (n == 0)
+            continue;
+        const uint32_t first = cyc ? roce_vantage_pause_cycle(r->v, 0)->first_step
+                                   : roce_vantage_pause_chain(r->v, 0)->first_step;
+        const uint32_t steps = cyc ? roce_vantage_pause_cycle(r->v, 0)->n_steps
+                                   : roce_vantage_pause_chain(r->v, 0)->n_steps;
+        char sentence[ROCE_LOCALIZE_SENTENCE_LEN];
+        json_object *o = json_object_new_object(), *frames = json_object_new_array();
+        roce_localize_pause_sentence(r, cyc, sentence, sizeof sentence);
+        json_object_object_add(o, "kind",
+                               json_object_new_string(cyc ? "pause_cycle" : "pause_spreading"));
+        json_object_object_add(o, "severity", json_object_new_string(cyc ? "error" : "warning"));
+        roce_json_put_u64(o, "count", n);
+        json_object_object_add(o, "summary", json_object_new_string(sentence));
+        for (uint32_t k = 0; k < steps; k++) {
+            const struct roce_vpause_ep *e = roce_vantage_pause_step(r->v, first + k);
+            json_object *f = json_object_new_object();
+            json_object_object_add(f, "vantage_point", point_name(r, e->point));
+            roce_json_put_u64(f, "frame", e->first_frame);
+            json_object_array_add(frames, f);
+        }
+        json_object_object_add(o, "frames", frames);
+        json_object_array_add(a, o);
+    }
+    return a;
+}
+
 static json_object *totals(const struct roce_vantage_totals *t)
 {
     json_object *o = json_object_new_object();
@@ -186,7 +300,11 @@ int roce_localize_json(const struct roce_localize_report *r, FILE *out)
     o = json_object_new_object();
     json_object_object_add(o, "path_delay_us", roce_json_us(r->path_delay_ns));
     json_object_object_add(o, "split_by", json_object_new_string(r->split_by));
+    roce_json_put_u64(o, "link_speed_mbps", r->link_speed_mbps);
+    json_object_object_add(o, "spread_window_us",
+                           r->spread_window_ns > 0 ? roce_json_us(r->spread_window_ns) : NULL);
     json_object_object_add(root, "options", o);
+    json_object_object_add(root, "findings", findings(r));
     json_object_object_add(root, "vantage_points", points(r));
     json_object_object_add(root, "clock_offsets", clocks(r));
     o = json_object_new_object();
@@ -206,6 +324,7 @@ int roce_localize_json(const struct roce_localize_report *r, FILE *out)
     json_object_object_add(root, "flows", flows(r));
     json_object_object_add(root, "losses", events(r, 0));
     json_object_object_add(root, "ce_marks", events(r, 1));
+    json_object_object_add(root, "pause_spreading", pause_spreading(r));
 
     const char *s = json_object_to_json_string_ext(
         root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);

@@ -29,7 +29,17 @@ struct roce_localize_report {
     const char *split_by;   /* "none", "erspan-session" or "outer-source" */
     unsigned top;           /* flows, losses and CE marks listed in the text */
     const char *incomplete; /* the first read error ("FILE: WHY"), NULL when none */
+    uint32_t link_speed_mbps;
+    int64_t spread_window_ns; /* --spread-window, 0: auto */
 };
+
+#define ROCE_LOCALIZE_SENTENCE_LEN 1024
+/* The sentence of finding pause_cycle (cycle) or pause_spreading: what the
+ * first cycle or chain shows and what to do (localize_text.c). */
+void roce_localize_pause_sentence(const struct roce_localize_report *r, int cycle, char *buf,
+                                  size_t len);
+/* "priority 3" or "link PAUSE". */
+void roce_localize_priority_name(unsigned prio, char *buf, size_t len);
 
 /* A point's name, or "(sender)" / "(receiver)" for the open end before the
  * first point (is_after) or after the last (localize_text.c). */

@@ -199,9 +199,141 @@ static void events(const struct roce_localize_report *r, FILE *o, int ce)
         fprintf(o, "  ... %zu more (--top, or --json)\n", n - shown);
 }
 
+void roce_localize_priority_name(unsigned prio, char *buf, size_t len)
+{
+    if (prio == ROCE_VPAUSE_LINK)
+        snprintf(buf, len, "link PAUSE");
+    else
+        snprintf(buf, len, "priority %u", prio);
+}
+
+/* "tap_a -> tap_c -> tap_b" of n steps from first, escaped; a cycle
+ * ends with its first link again. */
+static void step_names(const struct roce_localize_report *r, uint32_t first, uint32_t n, int closed,
+                       char *buf, size_t len)
+{
+    char esc[ESC_BUF];
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint32_t k = 0; k <= n && used < len; k++) {
+        if (k == n && !closed)
+            break;
+        const struct roce_vpause_ep *e = roce_vantage_pause_step(r->v, first + (k < n ? k : 0));
+        int w = snprintf(buf + used, len - used, "%s%s", k ? " -> " : "", pname(r, e->point, esc));
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+void roce_localize_pause_sentence(const struct roce_localize_report *r, int cycle, char *buf,
+                                  size_t len)
+{
+    char path[NAME_BUF * 4], prio[32], esc[ESC_BUF], d[ROCE_FMT_US_LEN];
+    if (cycle) {
+        const struct roce_vpause_cycle *c = roce_vantage_pause_cycle(r->v, 0);
+        size_t n = roce_vantage_pause_cycle_count(r->v);
+        step_names(r, c->first_step, c->n_links, 1, path, sizeof path);
+        roce_localize_priority_name(c->prio, prio, sizeof prio);
+        snprintf(buf, len,
+                 "%zu cycle%s of links each pausing the next: %s (%s, closed %" PRIu64
+                 " time%s): a PFC deadlock risk; break the loop in the routing (or the "
+                 "up-down order of the links) and enable the switches' PFC watchdog",
+                 n, roce_fmt_plural(n), path, prio, c->count, roce_fmt_plural(c->count));
+        return;
+    }
+    const struct roce_vpause_chain *c = roce_vantage_pause_chain(r->v, 0);
+    size_t n = roce_vantage_pause_chain_count(r->v);
+    const struct roce_vpause_ep *o = roce_vantage_pause_step(r->v, c->first_step),
+                                *last =
+                                    roce_vantage_pause_step(r->v, c->first_step + c->n_steps - 1);
+    step_names(r, c->first_step, c->n_steps, 0, path, sizeof path);
+    roce_localize_priority_name(c->prio, prio, sizeof prio);
+    snprintf(buf, len,
+             "pausing spread from link to link (%zu chain%s): %s (%s, %" PRIu32
+             " links in %s us): it started at %s, downstream of the others: find what "
+             "congests beyond %s (a slow receiver, incast)",
+             n, roce_fmt_plural(n), path, prio, c->n_steps,
+             roce_fmt_us_text(last->start_ns - o->start_ns, d), pname(r, o->point, esc),
+             pname(r, o->point, esc));
+}
+
+static void pause_episode_line(const struct roce_localize_report *r, FILE *o,
+                               const struct roce_vpause_ep *e, const struct roce_vpause_ep *origin)
+{
+    char esc[ESC_BUF], d[ROCE_FMT_US_LEN], l[ROCE_FMT_US_LEN], mac[ROCE_MAC_TEXT_LEN] = "(no MAC)";
+    const struct roce_vpause_ep *parent =
+        e->parent >= 0 ? roce_vantage_pause_episode(r->v, (size_t)e->parent) : NULL;
+    if (e->has_mac)
+        roce_mac_format(e->mac, mac, sizeof mac);
+    fprintf(o, "    +%s us  %-16s from %s, lasted %s us, frames %" PRIu64,
+            roce_fmt_us_text(e->start_ns - origin->start_ns, d), pname(r, e->point, esc), mac,
+            roce_fmt_us_text(e->end_ns - e->start_ns, l), e->first_frame);
+    if (e->last_frame != e->first_frame)
+        fprintf(o, "..%" PRIu64 " (%" PRIu32 ")", e->last_frame, e->frames);
+    if (parent != NULL)
+        fprintf(o, "; after %s (%s)", pname(r, parent->point, esc),
+                e->evidence == ROCE_VPAUSE_MAC ? "its sender sent there" : "time order only");
+    else
+        fputs("; where it started", o);
+    fputc('\n', o);
+}
+
+/* The findings, then the pause chains and cycles (at most top each). */
+static void pauses(const struct roce_localize_report *r, FILE *o)
+{
+    const struct roce_vpause_totals *t = roce_vantage_pause_totals(r->v);
+    size_t nc = roce_vantage_pause_chain_count(r->v), ny = roce_vantage_pause_cycle_count(r->v);
+    char sentence[ROCE_LOCALIZE_SENTENCE_LEN], prio[32];
+    if (t->episodes == 0)
+        return;
+    fprintf(o,
+            "\nPFC pauses across the points: %" PRIu64 " episode%s, %" PRIu64
+            " spread from another point (%" PRIu64 " tied by MAC), %" PRIu64
+            " chain%s, %zu cycle%s\n",
+            t->episodes, roce_fmt_plural(t->episodes), t->spread, t->spread_mac, t->chains,
+            roce_fmt_plural(t->chains), ny, roce_fmt_plural(ny));
+    if (t->episodes_dropped || t->senders_dropped || t->chains_unlisted || t->cycles_unlisted)
+        fprintf(o,
+                "  limits hit: %" PRIu64 " episodes not kept, %" PRIu64
+                " source MACs not noted, %" PRIu64 " chains and %" PRIu64 " cycles not listed\n",
+                t->episodes_dropped, t->senders_dropped, t->chains_unlisted, t->cycles_unlisted);
+    if (ny) {
+        roce_localize_pause_sentence(r, 1, sentence, sizeof sentence);
+        fprintf(o, "  error    pause_cycle: %s\n", sentence);
+    }
+    if (nc) {
+        roce_localize_pause_sentence(r, 0, sentence, sizeof sentence);
+        fprintf(o, "  warning  pause_spreading: %s\n", sentence);
+    }
+    for (size_t i = 0; i < ny && i < r->top; i++) {
+        const struct roce_vpause_cycle *c = roce_vantage_pause_cycle(r->v, i);
+        roce_localize_priority_name(c->prio, prio, sizeof prio);
+        fprintf(o, "  cycle %zu (%s, %" PRIu32 " links, closed %" PRIu64 " time%s):\n", i + 1, prio,
+                c->n_links, c->count, roce_fmt_plural(c->count));
+        for (uint32_t k = 0; k < c->n_steps; k++)
+            pause_episode_line(r, o, roce_vantage_pause_step(r->v, c->first_step + k),
+                               roce_vantage_pause_step(r->v, c->first_step));
+    }
+    for (size_t i = 0; i < nc && i < r->top; i++) {
+        const struct roce_vpause_chain *c = roce_vantage_pause_chain(r->v, i);
+        char t0[ROCE_FMT_TIME_LEN];
+        const struct roce_vpause_ep *origin = roce_vantage_pause_step(r->v, c->first_step);
+        roce_localize_priority_name(c->prio, prio, sizeof prio);
+        roce_fmt_seconds(origin->start_ns, t0, sizeof t0);
+        fprintf(o, "  chain %zu (%s, %" PRIu32 " links, %" PRIu32 " episodes) from %s:\n", i + 1,
+                prio, c->n_steps, c->episodes, t0);
+        for (uint32_t k = 0; k < c->n_steps; k++)
+            pause_episode_line(r, o, roce_vantage_pause_step(r->v, c->first_step + k), origin);
+    }
+    if (nc > r->top || ny > r->top)
+        fputs("  ... more (--top, or --json)\n", o);
+}
+
 int roce_localize_text(const struct roce_localize_report *r, FILE *o)
 {
     header(r, o);
+    pauses(r, o);
     segments(r, o);
     flows(r, o);
     events(r, o, 0);

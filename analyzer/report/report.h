@@ -39,7 +39,10 @@ struct roce_report_flow {
     struct roce_flow_key peer; /* the paired flow, when has_peer */
     uint8_t has_peer;
     struct roce_report_lat lat[ROCE_LATENCY_KINDS];
-    struct roce_evidence *ev; /* owned; NULL when the flow has none */
+    struct roce_evidence *ev; /* NULL when the flow has none; owned, but the engine's
+                                 when ev_ext (a report built from an engine, which
+                                 outlives it: roce_report_flow_ev copies it first) */
+    uint8_t ev_ext;
 };
 
 /* A connection: the requester is the flow whose first request came first

@@ -29,7 +29,8 @@ void roce_report_free(struct roce_report *r)
     for (size_t i = 0; i < r->n_flows; i++) {
         for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
             roce_lat_free(&r->flow_x[i].lat[k].own);
-        free(r->flow_x[i].ev);
+        if (!r->flow_x[i].ev_ext)
+            free(r->flow_x[i].ev);
     }
     free(r->flows);
     free(r->macs);
@@ -88,6 +89,14 @@ struct roce_host_mac *roce_report_add_mac(struct roce_report *r)
 struct roce_evidence *roce_report_flow_ev(struct roce_report *r, size_t i)
 {
     struct roce_report_flow *x = &r->flow_x[i];
+    if (x->ev_ext) { /* the engine's: a copy of the report's own to change */
+        struct roce_evidence *own = malloc(sizeof *own);
+        if (own == NULL)
+            return NULL;
+        *own = *x->ev;
+        x->ev = own;
+        x->ev_ext = 0;
+    }
     if (x->ev == NULL)
         x->ev = calloc(1, sizeof *x->ev);
     return x->ev;
@@ -186,21 +195,18 @@ static int build_conns(struct roce_report *r, const struct roce_flow_report *all
 }
 
 /* What the report adds to the engine's flows (all[0..n-1]): the peers' keys,
- * the (borrowed) distributions and a copy of the evidence. Then only the
+ * the (borrowed) distributions and evidence. Then only the
  * flows that carried packets are kept: all and x become the report's
  * arrays. 0, or -1 when out of memory. */
 static int build_flows(struct roce_report *r, struct roce_engine *e, struct roce_flow_report *all,
                        struct roce_report_flow *x, size_t n)
 {
     size_t kept = 0;
-    int rc = 0;
     for (size_t i = 0; i < n; i++) {
         const struct roce_evidence *ev = roce_engine_flow_evidence(e, &all[i].key, all[i].id);
-        if (ev != NULL && all[i].packets) {
-            if ((x[i].ev = malloc(sizeof *x[i].ev)) == NULL)
-                rc = -1;
-            else
-                *x[i].ev = *ev;
+        if (ev != NULL && all[i].packets) { /* the engine's, as the latencies below */
+            x[i].ev = (struct roce_evidence *)ev;
+            x[i].ev_ext = 1;
         }
         const struct roce_flow_report *p =
             all[i].peer_id ? find_report(all, n, all[i].peer_id) : NULL;
@@ -221,7 +227,7 @@ static int build_flows(struct roce_report *r, struct roce_engine *e, struct roce
     r->flow_x = x;
     r->n_flows = kept;
     r->cap_flows = n;
-    return rc;
+    return 0;
 }
 
 /* A copy of the engine's MAC table. 0, or -1 when out of memory. */

@@ -761,6 +761,21 @@ def main():
         page_check(b, rs, html, "localize", None, shots, LOCALIZE_SECTIONS,
                    required=("summary", "points", "segments", "flows"))
         pages += 1
+        # PFC pauses round a cycle of three taps: the findings and the steps
+        lz = [os.path.join(a.captures, "localize", f"cycle_{l}.pcap")
+              for l in ("s1_s2", "s2_s3", "s3_s1")]
+        html = os.path.join(work, "localize-cycle.html")
+        run([rs, "localize", "--html", html, "-o", os.devnull, *lz])
+        page_check(b, rs, html, "localize-cycle", None, shots, LOCALIZE_SECTIONS + ["pauses"],
+                   required=("diagnoses", "summary", "pauses", "points"))
+        got = b.evaluate("[Array.from(document.querySelectorAll('#diagnoses li')).map("
+                         "e => e.getAttribute('data-kind')), Array.from(document."
+                         "querySelectorAll('#pauses tbody tr')).map(e => e.cells[3].textContent)]")
+        if got != [["pause_cycle", "pause_spreading"],
+                   ["cycle_s1_s2", "cycle_s3_s1", "cycle_s2_s3", "cycle_s1_s2",
+                    "cycle_s1_s2", "cycle_s3_s1", "cycle_s2_s3"]]:
+            fail(f"localize-cycle: findings and steps {got}")
+        pages += 1
         print("ok localize", flush=True)
 
         # the summary and the page agree where the ranking is not by trouble

@@ -16,7 +16,9 @@ doc_examples runs the examples; this checks what no example shows:
 - the manual page's OUTPUT lists the keys the tool emits: every key of
   `rocescope --events` over the sample captures is in its Events list and
   every key of that list is emitted by one of them; every top-level member
-  of `rocescope --json` is named in its JSON report paragraph;
+  of `rocescope --json` is named in its JSON report paragraph, every member
+  of `rocescope localize --json` (and of its options and findings, and the
+  findings' kinds) in its Localize JSON paragraph;
 - dissector/README.md's field table is the one tools/plugin_fields.py makes
   from the plugin's `tshark -G fields`;
 - every unit suite the build registers (ctest `unit_*`) is named in
@@ -187,6 +189,29 @@ def check_output_keys(top, rocescope):
     return failures
 
 
+def check_localize_keys(top, rocescope):
+    """Every top-level member of `rocescope localize --json`, and of its
+    options, findings and pause_spreading, is named in OUTPUT's Localize JSON
+    paragraph (over the two taps and the pause cycle of captures/localize)."""
+    with open(os.path.join(top, MAN), encoding="utf-8") as f:
+        text = man_paragraph(f.read(), "Localize JSON")
+    if not text:
+        return [f"{MAN}: OUTPUT has no Localize JSON paragraph"]
+    lz = os.path.join(top, "captures", "localize")
+    keys = set()
+    for files in (["tap_a.pcap", "tap_b.pcap"],
+                  ["cycle_s1_s2.pcap", "cycle_s2_s3.pcap", "cycle_s3_s1.pcap"]):
+        p = subprocess.run([rocescope, "localize", "--json", *files], cwd=lz,
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            return [f"rocescope localize --json {' '.join(files)}: exit {p.returncode}"]
+        r = json.loads(p.stdout)
+        keys |= set(r) | set(r["options"]) | {f["kind"] for f in r["findings"]}
+        keys |= {k for f in r["findings"] for k in f}
+    return [f"{MAN}: OUTPUT, Localize JSON does not name {k}" for k in sorted(keys)
+            if not re.search(r"\b%s\b" % re.escape(k), text)]
+
+
 def check_unit_suites(top, ctest_names):
     with open(os.path.join(top, TESTS_README), encoding="utf-8") as f:
         text = f.read()
@@ -246,6 +271,7 @@ def main():
     failures += check_field_table(top, fields_out)
     failures += check_completion(top, a.rocescope)
     failures += check_output_keys(top, a.rocescope)
+    failures += check_localize_keys(top, a.rocescope)
     failures += check_unit_suites(top, ctest_names)
     failures += check_kinds(top, kinds)
     for f in failures:

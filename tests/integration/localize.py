@@ -12,6 +12,12 @@
 - A bigger pair made from `rocegen bulk` by tools/localize_pair.py (a second
   tap, fabric losses and spine marks, another clock): the same checks against
   that tool's truth and bulk's own count of losses before the first tap.
+- PFC pauses across three taps (captures/localize up_* and cycle_*,
+  `rocegen localize --pause`): the chain names where pausing started and
+  the links in the order they paused, each tied by its sender's MAC; the
+  cycle is found with its links in order, whatever order the files are
+  given in; --spread-window shorter than the steps breaks the chain; the
+  two-tap captures have no pause and no finding.
 - Bad input gives `rocescope: WHAT: WHY` and the documented exit status:
   0 ok, 1 input problem, 2 usage, 3 output.
 """
@@ -101,13 +107,81 @@ def write_pcap(path, header, recs):
 def golden(c, captures):
     here = os.path.join(captures, "localize")
     for name, args in (("taps.json", ["tap_a.pcap", "tap_b.pcap"]),
-                       ("mirror.json", ["--split-by", "erspan-session", "mirror.pcap"])):
+                       ("mirror.json", ["--split-by", "erspan-session", "mirror.pcap"]),
+                       ("pause_upstream.json", UPSTREAM),
+                       ("pause_cycle.json", CYCLE)):
         rc, out, err = c.run(["--json", *args], cwd=here)
         with open(os.path.join(captures, "expected", "localize", name), encoding="utf-8") as f:
             want = f.read()
         c.check(f"golden {name}", rc == 0 and out == want,
                 f"exit {rc} {err.strip()}; diff <(rocescope localize --json {' '.join(args)}) "
                 f"captures/expected/localize/{name}")
+
+
+UPSTREAM = ["up_s3_h2.pcap", "up_s2_s3.pcap", "up_s1_s2.pcap"]
+CYCLE = ["cycle_s1_s2.pcap", "cycle_s2_s3.pcap", "cycle_s3_s1.pcap"]
+
+
+def chain_of(report):
+    """The first chain's steps as (point, sender MAC, after_us, evidence, from)."""
+    chains = report["pause_spreading"]["chains"]
+    if not chains:
+        return None
+    return [(s["vantage_point"], s["sender_mac"], s["after_us"], s["evidence"], s["from"])
+            for s in chains[0]["steps"]]
+
+
+def kinds(report):
+    return [(f["kind"], f["severity"]) for f in report["findings"]]
+
+
+def rotate_min(links):
+    i = links.index(min(links))
+    return links[i:] + links[:i]
+
+
+def pause_checks(c, captures):
+    here = os.path.join(captures, "localize")
+    want_up = [("up_s3_h2", "02:00:00:00:00:12", 0.0, "origin", None),
+               ("up_s2_s3", "02:00:00:00:00:03", 3.0, "mac", "up_s3_h2"),
+               ("up_s1_s2", "02:00:00:00:00:02", 6.0, "mac", "up_s2_s3")]
+    for order in (UPSTREAM, list(reversed(UPSTREAM)), UPSTREAM[1:] + UPSTREAM[:1]):
+        rc, out, err = c.run(["--json", *order], cwd=here)
+        r = json.loads(out) if rc == 0 else {}
+        got = chain_of(r) if r else None
+        c.check(f"upstream chain, files {order}", got == want_up, f"{got}")
+        c.check(f"upstream findings, files {order}",
+                r and kinds(r) == [("pause_spreading", "warning")] and
+                not r["pause_spreading"]["cycles"], f"{r.get('findings') if r else err}")
+    # steps 3 us apart: a 2 us window ties none of them, a 4 us one all
+    for window, chained in (("2us", False), ("4us", True)):
+        rc, out, err = c.run(["--json", "--spread-window", window, *UPSTREAM], cwd=here)
+        r = json.loads(out) if rc == 0 else {}
+        c.check(f"--spread-window {window}", r and (chain_of(r) is not None) == chained and
+                r["options"]["spread_window_us"] == float(window[:-2]),
+                f"{r.get('pause_spreading') if r else err}")
+    want_cycle = rotate_min(["cycle_s1_s2", "cycle_s3_s1", "cycle_s2_s3"])
+    for order in (CYCLE, list(reversed(CYCLE)), CYCLE[2:] + CYCLE[:2]):
+        rc, out, err = c.run(["--json", *order], cwd=here)
+        r = json.loads(out) if rc == 0 else {}
+        cycles = r["pause_spreading"]["cycles"] if r else []
+        ok = len(cycles) == 1 and rotate_min(cycles[0]["links"]) == want_cycle and \
+            cycles[0]["closed"] == 1 and \
+            [s["evidence"] for s in cycles[0]["steps"][1:]] == ["mac"] * 3 and \
+            cycles[0]["steps"][0]["vantage_point"] == cycles[0]["steps"][3]["vantage_point"]
+        c.check(f"cycle, files {order}", ok, f"{cycles}")
+        c.check(f"cycle findings, files {order}", r and kinds(r) == [
+            ("pause_cycle", "error"), ("pause_spreading", "warning")] and
+            [f["frame"] for f in r["findings"][0]["frames"]] == [25, 25, 25, 27],
+            f"{r.get('findings') if r else err}")
+    rc, out, err = c.run(CYCLE, cwd=here)
+    c.check("cycle in the summary", rc == 0 and
+            "error    pause_cycle: 1 cycle of links each pausing the next: cycle_s1_s2 -> "
+            "cycle_s3_s1 -> cycle_s2_s3 -> cycle_s1_s2" in out, out[:2000])
+    rc, out, err = c.run(["--json", "tap_a.pcap", "tap_b.pcap"], cwd=here)
+    r = json.loads(out) if rc == 0 else {}
+    c.check("no pause, no finding", r and r["findings"] == [] and
+            r["pause_spreading"]["episodes"] == 0, err)
 
 
 def truth_checks(c, rocegen, captures):
@@ -254,6 +328,9 @@ def errors(c, captures, tmp):
         ("--split-by", ["--split-by", "vlan", ta, tb], "--split-by: invalid value"),
         ("--path-delay 0", ["--path-delay", "0", ta, tb], "--path-delay: invalid value"),
         ("--path-delay unit", ["--path-delay", "5x", ta, tb], "--path-delay: invalid value"),
+        ("--spread-window", ["--spread-window", "never", ta, tb], "--spread-window: invalid value"),
+        ("--spread-window 0", ["--spread-window", "0", ta, tb], "--spread-window: invalid value"),
+        ("--link-speed", ["--link-speed", "fast", ta, tb], "--link-speed: invalid value"),
         ("--top 0", ["--top", "0", ta, tb], "--top: invalid value"),
         ("missing value", [ta, tb, "--offset"], "needs a value"),
     ]:
@@ -307,6 +384,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="rocescope-localize-")
     try:
         golden(c, a.captures)
+        pause_checks(c, a.captures)
         truth_checks(c, a.rocegen, a.captures)
         bulk_pair(c, a.rocegen, a.pair, tmp)
         errors(c, a.captures, tmp)

@@ -215,8 +215,8 @@ static void test_vtx_from_frame(void)
     roce_vantage_split_key(&out.pkt, ROCE_SPLIT_ERSPAN_SESSION, &k);
     CU_ASSERT(k.has && k.session == 300);
     roce_vantage_split_key(&out.pkt, ROCE_SPLIT_OUTER_SOURCE, &k);
-    CU_ASSERT(k.has && k.af == ROCE_AF_IPV4 && k.addr[12] == 10 && k.addr[13] == 9 && k.addr[14] == 0 &&
-              k.addr[15] == 7);
+    CU_ASSERT(k.has && k.af == ROCE_AF_IPV4 && k.addr[12] == 10 && k.addr[13] == 9 &&
+              k.addr[14] == 0 && k.addr[15] == 7);
     /* the same packet unwrapped: same record, no split key */
     in.data = inner;
     in.caplen = in.wirelen = (uint32_t)n;
@@ -752,6 +752,215 @@ static void test_bad_arguments(void)
     roce_vantage_free(NULL);
 }
 
+/* ---- PFC pauses across the points (roce_vantage_pause.c) ---- */
+
+#define PAUSE_Q 1000u /* 5.12 us at 100 Gb/s */
+#define PAUSE_D 5120LL
+
+static void mac_n(uint8_t m[6], unsigned n)
+{
+    memset(m, 0, 6);
+    m[0] = 0x02;
+    m[5] = (uint8_t)n;
+}
+
+/* A PFC frame from MAC n for priority prio (quanta; 0: XON), or with
+ * prio ROCE_VPAUSE_LINK an 802.3x PAUSE. */
+static void pfc_frame(struct roce_vpauses *p, unsigned n, unsigned prio, uint16_t quanta,
+                      uint64_t frame, int64_t t)
+{
+    struct roce_pkt pkt;
+    uint8_t m[6];
+    memset(&pkt, 0, sizeof pkt);
+    mac_n(m, n);
+    if (prio == ROCE_VPAUSE_LINK) {
+        pkt.mac_ctrl = ROCE_MACCTRL_PAUSE;
+        pkt.pause_quanta[0] = quanta;
+    } else {
+        pkt.mac_ctrl = ROCE_MACCTRL_PFC;
+        pkt.pfc_cev = (uint8_t)(1u << prio);
+        pkt.pause_quanta[prio] = quanta;
+    }
+    roce_vpauses_frame(p, &pkt, m, frame, t);
+}
+
+/* A data frame from MAC n. */
+static void data_frame(struct roce_vpauses *p, unsigned n)
+{
+    struct roce_pkt pkt;
+    uint8_t m[6];
+    memset(&pkt, 0, sizeof pkt);
+    mac_n(m, n);
+    roce_vpauses_frame(p, &pkt, m, 1, T0);
+}
+
+static void test_pause_episodes(void)
+{
+    struct roce_vpauses *p = roce_vpauses_new(100000);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    pfc_frame(p, 1, 3, 0, 1, T0);                              /* XON of nothing: no episode */
+    pfc_frame(p, 1, 3, PAUSE_Q, 2, T0 + US);                   /* starts */
+    pfc_frame(p, 1, 3, PAUSE_Q, 3, T0 + 3 * US);               /* renews: ends at +3 us + 5.12 */
+    pfc_frame(p, 2, 3, PAUSE_Q, 4, T0 + 4 * US);               /* another MAC: its own */
+    pfc_frame(p, 1, 4, PAUSE_Q, 5, T0 + 4 * US);               /* another priority: its own */
+    pfc_frame(p, 1, 3, 0, 6, T0 + 5 * US);                     /* XON: ends it */
+    pfc_frame(p, 1, 3, PAUSE_Q, 7, T0 + 6 * US);               /* a new one */
+    pfc_frame(p, 2, 3, PAUSE_Q, 8, T0 + 4 * US + PAUSE_D + 1); /* ran out: a new one */
+    CU_ASSERT_EQUAL_FATAL(p->n, 5);
+    CU_ASSERT_EQUAL(p->ep[0].start_ns, T0 + US);
+    CU_ASSERT_EQUAL(p->ep[0].end_ns, T0 + 5 * US);
+    CU_ASSERT_EQUAL(p->ep[0].first_frame, 2);
+    CU_ASSERT_EQUAL(p->ep[0].last_frame, 6);
+    CU_ASSERT_EQUAL(p->ep[0].frames, 3);
+    CU_ASSERT_EQUAL(p->ep[1].end_ns, T0 + 4 * US + PAUSE_D);
+    CU_ASSERT_EQUAL(p->ep[2].prio, 4);
+    CU_ASSERT_EQUAL(p->ep[3].first_frame, 7);
+    CU_ASSERT_EQUAL(p->ep[4].first_frame, 8);
+    /* senders: data frames only, bounded and counted */
+    data_frame(p, 9);
+    CU_ASSERT_TRUE(roce_vpauses_sent(p, (uint8_t[6]){0x02, 0, 0, 0, 0, 9}));
+    CU_ASSERT_FALSE(roce_vpauses_sent(p, (uint8_t[6]){0x02, 0, 0, 0, 0, 1}));
+    for (unsigned i = 0; i < 2 * ROCE_VPAUSE_MAX_SENDERS; i++)
+        data_frame(p, 0x100 + i); /* the last byte wraps: 256 distinct MACs at most */
+    CU_ASSERT_TRUE(p->n_senders < ROCE_VPAUSE_MAX_SENDERS);
+    CU_ASSERT_TRUE(p->senders_dropped > 0);
+    /* episodes: bounded and counted */
+    for (unsigned i = 0; i < ROCE_VPAUSE_MAX_EPISODES; i++)
+        pfc_frame(p, 5, 1, PAUSE_Q, 100 + i, T0 + (int64_t)(i + 10) * 10 * US);
+    CU_ASSERT_EQUAL(p->n, ROCE_VPAUSE_MAX_EPISODES);
+    CU_ASSERT_EQUAL(p->episodes_dropped, 5);
+    roce_vpauses_free(p);
+    roce_vpauses_free(NULL);
+}
+
+/* Three points on given offsets (point p's clock ahead by offs[p]). */
+static struct roce_vantage *pause_points(const int64_t *offs, int64_t window_cfg)
+{
+    struct roce_vantage_config cfg;
+    struct roce_vantage_point pts[NPTS];
+    roce_vantage_config_default(&cfg);
+    cfg.path_delay_ns = window_cfg;
+    for (unsigned p = 0; p < NPTS; p++) {
+        pts[p].source = p;
+        pts[p].first_ts_ns = T0 + offs[p];
+        pts[p].last_ts_ns = T0 + offs[p] + MS;
+        pts[p].tie_rank = p;
+    }
+    struct roce_vantage *v = roce_vantage_new(&cfg, NPTS, pts, NPTS);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    for (unsigned p = 1; p < NPTS; p++)
+        CU_ASSERT_EQUAL(roce_vantage_set_offset(v, p, offs[p]), 0);
+    CU_ASSERT_EQUAL_FATAL(roce_vantage_start(v), 0);
+    return v;
+}
+
+/* The points of a chain's or cycle's steps, as a number (point + 1 digits). */
+static unsigned step_points(const struct roce_vantage *v, uint32_t first, uint32_t n)
+{
+    unsigned x = 0;
+    for (uint32_t k = 0; k < n; k++)
+        x = x * 10 + roce_vantage_pause_step(v, first + k)->point + 1;
+    return x;
+}
+
+/* The upstream case: MAC 0x12 pauses at point 0 (0x03 sends there), 0x03 at
+ * point 1 (0x02 sends there), 0x02 at point 2; point 2's clock is 1 ms
+ * behind, so its raw times come first. tie: whether the senders are noted. */
+static void upstream_case(int tie, int64_t window, int chained)
+{
+    const int64_t offs[NPTS] = {0, 300 * US, -MS};
+    struct roce_vpauses *pp[NPTS];
+    struct roce_vantage *v = pause_points(offs, 2 * US);
+    for (unsigned p = 0; p < NPTS; p++)
+        pp[p] = roce_vpauses_new(100000);
+    if (tie) {
+        data_frame(pp[0], 0x03);
+        data_frame(pp[0], 0x12);
+        data_frame(pp[1], 0x02);
+    }
+    pfc_frame(pp[0], 0x12, 3, PAUSE_Q, 10, T0 + 10 * US);
+    pfc_frame(pp[1], 0x03, 3, PAUSE_Q, 11, T0 + offs[1] + 13 * US);
+    pfc_frame(pp[2], 0x02, 3, PAUSE_Q, 12, T0 + offs[2] + 16 * US);
+    pfc_frame(pp[2], 0x07, 5, PAUSE_Q, 13, T0 + offs[2] + 17 * US); /* another priority */
+    CU_ASSERT_EQUAL(roce_vantage_pauses(v, pp, window), 0);
+    const struct roce_vpause_totals *t = roce_vantage_pause_totals(v);
+    CU_ASSERT_EQUAL(t->episodes, 4);
+    CU_ASSERT_EQUAL(roce_vantage_pause_cycle_count(v), 0);
+    if (!chained) {
+        CU_ASSERT_EQUAL(roce_vantage_pause_chain_count(v), 0);
+        CU_ASSERT_EQUAL(t->spread, 0);
+    } else {
+        CU_ASSERT_EQUAL_FATAL(roce_vantage_pause_chain_count(v), 1);
+        const struct roce_vpause_chain *c = roce_vantage_pause_chain(v, 0);
+        CU_ASSERT_EQUAL(c->n_steps, 3);
+        CU_ASSERT_EQUAL(c->prio, 3);
+        CU_ASSERT_EQUAL(step_points(v, c->first_step, c->n_steps), 123);
+        const struct roce_vpause_ep *e = roce_vantage_pause_step(v, c->first_step + 2);
+        CU_ASSERT_EQUAL(e->start_ns, T0 + 16 * US); /* aligned */
+        CU_ASSERT_EQUAL(e->first_frame, 12);
+        CU_ASSERT_EQUAL(e->evidence, tie ? ROCE_VPAUSE_MAC : ROCE_VPAUSE_ORDER);
+        CU_ASSERT_EQUAL(roce_vantage_pause_episode(v, (size_t)e->parent)->point, tie ? 1 : 1);
+        CU_ASSERT_EQUAL(t->spread, 2);
+        CU_ASSERT_EQUAL(t->spread_mac, tie ? 2 : 0);
+    }
+    for (unsigned p = 0; p < NPTS; p++)
+        roce_vpauses_free(pp[p]);
+    roce_vantage_free(v);
+}
+
+static void test_pause_upstream(void)
+{
+    upstream_case(1, 0, 1);      /* auto: 5.12 us + 2 us covers the 3 us steps */
+    upstream_case(0, 0, 1);      /* no MAC tie: time order only */
+    upstream_case(1, 2 * US, 0); /* a window shorter than the steps */
+    upstream_case(1, 4 * US, 1);
+}
+
+/* A ring: point 0 is S1-S2 (S2 pauses), point 2 S3-S1 (S1), point 1 S2-S3
+ * (S3); each pauser sent data at the point before it. mac_last: whether the
+ * closing tie (S2 sent at point 1) is there. */
+static void cycle_case(int mac_last, unsigned last_prio)
+{
+    const int64_t offs[NPTS] = {0, 5 * US, -7 * US};
+    struct roce_vpauses *pp[NPTS];
+    struct roce_vantage *v = pause_points(offs, 2 * US);
+    for (unsigned p = 0; p < NPTS; p++)
+        pp[p] = roce_vpauses_new(100000);
+    data_frame(pp[0], 0x01);
+    data_frame(pp[0], 0x02);
+    data_frame(pp[2], 0x03);
+    if (mac_last)
+        data_frame(pp[1], 0x02);
+    pfc_frame(pp[0], 0x02, 3, PAUSE_Q, 20, T0 + 10 * US);
+    pfc_frame(pp[2], 0x01, 3, PAUSE_Q, 21, T0 + offs[2] + 13 * US);
+    pfc_frame(pp[0], 0x02, 3, 0, 22, T0 + 14 * US);
+    pfc_frame(pp[1], 0x03, 3, PAUSE_Q, 23, T0 + offs[1] + 16 * US);
+    pfc_frame(pp[0], 0x02, last_prio, PAUSE_Q, 24, T0 + 19 * US);
+    CU_ASSERT_EQUAL(roce_vantage_pauses(v, pp, 0), 0);
+    CU_ASSERT_EQUAL(roce_vantage_pause_chain_count(v), 1);
+    if (!mac_last) {
+        CU_ASSERT_EQUAL(roce_vantage_pause_cycle_count(v), 0);
+    } else {
+        CU_ASSERT_EQUAL_FATAL(roce_vantage_pause_cycle_count(v), 1);
+        const struct roce_vpause_cycle *c = roce_vantage_pause_cycle(v, 0);
+        CU_ASSERT_EQUAL(c->n_links, 3);
+        CU_ASSERT_EQUAL(c->n_steps, 4);
+        CU_ASSERT_EQUAL(c->count, 1);
+        CU_ASSERT_EQUAL(step_points(v, c->first_step, c->n_steps), 1321);
+        CU_ASSERT_EQUAL(roce_vantage_pause_step(v, c->first_step + 3)->first_frame, 24);
+    }
+    for (unsigned p = 0; p < NPTS; p++)
+        roce_vpauses_free(pp[p]);
+    roce_vantage_free(v);
+}
+
+static void test_pause_cycle(void)
+{
+    cycle_case(1, 3);
+    cycle_case(0, 3);                /* the last link tied by time only: no cycle */
+    cycle_case(1, ROCE_VPAUSE_LINK); /* a link PAUSE closes it as well */
+}
+
 static const struct tu_test tests[] = {
     {"vtx_from_frame", test_vtx_from_frame},
     {"split_vxlan", test_split_vxlan},
@@ -770,6 +979,9 @@ static const struct tu_test tests[] = {
     {"three_points", test_three_points},
     {"window_bounded", test_window_bounded},
     {"bad_arguments", test_bad_arguments},
+    {"pause_episodes", test_pause_episodes},
+    {"pause_upstream", test_pause_upstream},
+    {"pause_cycle", test_pause_cycle},
     TU_END,
 };
 

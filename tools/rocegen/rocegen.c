@@ -40,6 +40,7 @@ static const char usage_text[] =
     "                    [--loss P] [--ce P] [--bad-icrc P] [--seed S] [--pcapng] [--stats]\n"
     "       rocegen hostile -o FILE [--pcapng]\n"
     "       rocegen localize [--tap-a FILE] [--tap-b FILE] [--mirror FILE] [--truth]\n"
+    "       rocegen localize --pause upstream|cycle [--tap1 FILE] [--tap2 FILE] [--tap3 FILE]\n"
     "       rocegen flood -o FILE --packets N --qps Q [--hosts H] [--stray-acks] [--gaps]\n"
     "                     [--ce P] [--seed S] [--snaplen N] [--pcapng] [--stats]\n"
     "       rocegen --help\n";
@@ -61,7 +62,9 @@ static const char help_text[] =
     "                  exchange as seen by a tap on each host's link (--tap-a, --tap-b)\n"
     "                  and by a mirror collector getting both as ERSPAN sessions\n"
     "                  (--mirror); --truth prints every loss and CE mark and where it\n"
-    "                  happened, as JSON (captures/README.md \"localize/\")\n"
+    "                  happened, as JSON (captures/README.md \"localize/\"); --pause:\n"
+    "                  three taps on three links where a PFC pause moves upstream\n"
+    "                  (upstream) or goes round a cycle (cycle)\n"
     "  flood           write Q distinct queue pairs round-robin, each request (RDMA WRITE\n"
     "                  Only, 0 bytes) followed by its ACK: the flow-table stress test;\n"
     "                  --packets, --ce, --seed, --snaplen, --stats as for bulk, --qps up to\n"

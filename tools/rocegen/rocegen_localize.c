@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "rocegen_scen.h"
+#include "rocegen_spread.h"
 
 #define HOST_A    0xC0A8010Au /* 192.168.1.10 */
 #define HOST_B    0xC0A80114u /* 192.168.1.20 */
@@ -439,13 +440,44 @@ static int usage(const char *msg)
     fprintf(stderr,
             "rocegen: localize: %s\n"
             "usage: rocegen localize [--tap-a FILE] [--tap-b FILE] [--mirror FILE] "
-            "[--truth]\n",
+            "[--truth]\n"
+            "       rocegen localize --pause upstream|cycle [--tap1 FILE] [--tap2 FILE] "
+            "[--tap3 FILE]\n",
             msg);
     return 2;
 }
 
+/* --pause KIND: the three taps of a pause moving upstream, or of a cycle. */
+static int pause_main(int argc, char **argv)
+{
+    const char *out[3] = {NULL, NULL, NULL}, *kind = NULL;
+    for (int i = 1; i < argc; i++) {
+        static const char *const taps[3] = {"--tap1", "--tap2", "--tap3"};
+        int which = -1;
+        for (int k = 0; k < 3; k++)
+            if (strcmp(argv[i], taps[k]) == 0)
+                which = k;
+        if (i + 1 >= argc)
+            return usage("missing value");
+        if (strcmp(argv[i], "--pause") == 0)
+            kind = argv[++i];
+        else if (which >= 0)
+            out[which] = argv[++i];
+        else
+            return usage("unknown argument");
+    }
+    if (kind == NULL || (strcmp(kind, "upstream") != 0 && strcmp(kind, "cycle") != 0))
+        return usage("--pause takes upstream or cycle");
+    if (out[0] == NULL && out[1] == NULL && out[2] == NULL)
+        return usage("nothing to write");
+    return rg_spread_write(strcmp(kind, "cycle") == 0, out);
+}
+
 int rg_localize_main(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--pause") == 0)
+            return pause_main(argc, argv);
     const char *out[TAPS + 1] = {NULL, NULL, NULL};
     int truth = 0, rc = EXIT_SUCCESS;
     struct lz *z;

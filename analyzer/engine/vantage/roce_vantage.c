@@ -78,6 +78,7 @@ void roce_vantage_free(struct roce_vantage *v)
     if (v == NULL)
         return;
     roce_vresults_free(v);
+    roce_vpause_res_free(v->pause);
     roce_vsettle_free(v);
     roce_vmatch_free(v);
     roce_vflows_free(v);

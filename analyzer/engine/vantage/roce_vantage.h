@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "roce_engine.h"
+#include "roce_vantage_pause.h"
 #include "roce_vantage_sample.h"
 #include "roce_vantage_types.h"
 

@@ -10,6 +10,7 @@
  *   roce_vantage_flow.c    the flows: table, segments, votes, order, location
  *   roce_vantage_clock.c   clock offsets, error bounds and drift (from the samples)
  *   roce_vantage_sample.c  transmission records, split keys, the per-point samples
+ *   roce_vantage_pause.c   PFC pauses across the points (on its own, after the clocks)
  *
  * Ownership: struct roce_vantage owns everything below; each module frees
  * what it allocated. Flows and window slots are named by handles (index + 1,
@@ -138,7 +139,11 @@ struct roce_vantage {
     uint32_t n_sorted;
     struct roce_vantage_event *losses, *ce_marks;
     uint32_t n_losses, n_ce_marks;
+    struct vpause_res *pause; /* roce_vantage_pause.c, NULL until roce_vantage_pauses */
 };
+
+struct vpause_res;
+void roce_vpause_res_free(struct vpause_res *r);
 
 /* Room for one more item in an array of *cap items of `size` bytes holding
  * n: the array itself, or the array grown to twice (first when empty) with

@@ -23,6 +23,7 @@
 #define JOBS_MAX            1024ull
 #define DCQCN_US_MAX        1000000ull /* 1 s */
 #define DCQCN_PCT_MAX       1000ull
+#define INCAST_SENDERS_MAX  32ull /* a receiver's sender slots (roce_config_valid) */
 #define COUNT_MAX           1000000ull
 #define THREADS_MAX         256ull
 
@@ -47,7 +48,9 @@ enum long_only {
     OPT_DSCP_PRIORITY,
     OPT_VICTIM_WINDOW,
     OPT_CNP_PACING,
-    OPT_NAK_RTT
+    OPT_NAK_RTT,
+    OPT_INCAST_SENDERS,
+    OPT_INCAST_WINDOW
 };
 
 /* The analysis' own long options (the output options: roce_cli_getopt). */
@@ -75,6 +78,8 @@ static const struct option long_opts[] = {
     {"victim-window", required_argument, NULL, OPT_VICTIM_WINDOW},
     {"cnp-pacing", required_argument, NULL, OPT_CNP_PACING},
     {"nak-rtt", required_argument, NULL, OPT_NAK_RTT},
+    {"incast-senders", required_argument, NULL, OPT_INCAST_SENDERS},
+    {"incast-window", required_argument, NULL, OPT_INCAST_WINDOW},
     {"interface", required_argument, NULL, 'i'},
     {"filter", required_argument, NULL, 'f'},
     {"snaplen", required_argument, NULL, 's'},
@@ -175,6 +180,11 @@ static void usage(FILE *f)
           "                        how long a requester must send on past a PSN gap,\n"
           "                        with no NAK or resend, for the gap to be inferred\n"
           "                        as capture loss (default 1000)\n"
+          "      --incast-senders N  N senders to one receiver at once while its\n"
+          "                        traffic is CE marked, paused or lost: an incast\n"
+          "                        diagnosis (2..32, default 4)\n"
+          "      --incast-window US  at once: each sender's latest request at most US\n"
+          "                        old (default 10)\n"
           "\n",
           f);
     fputs(roce_cli_live_usage, f);
@@ -290,6 +300,16 @@ static int diag_option(int c, const char *arg, struct roce_config *cfg)
         if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))
             return roce_cli_bad_value("--nak-rtt", arg, "microseconds, 1..10000000");
         cfg->nak_rtt_ns = (int64_t)v * ROCE_NS_PER_US;
+        return 0;
+    case OPT_INCAST_SENDERS:
+        if (roce_cli_parse_u64(arg, 2, INCAST_SENDERS_MAX, &v))
+            return roce_cli_bad_value("--incast-senders", arg, "a number 2..32");
+        cfg->incast_senders = (uint32_t)v;
+        return 0;
+    case OPT_INCAST_WINDOW:
+        if (roce_cli_parse_u64(arg, 1, CNP_WINDOW_MAX_US, &v))
+            return roce_cli_bad_value("--incast-window", arg, "microseconds, 1..10000000");
+        cfg->incast_window_ns = (int64_t)v * ROCE_NS_PER_US;
         return 0;
     default:
         return 1;

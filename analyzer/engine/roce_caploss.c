@@ -133,6 +133,7 @@ static void settle(struct roce_engine *e, struct roce_flow *f, struct gap_entry 
     case ROCE_GAP_NETWORK_LOSS:
         roce_ev_note(e, f, ROCE_DIAG_PACKET_LOSS, g->frame);
         roce_ev_note(e, f, ROCE_DIAG_PACKET_LOSS, by);
+        roce_incast_evidence(e, f->key.dst, 1, g->frame, by, g->ts);
         break;
     case ROCE_GAP_CAPTURE_LOSS:
     case ROCE_GAP_CAPTURE_INFERRED:

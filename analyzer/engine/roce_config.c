@@ -28,6 +28,10 @@
 #define DEFAULT_NAK_RTT_NS      ROCE_NS_PER_MS
 #define DEFAULT_VICTIM_WINDOW   (10 * ROCE_NS_PER_US)
 #define DEFAULT_CNP_PACING      (4 * ROCE_NS_PER_US)
+#define DEFAULT_INCAST_SENDERS  4u
+#define DEFAULT_INCAST_WINDOW   (10 * ROCE_NS_PER_US)
+#define MIN_INCAST_SENDERS      2u
+#define MAX_INCAST_SENDERS      32u /* a receiver's sender slots (roce_incast.c) */
 #define MAX_DCQCN_NS            ROCE_NS_PER_SEC
 #define MAX_DCQCN_PCT           1000u
 #define MIN_FLOWS               4u
@@ -63,6 +67,8 @@ void roce_config_default(struct roce_config *cfg)
     cfg->nak_rtt_ns = DEFAULT_NAK_RTT_NS;
     cfg->victim_window_ns = DEFAULT_VICTIM_WINDOW;
     cfg->cnp_pacing_ns = DEFAULT_CNP_PACING;
+    cfg->incast_senders = DEFAULT_INCAST_SENDERS;
+    cfg->incast_window_ns = DEFAULT_INCAST_WINDOW;
     for (unsigned d = 0; d < ROCE_DSCP_VALUES; d++)
         cfg->dscp_priority[d] = (uint8_t)(d >> DSCP_CLASS_SHIFT);
 }
@@ -92,5 +98,7 @@ int roce_config_valid(const struct roce_config *cfg)
            cfg->pfc_paused_pct <= PCT_MAX && cfg->nak_rtt_ns > 0 &&
            cfg->nak_rtt_ns <= MAX_WINDOW_NS && cfg->victim_window_ns > 0 &&
            cfg->victim_window_ns <= MAX_WINDOW_NS && cfg->cnp_pacing_ns > 0 &&
-           cfg->cnp_pacing_ns <= MAX_WINDOW_NS && dscp_map_valid(cfg);
+           cfg->cnp_pacing_ns <= MAX_WINDOW_NS && cfg->incast_senders >= MIN_INCAST_SENDERS &&
+           cfg->incast_senders <= MAX_INCAST_SENDERS && cfg->incast_window_ns > 0 &&
+           cfg->incast_window_ns <= MAX_WINDOW_NS && dscp_map_valid(cfg);
 }

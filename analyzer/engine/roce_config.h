@@ -50,6 +50,8 @@ struct roce_config {
     uint32_t pfc_paused_pct;      /* paused share of the capture that makes pfc_paused, 20 */
     int64_t victim_window_ns;     /* a pause victim's last request before it, at most, 10 us */
     int64_t cnp_pacing_ns;        /* CNPs to one QP closer than this: unpaced, default 4 us */
+    uint32_t incast_senders;      /* senders at once that make an incast, default 4 (>= 2) */
+    int64_t incast_window_ns;     /* "at once": a request within this, default 10 us */
     int64_t nak_rtt_ns; /* a flow's NAK round trip while none was measured, default 1 ms */
     roce_verdict_fn on_verdict;
     roce_flow_fn on_flow; /* NULL: none */

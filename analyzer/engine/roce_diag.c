@@ -364,6 +364,39 @@ static void lossy_findings(struct cands *cs, const struct roce_diag_input *in)
     }
 }
 
+/* Receivers that had --incast-senders senders at once while their traffic
+ * was CE marked, paused or lost (ANALYSIS.md "Incast"): the figures and
+ * frames of each one's worst such episode, its count those episodes. */
+static void incast_findings(struct cands *cs, const struct roce_totals *t,
+                            const struct roce_config *cfg)
+{
+    for (unsigned i = 0; i < t->incast.n && i < ROCE_INCAST_LISTED; i++) {
+        const struct roce_incast_receiver *r = &t->incast.r[i];
+        struct cand *x;
+        const struct roce_incast_episode *w = &r->worst;
+        if (r->flagged == 0 || !w->flagged ||
+            (x = roce_diag_cand(cs, ROCE_DIAG_INCAST, ROCE_CAUSE_TRAFFIC)) == NULL)
+            continue;
+        memcpy(x->s.flow.dst, r->addr, ROCE_ADDR_LEN);
+        x->s.flow.af = r->af;
+        x->s.flow.version = r->version;
+        x->s.count = r->flagged;
+        x->s.fig.fanin = w->fanin;
+        x->s.fig.senders = w->senders;
+        x->s.fig.ce_marked = r->ce_marked;
+        x->s.fig.pauses = r->paused;
+        x->s.fig.lost = r->lost;
+        /* unsigned: a report read back may hold any two times */
+        uint64_t span = w->end_ns > w->start_ns ? (uint64_t)w->end_ns - (uint64_t)w->start_ns : 0;
+        x->s.fig.rate_mbps = span ? w->bytes * 8u * 1000u / span : 0; /* bits per ns x 1000: Mb/s */
+        x->s.fig.link_speed_mbps = cfg->link_speed_mbps;
+        x->s.n_senders = w->n_named < ROCE_DIAG_MAX_SENDERS ? w->n_named : ROCE_DIAG_MAX_SENDERS;
+        memcpy(x->s.senders, w->named, (size_t)x->s.n_senders * ROCE_ADDR_LEN);
+        roce_diag_take_frames(&x->s, w->frames,
+                              w->n_frames < ROCE_EVIDENCE_MAX ? w->n_frames : ROCE_EVIDENCE_MAX);
+    }
+}
+
 /* ---- joining, grouping, ordering ---- */
 
 static int cmp_u(uint64_t a, uint64_t b)
@@ -456,6 +489,10 @@ static void add_figures(struct roce_diag_figures *d, const struct roce_diag_figu
         d->max_psns = s->max_psns;
     if (s->max_ns > d->max_ns)
         d->max_ns = s->max_ns;
+    d->pauses += s->pauses;
+    d->lost += s->lost;
+    if (s->fanin > d->fanin) /* an incast's worst episode: the one with the most senders */
+        d->fanin = s->fanin;
 }
 
 /* The findings' order: the capture first, the findings it explains next,
@@ -599,6 +636,7 @@ int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out)
     if (in->t != NULL) {
         pfc_findings(&cs, in->t, in->cfg);
         lossy_findings(&cs, in);
+        incast_findings(&cs, in->t, in->cfg);
     }
     if (!j.sport_rewritten)
         roce_diag_ecmp_findings(&cs, in);

@@ -55,6 +55,7 @@ enum roce_diag_kind {
     ROCE_DIAG_CNP_PRIORITY,           /* CNPs on a lower priority than their data */
     ROCE_DIAG_PAUSE_VICTIM,           /* requests stalled by a host's pause for another host */
     ROCE_DIAG_CNP_UNPACED,            /* a NIC answers every CE mark with its own CNP */
+    ROCE_DIAG_INCAST,                 /* many senders at once to one congested receiver */
     ROCE_DIAG_KINDS
 };
 
@@ -73,7 +74,8 @@ enum roce_diag_subject_kind {
     ROCE_SUBJ_HOST,       /* a host: MAC (mac) and address (flow.src) */
     ROCE_SUBJ_PRIORITY,   /* a PFC priority, or the link PAUSE (priority) */
     ROCE_SUBJ_PATH,       /* src, dst, UDP source port and the dest QPs on it */
-    ROCE_SUBJ_FAULT       /* a fault of the capture (fault) */
+    ROCE_SUBJ_FAULT,      /* a fault of the capture (fault) */
+    ROCE_SUBJ_RECEIVER    /* a receiver (flow.dst) and the senders it had at once (senders) */
 };
 
 /* The plugin's expert groups, without Wireshark's headers (the plugin maps
@@ -116,6 +118,7 @@ struct roce_diag_figures {
     uint64_t requests, paused_priority, priority, cnp_priority;
     uint64_t stalls, stall_ns, pause_stalls, pause_stall_ns;
     uint64_t min_gap_ns, pair_min_gap_ns;
+    uint64_t fanin, senders, pauses, lost, rate_mbps, link_speed_mbps;
 };
 
 /* A figure of a kind: its key in the report and where it is. */
@@ -157,9 +160,17 @@ struct roce_evidence {
 /* Add frame to the evidence of kind, keeping the ROCE_EVIDENCE_MAX lowest
  * frame numbers (a frame already listed is not added twice). */
 void roce_evidence_add(struct roce_evidence *ev, unsigned kind, uint64_t frame);
+/* Add frame to the ascending list a of *n frames, keeping the
+ * ROCE_EVIDENCE_MAX lowest, each once (0 is never added). */
+void roce_evidence_add_frame(uint64_t *a, uint8_t *n, uint64_t frame);
 /* dst's frames of every kind plus src's (renumbered by frame_off). */
 void roce_evidence_merge(struct roce_evidence *dst, const struct roce_evidence *src,
                          uint64_t frame_off);
+/* src's incast receivers (ANALYSIS.md "Incast") folded into dst's, their
+ * frames numbered on by frame_off: a receiver both list adds its counts and
+ * keeps the worse worst episode and dst's fan-in series; one beyond
+ * ROCE_INCAST_LISTED is counted in incast_receivers_unlisted. */
+void roce_incast_merge(struct roce_totals *dst, const struct roce_totals *src, uint64_t frame_off);
 /* A frame showing a fault of the capture (enum roce_capture_fault), kept as
  * roce_evidence_add keeps them. */
 void roce_evidence_add_capture(struct roce_capture_evidence *ev, unsigned fault, uint64_t frame);
@@ -183,6 +194,7 @@ unsigned roce_dcqcn_verdict_of(const struct roce_config *cfg, uint64_t cnps_eval
 #define ROCE_DIAG_PHRASE_LEN  192
 #define ROCE_DIAG_MAX_QPS     8 /* dest QPs named in an ECMP collision's subject */
 #define ROCE_DIAG_WORST       3 /* subjects a finding's sentence names */
+#define ROCE_DIAG_MAX_SENDERS 8 /* senders named in an incast's subject */
 
 /* One subject of a finding. */
 struct roce_diag_subject {
@@ -197,6 +209,8 @@ struct roce_diag_subject {
     uint16_t udp_sport;        /* path */
     uint32_t dest_qps[ROCE_DIAG_MAX_QPS]; /* path, ascending */
     uint8_t n_dest_qps;                   /* listed (count may be larger) */
+    uint8_t n_senders;                    /* receiver: senders named (fig.senders: all) */
+    uint8_t senders[ROCE_DIAG_MAX_SENDERS][ROCE_ADDR_LEN];
     uint64_t count;
     struct roce_diag_figures fig;
     uint64_t frames[ROCE_EVIDENCE_MAX];

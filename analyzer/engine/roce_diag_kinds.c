@@ -98,6 +98,12 @@ static const struct roce_diag_kind_info kinds[ROCE_DIAG_KINDS] = {
         "CNP pacing)", "QP",
         {FIG("cnps", cnps), FIG("ce_marked", ce_marked), FIG("min_gap_ns", min_gap_ns),
          FIG("pair_min_gap_ns", pair_min_gap_ns)}},
+    [ROCE_DIAG_INCAST] = {"incast", ROCE_SEV_WARNING, ROCE_SUBJ_RECEIVER, ROCE_CAUSE_TRAFFIC,
+        ROCE_GROUP_PROTOCOL, "Diagnosis: incast (many senders at once to a congested receiver)",
+        "receiver",
+        {FIG("fanin", fanin), FIG("senders", senders), FIG("ce_marked", ce_marked),
+         FIG("pauses", pauses), FIG("network_loss_gaps", lost), FIG("rate_mbps", rate_mbps),
+         FIG("link_speed_mbps", link_speed_mbps)}},
 };
 /* clang-format on */
 

@@ -108,6 +108,9 @@ size_t roce_diag_subject_text(unsigned kind, const struct roce_diag_subject *s, 
     case ROCE_SUBJ_PATH:
         n = snprintf(buf, len, "%s -> %s UDP source port %u", a, b, s->udp_sport);
         break;
+    case ROCE_SUBJ_RECEIVER:
+        n = snprintf(buf, len, "receiver %s", b);
+        break;
     case ROCE_SUBJ_FAULT:
         if (s->fault == ROCE_FAULT_REWRITE)
             n = snprintf(buf, len, "rewritten %s", field_words(s->field));
@@ -223,6 +226,13 @@ static struct words words_of(unsigned kind, unsigned cause, int ib)
         return (struct words){": its responder answered every CE mark with a CNP of its own",
                               "the NIC paces no CNPs (each mark cuts the sender's rate again): "
                               "set its minimum time between CNPs (a few microseconds is usual)"};
+    case ROCE_DIAG_INCAST:
+        return (struct words){" had many senders at once while its traffic was CE marked, "
+                              "paused or lost",
+                              "the senders together exceed the receiver's link: stagger or "
+                              "shrink their transfers (fewer peers at once, smaller messages), "
+                              "and check that congestion control slows them (see cnp_ignored, "
+                              "ce_unanswered)"};
     case ROCE_DIAG_PAUSE_VICTIM:
         return (struct words){" stalled while a host NIC paused its priority for another "
                               "destination",
@@ -360,6 +370,22 @@ static void figures(unsigned kind, const struct roce_diag_subject *s, const stru
         span_text(x->min_gap_ns, a, sizeof a);
         SAY(f, cap, "%llu CNP%s for %llu mark%s, as close as %s", ull(x->cnps), plural(x->cnps),
             ull(x->ce_marked), plural(x->ce_marked), a);
+        break;
+    case ROCE_DIAG_INCAST:
+        SAY(f, cap, "%llu sender%s at once", ull(x->fanin), plural(x->fanin));
+        for (unsigned i = 0; i < s->n_senders && i < ROCE_DIAG_WORST; i++) {
+            roce_addr_format(s->senders[i], s->flow.af, a, sizeof a);
+            SAY(f, cap, "%s%s", i ? ", " : ": ", a);
+        }
+        if (x->senders > ROCE_DIAG_WORST && s->n_senders >= ROCE_DIAG_WORST)
+            SAY(f, cap, " and %llu more", ull(x->senders - ROCE_DIAG_WORST));
+        if (x->rate_mbps) {
+            gbps(x->rate_mbps, a, sizeof a);
+            gbps(x->link_speed_mbps, b, sizeof b);
+            SAY(f, cap, "; %s Gb/s together on a %s Gb/s link", a, b);
+        }
+        SAY(f, cap, "; %llu CE mark%s, %llu pause%s, %llu network loss gap%s", ull(x->ce_marked),
+            plural(x->ce_marked), ull(x->pauses), plural(x->pauses), ull(x->lost), plural(x->lost));
         break;
     case ROCE_DIAG_PAUSE_VICTIM:
         span_text(x->stall_ns, a, sizeof a);

@@ -114,6 +114,7 @@ void roce_engine_free(struct roce_engine *e)
     roce_ring_free(&e->gapq);
     roce_ring_free(&e->dcq);
     roce_hosts_free(e);
+    roce_incast_free(e);
     free(e);
 }
 
@@ -344,6 +345,9 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
             f->req.last_req_ts = in->ts_ns;
         roce_seq_request(e, f, pkt, v);
         request_diag(e, f, in, pkt, v);
+        if (f->key.dqpn != ROCE_QPN_GSI) /* not the CM's datagrams */
+            roce_incast_request(e, &f->key, in->frame, in->wirelen, roce_pkt_congestion_marked(pkt),
+                                in->ts_ns);
         if (roce_pkt_congestion_marked(pkt)) {
             roce_ecn_ce(e, f, v);
             roce_ev_note(e, f, ROCE_DIAG_CE_UNANSWERED, in->frame);
@@ -516,6 +520,7 @@ const struct roce_totals *roce_engine_totals(struct roce_engine *e)
     e->totals.connections = fs->connections;
     e->totals.alloc_failures = e->alloc_failures + fs->alloc_failures;
     roce_pfc_settle(e, e->now, 0);
+    roce_incast_settle(e);
     roce_lat_summarize(&e->cnp_lat, &e->totals.cnp_latency);
     roce_lat_summarize(&e->ack_lat, &e->totals.ack_latency);
     return &e->totals;

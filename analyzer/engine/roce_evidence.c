@@ -10,9 +10,7 @@
 
 #include "roce_internal.h"
 
-/* Add frame to the ascending list a of *n frames, keeping the
- * ROCE_EVIDENCE_MAX lowest, each once. */
-static void frames_add(uint64_t *a, uint8_t *np, uint64_t frame)
+void roce_evidence_add_frame(uint64_t *a, uint8_t *np, uint64_t frame)
 {
     unsigned n = *np, at = n;
     if (frame == 0 || (n == ROCE_EVIDENCE_MAX && frame > a[n - 1]))
@@ -31,13 +29,13 @@ static void frames_add(uint64_t *a, uint8_t *np, uint64_t frame)
 void roce_evidence_add(struct roce_evidence *ev, unsigned kind, uint64_t frame)
 {
     if (kind < ROCE_DIAG_KINDS)
-        frames_add(ev->frame[kind], &ev->n[kind], frame);
+        roce_evidence_add_frame(ev->frame[kind], &ev->n[kind], frame);
 }
 
 void roce_evidence_add_capture(struct roce_capture_evidence *ev, unsigned fault, uint64_t frame)
 {
     if (fault < ROCE_FAULTS)
-        frames_add(ev->frame[fault], &ev->n[fault], frame);
+        roce_evidence_add_frame(ev->frame[fault], &ev->n[fault], frame);
 }
 
 void roce_evidence_merge(struct roce_evidence *dst, const struct roce_evidence *src,

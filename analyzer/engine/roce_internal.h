@@ -23,6 +23,7 @@
 #include "roce_pkt.h"
 #include "roce_ring.h"
 #include "roce_totals.h"
+#include "roce_incast.h"
 #include "roce_victims.h"
 
 #define CM_PENDING 64 /* CM REQs waiting for their REP */
@@ -124,6 +125,8 @@ struct roce_engine {
     /* the recent requests of all flows, by class of address pair
      * (roce_reqlog.c) */
     struct reqlog_ring reqlog[REQLOG_CLASSES];
+    /* receivers and their senders (roce_incast.c), NULL until the first request */
+    struct roce_incast *incast;
 };
 
 /* The current frame will wait for one more annotation, until deadline. */

@@ -29,10 +29,17 @@
  * One state is refused outright: pauses (roce_victims.c). The PFC frames go
  * to one part, the flows they stall to all, so once an XOFF was seen the
  * capture is analysed by one engine.
+ * Incast (roce_incast.c) counts the senders of one receiver, whose address
+ * pairs may be in several parts: a receiver tracked by several parts whose
+ * peak fan-ins there add up to --incast-senders could have reached it in
+ * one engine, and is refused; any other receiver reached it in no part and
+ * in no engine (its fan-in at any time is at most the sum of the parts').
  */
 #include "roce_split.h"
 
 #include <stdlib.h>
+
+#include "roce_incast.h"
 
 #define CREATED_INITIAL 1024u
 #define WAIT_INITIAL    1024u
@@ -232,11 +239,36 @@ static uint64_t created_in_parts(struct roce_split_part *const *parts, unsigned 
     return sum;
 }
 
+/* A receiver tracked in several parts with fan-ins adding up to the
+ * threshold: found by incast_shared over the receivers of each part. */
+struct shared_check {
+    struct roce_split_part *const *parts;
+    unsigned n, self;
+    uint32_t threshold;
+    int shared;
+};
+
+static void incast_shared(const uint8_t addr[ROCE_ADDR_LEN], uint32_t peak, void *ctx)
+{
+    struct shared_check *c = ctx;
+    unsigned in = 1;
+    uint64_t sum = peak;
+    for (unsigned i = 0; i < c->n && !c->shared; i++) {
+        uint32_t p;
+        if (i != c->self && roce_incast_peak(c->parts[i]->engine, addr, &p)) {
+            in++;
+            sum += p;
+        }
+    }
+    if (in > 1 && sum >= c->threshold)
+        c->shared = 1;
+}
+
 const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
                              roce_split_next_fn next, void *ctx)
 {
     struct roce_engine_usage u = {0};
-    uint64_t cm_peak = 0, gaps = 0, cnps = 0, macs = 0;
+    uint64_t cm_peak = 0, gaps = 0, cnps = 0, macs = 0, listed = 0;
     for (unsigned i = 0; i < n; i++) {
         struct roce_split_part *p = parts[i];
         if (p->oom)
@@ -249,6 +281,14 @@ const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
             return "a bound reached in a part";
         if (t->pauses)
             return "PFC pauses: their victims are found across address pairs";
+        if (t->incast_receivers_evicted || t->incast_receivers_unlisted ||
+            t->incast_senders_untracked)
+            return "a bound reached in a part";
+        struct shared_check sc = {parts, n, i, parts[0]->cfg.incast_senders, 0};
+        roce_incast_each(p->engine, incast_shared, &sc);
+        if (sc.shared)
+            return "incast: a receiver's senders in several parts";
+        listed += t->incast.n;
         roce_engine_usage(p->engine, &u);
         cm_peak += u.cm_pending_peak;
         gaps += u.gap_ring_room;
@@ -261,6 +301,8 @@ const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
         return "CM REQs waiting";
     if (gaps > u.gap_ring_max || cnps > u.dcqcn_ring_max)
         return "PSN gaps or CNPs waiting for their DCQCN window near their bounds";
+    if (listed > ROCE_INCAST_LISTED)
+        return "more incast receivers than one engine lists";
     if (macs > u.macs_max)
         return "more source MACs than one engine keeps";
     if (!verdicts_within_bounds(&parts[0]->cfg, &u, next, ctx))

@@ -79,6 +79,46 @@ enum roce_ts_step {
 /* "finer_than_us", "us", "ms". */
 const char *roce_ts_step_name(unsigned s);
 
+/* Incast (ANALYSIS.md "Incast"): receivers listed, senders named per
+ * receiver, points of a receiver's fan-in series. */
+#define ROCE_INCAST_LISTED 16
+#define ROCE_INCAST_NAMED  8
+#define ROCE_INCAST_POINTS 32
+
+/* An episode of a receiver: from the request that brought its fan-in to
+ * --incast-senders while it stayed there. */
+struct roce_incast_episode {
+    uint8_t flagged; /* its receiver's traffic was CE marked, paused or lost meanwhile */
+    uint8_t n_named, n_frames;
+    uint32_t fanin;           /* most senders at once */
+    uint32_t senders;         /* its distinct senders (the first ROCE_INCAST_NAMED named) */
+    uint64_t bytes;           /* wire bytes of its requests after the first */
+    int64_t start_ns, end_ns; /* its first and latest request */
+    uint8_t named[ROCE_INCAST_NAMED][ROCE_ADDR_LEN];
+    uint64_t frames[ROCE_EVIDENCE_MAX]; /* its evidence (kept when flagged) */
+};
+
+/* A receiver whose fan-in reached --incast-senders: its episodes, the worst
+ * of them (flagged first, then the most senders at once, the first of
+ * equals) and its fan-in over time. */
+struct roce_incast_receiver {
+    uint8_t addr[ROCE_ADDR_LEN];
+    uint8_t af, version, n_points;
+    uint64_t episodes; /* times its fan-in reached --incast-senders */
+    uint64_t flagged;  /* of them, those whose traffic was CE marked, paused or lost */
+    uint64_t ce_marked, paused, lost; /* evidence over the flagged episodes */
+    struct roce_incast_episode worst;
+    /* fan-in over time from its first episode: point i is the most senders
+     * at once in [start + i step, start + (i + 1) step) */
+    int64_t series_start_ns, series_step_ns;
+    uint16_t series[ROCE_INCAST_POINTS];
+};
+
+struct roce_incast_report {
+    uint32_t n; /* receivers listed, in the order of their first episode */
+    struct roce_incast_receiver r[ROCE_INCAST_LISTED];
+};
+
 struct roce_totals {
     uint64_t packets, roce_packets, rocev1_packets, rocev2_packets, ib_packets, non_roce_packets;
     uint64_t ib_other[ROCE_IB_OTHER_COUNT]; /* InfiniBand without the transport (non-RoCE) */
@@ -136,6 +176,10 @@ struct roce_totals {
     int64_t first_ts_ns, last_ts_ns;          /* the earliest and the latest frame time */
     uint64_t pauses; /* pauses: a priority paused by one MAC (ANALYSIS.md "Pause victims") */
     uint64_t victims_untracked; /* request gaps whose pauses had left the ring (bound) */
+    struct roce_incast_report incast;
+    uint64_t incast_receivers_evicted;  /* receivers dropped from the incast table (bound) */
+    uint64_t incast_receivers_unlisted; /* receivers that reached the fan-in, not listed */
+    uint64_t incast_senders_untracked;  /* requests of senders beyond a receiver's slots */
 };
 
 /* The DCQCN reaction of a RoCEv2 request flow whose connection received

@@ -53,6 +53,8 @@ void roce_victims_pause(struct roce_engine *e, unsigned prio, uint32_t mac, int6
         p->end = ts + dur_ns;
         return;
     }
+    if (mac != 0 && roce_host_mac_role(&e->macs[mac - 1]) == ROCE_MAC_UNROUTED)
+        roce_incast_evidence(e, e->macs[mac - 1].addr, 0, frame, 0, ts); /* the receiver's own */
     p = &e->pauses[e->pauses_next];
     e->pauses_next = (e->pauses_next + 1) % ROCE_PAUSES_KEPT;
     if (p->frame != 0)
@@ -109,6 +111,7 @@ void roce_victims_request(struct roce_engine *e, struct roce_flow *f, uint64_t f
     struct roce_flow_report *r = &f->report;
     r->pause_stalls++;
     r->pause_stall_ns += ts - prev;
+    roce_incast_evidence(e, f->key.dst, 0, best->frame, frame, best->start);
     if (innocent(e, best, f->key.dst)) {
         r->hol_stalls++;
         r->hol_stall_ns += ts - prev;

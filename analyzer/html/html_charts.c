@@ -250,6 +250,72 @@ void roce_html_pfc_section(struct roce_html_page *pg)
     fputs("</section>\n", o);
 }
 
+/* ---- incast: each listed receiver, its worst episode and its fan-in ---- */
+
+#define SPARK_W 4.0 /* px per point of a fan-in series */
+#define SPARK_H 24.0
+
+/* The fan-in series of r as bars, the tallest its highest point. */
+static void fanin_bars(FILE *o, const struct roce_incast_receiver *r)
+{
+    unsigned top = 1;
+    for (unsigned i = 0; i < r->n_points && i < ROCE_INCAST_POINTS; i++)
+        if (r->series[i] > top)
+            top = r->series[i];
+    fprintf(o,
+            "<svg class=\"spark\" width=\"%.0f\" height=\"%.0f\" role=\"img\">"
+            "<title>most senders at once per %.3f us from the first episode:",
+            SPARK_W * ROCE_INCAST_POINTS, SPARK_H, (double)r->series_step_ns / 1000.0);
+    for (unsigned i = 0; i < r->n_points && i < ROCE_INCAST_POINTS; i++)
+        fprintf(o, " %u", (unsigned)r->series[i]);
+    fputs("</title>", o);
+    for (unsigned i = 0; i < r->n_points && i < ROCE_INCAST_POINTS; i++) {
+        double h = SPARK_H * r->series[i] / top;
+        fprintf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>", SPARK_W * i,
+                SPARK_H - h, SPARK_W - 1.0, h);
+    }
+    fputs("</svg>", o);
+}
+
+void roce_html_incast_section(struct roce_html_page *pg)
+{
+    const struct roce_incast_report *l = &pg->r->t.incast;
+    FILE *o = pg->o;
+    char a[ROCE_FMT_ADDR_LEN];
+    fputs("<section id=\"incast\">\n<h2>Incast</h2>\n", o);
+    if (l->n == 0) {
+        fprintf(o, "<p>No receiver had %u senders at once.</p>\n</section>\n",
+                pg->r->cfg != NULL ? (unsigned)pg->r->cfg->incast_senders : 4u);
+        return;
+    }
+    fputs("<div class=\"scroll\"><table class=\"sortable\">\n<thead><tr><th class=\"text\" "
+          "scope=\"col\">receiver</th><th scope=\"col\">episodes</th><th scope=\"col\">"
+          "CE marked, paused or lost</th><th scope=\"col\">most senders at once</th>"
+          "<th scope=\"col\">senders</th><th scope=\"col\">bytes</th><th scope=\"col\">"
+          "lasted</th><th class=\"text\" scope=\"col\">fan-in over time</th></tr></thead>\n"
+          "<tbody>\n",
+          o);
+    for (unsigned i = 0; i < l->n && i < ROCE_INCAST_LISTED; i++) {
+        const struct roce_incast_receiver *r = &l->r[i];
+        roce_fmt_addr(r->addr, r->af, a, sizeof a);
+        fputs("<tr>", o);
+        roce_html_td_text(o, a);
+        roce_html_td_u64(o, r->episodes);
+        roce_html_td_u64(o, r->flagged);
+        roce_html_td_u64(o, r->worst.fanin);
+        roce_html_td_u64(o, r->worst.senders);
+        roce_html_td_u64(o, r->worst.bytes);
+        uint64_t span = r->worst.end_ns > r->worst.start_ns
+                            ? (uint64_t)r->worst.end_ns - (uint64_t)r->worst.start_ns
+                            : 0; /* unsigned: a report read back may hold any two times */
+        roce_html_td_dur(o, span > INT64_MAX ? INT64_MAX : (int64_t)span);
+        fputs("<td class=\"text\">", o);
+        fanin_bars(o, r);
+        fputs("</td></tr>\n", o);
+    }
+    fputs("</tbody></table></div>\n</section>\n", o);
+}
+
 /* ---- the capture's timeline ---- */
 
 #define TL_BARS    100 /* drawn buckets: at least the capture's span / 100 wide */

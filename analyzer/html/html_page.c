@@ -306,6 +306,11 @@ static void diag_subject(const struct roce_html_page *pg, unsigned kind,
     case ROCE_SUBJ_FAULT:
         roce_html_esc(pg->o, subject);
         break;
+    case ROCE_SUBJ_RECEIVER:
+        fputs("<a href=\"#incast\">", pg->o);
+        roce_html_esc(pg->o, subject);
+        fputs("</a>", pg->o);
+        break;
     default:
         key_ref(pg, &s->flow, subject);
         break;
@@ -560,6 +565,7 @@ int roce_html_report(FILE *o, const struct roce_report *r, const struct roce_htm
                         "CNP latency of all flows: CE-marked request to its CNP", "CE marks");
     fputs("</section>\n", o);
     roce_html_pfc_section(&pg);
+    roce_html_incast_section(&pg);
     roce_html_episodes_table(&pg);
     if (s != NULL)
         roce_html_loose_table(&pg);

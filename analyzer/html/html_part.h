@@ -77,5 +77,7 @@ void roce_html_histogram(FILE *o, const struct roce_lat *l, const char *title, c
 void roce_html_timeline(struct roce_html_page *pg);
 /* The PFC/PAUSE section (html_charts.c). */
 void roce_html_pfc_section(struct roce_html_page *pg);
+/* The receivers the incast rule lists, with their fan-in over time. */
+void roce_html_incast_section(struct roce_html_page *pg);
 
 #endif

@@ -133,6 +133,13 @@ static json_object *subject(unsigned kind, const struct roce_diag_subject *s)
             json_object_array_add(qps, json_object_new_uint64(s->dest_qps[i]));
         json_object_object_add(o, "dest_qps", qps);
         break;
+    case ROCE_SUBJ_RECEIVER:
+        json_object_object_add(o, "receiver", roce_json_addr(s->flow.dst, s->flow.af));
+        qps = json_object_new_array();
+        for (unsigned i = 0; i < s->n_senders; i++)
+            json_object_array_add(qps, roce_json_addr(s->senders[i], s->flow.af));
+        json_object_object_add(o, "senders", qps);
+        break;
     case ROCE_SUBJ_FAULT:
         json_object_object_add(o, "fault",
                                json_object_new_string(roce_capture_fault_name(s->fault)));

@@ -188,6 +188,15 @@ void roce_jget_addr(struct roce_jget *g, json_object *o, const char *where, cons
         roce_jget_fail(g, where, key, "not an address");
 }
 
+void roce_jget_addr_at(struct roce_jget *g, json_object *a, size_t i, const char *where,
+                       const char *key, uint8_t addr[ROCE_ADDR_LEN], uint8_t *af)
+{
+    json_object *v = json_object_array_get_idx(a, i);
+    if (json_object_get_type(v) != json_type_string ||
+        parse_addr(json_object_get_string(v), addr, af) != 0)
+        roce_jget_fail(g, where, key, "not a list of addresses");
+}
+
 void roce_jget_mac(struct roce_jget *g, json_object *o, const char *where, const char *key,
                    uint8_t mac[ROCE_MAC_LEN])
 {

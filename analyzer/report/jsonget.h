@@ -50,6 +50,10 @@ unsigned roce_jget_name(struct roce_jget *g, json_object *o, const char *where, 
  * when it is not one. */
 void roce_jget_addr(struct roce_jget *g, json_object *o, const char *where, const char *key,
                     uint8_t addr[ROCE_ADDR_LEN], uint8_t *af);
+/* Entry i of the array a (the member key of the object at where) as an
+ * address, as roce_jget_addr reads one. */
+void roce_jget_addr_at(struct roce_jget *g, json_object *a, size_t i, const char *where,
+                       const char *key, uint8_t addr[ROCE_ADDR_LEN], uint8_t *af);
 /* A MAC address member ("aa:bb:cc:dd:ee:ff"). */
 void roce_jget_mac(struct roce_jget *g, json_object *o, const char *where, const char *key,
                    uint8_t mac[ROCE_MAC_LEN]);

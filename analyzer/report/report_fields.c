@@ -264,6 +264,7 @@ static const struct roce_field report_fields[] = {
          .merge = ROCE_MERGE_NONE),
     CALL("pfc", "xoff_frames", roce_fcall_storm_frames, MEMBER(T, xoff_frames),
          .merge = ROCE_MERGE_NONE),
+    CALL("", "incast", roce_fcall_incast, MEMBER(T, incast), .merge = ROCE_MERGE_NONE),
     CALL("", "host_macs", roce_fcall_macs, .merge = ROCE_MERGE_NONE, .arg = 1),
     CALL("", "fabric_macs", roce_fcall_macs, .merge = ROCE_MERGE_NONE, .arg = 0),
     COUNTS(T, "", "encapsulation", encap, encaps,
@@ -298,6 +299,15 @@ static const struct roce_field report_fields[] = {
     COUNTER(T, "limits", "victims_untracked", victims_untracked,
             LIVE("victims_untracked_total",
                  "Request gaps not checked for pause victims: their pauses left the ring")),
+    COUNTER(T, "limits", "incast_receivers_evicted", incast_receivers_evicted,
+            LIVE("incast_receivers_evicted_total",
+                 "Receivers dropped from the incast table because their set was full")),
+    COUNTER(T, "limits", "incast_receivers_unlisted", incast_receivers_unlisted,
+            LIVE("incast_receivers_unlisted_total",
+                 "Receivers whose fan-in reached --incast-senders, beyond the listed ones")),
+    COUNTER(T, "limits", "incast_senders_untracked", incast_senders_untracked,
+            LIVE("incast_senders_untracked_total",
+                 "Requests of senders beyond a receiver's sender slots (incast)")),
     COUNTER(T, "limits", "udp_sports_untracked", udp_sports_untracked,
             LIVE("udp_sports_untracked_total",
                  "Request packets whose new UDP source port was not kept")),
@@ -335,6 +345,9 @@ static const struct roce_field option_fields[] = {
     FIELD(O, "", "nak_rtt_us", ROCE_FT_US, nak_rtt_ns, .option = "--nak-rtt"),
     FIELD(O, "", "victim_window_us", ROCE_FT_US, victim_window_ns, .option = "--victim-window"),
     FIELD(O, "", "cnp_pacing_us", ROCE_FT_US, cnp_pacing_ns, .option = "--cnp-pacing"),
+    FIELD(O, "", "incast_senders", ROCE_FT_UINT, incast_senders, .min = 2, .max = 32,
+          .option = "--incast-senders"),
+    FIELD(O, "", "incast_window_us", ROCE_FT_US, incast_window_ns, .option = "--incast-window"),
 };
 #undef O
 const struct roce_fieldset roce_option_fields = FIELDSET(option_fields);

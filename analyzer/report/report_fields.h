@@ -236,7 +236,7 @@ extern const struct roce_fcall roce_fcall_file, roce_fcall_files, roce_fcall_lin
 /* report_fields_diag.c */
 extern const struct roce_fcall roce_fcall_diagnoses, roce_fcall_macs, roce_fcall_storm_frames,
     roce_fcall_capture_frames, roce_fcall_udp_sports, roce_fcall_dcqcn, roce_fcall_evidence,
-    roce_fcall_nak_generation;
+    roce_fcall_nak_generation, roce_fcall_incast;
 /* An element of "host_macs" (host nonzero) or "fabric_macs", o at where,
  * appended to r's MACs (the parser streams the lists element by element).
  * 0, or -1 when out of memory. */

@@ -176,6 +176,12 @@ def main():
             ("--max-flows 4", ["--max-flows", "4", bulk], "one engine: more flows than"),
             # a pause and the flows it stalls are in different address pairs (pause_victim)
             ("PFC pauses", [os.path.join(a.captures, "pfc.pcap")], "one engine: PFC pauses"),
+            # an incast's senders are in different address pairs (incast)
+            ("incast", [os.path.join(a.captures, "incast.pcap")],
+             "one engine: incast: a receiver's senders in several parts"),
+            ("--incast-senders 9: no receiver reaches it", ["--incast-senders", "9",
+                                                            os.path.join(a.captures, "incast.pcap")],
+             "split"),
             ("bulk_small", [bulk_small], "split"),
             ("more requests than a ring of recent requests keeps", [bulk], "split"),
             ("ring of recent requests wrapped before a CNP",

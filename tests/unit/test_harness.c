@@ -65,6 +65,10 @@ void tu_eng_init(struct tu_eng *t, const struct tu_opts *o)
             t->cfg.dcqcn_window_ns = o->dcqcn_window_ns;
         if (o->dcqcn_delay_ns)
             t->cfg.dcqcn_delay_ns = o->dcqcn_delay_ns;
+        if (o->incast_senders)
+            t->cfg.incast_senders = o->incast_senders;
+        if (o->incast_window_ns)
+            t->cfg.incast_window_ns = o->incast_window_ns;
     }
     t->cfg.on_verdict = on_verdict;
     t->cfg.ctx = t;

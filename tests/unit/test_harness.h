@@ -57,6 +57,8 @@ struct tu_opts {
     uint32_t max_episodes;
     int64_t dcqcn_window_ns;
     int64_t dcqcn_delay_ns;
+    uint32_t incast_senders;
+    int64_t incast_window_ns;
 };
 
 /* Create the engine (o NULL: defaults; on_verdict is always the harness').

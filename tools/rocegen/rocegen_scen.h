@@ -213,6 +213,7 @@ void rg_scen_ecmp(struct rg_sc *c);
 void rg_scen_lossy_priority(struct rg_sc *c);
 void rg_scen_cnp_priority(struct rg_sc *c);
 void rg_scen_pause_victims(struct rg_sc *c);
+void rg_scen_incast(struct rg_sc *c);
 void rg_scen_cnp_pacing(struct rg_sc *c);
 void rg_scen_icrc_rewritten(struct rg_sc *c);
 void rg_scen_capture_drops(struct rg_sc *c); /* rocegen_scen_trust.c */

@@ -9,7 +9,6 @@
  */
 #include "roce_ws_fields.h"
 
-
 struct roce_ws_hf roce_ws_hf;
 struct roce_ws_ett roce_ws_ett = {-1, -1, -1, -1};
 struct roce_ws_ei roce_ws_ei; /* every member set to EI_INIT before registration */

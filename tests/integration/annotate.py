@@ -422,11 +422,13 @@ def localize_lines(doc, point):
     return want
 
 
-def localize_points(c, tool, lz, tmp, tshark, names):
+def localize_points(c, tool, lz, tmp, tshark, names, frames=True):
     """localize --annotate over the captures lz/NAME.pcap of names: each
-    point's file is its capture frame for frame, with the comments of
-    `rocescope --annotate` of it alone, then localize's lines written from
-    the JSON result. Returns how many lines of localize's were checked."""
+    point's file is its capture frame for frame (with frames: the writer is
+    that of --annotate, whose round trip is checked above), with the
+    comments of `rocescope --annotate` of it alone, then localize's lines
+    written from the JSON result. Returns how many lines of localize's were
+    checked."""
     inputs = [os.path.join(lz, n + ".pcap") for n in names]
     out_dir = os.path.join(tmp, "localize-" + names[0])
     os.mkdir(out_dir)
@@ -442,8 +444,9 @@ def localize_points(c, tool, lz, tmp, tshark, names):
         got = os.path.join(out_dir, name + ".pcapng")
         if not os.path.exists(got):
             continue
-        c.true(f"localize {name}: the input frame for frame (tshark)",
-               tshark.packets(got, False)[2:] == tshark.packets(cap, False)[2:])
+        if frames:
+            c.true(f"localize {name}: the input frame for frame (tshark)",
+                   tshark.packets(got, False)[2:] == tshark.packets(cap, False)[2:])
         alone = os.path.join(tmp, f"alone-{name}.pcapng")
         run([tool, "--annotate", alone, "-o", os.devnull, cap])
         code, want = tshark.comments(alone)
@@ -469,7 +472,8 @@ def check_localize(c, tool, caps, tmp, tshark):
     noted = {}
     for names in (("tap_a", "tap_b"), ("up_s1_s2", "up_s2_s3", "up_s3_h2"),
                   ("cycle_s1_s2", "cycle_s2_s3", "cycle_s3_s1")):
-        noted[names[0]] = localize_points(c, tool, lz, tmp, tshark, names)
+        noted[names[0]] = localize_points(c, tool, lz, tmp, tshark, names,
+                                          frames=names[0] == "tap_a")
     c.true(f"localize's own lines on the cited frames: {noted}",
            noted["tap_a"] >= 5 and noted["up_s1_s2"] == 3 and noted["cycle_s1_s2"] >= 7)
     inputs = [os.path.join(lz, "tap_a.pcap"), os.path.join(lz, "tap_b.pcap")]

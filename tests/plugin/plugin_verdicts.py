@@ -17,10 +17,10 @@ ends show one engine's analysis. (The first frame of a go-back-N episode
 shows no episode frame in the plugin, where the event names the frame
 itself: that is taken as equal.)
 
-With --snaplens 64,96,128 every capture is also cut (editcap -s) and
+With --snaplens 64,96,128 every third capture is also cut (editcap -s) and
 compared again: header-only frames must be analysed alike. The snaplens
-take turns over the sorted captures (the first at 64, the second at 96, ...):
-each capture is cut once, and each snaplen cuts a third of them. What a cut
+take turns over those (the first sorted capture at 64, the fourth at 96, the
+seventh at 128, ...): each snaplen cuts a ninth of the captures. What a cut
 frame tests in the plugin is how it hands the engine a frame shorter than on
 the wire, the same code for every capture; the engine's analysis of every
 capture at every snaplen is the golden test's (tests/integration/golden.py).
@@ -59,6 +59,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from real_folder import real_folder  # noqa: E402
 
 EXTENSIONS = (".pcap", ".pcapng", ".cap", ".erf")
+CUT_EVERY = 3  # with --snaplens, every third capture is cut (cut_copies)
 # kept in every --sample: loss and go-back-N, CE and CNPs, PFC, the NAK codes,
 # each with diagnoses and their evidence frames
 SAMPLE_KEEP = ("loss_receiver.pcap", "ecn_cnp.pcap", "pfc.pcap", "nak_codes.pcap")
@@ -343,13 +344,13 @@ def captures_in(folder):
 
 
 def cut_copies(paths, snaplens, workdir):
-    """A copy of each of paths cut at one of snaplens (editcap -s), in turn,
-    named NAME.sN.EXT."""
+    """A copy of every third of paths cut at one of snaplens (editcap -s), in
+    turn, named NAME.sN.EXT."""
     out = []
     if not snaplens:
         return out
     cuttable = [p for p in sorted(paths) if not is_linktype_247(p)]  # nor can editcap open it
-    for i, path in enumerate(cuttable):
+    for i, path in enumerate(cuttable[::CUT_EVERY]):
         base, ext = os.path.splitext(os.path.basename(path))
         for n in snaplens[i % len(snaplens):][:1]:
             dst = os.path.join(workdir, f"{base}.s{n}{ext}")
@@ -365,7 +366,8 @@ def main():
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--snaplens", default="",
-                    help="also compare a cut copy of each capture, the snaplens in turn, e.g. 64,96,128")
+                    help="also compare a cut copy of every third capture, the snaplens in turn, "
+                         "e.g. 64,96,128")
     ap.add_argument("--sample", type=int, default=0,
                     help="only N of the captures, spread evenly over the sorted list (0: all)")
     ap.add_argument("--real", help="a folder of real captures (tests/real_folder.py)")

@@ -100,14 +100,13 @@ static void pause_note(struct notes *ns, const struct roce_localize_report *rep,
                        const char *what, size_t which, const struct roce_vpause_ep *e, uint32_t k,
                        uint32_t n)
 {
-    char at[NAME_ESC_LEN], prio[24] = "802.3x PAUSE";
+    char at[NAME_ESC_LEN], prio[32];
     char *text = NULL;
     if (e->point != p || e->first_frame == 0)
         return;
     const struct roce_vpause_ep *parent =
         e->parent >= 0 && k > 0 ? roce_vantage_pause_episode(rep->v, (size_t)e->parent) : NULL;
-    if (e->prio != ROCE_VPAUSE_LINK)
-        snprintf(prio, sizeof prio, "priority %u", (unsigned)e->prio);
+    roce_localize_priority_name(e->prio, prio, sizeof prio);
     int r = parent == NULL
                 ? asprintf(&text,
                            "rocescope: localize: %s %zu: pausing started here (%s, step 1 of "

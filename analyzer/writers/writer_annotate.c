@@ -81,6 +81,7 @@
 #define ISB_STARTTIME   2u
 #define ISB_ENDTIME     3u
 #define ISB_USRDELIV    8u
+#define WIDTH_2X4       0xFFu /* opt_width: two 4-byte numbers */
 #define IF_TSRESOL      9u
 #define OPT_LEN_MAX     65535u
 #define LINE_MAX_LEN    1024u      /* one fact */
@@ -349,7 +350,7 @@ static uint32_t get32(int swapped, const uint8_t *p)
 enum opts_of { OPTS_EPB, OPTS_IDB, OPTS_ISB, OPTS_TEXT };
 
 /* The width of option code's number in a block of kind `of` (0: bytes or
- * text, copied as they are); 44 for two 4-byte numbers (an ISB's times). */
+ * text, copied as they are; WIDTH_2X4: two 4-byte numbers, an ISB's times). */
 static unsigned opt_width(enum opts_of of, unsigned code)
 {
     switch (of) {
@@ -360,7 +361,7 @@ static unsigned opt_width(enum opts_of of, unsigned code)
                : code == EPB_FLAGS || code == EPB_QUEUE  ? 4
                                                          : 0;
     case OPTS_ISB: /* isb_starttime and _endtime: high and low words; the counters */
-        return code == ISB_STARTTIME || code == ISB_ENDTIME ? 44
+        return code == ISB_STARTTIME || code == ISB_ENDTIME ? WIDTH_2X4
                : code > ISB_ENDTIME && code <= ISB_USRDELIV ? 8
                                                             : 0;
     default:
@@ -394,11 +395,11 @@ static void opts_copy(struct opts *o, const uint8_t *p, size_t n, int swapped, e
         if (code == OPT_CUSTOM_1 || code == OPT_CUSTOM_2 || code == OPT_CUSTOM_3 ||
             code == OPT_CUSTOM_4)
             continue;
-        if (width == 44 && len == 8) { /* two 4-byte numbers */
+        if (width == WIDTH_2X4 && len == 8) {
             for (unsigned k = 0; k < 8; k++)
                 v[k] = val[(k / 4) * 4 + 3 - k % 4];
             val = v;
-        } else if (width != 0 && width != 44 && len == width) {
+        } else if (width != 0 && width != WIDTH_2X4 && len == width) {
             for (unsigned k = 0; k < width; k++)
                 v[k] = val[width - 1 - k];
             val = v;
@@ -831,16 +832,24 @@ static int put_other(struct pass *p, const struct roce_capture_record *rec)
     return rc;
 }
 
-/* One capture file again, as the analysis read it (a file it could not
- * open or whose link type it refused gave no frame: skipped alike). 0, or
- * -1 on a write error or out of memory. */
-static int copy_file(struct pass *p, const char *path)
+/* A capture file opened again (NULL when it cannot be: the analysis said
+ * why). */
+static struct roce_capture *open_again(const char *path)
 {
     char msg[CAPTURE_MSG_LEN];
     struct roce_capture *c = roce_capture_open_read(path, msg, sizeof msg);
-    struct roce_capture_frame f;
     if (c == NULL) /* a format read from the path only (libpcap's): mapped as before */
         c = roce_capture_open(path, msg, sizeof msg);
+    return c;
+}
+
+/* One capture file again (c, open_again's; closed here), as the analysis
+ * read it (a file it could not open or whose link type it refused gave no
+ * frame: skipped alike). 0, or -1 on a write error or out of memory. */
+static int copy_file(struct pass *p, struct roce_capture *c)
+{
+    char msg[CAPTURE_MSG_LEN];
+    struct roce_capture_frame f;
     if (c == NULL)
         return 0;
     if (roce_capture_linktype_check(roce_capture_linktype(c), roce_capture_linktype_name(c), msg,
@@ -864,24 +873,6 @@ static int copy_file(struct pass *p, const char *path)
         f.linktype = roce_capture_linktype(c);
         rc = interface_of(p, &f, roce_capture_record(c), 0) < 0 ? -1 : 0;
     }
-    roce_capture_close(c);
-    return rc;
-}
-
-/* The section header, with the first input's (a pcapng file's) options. */
-static int put_first_shb(struct outbuf *out, const struct roce_outputs *outs,
-                         const struct roce_report *rep)
-{
-    char msg[CAPTURE_MSG_LEN];
-    struct roce_capture *c = NULL;
-    const uint8_t *shb = NULL;
-    uint32_t len = 0;
-    int swapped = 0;
-    if (rep->n_files > 0 && (c = roce_capture_open_read(rep->files[0], msg, sizeof msg)) == NULL)
-        c = roce_capture_open(rep->files[0], msg, sizeof msg);
-    if (c != NULL)
-        shb = roce_capture_section_header(c, &len, &swapped);
-    int rc = put_shb(out, outs, shb, len, swapped);
     roce_capture_close(c);
     return rc;
 }
@@ -930,11 +921,23 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
         roce_complain(what, "out of memory");
         goto out;
     }
-    if (put_first_shb(&p.out, r->outputs, rep) != 0)
-        goto out;
-    for (size_t i = 0; i < rep->n_files; i++)
-        if (copy_file(&p, rep->files[i]) != 0)
+    /* the section header, with the first file's (a pcapng file's) options */
+    for (size_t i = 0; i < rep->n_files || i == 0; i++) {
+        struct roce_capture *c = i < rep->n_files ? open_again(rep->files[i]) : NULL;
+        if (i == 0) {
+            const uint8_t *shb = NULL;
+            uint32_t len = 0;
+            int swapped = 0;
+            if (c != NULL)
+                shb = roce_capture_section_header(c, &len, &swapped);
+            if (put_shb(&p.out, r->outputs, shb, len, swapped) != 0) {
+                roce_capture_close(c);
+                goto out;
+            }
+        }
+        if (copy_file(&p, c) != 0)
             goto out;
+    }
     ob_flush(&p.out);
     if (p.out.failed)
         goto out;

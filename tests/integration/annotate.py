@@ -413,7 +413,7 @@ def localize_lines(doc, point):
             for k, s in enumerate(chain["steps"]):
                 if s["vantage_point"] != point:
                     continue
-                prio = "802.3x PAUSE" if s["priority"] == "pause" else f"priority {s['priority']}"
+                prio = "link PAUSE" if s["priority"] == "pause" else f"priority {s['priority']}"
                 line = (f"{LOCALIZE_LINE}{what} {i}: pausing started here ({prio}, step 1 of {n})"
                         if k == 0 else
                         f"{LOCALIZE_LINE}{what} {i}: paused after {s['from']} ({prio}, step "

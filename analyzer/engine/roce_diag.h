@@ -215,7 +215,6 @@ struct roce_diag_subject {
     struct roce_diag_figures fig;
     uint64_t frames[ROCE_EVIDENCE_MAX];
     uint8_t n_frames;
-    char phrase[ROCE_DIAG_PHRASE_LEN]; /* the subject and its figures, as text */
 };
 
 /* One finding: a kind, a cause and its subjects (worst first). */
@@ -274,6 +273,14 @@ int roce_diag_same(const struct roce_diagnosis *a, const struct roce_diagnosis *
 size_t roce_diag_subject_text(unsigned kind, const struct roce_diag_subject *s, char *buf,
                               size_t len);
 
+/* The phrase of subject i of finding d: the subject and its figures as
+ * text ("10.0.0.1 -> 10.0.0.2 QP 0x00000b (2 of 2 CNPs)"), as snprintf (at
+ * most ROCE_DIAG_PHRASE_LEN bytes with its end). Made when asked: a finding
+ * of a large table has a subject for each of thousands of flows, and the
+ * text report names the worst few. */
+size_t roce_diag_subject_phrase(const struct roce_diag_list *l, const struct roce_diagnosis *d,
+                                size_t i, char *buf, size_t len);
+
 /* The sentence finding d would have if its subject i were its only one
  * ("10.0.0.1 -> 10.0.0.2 QP 0x0000b2 lost packets in the network (1 PSN
  * gap, ...): check ..."; its summary when it has one subject), as
@@ -291,10 +298,13 @@ int roce_diag_icrc_all_bad(const struct roce_totals *t);
  * roce_diag_list_free). Returns 0, or -1 when out of memory (*out is then
  * empty). */
 int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out);
+/* A copy of src into *dst (freed with roce_diag_list_free). 0, or -1 when
+ * out of memory (*dst is then empty). */
+int roce_diag_list_copy(struct roce_diag_list *dst, const struct roce_diag_list *src);
 
 /* ---- the sentences (roce_diag_text.c) ---- */
 
-/* Fill the phrase of every subject and the summary of every finding of l
+/* Fill the summary of every finding of l
  * (kind of each subject: its finding's; the options quoted: l->cfg). */
 void roce_diag_text(struct roce_diag_list *l);
 

@@ -639,6 +639,7 @@ static int final_report(struct monitor *m)
         roce_complain("report", "out of memory");
         return -1;
     }
+    (void)roce_report_keep_diagnoses(&rep); /* once for every writer (else each computes them) */
     const struct roce_writer_doc doc = {&rep, ROCE_WRITE_LIVE, m->lc->out->top};
     int rc = 0, status = 0;
     if (report && (mr->w->needs & ROCE_WRITER_JSON) && mr->path == NULL)

@@ -691,29 +691,12 @@ int roce_diag_same(const struct roce_diagnosis *a, const struct roce_diagnosis *
     return a->kind == b->kind && a->cause == b->cause;
 }
 
-int roce_diag_list_copy(struct roce_diag_list *dst, const struct roce_diag_list *src)
-{
-    memset(dst, 0, sizeof *dst);
-    dst->d = malloc((src->n ? src->n : 1) * sizeof *dst->d);
-    dst->subjects = malloc((src->n_subjects ? src->n_subjects : 1) * sizeof *dst->subjects);
-    if (dst->d == NULL || dst->subjects == NULL) {
-        roce_diag_list_free(dst);
-        return -1;
-    }
-    if (src->n)
-        memcpy(dst->d, src->d, src->n * sizeof *dst->d);
-    if (src->n_subjects)
-        memcpy(dst->subjects, src->subjects, src->n_subjects * sizeof *dst->subjects);
-    dst->n = src->n;
-    dst->n_subjects = src->n_subjects;
-    dst->cfg = src->cfg;
-    return 0;
-}
-
 void roce_diag_list_free(struct roce_diag_list *l)
 {
-    free(l->d);
-    free(l->subjects);
+    if (!l->borrowed) {
+        free(l->d);
+        free(l->subjects);
+    }
     memset(l, 0, sizeof *l);
 }
 

@@ -236,6 +236,7 @@ struct roce_diag_list {
     struct roce_diag_subject *subjects;
     size_t n_subjects;
     struct roce_config cfg; /* the options it was made with (sentences quote some) */
+    uint8_t borrowed;       /* d and subjects are another list's: roce_diag_list_free leaves them */
 };
 /* The i-th subject of finding d in list l. */
 static inline const struct roce_diag_subject *
@@ -298,9 +299,6 @@ int roce_diag_icrc_all_bad(const struct roce_totals *t);
  * roce_diag_list_free). Returns 0, or -1 when out of memory (*out is then
  * empty). */
 int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out);
-/* A copy of src into *dst (freed with roce_diag_list_free). 0, or -1 when
- * out of memory (*dst is then empty). */
-int roce_diag_list_copy(struct roce_diag_list *dst, const struct roce_diag_list *src);
 
 /* ---- the sentences (roce_diag_text.c) ---- */
 

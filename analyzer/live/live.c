@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -639,7 +640,15 @@ static int final_report(struct monitor *m)
         roce_complain("report", "out of memory");
         return -1;
     }
-    (void)roce_report_keep_diagnoses(&rep); /* once for every writer (else each computes them) */
+    /* the diagnoses the final interval computed from the same engine, lent:
+     * over a large table they are the longest part of the stop */
+    const struct roce_diag_list *fd = roce_live_tracker_final_diagnoses(m->tracker);
+    if (fd != NULL && (rep.diag = malloc(sizeof *rep.diag)) != NULL) {
+        *rep.diag = *fd;
+        rep.diag->borrowed = 1;
+    } else {
+        (void)roce_report_keep_diagnoses(&rep); /* once for every writer */
+    }
     const struct roce_writer_doc doc = {&rep, ROCE_WRITE_LIVE, m->lc->out->top};
     int rc = 0, status = 0;
     if (report && (mr->w->needs & ROCE_WRITER_JSON) && mr->path == NULL)

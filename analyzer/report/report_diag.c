@@ -11,8 +11,11 @@
 
 int roce_report_diagnoses(const struct roce_report *r, struct roce_diag_list *out)
 {
-    if (r->diag != NULL)
-        return roce_diag_list_copy(out, r->diag);
+    if (r->diag != NULL) { /* the kept list, lent: it lives as long as the report */
+        *out = *r->diag;
+        out->borrowed = 1;
+        return 0;
+    }
     struct roce_diag_flow *flows = calloc(r->n_flows ? r->n_flows : 1, sizeof *flows);
     int rc;
     memset(out, 0, sizeof *out);

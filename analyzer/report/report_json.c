@@ -90,10 +90,6 @@ static int write_flows(struct roce_jw *w, const struct roce_report *r)
 static void stream_diagnoses(struct roce_jw *w, const struct roce_report *r)
 {
     struct roce_diag_list l;
-    if (r->diag != NULL) {
-        roce_jw_diagnoses(w, r->diag);
-        return;
-    }
     if (roce_report_diagnoses(r, &l) != 0)
         memset(&l, 0, sizeof l); /* out of memory: none, as the tree had */
     roce_jw_diagnoses(w, &l);

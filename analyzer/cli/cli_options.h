@@ -101,7 +101,8 @@ enum roce_cli_live_long {
     ROCE_OPT_PROMETHEUS,
     ROCE_OPT_LISTEN,
     ROCE_OPT_ROTATE_SIZE,
-    ROCE_OPT_ROTATE_COUNT
+    ROCE_OPT_ROTATE_COUNT,
+    ROCE_OPT_FINAL_FLOWS
 };
 
 /* Defaults; one option (1 when c is not a live option, 0 done, -1 bad

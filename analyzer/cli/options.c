@@ -94,6 +94,7 @@ static const struct option long_opts[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"rotate-size", required_argument, NULL, ROCE_OPT_ROTATE_SIZE},
     {"rotate-count", required_argument, NULL, ROCE_OPT_ROTATE_COUNT},
+    {"final-flows", required_argument, NULL, ROCE_OPT_FINAL_FLOWS},
     {"write", required_argument, NULL, 'w'},
     {"file-size", required_argument, NULL, 'C'},
     {"file-count", required_argument, NULL, 'W'},

@@ -15,19 +15,21 @@
 #include "roce_time.h"
 #include "writers.h"
 
-#define SNAPLEN_DEFAULT    512u /* headers inside ERSPAN/VXLAN with room to spare */
-#define SNAPLEN_MAX        262144ull
-#define SNAPLEN_MIN        64ull
-#define BUFFER_DEFAULT_KIB 16384u     /* 16 MiB of kernel buffer */
-#define BUFFER_MAX_KIB     2097151ull /* what fits libpcap's int of bytes */
-#define FILE_MB_BYTES      1000000ull /* -C counts millions of bytes, as tcpdump */
-#define FILE_MB_MAX        1000000ull
-#define FILE_COUNT_MAX     1000000ull
-#define IDLE_DEFAULT_NS    (300 * ROCE_NS_PER_SEC)
-#define DURATION_MIN_NS    1000000ull /* 1 ms */
-#define DURATION_MAX_NS    (366ull * 86400 * ROCE_NS_PER_SEC)
-#define ROTATE_DEFAULT     5u
-#define ROTATE_MAX         1000ull
+#define SNAPLEN_DEFAULT     512u /* headers inside ERSPAN/VXLAN with room to spare */
+#define SNAPLEN_MAX         262144ull
+#define SNAPLEN_MIN         64ull
+#define BUFFER_DEFAULT_KIB  16384u     /* 16 MiB of kernel buffer */
+#define BUFFER_MAX_KIB      2097151ull /* what fits libpcap's int of bytes */
+#define FILE_MB_BYTES       1000000ull /* -C counts millions of bytes, as tcpdump */
+#define FILE_MB_MAX         1000000ull
+#define FILE_COUNT_MAX      1000000ull
+#define IDLE_DEFAULT_NS     (300 * ROCE_NS_PER_SEC)
+#define DURATION_MIN_NS     1000000ull /* 1 ms */
+#define DURATION_MAX_NS     (366ull * 86400 * ROCE_NS_PER_SEC)
+#define ROTATE_DEFAULT      5u
+#define ROTATE_MAX          1000ull
+#define FINAL_FLOWS_DEFAULT 65536u      /* the default --max-flows: every flow of a default table */
+#define FINAL_FLOWS_MAX     67108864ull /* the largest --max-flows */
 
 static const struct roce_cli_unit long_time_units[] = {
     {"", ROCE_NS_PER_SEC},
@@ -54,6 +56,9 @@ const char roce_cli_live_usage[] =
     "  -c, --count N         stop after N frames\n"
     "      --duration T      stop after T (e.g. 30s, 10m, 2h, 1d)\n"
     "      --idle-timeout T  retire flows idle for T (default 300s; 0: never)\n"
+    "      --final-flows N   flows listed in the final report, the worst first\n"
+    "                        (default 65536; 0: every flow); the totals and the\n"
+    "                        diagnoses still count every flow\n"
     "      --prometheus-file PATH  rewrite PATH each interval in the Prometheus\n"
     "                        text format (node_exporter textfile collector)\n"
     "      --listen [ADDR:]PORT  serve /metrics (Prometheus) and / (the live page)\n"
@@ -81,6 +86,7 @@ void roce_cli_live_defaults(struct roce_live_options *lo)
     lo->promisc = 1;
     lo->idle_timeout_ns = IDLE_DEFAULT_NS;
     lo->rotate_count = ROTATE_DEFAULT;
+    lo->final_flows = FINAL_FLOWS_DEFAULT;
 }
 
 /* Options that take no number. 1 when c is none of them. */
@@ -190,6 +196,11 @@ static int number_option(int c, const char *arg, struct roce_live_options *lo)
             return roce_cli_bad_value("--rotate-count", arg, "a number of files 1..1000");
         lo->rotate_count = (unsigned)v;
         return 0;
+    case ROCE_OPT_FINAL_FLOWS:
+        if (roce_cli_parse_u64(arg, 0, FINAL_FLOWS_MAX, &v))
+            return roce_cli_bad_value("--final-flows", arg, "a number of flows 0..67108864");
+        lo->final_flows = (uint32_t)v;
+        return 0;
     case 'c':
         if (roce_cli_parse_u64(arg, 1, UINT64_MAX, &v))
             return roce_cli_bad_value("-c", arg, "a number of frames, 1 or more");
@@ -222,6 +233,7 @@ static const struct {
     {'q', "-q"},
     {ROCE_OPT_ROTATE_SIZE, "--rotate-size"},
     {ROCE_OPT_ROTATE_COUNT, "--rotate-count"},
+    {ROCE_OPT_FINAL_FLOWS, "--final-flows"},
     {0, NULL},
 };
 

@@ -48,6 +48,7 @@ struct roce_live_options {
     int quiet;              /* -q: nothing on stdout but the --events */
     uint64_t rotate_bytes;  /* --rotate-size: rotate the --events -o file past this (0: never) */
     unsigned rotate_count;  /* --rotate-count: older --events files kept */
+    uint32_t final_flows;   /* --final-flows: flows listed in the final report (0: all) */
     const char *user;       /* -Z: drop root privileges to this user */
 };
 

@@ -630,6 +630,27 @@ size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, si
     return n;
 }
 
+size_t roce_engine_flow_refs(struct roce_engine *e, const struct roce_flow_report **out, size_t cap)
+{
+    size_t n = 0;
+    uint32_t h = 0;
+    for (struct roce_flow *f; n < cap && (f = roce_flow_next(&e->flows, &h)) != NULL;) {
+        complete_report(e, f, &f->report);
+        out[n++] = &f->report;
+    }
+    return n;
+}
+
+int roce_engine_flow_peer_key(const struct roce_engine *e, const struct roce_flow_key *key,
+                              uint64_t id, struct roce_flow_key *peer)
+{
+    const struct roce_flow *f = roce_flow_find(&e->flows, key, id);
+    if (f == NULL || !f->peer)
+        return -1;
+    *peer = roce_flow_at(&e->flows, f->peer)->key;
+    return 0;
+}
+
 int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key, uint64_t id,
                             struct roce_flow_report *out)
 {

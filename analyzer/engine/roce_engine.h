@@ -143,6 +143,17 @@ const struct roce_lat *roce_engine_flow_latency(const struct roce_engine *e,
  * written (at most cap). */
 size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, size_t cap);
 
+/* The flows' own reports, brought up to date and lent in place (no copy:
+ * a table may hold millions), in table order, into out; returns how many
+ * (at most cap). Valid until the next engine call that takes a frame or
+ * retires flows. */
+size_t roce_engine_flow_refs(struct roce_engine *e, const struct roce_flow_report **out,
+                             size_t cap);
+/* The key of the flow paired with the flow of this key and id into *peer:
+ * 0, or -1 when that flow is not tracked or has no pair. */
+int roce_engine_flow_peer_key(const struct roce_engine *e, const struct roce_flow_key *key,
+                              uint64_t id, struct roce_flow_key *peer);
+
 /* The report of the flow with this key and id (0: the flow the key names
  * now); 0, or -1 when it is not tracked. */
 int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key, uint64_t id,

@@ -148,6 +148,7 @@ struct roce_totals {
     uint64_t flows_created, flows_evicted, flows_retired, flows_active, peak_flows;
     uint64_t connections;           /* flow pairs currently paired */
     uint64_t episodes_unlisted;     /* episodes beyond max_episodes (counted, not listed) */
+    uint64_t flows_unlisted;        /* flows a report's flow_limit left out (report_model.c) */
     uint64_t verdicts_forced;       /* verdicts settled early because max_open_verdicts was hit */
     uint64_t ce_tracking_overflow;  /* CE marks settled early (tracking bound) */
     uint64_t cnp_tracking_overflow; /* CNPs decided before their connection was known (bound) */

@@ -509,6 +509,11 @@ static void limits(struct roce_html_page *pg)
             " allocation failures.</li>\n",
             t->flows_evicted, t->episodes_unlisted, t->verdicts_forced, t->ce_tracking_overflow,
             t->alloc_failures);
+    if (t->flows_unlisted)
+        fprintf(o,
+                "<li>Flows: %" PRIu64 " not in this report (<code>--final-flows</code>: the "
+                "worst are listed; the totals and the diagnoses count every flow).</li>\n",
+                t->flows_unlisted);
     if (s != NULL) {
         fprintf(o,
                 "<li>Frames with verdicts: %" PRIu64 " plotted in the graphs, %" PRIu64

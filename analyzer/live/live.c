@@ -636,19 +636,22 @@ static int final_report(struct monitor *m)
     else
         snprintf(why, sizeof why, "%s", m->error);
     rep.error = why[0] ? why : NULL;
-    if (roce_report_build(&rep, m->engine) != 0) {
-        roce_complain("report", "out of memory");
-        return -1;
-    }
-    /* the diagnoses the final interval computed from the same engine, lent:
-     * over a large table they are the longest part of the stop */
+    /* the worst --final-flows flows listed (the stop bounded whatever the
+     * table holds), with the diagnoses the final interval computed from the
+     * same engine over every flow, lent */
+    rep.flow_limit = m->lo->final_flows;
     const struct roce_diag_list *fd = roce_live_tracker_final_diagnoses(m->tracker);
     if (fd != NULL && (rep.diag = malloc(sizeof *rep.diag)) != NULL) {
         *rep.diag = *fd;
         rep.diag->borrowed = 1;
-    } else {
-        (void)roce_report_keep_diagnoses(&rep); /* once for every writer */
     }
+    if (roce_report_build(&rep, m->engine) != 0) {
+        roce_complain("report", "out of memory");
+        roce_report_free(&rep);
+        return -1;
+    }
+    if (rep.diag == NULL)
+        (void)roce_report_keep_diagnoses(&rep); /* once for every writer */
     const struct roce_writer_doc doc = {&rep, ROCE_WRITE_LIVE, m->lc->out->top};
     int rc = 0, status = 0;
     if (report && (mr->w->needs & ROCE_WRITER_JSON) && mr->path == NULL)

@@ -17,6 +17,8 @@
 #include "live_fields.h"
 
 #define LINE_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+#define LINE_SUBJECTS                                                                              \
+    10 /* subjects of a raised diagnosis in a line: the worst, as the view's flows */
 
 /* The counters of t: an interval's (running: 0) or the running totals (1:
  * with the gauges). */
@@ -81,7 +83,7 @@ int roce_live_json_interval(FILE *out, const struct roce_live_interval *iv)
     json_object_object_add(root, "top_flows", top);
     json_object *raised = json_object_new_array();
     for (size_t i = 0; i < iv->n_raised; i++) {
-        json_object *d = roce_json_diagnosis(iv->diags, iv->raised[i].d);
+        json_object *d = roce_json_diagnosis(iv->diags, iv->raised[i].d, LINE_SUBJECTS);
         roce_json_put_u64(d, "interval_count", iv->raised[i].added);
         json_object_array_add(raised, d);
     }

@@ -39,6 +39,7 @@
 #define MAX_LABELS            4
 #define PFC_PREFIX            "pfc_priority_"
 #define PAUSE_PREFIX          "link_pause_"
+#define PROM_SUBJECTS         100 /* diagnosis samples per finding: its worst subjects */
 
 struct prom {
     FILE *out;
@@ -256,23 +257,40 @@ static const char *alert_severity(unsigned sev)
     return sev <= ROCE_SEV_NOTE ? names[sev] : "info";
 }
 
-/* The active diagnoses: one gauge sample per subject of each finding,
- * labelled with the finding's kind, severity and cause and the subject,
- * valued by the subject's count (the alert rules of analyzer/deploy fire on
- * it; Alertmanager groups a finding's subjects by kind). */
+/* The active diagnoses: one gauge sample per subject of each finding (its
+ * worst PROM_SUBJECTS: a finding over a million flows must not make a
+ * million series), labelled with the finding's kind, severity and cause and
+ * the subject, valued by the subject's count (the alert rules of
+ * analyzer/deploy fire on it; Alertmanager groups a finding's subjects by
+ * kind); and per finding how many subjects it has. */
+/* Diagnosis i of iv, its kind, severity and cause put in l[0..2]. */
+static const struct roce_diagnosis *diag_labels(const struct roce_live_interval *iv, size_t i,
+                                                struct label *l)
+{
+    const struct roce_diagnosis *d = &iv->diags->d[i];
+    l[0].value = roce_diag_kind_name(d->kind);
+    l[1].value = alert_severity(d->severity);
+    l[2].value = roce_diag_cause_name(d->cause);
+    return d;
+}
+
 static void diagnosis_family(struct prom *p, const struct roce_live_interval *iv)
 {
     char subject[ROCE_DIAG_PHRASE_LEN];
     struct label l[4] = {{"kind", NULL}, {"severity", NULL}, {"cause", NULL}, {"subject", subject}};
+    family(p, "diagnosis_subjects", "gauge",
+           "Active diagnoses: how many subjects each has (rocescope_diagnosis lists the worst "
+           "100)");
+    for (size_t i = 0; i < iv->n_diags; i++) {
+        const struct roce_diagnosis *d = diag_labels(iv, i, l);
+        sample_u64(p, "diagnosis_subjects", l, 3, d->n_subjects);
+    }
     family(p, "diagnosis", "gauge",
            "Active diagnoses (analyzer/engine/ANALYSIS.md): each subject's count since the "
-           "monitor started");
+           "monitor started (the worst 100 subjects of each)");
     for (size_t i = 0; i < iv->n_diags; i++) {
-        const struct roce_diagnosis *d = &iv->diags->d[i];
-        l[0].value = roce_diag_kind_name(d->kind);
-        l[1].value = alert_severity(d->severity);
-        l[2].value = roce_diag_cause_name(d->cause);
-        for (size_t j = 0; j < d->n_subjects; j++) {
+        const struct roce_diagnosis *d = diag_labels(iv, i, l);
+        for (size_t j = 0; j < d->n_subjects && j < PROM_SUBJECTS; j++) {
             const struct roce_diag_subject *s = roce_diag_subject_at(iv->diags, d, j);
             roce_diag_subject_text(d->kind, s, subject, sizeof subject);
             sample_u64(p, "diagnosis", l, 4, s->count);

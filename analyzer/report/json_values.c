@@ -202,13 +202,17 @@ static void diag_head(json_object *o, const struct roce_diagnosis *d)
     json_object_object_add(o, "frames", roce_json_frames(d->frames, d->n_frames));
 }
 
-json_object *roce_json_diagnosis(const struct roce_diag_list *l, const struct roce_diagnosis *d)
+json_object *roce_json_diagnosis(const struct roce_diag_list *l, const struct roce_diagnosis *d,
+                                 size_t max_subjects)
 {
     json_object *o = json_object_new_object(), *subjects = json_object_new_array();
+    size_t n = d->n_subjects < max_subjects ? d->n_subjects : max_subjects;
     diag_head(o, d);
-    for (size_t i = 0; i < d->n_subjects; i++)
+    for (size_t i = 0; i < n; i++)
         json_object_array_add(subjects, diag_subject(l, d, i));
     json_object_object_add(o, "subjects", subjects);
+    if (max_subjects != SIZE_MAX)
+        roce_json_put_u64(o, "subjects_unlisted", d->n_subjects - n);
     return o;
 }
 

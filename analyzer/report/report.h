@@ -74,6 +74,11 @@ struct roce_report {
     const char *error;     /* the first problem reading the input: the report is partial */
     uint8_t files_overlap; /* a file began before the latest time of the files read before it */
     const struct roce_report_live *live; /* live capture statistics (NULL: files) */
+    /* at most this many flows listed (0: every flow), the first of the one
+     * ranking; the others counted (t.flows_unlisted), the totals and the
+     * diagnoses still those of every flow (the live monitor's final report:
+     * its time and memory bounded whatever the table holds) */
+    size_t flow_limit;
 
     /* What the analysis found. */
     struct roce_totals t; /* t.cnp_latency and t.ack_latency summarise lat[] */
@@ -150,6 +155,11 @@ const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report 
  * ROCE_RANK_NOMEM. With all, the other flows follow in out (by
  * roce_report_cmp_worst: by id), after the ranked ones. */
 #define ROCE_RANK_NOMEM ((size_t)-1)
+/* The same over n flows anywhere (flows[i] points to each; extra[i] goes
+ * with flows[i]): the engine's own reports, in place. */
+size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t n,
+                             const struct roce_diag_list *diag, const uint8_t *extra, int all,
+                             const struct roce_flow_report **out);
 size_t roce_report_rank(const struct roce_flow_report *flows, size_t n,
                         const struct roce_diag_list *diag, const uint8_t *extra, int all,
                         const struct roce_flow_report **out);

@@ -280,6 +280,7 @@ static const struct roce_field report_fields[] = {
     COUNTER(T, "limits", "peak_flows", peak_flows,
             GAUGE("flows_peak", "Most flows tracked at once")),
     COUNTER(T, "limits", "episodes_unlisted", episodes_unlisted, .flags = ROCE_FF_LIVE),
+    COUNTER(T, "limits", "flows_unlisted", flows_unlisted),
     COUNTER(T, "limits", "verdicts_forced", verdicts_forced,
             LIVE("verdicts_forced_total", "Verdicts settled early because too many were open")),
     COUNTER(T, "limits", "ce_tracking_overflow", ce_tracking_overflow,

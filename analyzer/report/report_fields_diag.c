@@ -36,7 +36,7 @@ static void diagnoses_write(json_object *o, const struct roce_field *f, const vo
     }
     if (c->r != NULL && roce_report_diagnoses(c->r, &l) == 0) {
         for (size_t i = 0; i < l.n; i++)
-            json_object_array_add(a, roce_json_diagnosis(&l, &l.d[i]));
+            json_object_array_add(a, roce_json_diagnosis(&l, &l.d[i], SIZE_MAX));
         roce_diag_list_free(&l);
     }
     json_object_object_add(o, f->key, a);

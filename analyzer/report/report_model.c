@@ -202,7 +202,7 @@ static int build_conns(struct roce_report *r, const struct roce_flow_report *all
  * flows that carried packets are kept: all and x become the report's
  * arrays. 0, or -1 when out of memory. */
 static int build_flows(struct roce_report *r, struct roce_engine *e, struct roce_flow_report *all,
-                       struct roce_report_flow *x, size_t n)
+                       struct roce_report_flow *x, size_t n, int partial)
 {
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
@@ -216,6 +216,8 @@ static int build_flows(struct roce_report *r, struct roce_engine *e, struct roce
         if (p != NULL) {
             x[i].peer = p->key;
             x[i].has_peer = 1;
+        } else if (partial && all[i].peer_id) { /* a peer not listed: the engine's */
+            x[i].has_peer = roce_engine_flow_peer_key(e, &all[i].key, all[i].id, &x[i].peer) == 0;
         }
         for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
             x[i].lat[k].ext =
@@ -247,12 +249,58 @@ static int build_macs(struct roce_report *r, const struct roce_engine *e)
     return 0;
 }
 
+static int cmp_ref_id(const void *a, const void *b)
+{
+    const struct roce_flow_report *x = *(const struct roce_flow_report *const *)a;
+    const struct roce_flow_report *y = *(const struct roce_flow_report *const *)b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Into all (room for r->flow_limit), by id, copies of the r->flow_limit
+ * first flows of the one ranking over the engine's own reports (read in
+ * place: no copy of every report), with r->diag, the engine's diagnoses
+ * over every flow (computed unless the caller lent them); the flows that
+ * carried packets but are left out counted in r->t.flows_unlisted. How many
+ * were copied, or -1 when out of memory. */
+static long long ranked_flows(struct roce_report *r, struct roce_engine *e,
+                              struct roce_flow_report *all, size_t n)
+{
+    const struct roce_flow_report **refs = malloc(n * sizeof *refs);
+    const struct roce_flow_report **ranked = malloc(n * sizeof *ranked);
+    long long rc = -1;
+    if (refs == NULL || ranked == NULL)
+        goto out;
+    if (r->diag == NULL) {
+        if ((r->diag = calloc(1, sizeof *r->diag)) == NULL ||
+            roce_engine_diagnoses(e, r->diag) != 0)
+            goto out;
+    }
+    size_t with = 0, m = roce_engine_flow_refs(e, refs, n);
+    for (size_t i = 0; i < m; i++)
+        if (refs[i]->packets)
+            refs[with++] = refs[i];
+    if (roce_report_rank_refs(refs, with, r->diag, NULL, 1, ranked) == ROCE_RANK_NOMEM)
+        goto out;
+    size_t listed = with < r->flow_limit ? with : r->flow_limit;
+    qsort(ranked, listed, sizeof *ranked, cmp_ref_id);
+    for (size_t i = 0; i < listed; i++)
+        all[i] = *ranked[i]; /* brought up to date by roce_engine_flow_refs */
+    r->t.flows_unlisted = with - listed;
+    rc = (long long)listed;
+out:
+    free(refs);
+    free(ranked);
+    return rc;
+}
+
 int roce_report_build(struct roce_report *r, struct roce_engine *e)
 {
     size_t n = roce_engine_flow_count(e), n_ep = roce_engine_episode_count(e);
+    const int partial = r->flow_limit != 0 && n > r->flow_limit;
+    const size_t room = partial ? r->flow_limit : n;
     /* the engine's reports become the report's flows: no copy of them */
-    struct roce_flow_report *all = calloc(n ? n : 1, sizeof *all);
-    struct roce_report_flow *x = calloc(n ? n : 1, sizeof *x);
+    struct roce_flow_report *all = calloc(room ? room : 1, sizeof *all);
+    struct roce_report_flow *x = calloc(room ? room : 1, sizeof *x);
 
     if (all == NULL || x == NULL) {
         free(all);
@@ -262,9 +310,19 @@ int roce_report_build(struct roce_report *r, struct roce_engine *e)
     r->t = *roce_engine_totals(e);
     for (unsigned k = 0; k < ROCE_LATENCY_KINDS; k++)
         r->lat[k].ext = roce_engine_latency(e, (enum roce_latency_kind)k);
-    n = roce_engine_flows(e, all, n);
+    if (partial) {
+        long long listed = ranked_flows(r, e, all, n);
+        if (listed < 0) {
+            free(all);
+            free(x);
+            return -1;
+        }
+        n = (size_t)listed;
+    } else {
+        n = roce_engine_flows(e, all, n);
+    }
     int rc = build_conns(r, all, n);
-    if (build_flows(r, e, all, x, n) != 0 || build_macs(r, e) != 0)
+    if (build_flows(r, e, all, x, n, partial) != 0 || build_macs(r, e) != 0)
         rc = -1;
     for (size_t i = 0; i < n_ep && rc == 0; i++) {
         struct roce_episode *ep = roce_report_add_episode(r);

@@ -77,11 +77,41 @@ const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report 
     return f;
 }
 
-size_t roce_report_rank(const struct roce_flow_report *flows, size_t n,
-                        const struct roce_diag_list *diag, const uint8_t *extra, int all,
-                        const struct roce_flow_report **out)
+/* A flow of the ranking and its place in the caller's list. */
+struct ref {
+    const struct roce_flow_report *f;
+    size_t i;
+};
+
+static int cmp_ref_key(const void *a, const void *b)
 {
-    const struct roce_flow_report **by_key = calloc(n ? n : 1, sizeof *by_key);
+    const struct ref *x = a, *y = b;
+    return roce_report_cmp_by_key(&x->f, &y->f);
+}
+
+/* The latest flow of key k in by_key (n, by key then id), or NULL. */
+static const struct ref *ref_by_key(const struct ref *by_key, size_t n,
+                                    const struct roce_flow_key *k)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (roce_report_cmp_key(&by_key[mid].f->key, k) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const struct ref *r = NULL;
+    for (; lo < n && roce_report_cmp_key(&by_key[lo].f->key, k) == 0; lo++)
+        r = &by_key[lo];
+    return r;
+}
+
+size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t n,
+                             const struct roce_diag_list *diag, const uint8_t *extra, int all,
+                             const struct roce_flow_report **out)
+{
+    struct ref *by_key = malloc((n ? n : 1) * sizeof *by_key);
     uint8_t *placed = calloc(n ? n : 1, 1);
     size_t k = 0, n_ranked;
     if (by_key == NULL || placed == NULL) {
@@ -90,8 +120,8 @@ size_t roce_report_rank(const struct roce_flow_report *flows, size_t n,
         return ROCE_RANK_NOMEM;
     }
     for (size_t i = 0; i < n; i++)
-        by_key[i] = &flows[i];
-    qsort(by_key, n, sizeof *by_key, roce_report_cmp_by_key);
+        by_key[i] = (struct ref){flows[i], i};
+    qsort(by_key, n, sizeof *by_key, cmp_ref_key);
     /* the flows the diagnoses name, in their order, each list worst first */
     for (size_t i = 0; diag != NULL && i < diag->n; i++) {
         const struct roce_diagnosis *d = &diag->d[i];
@@ -99,20 +129,19 @@ size_t roce_report_rank(const struct roce_flow_report *flows, size_t n,
         if (sk != ROCE_SUBJ_FLOW && sk != ROCE_SUBJ_CONNECTION)
             continue;
         for (size_t j = 0; j < d->n_subjects; j++) {
-            const struct roce_flow_report *f =
-                roce_report_by_key(by_key, n, &roce_diag_subject_at(diag, d, j)->flow);
-            if (f != NULL && !placed[f - flows]) {
-                placed[f - flows] = 1;
-                out[k++] = f;
+            const struct ref *r = ref_by_key(by_key, n, &roce_diag_subject_at(diag, d, j)->flow);
+            if (r != NULL && !placed[r->i]) {
+                placed[r->i] = 1;
+                out[k++] = r->f;
             }
         }
     }
     /* then the other flows with trouble (and the caller's), worst first */
     size_t first = k;
     for (size_t i = 0; i < n; i++)
-        if (!placed[i] && (roce_report_is_troubled(&flows[i]) || (extra != NULL && extra[i]))) {
+        if (!placed[i] && (roce_report_is_troubled(flows[i]) || (extra != NULL && extra[i]))) {
             placed[i] = 1;
-            out[k++] = &flows[i];
+            out[k++] = flows[i];
         }
     qsort(out + first, k - first, sizeof *out, roce_report_cmp_worst);
     n_ranked = k;
@@ -120,10 +149,24 @@ size_t roce_report_rank(const struct roce_flow_report *flows, size_t n,
     if (all) {
         for (size_t i = 0; i < n; i++)
             if (!placed[i])
-                out[k++] = &flows[i];
+                out[k++] = flows[i];
         qsort(out + n_ranked, k - n_ranked, sizeof *out, roce_report_cmp_worst);
     }
     free(by_key);
     free(placed);
     return n_ranked;
+}
+
+size_t roce_report_rank(const struct roce_flow_report *flows, size_t n,
+                        const struct roce_diag_list *diag, const uint8_t *extra, int all,
+                        const struct roce_flow_report **out)
+{
+    const struct roce_flow_report **refs = malloc((n ? n : 1) * sizeof *refs);
+    if (refs == NULL)
+        return ROCE_RANK_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        refs[i] = &flows[i];
+    size_t r = roce_report_rank_refs(refs, n, diag, extra, all, out);
+    free(refs);
+    return r;
 }

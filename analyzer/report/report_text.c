@@ -325,7 +325,7 @@ static void totals(FILE *o, const struct roce_report *r)
     uint64_t diag_limits =
         t->dcqcn_untracked + t->gap_tracking_overflow + t->macs_untracked + t->udp_sports_untracked;
     if (t->flows_evicted || t->episodes_unlisted || t->verdicts_forced || t->ce_tracking_overflow ||
-        t->cnp_tracking_overflow || diag_limits) {
+        t->cnp_tracking_overflow || diag_limits || t->flows_unlisted) {
         fprintf(o,
                 "  limits hit     %s evicted, %s not listed, %s settled early, %s untracked, "
                 "%s decided early",
@@ -342,6 +342,9 @@ static void totals(FILE *o, const struct roce_report *r)
                     count(t->gap_tracking_overflow, "gap", "gaps").s,
                     count(t->macs_untracked, "frame", "frames").s,
                     count(t->udp_sports_untracked, "source port", "source ports").s);
+        if (t->flows_unlisted)
+            fprintf(o, "; %s not listed in this report (--final-flows)",
+                    count(t->flows_unlisted, "flow", "flows").s);
         fputc('\n', o);
     }
 }

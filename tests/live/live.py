@@ -62,6 +62,7 @@ TIMED = {"first_time", "last_time", "duration_s", "ack_latency_us", "cnp_latency
          "pause_stalls", "pause_stall_us", "hol_stalls", "hol_stall_us", "cnp_gaps",
          "cnp_min_gap_us", "cnp_pair_gaps", "cnp_pair_min_gap_us", "victims_untracked"}
 GAUGES = {"flows_active", "peak_flows", "connections"}
+PROM_SUBJECTS = 100  # rocescope_diagnosis samples per finding (prometheus.c)
 SCENARIOS = ("loss_receiver", "ecn_cnp", "nak_codes", "erspan2", "erspan3", "vxlan", "gre",
              "pfc", "ipv6_vlan", "capture_loss", "nak_generation", "dcqcn", "clean_fabric",
              "pfc_hosts", "ecmp", "icrc_rewritten", "ce_unanswered")
@@ -323,7 +324,7 @@ def check_metric_names(samples):
     """Every metric family of the file is in REPORT.md's table (a histogram's _bucket,
     _count and _sum series by its family's name), and every metric of the table is in the
     file (but the top_flow_* gauges, there only when flows had trouble, and
-    rocescope_diagnosis, only when a diagnosis is active)."""
+    rocescope_diagnosis and rocescope_diagnosis_subjects, only when a diagnosis is active)."""
     full, short = documented_metrics()
     written = set()
     for name, _ in samples:
@@ -335,7 +336,7 @@ def check_metric_names(samples):
     undocumented = {w for w in written if w not in full and not any(
         w.endswith(suffix) and first.startswith(w[:-len(suffix)]) for first, suffix in short)}
     missing = {n for n in full if not n.startswith("rocescope_top_flow_")
-               and n != "rocescope_diagnosis"} - written
+               and n not in ("rocescope_diagnosis", "rocescope_diagnosis_subjects")} - written
     if undocumented or missing:
         raise Fail("prometheus: metrics not in REPORT.md: %s; in REPORT.md, not written: %s"
                    % (sorted(undocumented), sorted(missing)))
@@ -376,9 +377,10 @@ def check_prometheus(path, report):
     for p in report["pfc"]["priorities"]:
         expect.append((val("rocescope_pfc_priority_frames_total", priority=str(p["priority"]),
                            state="xoff"), p["xoff"]))
-    # one gauge per subject of each diagnosis, labelled with its kind, severity and cause
+    # one gauge per subject of each diagnosis (its worst PROM_SUBJECTS), labelled with its
+    # kind, severity and cause; and how many subjects each has
     gauges = {k: v for k, v in s.items() if k[0] == "rocescope_diagnosis"}
-    n_subjects = sum(len(d["subjects"]) for d in report["diagnoses"])
+    n_subjects = sum(len(d["subjects"][:PROM_SUBJECTS]) for d in report["diagnoses"])
     if len(gauges) != n_subjects:
         raise Fail("prometheus: %d diagnosis gauges, report %d subjects in %d diagnoses" %
                    (len(gauges), n_subjects, len(report["diagnoses"])))
@@ -387,9 +389,14 @@ def check_prometheus(path, report):
         counts = sorted(v for k, v in gauges.items()
                         if ("kind", d["kind"]) in k[1] and ("cause", d["cause"]) in k[1]
                         and ("severity", alert[d["severity"]]) in k[1])
-        if counts != sorted(sj["count"] for sj in d["subjects"]):
+        if counts != sorted(sj["count"] for sj in d["subjects"][:PROM_SUBJECTS]):
             raise Fail("prometheus: gauges %s/%s %r, its subjects' counts %r" %
                        (d["kind"], d["cause"], counts, [sj["count"] for sj in d["subjects"]]))
+        n = [v for k, v in s.items() if k[0] == "rocescope_diagnosis_subjects"
+             and ("kind", d["kind"]) in k[1] and ("cause", d["cause"]) in k[1]]
+        if n != [len(d["subjects"])]:
+            raise Fail("prometheus: rocescope_diagnosis_subjects %s/%s %r, the report %d" %
+                       (d["kind"], d["cause"], n, len(d["subjects"])))
     if val("rocescope_dcqcn_rate_ratio_count") != report["dcqcn"]["cnps_evaluated"] or \
             val("rocescope_nak_generation_seconds_bucket", le="+Inf") != \
             val("rocescope_nak_generation_seconds_count"):

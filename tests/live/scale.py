@@ -11,7 +11,10 @@ pair in a network namespace, captures replayed by tcpreplay):
                 installed), the events file ends with a newline and each of
                 its lines is a JSON object
   interrupt     SIGINT while a flood of distinct queue pairs is replayed into
-                --max-flows 4194304: the final report comes, with its frames,
+                --max-flows 4194304 --final-flows 1000: the final report lists the
+                1000 worst flows and counts the others (limits.flows_unlisted), its
+                diagnoses still over every flow, the last interval line the worst
+                10 subjects of each raised diagnosis; it comes, with its frames,
                 well within the 10 s a service manager grants (a generous
                 bound on a scaled-down table: the time is measured in
                 BENCHMARKS.md; that an interval visits only its active flows
@@ -36,6 +39,8 @@ SKIP = 77
 EXIT_OUTPUT = 3
 MB = 1000000
 SIGINT_BOUND_S = 10.0
+FINAL_FLOWS = 1000   # --final-flows of the interrupt: fewer than the flood's flows
+LINE_SUBJECTS = 10   # subjects of a raised diagnosis in an interval line (live_json.c)
 
 
 def bulk(rocegen, tmp, name, packets, qps, loss="0.01", ce="0.02"):
@@ -147,8 +152,8 @@ def interrupt_large_table(tool, rocegen, tmp):
     flood = os.path.join(tmp, "flood.pcap")
     live.sh(rocegen, "flood", "-o", flood, "--packets", "100000", "--qps", "10000",
             "--snaplen", "64")
-    mon = Monitor(tool, tmp, ["--json", "--interval", "100ms", "--max-flows", "4194304"],
-                  name="flood")
+    mon = Monitor(tool, tmp, ["--json", "--interval", "100ms", "--max-flows", "4194304",
+                              "--final-flows", str(FINAL_FLOWS)], name="flood")
     mon.ready()
     rp = subprocess.Popen(netns("tcpreplay", "-q", "-i", live.REPLAY_IF, "--topspeed", flood),
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -165,6 +170,22 @@ def interrupt_large_table(tool, rocegen, tmp):
         raise Fail("SIGINT to exit: %.1f s" % took)
     if rep["capture"]["packets"] == 0:
         raise Fail("no frames in the final report")
+    # --final-flows: the worst listed, the others counted; the diagnoses whole
+    lim, listed = rep["limits"], len(rep.get("flows", []))
+    if listed != min(FINAL_FLOWS, lim["flows_created"]) or \
+            listed + lim["flows_unlisted"] != lim["flows_created"]:
+        raise Fail("--final-flows %d: %d flows listed, %d unlisted, %d created" %
+                   (FINAL_FLOWS, listed, lim["flows_unlisted"], lim["flows_created"]))
+    whole = {(d["kind"], d["cause"]): len(d["subjects"]) for d in rep["diagnoses"]}
+    if lim["flows_created"] > FINAL_FLOWS and not any(n > FINAL_FLOWS for n in whole.values()):
+        raise Fail("no diagnosis over the unlisted flows: %r" % whole)
+    # the last interval line lists a raised diagnosis' worst subjects, counts the rest
+    for d in lines[-2].get("diagnoses", []):
+        n = len(d["subjects"]) + d["subjects_unlisted"]
+        if len(d["subjects"]) > LINE_SUBJECTS or n != whole.get((d["kind"], d["cause"])):
+            raise Fail("final interval line: %s %d subjects + %d unlisted, the report %r" %
+                       (d["kind"], len(d["subjects"]), d["subjects_unlisted"],
+                        whole.get((d["kind"], d["cause"]))))
     print("     (SIGINT to exit %.2f s, %d frames, %d flows)" %
           (took, rep["capture"]["packets"], len(rep.get("flows", []))))
 

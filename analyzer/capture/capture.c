@@ -388,6 +388,14 @@ enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_c
                                  : not_a_frame(c, f, st);
 }
 
+size_t roce_capture_next_run(struct roce_capture *c, struct roce_capture_frame *f,
+                             struct roce_capture_record *rec, size_t max)
+{
+    if (c->fmt == NULL || c->fmt->next_run == NULL)
+        return 0;
+    return c->fmt->next_run(&c->rd, f, rec, max);
+}
+
 void roce_capture_blocks(struct roce_capture *c)
 {
     c->rd.blocks = 1;

@@ -450,5 +450,5 @@ static int ng_next(struct roce_rd *rd, struct roce_capture_frame *f)
 }
 
 const struct roce_capture_format roce_capture_pcapng = {
-    ROCE_FMT_IN_PLACE, sizeof(struct roce_rd_ng), ng_probe, ng_open, ng_next, ng_close,
+    ROCE_FMT_IN_PLACE, sizeof(struct roce_rd_ng), ng_probe, ng_open, ng_next, NULL, ng_close,
 };

@@ -512,6 +512,7 @@ struct evidence {
 /* The second pass over the capture files. */
 struct pass {
     struct outbuf out;
+    const struct roce_writer_run *r;
     struct annotate *a;
     char **lines; /* the diagnoses' lines, one per subject (owned) */
     size_t n_lines;
@@ -885,6 +886,15 @@ static int put_stored(struct pass *p, const struct roce_capture_frame *f,
     return 1;
 }
 
+/* Nonzero when frame f (the next frame of the document when it is) is one
+ * of the frames the document holds (struct roce_writer_run's keep). */
+static int kept(struct pass *p, const struct roce_capture_frame *f)
+{
+    struct roce_frame_in in;
+    roce_capture_frame_in(f, p->frame + 1, &in);
+    return p->r->keep(p->r->keep_ctx, &in);
+}
+
 /* A name resolution block's records (body, n bytes in the input's byte
  * order) in this machine's order into o's buffer, as records; the length of
  * the records with their end, or 0 when they are not whole. */
@@ -994,6 +1004,8 @@ static int copy_file(struct pass *p, struct roce_capture *c)
         for (size_t i = 0; rc == 0 && i < n; i++) {
             const struct roce_capture_frame *f = &p->run[i];
             const struct roce_capture_record *rec = &p->recs[i];
+            if (p->r->keep != NULL && !kept(p, f))
+                continue;
             if (p->frame + 1 < commented &&
                 (rec->block == NULL ? put_plain(p, f, rec->tsresol) : put_stored(p, f, rec))) {
                 p->frame++;
@@ -1043,6 +1055,7 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
     }
     memset(&p, 0, sizeof p);
     p.out.fp = out;
+    p.r = r;
     p.a = a;
     p.notes = r->notes;
     p.n_notes = r->n_notes;

@@ -382,8 +382,9 @@ static int64_t ts_of(const struct roce_rd_ng_if *i, uint64_t t)
 /* The packet block b (len bytes, whole; its type: an EPB, SPB or PB) as a
  * frame into f and its record into rec: NULL, or why this reader does not
  * read it (give_way's words). */
-static const char *packet(const struct roce_rd_ng *r, const uint8_t *b, size_t len, uint32_t type,
-                          struct roce_capture_frame *f, struct roce_capture_record *rec)
+static inline __attribute__((always_inline)) const char *
+packet(const struct roce_rd_ng *r, const uint8_t *b, size_t len, uint32_t type,
+       struct roce_capture_frame *f, struct roce_capture_record *rec)
 {
     const uint8_t *body = b + BLOCK_HDR_LEN;
     size_t n = len - BLOCK_MIN_LEN, hdr;
@@ -481,25 +482,17 @@ static int ng_next(struct roce_rd *rd, struct roce_capture_frame *f)
     }
 }
 
-/* The row's next_run: the packet blocks whole in the bytes at hand, each
- * as ng_next reads it, up to anything else. */
-static size_t ng_next_run(struct roce_rd *rd, struct roce_capture_frame *f,
-                          struct roce_capture_record *rec, size_t max)
+/* The row's frame_at: the packet block at b, whole in the avail bytes at
+ * hand, unless ng_next would give way at it. */
+static size_t ng_frame_at(const struct roce_rd *rd, const uint8_t *b, size_t avail,
+                          struct roce_capture_frame *f, struct roce_capture_record *rec)
 {
     const struct roce_rd_ng *r = rd->st;
-    struct roce_src *s = rd->src;
-    const uint8_t *b = s->p + s->off;
-    size_t left = roce_src_left(s), o = 0, n = 0, len;
-    while (n < max && (len = block_in(r, b + o, left - o)) != 0) {
-        uint32_t type = roce_rd32(r->swapped, b + o);
-        rec[n] = rd->rec;
-        if (!is_packet(type) || packet(r, b + o, len, type, &f[n], &rec[n]) != NULL)
-            break;
-        o += len;
-        n++;
-    }
-    roce_src_skip(s, o);
-    return n;
+    size_t len = block_in(r, b, avail);
+    if (len == 0)
+        return 0;
+    uint32_t type = roce_rd32(r->swapped, b);
+    return is_packet(type) && packet(r, b, len, type, f, rec) == NULL ? len : 0;
 }
 
 const struct roce_capture_format roce_capture_pcapng = {
@@ -508,6 +501,6 @@ const struct roce_capture_format roce_capture_pcapng = {
     .probe = ng_probe,
     .open = ng_open,
     .next = ng_next,
-    .next_run = ng_next_run,
+    .frame_at = ng_frame_at,
     .close = ng_close,
 };

@@ -24,11 +24,15 @@
  * stored, its comments merged in from the spool, the diagnoses' evidence
  * frames (bounded by the report) and, on frame 1, the summary's head. Frames
  * cannot be written as they settle: the first frame's comment is known only
- * at the end. Memory holds one frame and its comments; the spool holds the
- * verdicts' lines, never the frames. The row says ROCE_WRITER_FILES: the
- * command line keeps standard input for the second reading (a copy in a
- * temporary file when it is a pipe, roce_capture_stdin_keep) and refuses
- * named pipes (save the capture to a file first).
+ * at the end. Memory holds a run of frames (the reader's, at most RUN_MAX)
+ * and a frame's comments; the spool holds the verdicts' lines, never the
+ * frames. The frames without a comment, the bulk of a capture, take a
+ * short way (put_plain, put_stored): written straight into the output
+ * buffer, or copied whole, not piece by piece through the options buffer.
+ * The row says ROCE_WRITER_FILES: the command line keeps standard input for
+ * the second reading (a copy in a temporary file when it is a pipe,
+ * roce_capture_stdin_keep) and refuses named pipes (save the capture to a
+ * file first).
  *
  * What is copied as stored: a pcapng record's interface (its description
  * block, with its name, time stamp resolution and other options), its time

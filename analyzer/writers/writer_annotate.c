@@ -48,14 +48,10 @@
 #define _GNU_SOURCE
 #include "writers.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "capture.h"
 #include "roce_diag.h"
@@ -97,7 +93,6 @@
 #define OUT_BUFFER      (1u << 20) /* the output stream's buffer */
 #define CAPTURE_MSG_LEN 512u       /* a reader's messages (not shown: the analysis showed them) */
 #define RUN_MAX         64u        /* frames read at once */
-#define DIRECT_ALIGN    4096u      /* O_DIRECT's alignment of buffer, length and offset */
 
 /* Options of an IDB and of a packet block whose values are numbers, by
  * width (to be written in this machine's order when the input's was the
@@ -419,67 +414,17 @@ static void opts_copy(struct opts *o, const uint8_t *p, size_t n, int swapped, e
 }
 
 /* The output, buffered here: a frame's pieces are copied, not handed to
- * stdio one call each. A regular file is written with O_DIRECT while the
- * file system takes it: whole aligned blocks from the buffer straight to
- * the disk, without the kernel's copy into the page cache and its
- * write-back at the flush before the rename (the bulk of an annotated
- * run's system time otherwise); the rest (the tail that is not a whole
- * block, a piece longer than the buffer) through the page cache. */
+ * stdio one call each. */
 struct outbuf {
     FILE *fp;
-    uint8_t *b; /* OUT_BUFFER bytes, aligned to DIRECT_ALIGN (owned) */
+    uint8_t *b; /* OUT_BUFFER bytes (owned) */
     size_t n;
     int failed; /* a write failed */
-    int direct; /* fp's descriptor is in O_DIRECT: whole aligned blocks only */
 };
 
-/* O_DIRECT on for ob's file when it is a regular file at an aligned
- * offset and its file system takes it; else the page cache, as before. */
-static void ob_direct_on(struct outbuf *ob)
-{
-    struct stat st;
-    int fd = fileno(ob->fp), fl;
-    if (fflush(ob->fp) != 0 || fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-        lseek(fd, 0, SEEK_CUR) % DIRECT_ALIGN != 0 || (fl = fcntl(fd, F_GETFL)) < 0)
-        return;
-    ob->direct = fcntl(fd, F_SETFL, fl | O_DIRECT) == 0;
-}
-
-/* O_DIRECT off: what follows goes through the page cache. */
-static void ob_direct_off(struct outbuf *ob)
-{
-    int fd = fileno(ob->fp), fl;
-    if (!ob->direct)
-        return;
-    ob->direct = 0;
-    if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_DIRECT) != 0)
-        ob->failed = 1;
-}
-
-/* Write out what is buffered: all of it, or with O_DIRECT the whole blocks
- * (the rest stays, at the start of the buffer). A file system that refuses
- * a direct write gets it through the page cache. */
 static void ob_flush(struct outbuf *ob)
 {
-    size_t whole = ob->n / DIRECT_ALIGN * DIRECT_ALIGN, done = 0;
-    while (ob->direct && done < whole) {
-        ssize_t k = write(fileno(ob->fp), ob->b + done, whole - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0 || (size_t)k % DIRECT_ALIGN != 0) {
-            ob_direct_off(ob); /* EINVAL, a short write: the page cache from here */
-            if (k > 0)
-                done += (size_t)k;
-            break;
-        }
-        done += (size_t)k;
-    }
-    if (ob->direct) {
-        memmove(ob->b, ob->b + done, ob->n - done);
-        ob->n -= done;
-        return;
-    }
-    if (ob->n > done && fwrite(ob->b + done, 1, ob->n - done, ob->fp) != ob->n - done)
+    if (ob->n && fwrite(ob->b, 1, ob->n, ob->fp) != ob->n)
         ob->failed = 1;
     ob->n = 0;
 }
@@ -490,10 +435,6 @@ static void ob_put(struct outbuf *ob, const void *v, size_t len)
         return; /* v may be NULL then */
     if (ob->n + len > OUT_BUFFER) {
         ob_flush(ob);
-        if (ob->n + len > OUT_BUFFER) { /* past the room a direct write leaves */
-            ob_direct_off(ob);
-            ob_flush(ob);
-        }
         if (len > OUT_BUFFER) {
             if (fwrite(v, 1, len, ob->fp) != len)
                 ob->failed = 1;
@@ -863,9 +804,11 @@ static uint64_t next_commented(const struct pass *p)
  * write failed. */
 static uint8_t *ob_room(struct outbuf *ob, size_t len)
 {
+    if (len > OUT_BUFFER)
+        return NULL;
     if (OUT_BUFFER - ob->n < len)
         ob_flush(ob);
-    return ob->failed || OUT_BUFFER - ob->n < len ? NULL : ob->b + ob->n;
+    return ob->failed ? NULL : ob->b + ob->n;
 }
 
 /* Frame f of a record without a stored block (pcap, ERF, libpcap's), with
@@ -1126,11 +1069,10 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
         goto out;
     }
     spool_next(&p);
-    if ((p.out.b = aligned_alloc(DIRECT_ALIGN, OUT_BUFFER)) == NULL) {
+    if ((p.out.b = malloc(OUT_BUFFER)) == NULL) {
         roce_complain(what, "out of memory");
         goto out;
     }
-    ob_direct_on(&p.out);
     /* the section header, with the first file's (a pcapng file's) options */
     for (size_t i = 0; i < rep->n_files || i == 0; i++) {
         struct roce_capture *c = i < rep->n_files ? open_again(rep->files[i]) : NULL;
@@ -1148,7 +1090,6 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
         if (copy_file(&p, c) != 0)
             goto out;
     }
-    ob_direct_off(&p.out); /* the tail, through the page cache */
     ob_flush(&p.out);
     if (p.out.failed)
         goto out;
@@ -1162,8 +1103,6 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
     }
     rc = 0;
 out:
-    if (p.out.fp != NULL)
-        ob_direct_off(&p.out); /* the stream as it was given */
     pass_free(&p);
     return rc;
 }

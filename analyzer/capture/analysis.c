@@ -54,7 +54,10 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
     uint64_t first = a->frame + 1;
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
         struct roce_frame_in in;
-        roce_capture_frame_in(&fr, ++a->frame, &in);
+        roce_capture_frame_in(&fr, a->frame + 1, &in);
+        if (a->keep != NULL && !a->keep(a->keep_ctx, &in))
+            continue;
+        a->frame++;
         if (in.frame == first || in.ts_ns < earliest)
             earliest = in.ts_ns;
         if (in.frame == first || in.ts_ns > latest)

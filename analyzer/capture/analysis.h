@@ -38,6 +38,13 @@ struct roce_analysis {
      * Reading stops early when *stop is set. */
     struct roce_split_part *split;
     atomic_int *stop;
+    /* When set, only the frames it keeps (nonzero) are analysed, numbered
+     * on among themselves (in->frame: the number a kept frame gets); the
+     * others are not counted (`rocescope localize --annotate --split-by`:
+     * one vantage point's frames of a file). Called for every frame, in
+     * order. */
+    int (*keep)(void *ctx, const struct roce_frame_in *in);
+    void *keep_ctx;
 };
 
 /* Read one capture file into a->engine. Returns 0, or -1 on a problem (file

@@ -388,6 +388,24 @@ enum roce_capture_status roce_capture_next(struct roce_capture *c, struct roce_c
                                  : not_a_frame(c, f, st);
 }
 
+size_t roce_capture_next_run(struct roce_capture *c, struct roce_capture_frame *f,
+                             struct roce_capture_record *rec, size_t max)
+{
+    if (c->fmt == NULL || c->fmt->frame_at == NULL)
+        return 0;
+    const uint8_t *p = c->src.p + c->src.off;
+    size_t left = roce_src_left(&c->src), o = 0, n = 0, len;
+    while (n < max) {
+        rec[n] = c->rd.rec;
+        if ((len = c->fmt->frame_at(&c->rd, p + o, left - o, &f[n], &rec[n])) == 0)
+            break;
+        o += len;
+        n++;
+    }
+    roce_src_skip(&c->src, o);
+    return n;
+}
+
 void roce_capture_blocks(struct roce_capture *c)
 {
     c->rd.blocks = 1;

@@ -92,6 +92,18 @@ struct roce_capture_record {
 #define ROCE_CAPTURE_TSRESOL_US 6
 #define ROCE_CAPTURE_TSRESOL_NS 9
 const struct roce_capture_record *roce_capture_record(const struct roce_capture *c);
+/* The next frames at once, for what copies every frame (--annotate): up to
+ * max frames into f and their records into rec, those roce_capture_next
+ * would give one by one, as far as they follow each other with nothing else
+ * between them and are at hand together (a classic pcap file's records, a
+ * pcapng file's packet blocks, in the bytes read or mapped). All are valid
+ * until the next call of a reading
+ * function. Returns how many: 0 when what comes next is not such a frame
+ * (another block, the end, a problem, a record left to libpcap, the end of
+ * the buffer, a format read a record at a time): roce_capture_next then
+ * reads it. The same frames as roce_capture_next, fewer calls. */
+size_t roce_capture_next_run(struct roce_capture *c, struct roce_capture_frame *f,
+                             struct roce_capture_record *rec, size_t max);
 const char *roce_capture_error(const struct roce_capture *c);
 void roce_capture_close(struct roce_capture *c);
 

@@ -147,5 +147,5 @@ static void lp_close(struct roce_rd *r)
 }
 
 const struct roce_capture_format roce_capture_libpcap = {
-    0, sizeof(struct lp), NULL, lp_open, lp_next, lp_close,
+    0, sizeof(struct lp), NULL, lp_open, lp_next, NULL, lp_close,
 };

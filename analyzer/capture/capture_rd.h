@@ -87,6 +87,13 @@ struct roce_capture_format {
      * stored: an ERF record is a frame of link type ERF (roce_capture_frame_in
      * takes out what it carries). */
     int (*next)(struct roce_rd *r, struct roce_capture_frame *f);
+    /* The record at p, when it is whole in the avail bytes at hand and a
+     * frame next would give as it is (into f, its record into rec, which
+     * holds r->rec): its length, the read position not moved; 0 for
+     * anything else (next then reads it). For runs of frames
+     * (roce_capture_next_run); NULL: the format gives a frame at a time. */
+    size_t (*frame_at)(const struct roce_rd *r, const uint8_t *p, size_t avail,
+                       struct roce_capture_frame *f, struct roce_capture_record *rec);
     /* Release what the state holds (also after an open that failed). NULL: nothing. */
     void (*close)(struct roce_rd *r);
 };

@@ -168,5 +168,5 @@ static int erf_next(struct roce_rd *r, struct roce_capture_frame *f)
 }
 
 const struct roce_capture_format roce_capture_erf = {
-    ROCE_FMT_FILE_ONLY, 0, erf_probe, erf_open, erf_next, NULL,
+    ROCE_FMT_FILE_ONLY, 0, erf_probe, erf_open, erf_next, NULL, NULL,
 };

@@ -91,6 +91,19 @@ static int classic_open(struct roce_rd *r)
     return 0;
 }
 
+/* The record at h (its header and incl_len bytes at hand) as a frame. */
+static inline void record(const struct roce_rd *r, const struct classic *k, const uint8_t *h,
+                          struct roce_capture_frame *f)
+{
+    uint32_t incl = roce_rd32(k->swapped, h + 8), orig = roce_rd32(k->swapped, h + 12);
+    f->ts_ns = (int64_t)roce_rd32(k->swapped, h) * ROCE_NS_PER_SEC +
+               (int64_t)roce_rd32(k->swapped, h + 4) * k->frac_ns;
+    f->caplen = incl;
+    f->wirelen = orig < incl ? incl : orig;
+    f->data = h + REC_HDR_LEN;
+    f->linktype = r->linktype;
+}
+
 /* The row's next: a record, or at one it does not take the file header
  * kept for libpcap. */
 static int classic_next(struct roce_rd *r, struct roce_capture_frame *f)
@@ -102,21 +115,35 @@ static int classic_next(struct roce_rd *r, struct roce_capture_frame *f)
             return ROCE_RD_END;
         return give_way(r, k);
     }
-    const uint8_t *h = s->p + s->off;
-    uint32_t sec = roce_rd32(k->swapped, h), frac = roce_rd32(k->swapped, h + 4);
-    uint32_t incl = roce_rd32(k->swapped, h + 8), orig = roce_rd32(k->swapped, h + 12);
+    uint32_t incl = roce_rd32(k->swapped, s->p + s->off + 8);
     if (incl > k->snaplen || !roce_src_need(s, REC_HDR_LEN + (size_t)incl))
         return give_way(r, k);
-    h = s->p + s->off; /* a stream's bytes may have moved */
-    f->ts_ns = (int64_t)sec * ROCE_NS_PER_SEC + (int64_t)frac * k->frac_ns;
-    f->caplen = incl;
-    f->wirelen = orig < incl ? incl : orig;
-    f->data = h + REC_HDR_LEN;
-    f->linktype = r->linktype;
+    record(r, k, s->p + s->off, f); /* a stream's bytes may have moved */
     roce_src_skip(s, REC_HDR_LEN + (size_t)incl);
     return ROCE_RD_FRAME;
 }
 
+/* The row's frame_at: the record at h, whole in the left bytes at hand,
+ * unless classic_next would give way at it. */
+static size_t classic_frame_at(const struct roce_rd *r, const uint8_t *h, size_t left,
+                               struct roce_capture_frame *f, struct roce_capture_record *rec)
+{
+    const struct classic *k = r->st;
+    (void)rec; /* the file's (r->rec): no block of its own */
+    if (left < REC_HDR_LEN)
+        return 0;
+    uint32_t incl = roce_rd32(k->swapped, h + 8);
+    if (incl > k->snaplen || left - REC_HDR_LEN < incl)
+        return 0;
+    record(r, k, h, f);
+    return REC_HDR_LEN + (size_t)incl;
+}
+
 const struct roce_capture_format roce_capture_pcap = {
-    ROCE_FMT_IN_PLACE, sizeof(struct classic), classic_probe, classic_open, classic_next, NULL,
+    .flags = ROCE_FMT_IN_PLACE,
+    .size = sizeof(struct classic),
+    .probe = classic_probe,
+    .open = classic_open,
+    .next = classic_next,
+    .frame_at = classic_frame_at,
 };

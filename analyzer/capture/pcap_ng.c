@@ -225,18 +225,30 @@ static int add_if(struct roce_rd_ng *r, const uint8_t *b, size_t n)
     return 0;
 }
 
-/* The checks every block passes, at o bytes past the read position: its
- * length (returned), or 0 when libpcap is to read it. */
+/* The length of the block at b, whole in the avail bytes at hand and of a
+ * length a block may have (its trailing length the same), else 0. */
+static size_t block_in(const struct roce_rd_ng *r, const uint8_t *b, size_t avail)
+{
+    if (avail < BLOCK_HDR_LEN)
+        return 0;
+    uint32_t len = roce_rd32(r->swapped, b + 4);
+    if (len < BLOCK_MIN_LEN || len % 4 != 0 || len > BLOCK_MAX_LEN || avail < len ||
+        roce_rd32(r->swapped, b + len - 4) != len)
+        return 0;
+    return len;
+}
+
+/* The checks every block passes, at o bytes past the read position (read
+ * in as needed): its length (returned), or 0 when libpcap is to read it. */
 static size_t block_at(struct roce_rd_ng *r, struct roce_src *s, size_t o)
 {
     if (!roce_src_need(s, o + BLOCK_HDR_LEN))
         return 0;
     uint32_t len = roce_rd32(r->swapped, s->p + s->off + o + 4);
     if (len < BLOCK_MIN_LEN || len % 4 != 0 || len > BLOCK_MAX_LEN ||
-        !roce_src_need(s, o + (size_t)len) ||
-        roce_rd32(r->swapped, s->p + s->off + o + len - 4) != len)
+        !roce_src_need(s, o + (size_t)len))
         return 0;
-    return len;
+    return block_in(r, s->p + s->off + o, roce_src_left(s) - o);
 }
 
 /* The row's close: the interfaces and the headers kept. */
@@ -367,6 +379,58 @@ static int64_t ts_of(const struct roce_rd_ng_if *i, uint64_t t)
     return roce_capture_ts_ns((int64_t)sec, (int64_t)(int)frac, 1);
 }
 
+/* The packet block b (len bytes, whole; its type: an EPB, SPB or PB) as a
+ * frame into f and its record into rec: NULL, or why this reader does not
+ * read it (give_way's words). */
+static inline __attribute__((always_inline)) const char *
+packet(const struct roce_rd_ng *r, const uint8_t *b, size_t len, uint32_t type,
+       struct roce_capture_frame *f, struct roce_capture_record *rec)
+{
+    const uint8_t *body = b + BLOCK_HDR_LEN;
+    size_t n = len - BLOCK_MIN_LEN, hdr;
+    uint32_t id, caplen, wirelen;
+    uint64_t t;
+    if (type != BT_SPB) {
+        if (n < EPB_BODY_LEN)
+            return "packet block too short";
+        id = type == BT_EPB ? roce_rd32(r->swapped, body) : roce_rd16(r->swapped, body);
+        t = (uint64_t)roce_rd32(r->swapped, body + 4) << 32 | roce_rd32(r->swapped, body + 8);
+        caplen = roce_rd32(r->swapped, body + 12);
+        wirelen = roce_rd32(r->swapped, body + 16);
+        hdr = EPB_BODY_LEN;
+    } else {
+        if (n < SPB_BODY_LEN || r->n_ifs == 0)
+            return "simple packet block too short or without interface";
+        id = 0;
+        t = 0;
+        wirelen = roce_rd32(r->swapped, body);
+        caplen = wirelen < r->ifs[0].snap ? wirelen : r->ifs[0].snap;
+        hdr = SPB_BODY_LEN;
+    }
+    if (id >= r->n_ifs)
+        return "packet on an interface without description";
+    const struct roce_rd_ng_if *i = &r->ifs[id];
+    if (caplen > (r->compatible ? r->first_snap : i->snap) || caplen > n - hdr)
+        return "packet longer than its block or the snapshot length";
+    f->ts_ns = ts_of(i, t);
+    f->caplen = caplen;
+    f->wirelen = wirelen < caplen ? caplen : wirelen;
+    f->data = body + hdr;
+    f->linktype = i->linktype;
+    rec->swapped = (uint8_t)r->swapped;
+    rec->section = r->section;
+    rec->block = b;
+    rec->block_len = (uint32_t)len;
+    rec->idb = r->pre + i->idb_off;
+    rec->idb_len = i->idb_len;
+    return NULL;
+}
+
+static int is_packet(uint32_t type)
+{
+    return type == BT_EPB || type == BT_PB || type == BT_SPB;
+}
+
 /* The row's next: a packet block, the blocks before it read or stepped
  * over. */
 static int ng_next(struct roce_rd *rd, struct roce_capture_frame *f)
@@ -388,67 +452,55 @@ static int ng_next(struct roce_rd *rd, struct roce_capture_frame *f)
             return give_way(rd, "block cut short or invalid");
         }
         const uint8_t *b = s->p + s->off, *body = b + BLOCK_HDR_LEN;
-        size_t n = len - BLOCK_MIN_LEN, hdr;
-        uint32_t type = roce_rd32(r->swapped, b), id, caplen, wirelen;
-        uint64_t t;
-        if (type == BT_EPB || type == BT_PB) {
-            if (n < EPB_BODY_LEN)
-                return give_way(rd, "packet block too short");
-            id = type == BT_EPB ? roce_rd32(r->swapped, body) : roce_rd16(r->swapped, body);
-            t = (uint64_t)roce_rd32(r->swapped, body + 4) << 32 | roce_rd32(r->swapped, body + 8);
-            caplen = roce_rd32(r->swapped, body + 12);
-            wirelen = roce_rd32(r->swapped, body + 16);
-            hdr = EPB_BODY_LEN;
-        } else if (type == BT_SPB) {
-            if (n < SPB_BODY_LEN || r->n_ifs == 0)
-                return give_way(rd, "simple packet block too short or without interface");
-            id = 0;
-            t = 0;
-            wirelen = roce_rd32(r->swapped, body);
-            caplen = wirelen < r->ifs[0].snap ? wirelen : r->ifs[0].snap;
-            hdr = SPB_BODY_LEN;
-        } else {
-            int st = other_block(rd, b, len);
-            if (st != 0)
-                return st;
+        uint32_t type = roce_rd32(r->swapped, b), id;
+        if (is_packet(type)) {
+            const char *why = packet(r, b, len, type, f, &rd->rec);
+            if (why != NULL)
+                return give_way(rd, why);
             roce_src_skip(s, len);
-            if (rd->blocks && type != BT_IDB && type != BT_SHB) {
-                /* handed out as stored (b stays valid until the next call);
-                 * an interface statistics block with its interface */
-                rd->rec.swapped = (uint8_t)r->swapped;
-                rd->rec.section = r->section;
-                rd->rec.block = b;
-                rd->rec.block_len = (uint32_t)len;
-                if (type == BT_ISB && n >= ISB_BODY_LEN &&
-                    (id = roce_rd32(r->swapped, body)) < r->n_ifs) {
-                    rd->rec.idb = r->pre + r->ifs[id].idb_off;
-                    rd->rec.idb_len = r->ifs[id].idb_len;
-                }
-                return ROCE_RD_BLOCK;
-            }
-            continue;
+            return ROCE_RD_FRAME;
         }
-        if (id >= r->n_ifs)
-            return give_way(rd, "packet on an interface without description");
-        const struct roce_rd_ng_if *i = &r->ifs[id];
-        if (caplen > (r->compatible ? r->first_snap : i->snap) || caplen > n - hdr)
-            return give_way(rd, "packet longer than its block or the snapshot length");
-        f->ts_ns = ts_of(i, t);
-        f->caplen = caplen;
-        f->wirelen = wirelen < caplen ? caplen : wirelen;
-        f->data = body + hdr;
-        f->linktype = i->linktype;
-        rd->rec.swapped = (uint8_t)r->swapped;
-        rd->rec.section = r->section;
-        rd->rec.block = b;
-        rd->rec.block_len = (uint32_t)len;
-        rd->rec.idb = r->pre + i->idb_off;
-        rd->rec.idb_len = i->idb_len;
+        int st = other_block(rd, b, len);
+        if (st != 0)
+            return st;
         roce_src_skip(s, len);
-        return ROCE_RD_FRAME;
+        if (rd->blocks && type != BT_IDB && type != BT_SHB) {
+            /* handed out as stored (b stays valid until the next call);
+             * an interface statistics block with its interface */
+            size_t n = len - BLOCK_MIN_LEN;
+            rd->rec.swapped = (uint8_t)r->swapped;
+            rd->rec.section = r->section;
+            rd->rec.block = b;
+            rd->rec.block_len = (uint32_t)len;
+            if (type == BT_ISB && n >= ISB_BODY_LEN &&
+                (id = roce_rd32(r->swapped, body)) < r->n_ifs) {
+                rd->rec.idb = r->pre + r->ifs[id].idb_off;
+                rd->rec.idb_len = r->ifs[id].idb_len;
+            }
+            return ROCE_RD_BLOCK;
+        }
     }
 }
 
+/* The row's frame_at: the packet block at b, whole in the avail bytes at
+ * hand, unless ng_next would give way at it. */
+static size_t ng_frame_at(const struct roce_rd *rd, const uint8_t *b, size_t avail,
+                          struct roce_capture_frame *f, struct roce_capture_record *rec)
+{
+    const struct roce_rd_ng *r = rd->st;
+    size_t len = block_in(r, b, avail);
+    if (len == 0)
+        return 0;
+    uint32_t type = roce_rd32(r->swapped, b);
+    return is_packet(type) && packet(r, b, len, type, f, rec) == NULL ? len : 0;
+}
+
 const struct roce_capture_format roce_capture_pcapng = {
-    ROCE_FMT_IN_PLACE, sizeof(struct roce_rd_ng), ng_probe, ng_open, ng_next, ng_close,
+    .flags = ROCE_FMT_IN_PLACE,
+    .size = sizeof(struct roce_rd_ng),
+    .probe = ng_probe,
+    .open = ng_open,
+    .next = ng_next,
+    .frame_at = ng_frame_at,
+    .close = ng_close,
 };

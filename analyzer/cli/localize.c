@@ -71,7 +71,8 @@ static const char lz_usage[] =
     "      --html PATH       also write the result as an HTML page to PATH\n"
     "      --annotate DIR    also write DIR/NAME.pcapng for each point: its capture\n"
     "                        with the comments of rocescope --annotate and, on the\n"
-    "                        frames they cite, localize's losses and CE marks\n"
+    "                        frames they cite, localize's losses and CE marks (a\n"
+    "                        split point NAME/KEY: DIR/NAME/KEY.pcapng, its frames)\n"
     "      --offset NAME=NS  the clock offset of point NAME in nanoseconds (its\n"
     "                        clock minus the first point's) instead of estimating it\n"
     "      --split-by KEY    erspan-session or outer-source: each ERSPAN session, or\n"
@@ -209,12 +210,6 @@ static int parse_args(int argc, char **argv, struct lz_args *a)
     }
     if (a->n_files > ROCE_VANTAGE_MAX_POINTS) {
         fprintf(stderr, "rocescope: localize: at most %d files\n", ROCE_VANTAGE_MAX_POINTS);
-        return usage_error();
-    }
-    if (a->annotate != NULL && a->split != ROCE_SPLIT_NONE) {
-        fputs("rocescope: localize: --annotate writes one file per capture: not with "
-              "--split-by\n",
-              stderr);
         return usage_error();
     }
     return 0;
@@ -531,14 +526,17 @@ static int write_output(struct lz_run *r, struct roce_writers *ws, const char *i
 }
 
 /* --annotate: a file per capture, DIR/NAME.pcapng, opened before the
- * readings. 0, or the exit status after a message (two points of one name:
- * usage). */
+ * readings; with --split-by the points are known after the first reading
+ * (open_split_annotated), only DIR is checked now. 0, or the exit status
+ * after a message (two points of one name: usage). */
 static int open_annotated(struct lz_run *r)
 {
     static char names[ROCE_VANTAGE_MAX_POINTS][NAME_LEN];
     const char *np[ROCE_VANTAGE_MAX_POINTS], *paths[ROCE_VANTAGE_MAX_POINTS];
     if (r->a.annotate == NULL)
         return 0;
+    if (r->a.split != ROCE_SPLIT_NONE)
+        return roce_lz_annotate_dir(r->a.annotate) != 0 ? ROCE_EXIT_OUTPUT : 0;
     for (int i = 0; i < r->a.n_files; i++) {
         name_input(r->a.files[i], &paths[i], names[i], NAME_LEN);
         np[i] = names[i];
@@ -549,7 +547,31 @@ static int open_annotated(struct lz_run *r)
                 return usage_error();
             }
     }
-    return roce_lz_annotate_open(&r->ann, r->a.annotate, (unsigned)r->a.n_files, np, paths) != 0
+    return roce_lz_annotate_open(&r->ann, r->a.annotate, (unsigned)r->a.n_files, np, paths,
+                                 ROCE_SPLIT_NONE, NULL) != 0
+               ? ROCE_EXIT_OUTPUT
+               : 0;
+}
+
+/* --annotate with --split-by: a file per point, DIR/NAME.pcapng for the
+ * rest of a file and DIR/NAME/KEY.pcapng for a split point (make_points'
+ * names), opened once the points are known. 0, or the exit status. */
+static int open_split_annotated(struct lz_run *r)
+{
+    const char *np[ROCE_VANTAGE_MAX_POINTS], *paths[ROCE_VANTAGE_MAX_POINTS];
+    struct roce_split_key keys[ROCE_VANTAGE_MAX_POINTS];
+    if (r->a.annotate == NULL || r->a.split == ROCE_SPLIT_NONE)
+        return 0;
+    for (unsigned i = 0; i < r->n_in; i++)
+        for (unsigned k = 0; k < r->in[i].n_sub; k++) {
+            int p = r->in[i].sub[k].point;
+            if (p < 0)
+                continue;
+            np[p] = r->names[p];
+            paths[p] = r->in[i].path;
+            keys[p] = r->in[i].sub[k].key;
+        }
+    return roce_lz_annotate_open(&r->ann, r->a.annotate, r->n_pt, np, paths, r->a.split, keys) != 0
                ? ROCE_EXIT_OUTPUT
                : 0;
 }
@@ -583,7 +605,8 @@ static int run(struct lz_run *r, struct roce_writers *ws)
         in->sample_keys = SAMPLE_KEYS;
         in->max_flows = r->a.cfg.max_flows;
     }
-    if ((rc = first_reading(r)) != 0 || (rc = make_points(r)) != 0)
+    if ((rc = first_reading(r)) != 0 || (rc = make_points(r)) != 0 ||
+        (rc = open_split_annotated(r)) != 0)
         return rc;
     r->v = roce_vantage_new(&r->a.vcfg, r->n_pt, r->vp, r->n_in);
     if (r->v == NULL) {

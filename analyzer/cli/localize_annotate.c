@@ -22,21 +22,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis.h"
+#include "localize_read.h"
 #include "names.h"
 #include "report.h"
 #include "writers.h"
 
 #define NAME_ESC_LEN 512 /* a point's name, escaped */
 
-int roce_lz_annotate_open(struct lz_annotate *la, const char *dir, unsigned n,
-                          const char *const *names, const char *const *inputs)
+int roce_lz_annotate_dir(const char *dir)
 {
     struct stat st;
-    char esc[NAME_ESC_LEN];
-    memset(la, 0, sizeof *la);
-    la->dir = dir;
     if (stat(dir, &st) != 0) {
         roce_complain(dir, strerror(errno));
         return -1;
@@ -45,8 +43,49 @@ int roce_lz_annotate_open(struct lz_annotate *la, const char *dir, unsigned n,
         roce_complain(dir, "--annotate: not a folder (localize writes one file per point in it)");
         return -1;
     }
+    return 0;
+}
+
+/* The folder of a split point's file (path: DIR/NAME/KEY.pcapng, cut at its
+ * last '/' while made), made when missing. 0, or -1 with the message
+ * printed. */
+static int point_folder(struct lz_annotate *la, char *path)
+{
+    struct stat st;
+    char *slash = strrchr(path, '/');
+    *slash = '\0';
+    int rc = 0;
+    if (mkdir(path, 0777) == 0) {
+        if ((la->made[la->n_made] = strdup(path)) == NULL) {
+            rmdir(path);
+            roce_complain("localize", "out of memory");
+            rc = -1;
+        } else {
+            la->n_made++;
+        }
+    } else if (errno != EEXIST || stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        roce_complain(path, errno == EEXIST ? "--annotate: not a folder (a split point's file "
+                                              "goes in a folder of its file's name)"
+                                            : strerror(errno));
+        rc = -1;
+    }
+    *slash = '/';
+    return rc;
+}
+
+int roce_lz_annotate_open(struct lz_annotate *la, const char *dir, unsigned n,
+                          const char *const *names, const char *const *inputs,
+                          enum roce_vantage_split split, const struct roce_split_key *keys)
+{
+    char esc[NAME_ESC_LEN];
+    memset(la, 0, sizeof *la);
+    la->dir = dir;
+    la->split = split;
+    if (roce_lz_annotate_dir(dir) != 0)
+        return -1;
     for (unsigned i = 0; i < n; i++) {
-        /* the name as printed (control characters escaped); a name has no '/' */
+        /* the name as printed (control characters escaped); a file's name
+         * has no '/', a split point's is NAME/KEY */
         if (asprintf(&la->path[i], "%s/%s.pcapng", dir,
                      roce_name_escape(names[i], esc, sizeof esc)) < 0) {
             la->path[i] = NULL;
@@ -55,7 +94,13 @@ int roce_lz_annotate_open(struct lz_annotate *la, const char *dir, unsigned n,
             return -1;
         }
         la->input[i] = inputs[i];
+        if (keys != NULL)
+            la->key[i] = keys[i];
         la->n = i + 1;
+        if (keys != NULL && keys[i].has && point_folder(la, la->path[i]) != 0) {
+            roce_lz_annotate_free(la);
+            return -1;
+        }
         if (roce_output_open(&la->out[i], la->path[i]) != 0) {
             roce_complain(la->path[i], roce_output_error());
             memset(&la->out[i], 0, sizeof la->out[i]);
@@ -186,6 +231,33 @@ static void on_verdict(const struct roce_verdict *v, void *ctx)
     w->w->ops->verdict(w, v);
 }
 
+/* A split point's frames of its file (the keep of struct roce_analysis and
+ * of the writer): those of its key. The analysis' also renumbers the notes
+ * (by frame of the file, as localize cites frames) as the point's frames
+ * are numbered. */
+struct point_frames {
+    struct roce_decode_cfg dc;
+    enum roce_vantage_split split;
+    struct roce_split_key key;
+    uint64_t file_frame, kept; /* frames of the file seen, of them kept */
+    struct roce_writer_note *notes;
+    size_t n_notes, next;
+};
+
+static int point_keeps(void *ctx, const struct roce_frame_in *in)
+{
+    struct point_frames *pf = ctx;
+    struct roce_split_key k;
+    pf->file_frame++;
+    roce_localize_split_key(pf->split, &pf->dc, in, &k);
+    if (memcmp(&k, &pf->key, sizeof k) != 0)
+        return 0;
+    pf->kept++;
+    for (; pf->next < pf->n_notes && pf->notes[pf->next].frame <= pf->file_frame; pf->next++)
+        pf->notes[pf->next].frame = pf->notes[pf->next].frame == pf->file_frame ? pf->kept : 0;
+    return 1;
+}
+
 /* Point i's file: its analysis into the writer, then its document. 0 or
  * -1 (message printed; the file discarded). */
 static int write_point(struct lz_annotate *la, unsigned i, const struct roce_config *cfg,
@@ -198,6 +270,15 @@ static int write_point(struct lz_annotate *la, unsigned i, const struct roce_con
     char msg[ROCE_ANALYSIS_ERR_LEN];
     const char *files[1] = {la->input[i]};
     int werr = 1;
+    struct point_frames analysed, written;
+
+    memset(&analysed, 0, sizeof analysed);
+    analysed.dc = (struct roce_decode_cfg){cfg->udp_port, cfg->vxlan_port, 0};
+    analysed.split = la->split;
+    analysed.key = la->key[i];
+    written = analysed;
+    analysed.notes = ns->n;
+    analysed.n_notes = ns->count;
 
     memset(&w, 0, sizeof w);
     memset(&run, 0, sizeof run);
@@ -210,6 +291,11 @@ static int write_point(struct lz_annotate *la, unsigned i, const struct roce_con
     w.notes = ns->n;
     w.n_notes = ns->count;
     memset(&la->out[i], 0, sizeof la->out[i]); /* w owns it now */
+    if (la->split != ROCE_SPLIT_NONE) {        /* the point's frames of its file */
+        w.keep = run.keep = point_keeps;
+        w.keep_ctx = &written;
+        run.keep_ctx = &analysed;
+    }
     if (w.w == NULL || w.w->ops->start(&w) != 0) {
         roce_complain(w.path, "out of memory");
         roce_output_abort(&w.out);
@@ -273,4 +359,9 @@ void roce_lz_annotate_free(struct lz_annotate *la)
         la->path[i] = NULL;
     }
     la->n = 0;
+    for (unsigned i = 0; i < la->n_made; i++) { /* what is left empty: nothing behind */
+        rmdir(la->made[i]);
+        free(la->made[i]);
+    }
+    la->n_made = 0;
 }

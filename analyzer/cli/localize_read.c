@@ -14,18 +14,24 @@
 
 #include "capture.h"
 
+void roce_localize_split_key(enum roce_vantage_split split, const struct roce_decode_cfg *dc,
+                             const struct roce_frame_in *fi, struct roce_split_key *k)
+{
+    memset(k, 0, sizeof *k);
+    if (split != ROCE_SPLIT_NONE) {
+        struct roce_pkt pkt;
+        roce_decode(dc, fi->linktype, fi->data, fi->caplen, fi->wirelen, &pkt);
+        roce_vantage_split_key(&pkt, split, k);
+    }
+}
+
 /* The point a frame belongs to; NULL when the file already has as many
  * points as an analysis may have (then the frame is not read). */
 static struct lz_sub *sub_of(struct lz_input *in, const struct roce_decode_cfg *dc,
                              const struct roce_frame_in *fi, int first)
 {
     struct roce_split_key k;
-    memset(&k, 0, sizeof k);
-    if (in->split != ROCE_SPLIT_NONE) {
-        struct roce_pkt pkt;
-        roce_decode(dc, fi->linktype, fi->data, fi->caplen, fi->wirelen, &pkt);
-        roce_vantage_split_key(&pkt, in->split, &k);
-    }
+    roce_localize_split_key(in->split, dc, fi, &k);
     for (unsigned i = 0; i < in->n_sub; i++)
         if (memcmp(&in->sub[i].key, &k, sizeof k) == 0)
             return &in->sub[i];

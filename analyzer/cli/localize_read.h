@@ -66,6 +66,12 @@ struct lz_input {
     struct lz_queue q;
 };
 
+/* The split key of frame fi (decoded with dc, the ICRC unchecked): which
+ * point of its file it belongs to (all zero without a split, and for the
+ * frames the split does not claim). */
+void roce_localize_split_key(enum roce_vantage_split split, const struct roce_decode_cfg *dc,
+                             const struct roce_frame_in *fi, struct roce_split_key *k);
+
 /* The first reading (a thread body: arg is a struct lz_input). Engines are
  * freed at its end; the samples stay for roce_vantage_estimate. */
 void *roce_localize_read_first(void *arg);

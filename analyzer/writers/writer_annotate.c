@@ -24,11 +24,15 @@
  * stored, its comments merged in from the spool, the diagnoses' evidence
  * frames (bounded by the report) and, on frame 1, the summary's head. Frames
  * cannot be written as they settle: the first frame's comment is known only
- * at the end. Memory holds one frame and its comments; the spool holds the
- * verdicts' lines, never the frames. The row says ROCE_WRITER_FILES: the
- * command line keeps standard input for the second reading (a copy in a
- * temporary file when it is a pipe, roce_capture_stdin_keep) and refuses
- * named pipes (save the capture to a file first).
+ * at the end. Memory holds a run of frames (the reader's, at most RUN_MAX)
+ * and a frame's comments; the spool holds the verdicts' lines, never the
+ * frames. The frames without a comment, the bulk of a capture, take a
+ * short way (put_plain, put_stored): written straight into the output
+ * buffer, or copied whole, not piece by piece through the options buffer.
+ * The row says ROCE_WRITER_FILES: the command line keeps standard input for
+ * the second reading (a copy in a temporary file when it is a pipe,
+ * roce_capture_stdin_keep) and refuses named pipes (save the capture to a
+ * file first).
  *
  * What is copied as stored: a pcapng record's interface (its description
  * block, with its name, time stamp resolution and other options), its time
@@ -88,6 +92,7 @@
 #define SNAP_ANY        0u         /* an IDB's snapshot length: no limit */
 #define OUT_BUFFER      (1u << 20) /* the output stream's buffer */
 #define CAPTURE_MSG_LEN 512u       /* a reader's messages (not shown: the analysis showed them) */
+#define RUN_MAX         64u        /* frames read at once */
 
 /* Options of an IDB and of a packet block whose values are numbers, by
  * width (to be written in this machine's order when the input's was the
@@ -511,6 +516,7 @@ struct evidence {
 /* The second pass over the capture files. */
 struct pass {
     struct outbuf out;
+    const struct roce_writer_run *r;
     struct annotate *a;
     char **lines; /* the diagnoses' lines, one per subject (owned) */
     size_t n_lines;
@@ -535,6 +541,9 @@ struct pass {
     unsigned n_synth;
     uint32_t n_ifs; /* interfaces written */
     int oom;
+    /* the frames read at once (roce_capture_next_run) and their records */
+    struct roce_capture_frame run[RUN_MAX];
+    struct roce_capture_record recs[RUN_MAX];
 };
 
 static int by_frame(const void *x, const void *y)
@@ -771,6 +780,125 @@ static int put_frame(struct pass *p, const struct roce_capture_frame *f,
     return rc;
 }
 
+/* ---- frames without comments: the bulk of the capture ---- */
+
+/* The first frame from p->frame + 1 on that may get a comment: frame 1
+ * (the summary's head), the spool's next, the next evidence frame, the next
+ * note. Frames before it have none and take the short ways below; a frame
+ * it names takes put_frame, whose frame_comments also steps over what is
+ * left behind. */
+static uint64_t next_commented(const struct pass *p)
+{
+    uint64_t n = p->frame == 0 ? 1 : UINT64_MAX;
+    if (p->spooled_frame != 0 && p->spooled_frame < n)
+        n = p->spooled_frame;
+    if (p->next_ev < p->n_ev && p->ev[p->next_ev].frame < n)
+        n = p->ev[p->next_ev].frame;
+    if (p->next_note < p->n_notes && p->notes[p->next_note].frame < n)
+        n = p->notes[p->next_note].frame;
+    return n;
+}
+
+/* Room for len more bytes in the output buffer (flushed when short): a
+ * pointer to them, NULL when a block that long takes put_block's way or a
+ * write failed. */
+static uint8_t *ob_room(struct outbuf *ob, size_t len)
+{
+    if (len > OUT_BUFFER)
+        return NULL;
+    if (OUT_BUFFER - ob->n < len)
+        ob_flush(ob);
+    return ob->failed ? NULL : ob->b + ob->n;
+}
+
+/* Frame f of a record without a stored block (pcap, ERF, libpcap's), with
+ * no comment, on an interface already written: its enhanced packet block
+ * (no options) straight into the output buffer, as put_frame writes it. 1,
+ * or 0 when put_frame is to write it (a new interface, a block longer than
+ * the buffer, a write that failed). */
+static int put_plain(struct pass *p, const struct roce_capture_frame *f, uint8_t tsresol)
+{
+    unsigned i = 0;
+    while (i < p->n_synth &&
+           (p->synth[i].linktype != f->linktype || p->synth[i].tsresol != tsresol))
+        i++;
+    size_t data = ((size_t)f->caplen + 3) / 4 * 4;
+    uint32_t total = (uint32_t)(BLOCK_MIN_LEN + EPB_BODY_LEN + data);
+    uint8_t *w;
+    if (i == p->n_synth || (w = ob_room(&p->out, total)) == NULL)
+        return 0;
+    uint64_t units = f->ts_ns < 0 ? 0 : (uint64_t)f->ts_ns;
+    if (tsresol == ROCE_CAPTURE_TSRESOL_US)
+        units /= 1000;
+    uint32_t h[BLOCK_HDR_LEN / 4 + EPB_BODY_LEN / 4] = {
+        BT_EPB,          total,     p->synth[i].id, (uint32_t)(units >> 32),
+        (uint32_t)units, f->caplen, f->wirelen};
+    memcpy(w, h, sizeof h);
+    if (data != 0)
+        memset(w + sizeof h + data - 4, 0, 4); /* the padding, under the data's last word */
+    memcpy(w + sizeof h, f->data, f->caplen);
+    memcpy(w + sizeof h + data, &total, sizeof total);
+    p->out.n += total;
+    return 1;
+}
+
+/* Nonzero when the options of a packet block (n > 0 bytes, in this
+ * machine's order) are as opts_copy and put_block would write them again:
+ * options other than the end, their values padded with zeros, then the end
+ * option, ending the block. */
+static int opts_as_written(const uint8_t *o, size_t n)
+{
+    for (size_t off = 0; n - off >= OPT_HDR_LEN;) {
+        unsigned code = get16(0, o + off), len = get16(0, o + off + 2);
+        size_t padded = ((size_t)len + 3) / 4 * 4;
+        if (code == OPT_END)
+            return len == 0 && off != 0 && off + OPT_HDR_LEN == n;
+        if (n - off - OPT_HDR_LEN < padded)
+            return 0;
+        for (size_t k = len; k < padded; k++)
+            if (o[off + OPT_HDR_LEN + k] != 0)
+                return 0;
+        off += OPT_HDR_LEN + padded;
+    }
+    return 0;
+}
+
+/* Frame f of a pcapng enhanced packet block in this machine's byte order
+ * (rec), with no comment, on an interface already written, whose padding
+ * and options put_frame would write as they are: the block copied whole,
+ * its interface id the output's. 1, or 0 when put_frame is to write it. */
+static int put_stored(struct pass *p, const struct roce_capture_frame *f,
+                      const struct roce_capture_record *rec)
+{
+    const uint8_t *b = rec->block, *body = b + BLOCK_HDR_LEN;
+    uint32_t in_id = get32(0, body), len = rec->block_len;
+    if (rec->swapped || get32(0, b) != BT_EPB || rec->section != p->section || in_id >= p->n_ids ||
+        p->ids[in_id] == 0)
+        return 0;
+    size_t data_end = EPB_BODY_LEN + ((size_t)f->caplen + 3) / 4 * 4, body_n = len - BLOCK_MIN_LEN;
+    for (size_t k = EPB_BODY_LEN + f->caplen; k < data_end; k++)
+        if (body[k] != 0)
+            return 0;
+    uint8_t *w;
+    if ((data_end != body_n && !opts_as_written(body + data_end, body_n - data_end)) ||
+        (w = ob_room(&p->out, len)) == NULL)
+        return 0;
+    uint32_t id = p->ids[in_id] - 1;
+    memcpy(w, b, len);
+    memcpy(w + BLOCK_HDR_LEN, &id, sizeof id);
+    p->out.n += len;
+    return 1;
+}
+
+/* Nonzero when frame f (the next frame of the document when it is) is one
+ * of the frames the document holds (struct roce_writer_run's keep). */
+static int kept(struct pass *p, const struct roce_capture_frame *f)
+{
+    struct roce_frame_in in;
+    roce_capture_frame_in(f, p->frame + 1, &in);
+    return p->r->keep(p->r->keep_ctx, &in);
+}
+
 /* A name resolution block's records (body, n bytes in the input's byte
  * order) in this machine's order into o's buffer, as records; the length of
  * the records with their end, or 0 when they are not whole. */
@@ -849,7 +977,6 @@ static struct roce_capture *open_again(const char *path)
 static int copy_file(struct pass *p, struct roce_capture *c)
 {
     char msg[CAPTURE_MSG_LEN];
-    struct roce_capture_frame f;
     if (c == NULL)
         return 0;
     if (roce_capture_linktype_check(roce_capture_linktype(c), roce_capture_linktype_name(c), msg,
@@ -863,15 +990,39 @@ static int copy_file(struct pass *p, struct roce_capture *c)
         memset(p->ids, 0, p->n_ids * sizeof *p->ids);
     int rc = 0;
     uint32_t n_ifs = p->n_ifs;
-    enum roce_capture_status st;
+    enum roce_capture_status st = ROCE_CAPTURE_END;
     roce_capture_blocks(c);
-    while (rc == 0 && (st = roce_capture_next(c, &f)) > ROCE_CAPTURE_END)
-        rc = st == ROCE_CAPTURE_FRAME ? put_frame(p, &f, roce_capture_record(c), ++p->frame)
-                                      : put_other(p, roce_capture_record(c));
+    uint64_t commented = next_commented(p);
+    while (rc == 0) {
+        size_t n = roce_capture_next_run(c, p->run, p->recs, RUN_MAX);
+        if (n == 0) { /* one at a time: a frame, or what is not */
+            if ((st = roce_capture_next(c, &p->run[0])) <= ROCE_CAPTURE_END)
+                break;
+            p->recs[0] = *roce_capture_record(c);
+            if (st != ROCE_CAPTURE_FRAME) {
+                rc = put_other(p, &p->recs[0]);
+                continue;
+            }
+            n = 1;
+        }
+        for (size_t i = 0; rc == 0 && i < n; i++) {
+            const struct roce_capture_frame *f = &p->run[i];
+            const struct roce_capture_record *rec = &p->recs[i];
+            if (p->r->keep != NULL && !kept(p, f))
+                continue;
+            if (p->frame + 1 < commented &&
+                (rec->block == NULL ? put_plain(p, f, rec->tsresol) : put_stored(p, f, rec))) {
+                p->frame++;
+                continue;
+            }
+            rc = put_frame(p, f, rec, ++p->frame);
+            commented = next_commented(p);
+        }
+    }
     if (rc == 0 && p->n_ifs == n_ifs && st == ROCE_CAPTURE_END) {
         /* no packet: the file's interface all the same, as a copy would */
-        f.linktype = roce_capture_linktype(c);
-        rc = interface_of(p, &f, roce_capture_record(c), 0) < 0 ? -1 : 0;
+        struct roce_capture_frame none = {.linktype = roce_capture_linktype(c)};
+        rc = interface_of(p, &none, roce_capture_record(c), 0) < 0 ? -1 : 0;
     }
     roce_capture_close(c);
     return rc;
@@ -908,6 +1059,7 @@ static int annotate_report(const struct roce_writer_run *r, FILE *out,
     }
     memset(&p, 0, sizeof p);
     p.out.fp = out;
+    p.r = r;
     p.a = a;
     p.notes = r->notes;
     p.n_notes = r->n_notes;

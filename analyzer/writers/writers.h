@@ -88,6 +88,12 @@ struct roce_writer_run {
     const struct roce_outputs *outputs;   /* the outputs chosen (roce_writers_init's) */
     const struct roce_writer_note *notes; /* by frame, then in order (NULL: none; borrowed) */
     size_t n_notes;
+    /* the frames of the capture files its document holds, when not all (a
+     * ROCE_WRITER_FILES writer: --annotate): those keep keeps, numbered on
+     * among themselves as struct roce_analysis' keep numbers them (NULL:
+     * every frame) */
+    int (*keep)(void *ctx, const struct roce_frame_in *in);
+    void *keep_ctx;
 };
 
 /* The document a writer writes at the end. */

@@ -242,6 +242,17 @@ def pcapng_blocks(path):
     return out
 
 
+def annotate_bytes(c, tool, tmp, data, name, what):
+    """The capture data written to tmp/name and annotated: the annotated
+    file's path, or None when rocescope failed (a check that failed)."""
+    inp, out = os.path.join(tmp, name), os.path.join(tmp, "annotated-" + name)
+    with open(inp, "wb") as f:
+        f.write(data)
+    p = run([tool, "--annotate", out, "-o", os.devnull, inp])
+    ok = c.true(f"{what}: exit {p.returncode} {p.stderr.decode().strip()}", p.returncode == 0)
+    return out if ok else None
+
+
 def check_blocks(c, tool, caps, tmp, tshark):
     """The blocks besides packets and the section header's options, copied
     (tests/README.md, annotate)."""
@@ -250,12 +261,8 @@ def check_blocks(c, tool, caps, tmp, tshark):
     _, want = blocks_pcapng(sample)  # what each block is in this machine's order
     for e, order in (("<", "little-endian"), (">", "big-endian")):
         data, _ = blocks_pcapng(sample, e)
-        inp, out = os.path.join(tmp, f"blocks-{order}.pcapng"), os.path.join(tmp, "blocks.pcapng")
-        with open(inp, "wb") as f:
-            f.write(data)
-        p = run([tool, "--annotate", out, "-o", os.devnull, inp])
-        if not c.true(f"{order} blocks: exit {p.returncode} {p.stderr.decode().strip()}",
-                      p.returncode == 0):
+        out = annotate_bytes(c, tool, tmp, data, f"blocks-{order}.pcapng", f"{order} blocks")
+        if out is None:
             continue
         got = pcapng_blocks(out)
         types = [t for t, _ in got]
@@ -284,6 +291,54 @@ def check_blocks(c, tool, caps, tmp, tshark):
         code, names = tshark("-r", out, "-N", "n", "-T", "fields", "-e", "frame.number")
         c.true(f"{order} blocks: tshark reads the copy (exit {code})",
                code == 0 and len(names.split()) == n)
+
+
+def check_packet_blocks(c, tool, caps, tmp):
+    """Enhanced packet blocks in this machine's order are written as the
+    writer writes any block (the frames without a comment are copied whole
+    when that gives the same bytes, writer_annotate.c): the interfaces
+    numbered in the order of their first packet, the data padded with
+    zeros, the options as they were (without their end option when it is
+    all there is, and with one when it is missing), on a file whose packets
+    have each of those, and which is read in runs (a pcapng file of many
+    packets)."""
+    sample = os.path.join(caps, "loss_receiver.pcap")
+    frames = [(ts + k * 10**9, d) for k in range(40)  # more than a run of frames at once
+              for ts, d in cf.frames_of(sample)]
+    flags = cf.opt(2, struct.pack("<I", 1))
+    out = cf.shb() + cf.idb(cf.LINKTYPE_ETHERNET, tsresol=9, name="a")
+    out += cf.idb(cf.LINKTYPE_ETHERNET, tsresol=9, name="b")
+    want = []  # each EPB's body as written: the interface of the output, then the rest
+    for i, (ts, d) in enumerate(frames):
+        ifid = 1 if i < 3 else i % 2  # interface 1 first: it becomes the output's 0
+        head = struct.pack("<IIII", ts >> 32, ts & 0xFFFFFFFF, len(d), len(d))
+        pad = (4 - len(d) % 4) % 4
+        kind = i % 5
+        if kind == 1:  # an option and its end
+            tail, wrote = flags + cf.opts_end(), flags + cf.opts_end()
+        elif kind == 2:  # padding that is not zero
+            tail, wrote = b"", b""
+        elif kind == 3:  # an end option alone: no options
+            tail, wrote = cf.opts_end(), b""
+        elif kind == 4:  # an option without its end
+            tail, wrote = flags, flags + cf.opts_end()
+        else:
+            tail, wrote = b"", b""
+        data = d + (b"\xff" if kind == 2 else b"\0") * pad
+        out += cf.block(cf.EPB, struct.pack("<I", ifid) + head + data + tail)
+        want.append(struct.pack("<I", 1 - ifid) + head + d + b"\0" * pad + wrote)
+    got = annotate_bytes(c, tool, tmp, out, "packet-blocks.pcapng", "packet blocks")
+    if got is None:
+        return
+    bodies = [b for t, b in pcapng_blocks(got) if t == cf.EPB]
+    commented = {n for n, lines in pcapng_comments(got).items() if lines}
+    bad = [i + 1 for i, (b, w) in enumerate(zip(bodies, want))
+           if (i + 1) not in commented and b != w]
+    c.true(f"packet blocks: {len(bodies)} written, {len(want)} in the input",
+           len(bodies) == len(want))
+    c.true(f"packet blocks: the frames without a comment as the writer writes them "
+           f"(differing: {bad[:5]}; {len(want) - len(commented)} checked)",
+           not bad and len(want) - len(commented) > len(want) // 4)
 
 
 def pcapng_comments(path):
@@ -461,6 +516,80 @@ def localize_points(c, tool, lz, tmp, tshark, names, frames=True):
     return noted
 
 
+def check_localize_split(c, tool, lz, tmp, tshark):
+    """`localize --annotate DIR --split-by KEY` on one file that holds a
+    collector's two ERSPAN sessions (mirror.pcap) and, unmirrored, tap B's
+    frames (the rest of the file, a point of its own): DIR/NAME/KEY.pcapng
+    per split point and DIR/NAME.pcapng for the rest, each holding that
+    point's frames (told apart here by stock tshark: the ERSPAN session, the
+    outer source address) in the order of the file, with the comments
+    `rocescope --annotate` gives a capture of those frames alone and
+    localize's lines on the frames the JSON result cites, renumbered;
+    nothing left behind when the run fails."""
+    frames = sorted(cf.frames_of(os.path.join(lz, "mirror.pcap")) +
+                    cf.frames_of(os.path.join(lz, "tap_b.pcap")), key=lambda f: f[0])
+    cap = os.path.join(tmp, "collector.pcap")
+    with open(cap, "wb") as f:
+        f.write(cf.pcap_at(frames))
+    code, out = tshark("-r", cap, "-T", "fields", "-e", "erspan.spanid", "-e", "ip.src")
+    rows = [line.split("\t") for line in out.splitlines()]
+    c.true(f"split: tshark reads the collector's file ({code}, {len(rows)} of {len(frames)})",
+           code == 0 and len(rows) == len(frames))
+    for split in ("erspan-session", "outer-source"):
+        keys = [(r[0] if split == "erspan-session" else r[1].split(",")[0]) if r[0] else None
+                for r in rows]
+        out_dir = os.path.join(tmp, "localize-split-" + split)
+        os.mkdir(out_dir)
+        p = run([tool, "localize", "--json", "--split-by", split, "--annotate", out_dir, cap])
+        if not c.true(f"split {split}: exit {p.returncode} {p.stderr.decode().strip()!r}",
+                      p.returncode == 0):
+            continue
+        doc = json.loads(p.stdout)
+        names = [v["name"] for v in doc["vantage_points"]]
+        written = sorted(os.path.relpath(os.path.join(d, f), out_dir)
+                         for d, _, fs in os.walk(out_dir) for f in fs)
+        c.true(f"split {split}: a file per point, {written} for {names}",
+               written == sorted(n + ".pcapng" for n in names) and len(names) == 3 and
+               "collector" in names)
+        for name in names:
+            key = name.split("/", 1)[1] if "/" in name else None
+            numbers = [i + 1 for i, k in enumerate(keys) if k == key]  # in the whole file
+            part = os.path.join(tmp, "part.pcap")
+            with open(part, "wb") as f:
+                f.write(cf.pcap_at([frames[n - 1] for n in numbers]))
+            got = os.path.join(out_dir, name + ".pcapng")
+            c.true(f"split {split} {name}: its {len(numbers)} frames (tshark)",
+                   numbers and tshark.packets(got, False)[2:] == tshark.packets(part, False)[2:])
+            alone = os.path.join(tmp, "part-alone.pcapng")
+            run([tool, "--annotate", alone, "-o", os.devnull, part])
+            code, want = tshark.comments(alone)
+            code2, have = tshark.comments(got)
+            local = {n: i + 1 for i, n in enumerate(numbers)}
+            extra = {local[f]: lines for f, lines in localize_lines(doc, name).items()}
+            for frame, lines in extra.items():
+                want.setdefault(frame, []).extend(lines)
+            # the title names the file the frames come from: the same words
+            want[1][0] = want[1][0].replace(part, cap)
+            bad = [f for f in set(want) | set(have) if want.get(f, []) != have.get(f, [])]
+            c.true(f"split {split} {name}: the comments of rocescope --annotate of its frames "
+                   f"alone, then localize's ({sum(map(len, extra.values()))} lines; frames "
+                   f"differing: {sorted(bad)[:5]})", code == code2 == 0 and not bad)
+    # a run that fails leaves no folder it made: the second file's folder
+    # is a file, once the first file's folder was made
+    out_dir = os.path.join(tmp, "localize-split-failed")
+    os.mkdir(out_dir)
+    other = os.path.join(tmp, "other.pcap")
+    shutil.copy(cap, other)
+    with open(os.path.join(out_dir, "other"), "w") as f:
+        f.write("not a folder")
+    p = run([tool, "localize", "--split-by", "erspan-session", "--annotate", out_dir, "-o",
+             os.devnull, cap, other])
+    c.true(f"split, a point's folder is a file: exit {p.returncode} "
+           f"{p.stderr.decode().strip()!r}, nothing left: {os.listdir(out_dir)}",
+           p.returncode == 3 and "not a folder" in p.stderr.decode() and
+           os.listdir(out_dir) == ["other"])
+
+
 def check_localize(c, tool, caps, tmp, tshark):
     """`rocescope localize --annotate DIR`: DIR/NAME.pcapng per point, its
     capture frame for frame, with the comments `rocescope --annotate` gives
@@ -478,11 +607,8 @@ def check_localize(c, tool, caps, tmp, tshark):
            noted["tap_a"] >= 5 and noted["up_s1_s2"] == 3 and noted["cycle_s1_s2"] >= 7)
     inputs = [os.path.join(lz, "tap_a.pcap"), os.path.join(lz, "tap_b.pcap")]
     out_dir = os.path.join(tmp, "localize-tap_a")
+    check_localize_split(c, tool, lz, tmp, tshark)
     # usage and safety
-    p = run([tool, "localize", "--annotate", out_dir, "--split-by", "outer-source",
-             os.path.join(lz, "mirror.pcap")])
-    c.true(f"localize --annotate with --split-by refused: exit {p.returncode}",
-           p.returncode == 2 and "--split-by" in p.stderr.decode())
     p = run([tool, "localize", "--annotate", inputs[0], "-o", os.devnull, *inputs])
     c.true(f"localize --annotate on a file, not a folder: exit {p.returncode} "
            f"{p.stderr.decode().strip()!r}",
@@ -640,6 +766,7 @@ def main():
 
     # ---- the blocks besides packets, the section header's options
     check_blocks(c, tool, caps, tmp, tshark)
+    check_packet_blocks(c, tool, caps, tmp)
 
     # ---- the comments of every sample capture against --events
     samples = sorted(glob.glob(os.path.join(caps, "*.pcap")) +

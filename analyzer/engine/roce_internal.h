@@ -47,6 +47,7 @@ struct pause_rec {
     uint64_t frame;     /* its first XOFF */
     uint32_t mac;       /* the sender's MAC table entry + 1, 0: untracked */
     uint8_t prio;       /* 0..7, ROCE_PFC_PRIORITIES: link PAUSE */
+    uint32_t listed;    /* its place in totals.pause_list + 1, 0: not listed */
 };
 
 /* A CM REQ waiting for its REP (roce_cm.c). */

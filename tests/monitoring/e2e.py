@@ -287,7 +287,7 @@ def report_counters(rep):
     for k in ("flows_created", "flows_evicted", "flows_retired", "verdicts_forced",
               "ce_tracking_overflow", "cnp_tracking_overflow", "alloc_failures", "dcqcn_untracked",
               "gap_tracking_overflow", "macs_untracked", "udp_sports_untracked",
-              "victims_untracked", "incast_receivers_evicted", "incast_receivers_unlisted",
+              "victims_untracked", "pauses_unlisted", "incast_receivers_evicted", "incast_receivers_unlisted",
               "incast_senders_untracked"):
         put(k + "_total", lim[k])
     live = c["live"]

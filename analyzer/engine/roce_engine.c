@@ -115,6 +115,7 @@ void roce_engine_free(struct roce_engine *e)
     roce_ring_free(&e->dcq);
     roce_hosts_free(e);
     roce_incast_free(e);
+    roce_cnpdst_free(e);
     free(e);
 }
 

@@ -220,6 +220,7 @@ struct roce_totals {
     uint64_t incast_receivers_evicted;  /* receivers dropped from the incast table (bound) */
     uint64_t incast_receivers_unlisted; /* receivers that reached the fan-in, not listed */
     uint64_t incast_senders_untracked;  /* requests of senders beyond a receiver's slots */
+    uint64_t cnp_dsts_evicted;          /* CNP destinations dropped from their table (bound) */
 };
 
 /* The DCQCN reaction of a RoCEv2 request flow whose connection received
@@ -288,10 +289,11 @@ struct roce_flow_report {
     uint64_t pause_stalls, hol_stalls;
     int64_t pause_stall_ns, hol_stall_ns;
     /* the pacing of the CNPs it carried (ANALYSIS.md "CNP pacing"): the gaps
-     * measured from its previous CNP (same destination QP) and from the
-     * previous CNP between the same two hosts (any QP), and the least of each */
-    uint64_t cnp_gaps, cnp_pair_gaps;
-    int64_t cnp_min_gap_ns, cnp_pair_min_gap_ns;
+     * measured from its previous CNP (same destination QP), from the
+     * previous CNP between the same two hosts (any QP) and from the previous
+     * CNP to the same destination address (any source), and the least of each */
+    uint64_t cnp_gaps, cnp_pair_gaps, cnp_dst_gaps;
+    int64_t cnp_min_gap_ns, cnp_pair_min_gap_ns, cnp_dst_min_gap_ns;
 };
 
 struct roce_episode {

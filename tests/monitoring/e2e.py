@@ -288,7 +288,7 @@ def report_counters(rep):
               "ce_tracking_overflow", "cnp_tracking_overflow", "alloc_failures", "dcqcn_untracked",
               "gap_tracking_overflow", "macs_untracked", "udp_sports_untracked",
               "victims_untracked", "pauses_unlisted", "incast_receivers_evicted", "incast_receivers_unlisted",
-              "incast_senders_untracked"):
+              "incast_senders_untracked", "cnp_dsts_evicted"):
         put(k + "_total", lim[k])
     live = c["live"]
     put("capture_received_packets_total", live["received"])

@@ -180,6 +180,7 @@ struct roce_totals {
     uint64_t read_response_gaps, read_response_missing;
     uint64_t ce_marked, ce_answered, ce_unanswered;
     uint64_t cnps_matched, cnps_unexplained;
+    uint64_t cnps_ce_marked; /* CNPs that arrived CE (FECN) marked */
     struct roce_lat_summary cnp_latency;
     struct roce_lat_summary ack_latency;
     uint64_t cm_messages, cm_connections;
@@ -271,6 +272,7 @@ struct roce_flow_report {
     uint64_t cnps_for_flow;            /* CNPs of this (request) flow's connection */
     uint64_t cnps_unexplained;         /* of those, not matched to a CE mark */
     uint64_t cnps_carried_unexplained; /* CNPs this flow carried that were unexplained */
+    uint64_t cnps_ce_marked;           /* CNPs this flow carried that arrived CE (FECN) marked */
     uint64_t bad_icrc, bad_vcrc;
     uint64_t becn_packets;   /* InfiniBand responses carried with BECN (notifications) */
     uint64_t cm_connections; /* times CM (re)started this flow's PSN history */

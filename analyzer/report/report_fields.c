@@ -239,6 +239,10 @@ static const struct roce_field report_fields[] = {
             LIVE_PART("ce_marks_settled_total", "outcome", "answered", HELP_CE_SETTLED)),
     COUNTER(T, "ecn", "ce_unanswered", ce_unanswered,
             LIVE_PART("ce_marks_settled_total", "outcome", "unanswered", HELP_CE_SETTLED)),
+    COUNTER(
+        T, "ecn", "cnps_ce_marked", cnps_ce_marked,
+        LIVE("cnps_ce_marked_total",
+             "CNPs that arrived congestion marked (CE, FECN): they met congestion on their way")),
     CALL("ecn", "cnp_latency_us", roce_fcall_latency, MEMBER(T, cnp_latency),
          .merge = ROCE_MERGE_SUMMARY, .arg = ROCE_LATENCY_CNP),
     COUNTER(T, "dcqcn", "cnps_evaluated", dcqcn_cnps_evaluated,
@@ -423,6 +427,7 @@ static const struct roce_field flow_fields[] = {
     FLOW_COUNT("cnps_matched", cnps_matched),
     FLOW_COUNT("cnps_unexplained", cnps_unexplained),
     FLOW_COUNT("cnps_carried_unexplained", cnps_carried_unexplained),
+    FLOW_COUNT("cnps_ce_marked", cnps_ce_marked),
     FLOW_COUNT("becn_packets", becn_packets),
     FLOW_COUNT("bad_icrc", bad_icrc),
     FLOW_COUNT("bad_icrc_rewritten", bad_icrc_rewritten),

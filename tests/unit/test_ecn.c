@@ -508,6 +508,32 @@ static void test_pacing_scopes(void)
     tu_eng_done(&t);
 }
 
+/* A CNP that arrived CE marked is counted on the flow that carried it and
+ * in the totals, and is evidence of cnp_congested; an ECT(0) CNP is not. */
+static void test_cnp_ce_marked(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    struct roce_flow_report y;
+    int64_t T = setup_paired(&t, &c, NULL);
+    at(&t, T, 0);
+    tu_cnp(&t, &c);
+    struct tu_conn m = c;
+    m.rsp.ecn = RG_ECN_CE;
+    at(&t, T, 10 * US);
+    uint64_t marked = tu_cnp(&t, &m);
+    CU_ASSERT(t.out.verdict.flags & ROCE_V_CNP); /* a CNP all the same */
+    CU_ASSERT_TRUE_FATAL(tu_flow(&t, TU_IP_B, TU_IP_A, TU_QA, &y));
+    CU_ASSERT_EQUAL(y.cnp_packets, 2);
+    CU_ASSERT_EQUAL(y.cnps_ce_marked, 1);
+    CU_ASSERT_EQUAL(tu_totals(&t)->cnps_ce_marked, 1);
+    const struct roce_evidence *ev = roce_engine_flow_evidence(t.e, &y.key, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+    CU_ASSERT_EQUAL_FATAL(ev->n[ROCE_DIAG_CNP_CONGESTED], 1);
+    CU_ASSERT_EQUAL(ev->frame[ROCE_DIAG_CNP_CONGESTED][0], marked);
+    tu_eng_done(&t);
+}
+
 static void test_window_configurable(void)
 {
     struct tu_eng t;
@@ -634,6 +660,7 @@ static const struct tu_test tests[] = {
     {"cnp_before_pairing_response", test_cnp_before_pairing_response},
     {"waiting_cnp_holds_marks", test_waiting_cnp_holds_marks},
     {"pacing_scopes", test_pacing_scopes},
+    {"cnp_ce_marked", test_cnp_ce_marked},
     {"window_configurable", test_window_configurable},
     {"ce_only_on_v2_requests", test_ce_only_on_v2_requests},
     {"only_ecn_11_is_ce", test_only_ecn_11_is_ce},

@@ -154,6 +154,8 @@ static void episode_parse(struct roce_jget *g, json_object *o, const char *where
         p->prio = ROCE_PFC_PRIORITIES;
     roce_jget_ns(g, o, where, "start", SEC_DECIMALS, 0, &p->start_ns);
     roce_jget_ns(g, o, where, "duration_us", US_DECIMALS, 0, &dur);
+    if (!g->failed && p->start_ns < 0)
+        roce_jget_fail(g, where, "start", "a negative time");
     if (!g->failed && (dur < 0 || dur > INT64_MAX - p->start_ns))
         roce_jget_fail(g, where, "duration_us", "out of range");
     p->end_ns = g->failed ? p->start_ns : p->start_ns + dur;

@@ -99,7 +99,8 @@ gboolean roce_ws_diag_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
     for (guint i = 0; i < a->len; i++) {
         const struct evidence_of *ev = &g_array_index(a, struct evidence_of, i);
         const struct roce_diagnosis *d = &cache.list.d[ev->d];
-        const struct roce_diag_subject *sj = roce_diag_subject_at(&cache.list, d, ev->s);
+        char phrase[ROCE_DIAG_PHRASE_LEN];
+        roce_diag_subject_phrase(&cache.list, d, ev->s, phrase, sizeof phrase);
         const char *kind = roce_diag_kind_name(d->kind);
         /* the item and the expert info speak of this frame's subject alone
          * (the finding's other subjects: Count, and -z roce,diagnoses) */
@@ -117,7 +118,7 @@ gboolean roce_ws_diag_render(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
         proto_item_set_generated(
             proto_tree_add_uint64(dt, roce_ws_hf.diagnosis_count, tvb, 0, 0, d->count));
         proto_item_set_generated(
-            proto_tree_add_string(dt, roce_ws_hf.diagnosis_subject, tvb, 0, 0, sj->phrase));
+            proto_tree_add_string(dt, roce_ws_hf.diagnosis_subject, tvb, 0, 0, phrase));
         expert_add_info_format(pinfo, pi, expert_of(d), "%s", sentence);
     }
     return TRUE;
@@ -151,8 +152,11 @@ static void diagnoses_draw(void *tapdata)
         for (unsigned k = 0; k < d->n_frames; k++)
             printf(" %" G_GUINT64_FORMAT, d->frames[k]);
         putchar('\n');
-        for (size_t j = 0; j < d->n_subjects; j++)
-            printf("         - %s\n", roce_diag_subject_at(&cache.list, d, j)->phrase);
+        for (size_t j = 0; j < d->n_subjects; j++) {
+            char phrase[ROCE_DIAG_PHRASE_LEN];
+            roce_diag_subject_phrase(&cache.list, d, j, phrase, sizeof phrase);
+            printf("         - %s\n", phrase);
+        }
     }
     print_rule();
 }

@@ -1,16 +1,26 @@
 #!/bin/sh
 # Another Debian release's Wireshark in a private root, without touching the
 # system: tshark, sharkd and the development files (wireshark-dev) with their
-# whole dependency closure, unpacked with dpkg-deb -x. apt runs with its own
+# whole dependency closure (--gui: the Qt GUI, wireshark, too), unpacked with
+# dpkg-deb -x. apt runs with its own
 # state, cache and sources list (naming that suite, on the mirror the system's
 # own sources use); nothing is installed, the system's dpkg database is not
 # read or written.
 #
-#   tools/wireshark_root.sh fetch SUITE     download (cached) and unpack; prints the root
-#   tools/wireshark_root.sh root SUITE      prints the root when it is complete, else fails
+#   tools/wireshark_root.sh fetch [--gui] SUITE
+#                                           download (cached) and unpack; prints the root
+#   tools/wireshark_root.sh root [--gui] SUITE
+#                                           prints the root when it is complete, else fails
 #   tools/wireshark_root.sh run ROOT PROGRAM [ARG...]
-#                                           run ROOT/usr/bin/PROGRAM (tshark, sharkd, ...)
-#                                           through the root's own dynamic loader and libraries
+#                                           run ROOT/usr/bin/PROGRAM (tshark, sharkd,
+#                                           wireshark, ...) through the root's own dynamic
+#                                           loader and libraries
+#
+# --gui: a second root of the suite (SUITE-gui in the cache) that also holds
+# the Qt GUI, wireshark, and its libraries (Qt 6, Mesa, ...: about 240 MB of
+# packages, 950 MB unpacked); the plain root, the one the plugin tests use,
+# stays without them. Its wireshark runs under any X display (Xvfb too):
+# tests/plugin/plugin_gui.py --wireshark-root drives it.
 #
 # SUITE is a Debian suite: trixie (Debian 13: Wireshark 4.4), sid (unstable: 4.6), ...
 # Build the plugin against it with cmake -DROCESCOPE_WIRESHARK_ROOT=ROOT
@@ -26,6 +36,7 @@ set -eu
 
 ARCH=$(dpkg --print-architecture)
 PACKAGES="tshark wireshark-dev"
+GUI_PACKAGES="$PACKAGES wireshark"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 die() {
@@ -73,15 +84,18 @@ papt() {
         -o APT::Sandbox::User="$(id -un)" "$@"
 }
 
+# fetch SUITE DIR PACKAGES: the root of those packages, in the cache's DIR
 fetch() {
     suite=$1
+    dir=$2
+    pkgs=$3
     case $suite in
     *[!a-z0-9-]* | "") die "not a suite name: $suite" ;;
     esac
     command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
         die "apt-get and dpkg-deb are needed (a Debian system)"
     [ -r "$KEYRING" ] || die "$KEYRING missing (package debian-archive-keyring)"
-    base=$(cache_dir)/wireshark/$suite
+    base=$(cache_dir)/wireshark/$dir
     mkdir -p "$base/apt/state/lists/partial" "$base/apt/cache/archives/partial" \
         "$base/apt/sources.list.d" "$base/apt/preferences.d" "$base/apt/trusted.gpg.d"
     : >"$base/apt/state/status"
@@ -98,15 +112,15 @@ fetch() {
     fi
     # The dependency closure: with an empty status nothing counts as
     # installed, so apt downloads every package tshark and wireshark-dev need.
-    echo "wireshark_root: downloading $PACKAGES with their dependencies ($suite)" >&2
+    echo "wireshark_root: downloading $pkgs with their dependencies ($suite)" >&2
     # shellcheck disable=SC2086
-    papt "$base" install --download-only -y $PACKAGES >&2 ||
+    papt "$base" install --download-only -y $pkgs >&2 ||
         die "downloading the $suite packages failed"
     # The packages of this closure (the archive folder may keep older
     # versions too: take the ones apt chose), from apt's simulation.
     list=$base/packages.txt
     # shellcheck disable=SC2086
-    papt "$base" install -s -y $PACKAGES |
+    papt "$base" install -s -y $pkgs |
         awk '$1 == "Inst" { v = $3; gsub(/[()]/, "", v); print $2 " " v }' >"$list"
     [ -s "$list" ] || die "no package list for $suite"
     stamp=$(md5sum <"$list" | cut -c1-32)
@@ -159,9 +173,17 @@ run() {
     *) prog=$root/usr/bin/$prog ;;
     esac
     [ -x "$prog" ] || die "no $prog"
+    # the library folders, and the subfolders that libraries of the GUI's
+    # closure name in their RUNPATH (/usr/lib/<triplet>/pulseaudio: libpulse;
+    # libproxy), which the loader would look for in the system
     libs=""
-    for d in "$root"/usr/lib/*-linux-gnu* "$root"/lib/*-linux-gnu* "$root/usr/lib" "$root/lib"; do
+    for d in "$root"/usr/lib/*-linux-gnu* "$root"/usr/lib/*-linux-gnu*/pulseaudio \
+        "$root"/usr/lib/*-linux-gnu*/libproxy "$root"/lib/*-linux-gnu* "$root/usr/lib" "$root/lib"; do
         [ -d "$d" ] && libs="$libs${libs:+:}$d"
+    done
+    # Qt looks for its plugins (the xcb platform) in the system's folder
+    for d in "$root"/usr/lib/*-linux-gnu*/qt6/plugins; do
+        [ -d "$d" ] && QT_PLUGIN_PATH=$d && export QT_PLUGIN_PATH
     done
     # Run through the loader, Wireshark takes the loader's folder for its
     # own and would look for its data files and global plugins beside it:
@@ -178,15 +200,22 @@ run() {
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
-fetch)
-    [ $# -eq 1 ] || die "usage: fetch SUITE"
-    fetch "$1"
-    ;;
-root)
-    [ $# -eq 1 ] || die "usage: root SUITE"
-    r=$(cache_dir)/wireshark/$1/root
-    [ -f "$r/.rocescope-complete" ] || die "no complete root for $1: run tools/wireshark_root.sh fetch $1"
-    echo "$r"
+fetch | root)
+    gui=""
+    if [ "${1:-}" = --gui ]; then
+        gui=--gui
+        shift
+    fi
+    [ $# -eq 1 ] || die "usage: $cmd [--gui] SUITE"
+    dir=$1${gui:+-gui}
+    if [ "$cmd" = fetch ]; then
+        if [ -n "$gui" ]; then fetch "$1" "$dir" "$GUI_PACKAGES"; else fetch "$1" "$dir" "$PACKAGES"; fi
+    else
+        r=$(cache_dir)/wireshark/$dir/root
+        [ -f "$r/.rocescope-complete" ] ||
+            die "no complete root for $1${gui:+ (GUI)}: run tools/wireshark_root.sh fetch${gui:+ $gui} $1"
+        echo "$r"
+    fi
     ;;
 run) run "$@" ;;
 *)

@@ -145,6 +145,8 @@ int main(int argc, char **argv)
         roce_writers_abort(&ws);
         return ROCE_EXIT_INPUT;
     }
+    if (ws.needs & ROCE_WRITER_REPORT) /* once for every writer (else each computes them) */
+        (void)roce_report_keep_diagnoses(&rep);
     rc = write_documents(&opt, &ws, &rep, input_problem);
     roce_report_free(&rep);
     roce_engine_free(run.engine);

@@ -525,20 +525,46 @@ static int cmp_order(const void *pa, const void *pb)
     return c;
 }
 
-/* Equal subjects joined: counts and figures add, frames join. */
-static size_t join_equal(struct cands *cs)
+/* qsort's orders of candidate pointers: ties (equal subjects) in the order
+ * found, the pointers' order, as a stable sort would leave them. */
+static int cmp_ptr(const struct cand *a, const struct cand *b)
+{
+    return (a > b) - (a < b);
+}
+
+static int cmp_group_p(const void *pa, const void *pb)
+{
+    const struct cand *a = *(const struct cand *const *)pa, *b = *(const struct cand *const *)pb;
+    int c = cmp_group(a, b);
+    return c ? c : cmp_ptr(a, b);
+}
+
+static int cmp_worst_p(const void *pa, const void *pb)
+{
+    const struct cand *a = *(const struct cand *const *)pa, *b = *(const struct cand *const *)pb;
+    int c = cmp_worst(a, b);
+    return c ? c : cmp_ptr(a, b);
+}
+
+/* Equal subjects joined: counts and figures add, frames join; p holds a
+ * pointer to each of cs's candidates and is left with the n joined
+ * (pointers are sorted, not the candidates: a subject is hundreds of
+ * bytes, and a large table has one per flow). */
+static size_t join_equal(const struct cands *cs, struct cand **p)
 {
     size_t n = 0;
+    for (size_t i = 0; i < cs->n; i++)
+        p[i] = &cs->c[i];
     if (cs->n > 1)
-        qsort(cs->c, cs->n, sizeof *cs->c, cmp_group);
+        qsort(p, cs->n, sizeof *p, cmp_group_p);
     for (size_t i = 0; i < cs->n; i++) {
-        if (n > 0 && cmp_group(&cs->c[n - 1], &cs->c[i]) == 0) {
-            struct roce_diag_subject *d = &cs->c[n - 1].s;
-            d->count += cs->c[i].s.count;
-            add_figures(&d->fig, &cs->c[i].s.fig);
-            roce_diag_take_frames(d, cs->c[i].s.frames, cs->c[i].s.n_frames);
+        if (n > 0 && cmp_group(p[n - 1], p[i]) == 0) {
+            struct roce_diag_subject *d = &p[n - 1]->s;
+            d->count += p[i]->s.count;
+            add_figures(&d->fig, &p[i]->s.fig);
+            roce_diag_take_frames(d, p[i]->s.frames, p[i]->s.n_frames);
         } else {
-            cs->c[n++] = cs->c[i];
+            p[n++] = p[i];
         }
     }
     return n;
@@ -559,57 +585,106 @@ static uint64_t min_total(unsigned kind, const struct roce_config *cfg)
 }
 
 /* Drop the subjects of the findings whose total stays below min_total. */
-static size_t drop_small(struct cands *cs, size_t n, const struct roce_config *cfg)
+static size_t drop_small(struct cand **p, size_t n, const struct roce_config *cfg)
 {
     size_t kept = 0;
     for (size_t i = 0, end; i < n; i = end) {
         uint64_t total = 0;
-        for (end = i;
-             end < n && cs->c[end].kind == cs->c[i].kind && cs->c[end].cause == cs->c[i].cause;
-             end++)
-            total += cs->c[end].s.count;
-        if (total < min_total(cs->c[i].kind, cfg))
+        for (end = i; end < n && p[end]->kind == p[i]->kind && p[end]->cause == p[i]->cause; end++)
+            total += p[end]->s.count;
+        if (total < min_total(p[i]->kind, cfg))
             continue;
-        memmove(&cs->c[kept], &cs->c[i], (end - i) * sizeof *cs->c);
+        memmove(&p[kept], &p[i], (end - i) * sizeof *p);
         kept += end - i;
     }
     return kept;
 }
 
-/* The candidates (joined) into findings: one per kind and cause. */
-static int group(struct cands *cs, size_t n, struct roce_diag_list *out,
+/* The subjects of p[0..n-1] (each a candidate of cs), in that order, in
+ * the memory of cs's candidates, which they take (cs->c is NULL after):
+ * each candidate moves once, into its place, then each subject moves down
+ * over its candidate (a subject is the candidate without its kind and
+ * cause): no second array of them, whose fresh pages a table of a million
+ * troubled flows would pay for. NULL when out of memory (cs unchanged). */
+static struct roce_diag_subject *subjects_in_place(struct cands *cs, struct cand *const *p,
+                                                   size_t n)
+{
+    const size_t total = cs->n, done = SIZE_MAX;
+    size_t *from = malloc((total ? total : 1) * sizeof *from); /* new[i] = old[from[i]] */
+    uint8_t *taken = calloc(total ? total : 1, 1);
+    struct cand *c = cs->c;
+    if (from == NULL || taken == NULL) {
+        free(from);
+        free(taken);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        from[i] = (size_t)(p[i] - c);
+        taken[from[i]] = 1;
+    }
+    for (size_t i = 0, k = n; i < total; i++) /* the dropped: after, in any order */
+        if (!taken[i])
+            from[k++] = i;
+    free(taken);
+    for (size_t i = 0; i < total; i++) { /* each cycle of the permutation */
+        if (from[i] == done || from[i] == i)
+            continue;
+        struct cand tmp = c[i];
+        for (size_t j = i;;) {
+            size_t k = from[j];
+            from[j] = done;
+            if (k == i) {
+                c[j] = tmp;
+                break;
+            }
+            c[j] = c[k];
+            j = k;
+        }
+    }
+    free(from);
+    struct roce_diag_subject *s = (struct roce_diag_subject *)(void *)c;
+    for (size_t i = 0; i < n; i++) /* subject i ends before candidate i + 1 begins */
+        memmove(&s[i], &c[i].s, sizeof *s);
+    struct roce_diag_subject *shrunk = realloc(s, (n ? n : 1) * sizeof *s);
+    cs->c = NULL;
+    cs->n = cs->cap = 0;
+    return shrunk != NULL ? shrunk : s;
+}
+
+/* The candidates p (joined) into findings: one per kind and cause. */
+static int group(struct cands *cs, struct cand **p, size_t n, struct roce_diag_list *out,
                  const struct roce_config *cfg)
 {
     size_t nd = 0;
     if (n > 1)
-        qsort(cs->c, n, sizeof *cs->c, cmp_worst);
-    n = drop_small(cs, n, cfg);
+        qsort(p, n, sizeof *p, cmp_worst_p);
+    n = drop_small(p, n, cfg);
     for (size_t i = 0; i < n; i++)
-        if (i == 0 || cs->c[i].kind != cs->c[i - 1].kind || cs->c[i].cause != cs->c[i - 1].cause)
+        if (i == 0 || p[i]->kind != p[i - 1]->kind || p[i]->cause != p[i - 1]->cause)
             nd++;
-    out->subjects = calloc(n ? n : 1, sizeof *out->subjects);
     out->d = calloc(nd ? nd : 1, sizeof *out->d);
-    if (out->subjects == NULL || out->d == NULL)
+    if (out->d == NULL)
         return -1;
     for (size_t i = 0; i < n; i++) {
         struct roce_diagnosis *d;
-        if (i == 0 || cs->c[i].kind != cs->c[i - 1].kind || cs->c[i].cause != cs->c[i - 1].cause) {
+        if (i == 0 || p[i]->kind != p[i - 1]->kind || p[i]->cause != p[i - 1]->cause) {
             d = &out->d[out->n++];
-            d->kind = cs->c[i].kind;
-            d->cause = cs->c[i].cause;
+            d->kind = p[i]->kind;
+            d->cause = p[i]->cause;
             d->severity =
                 (uint8_t)(d->cause == ROCE_CAUSE_CAPTURE ? ROCE_SEV_NOTE
                                                          : roce_diag_kind_severity(d->kind));
             d->first_subject = i;
         }
         d = &out->d[out->n - 1];
-        out->subjects[i] = cs->c[i].s;
         d->n_subjects++;
-        d->count += cs->c[i].s.count;
+        d->count += p[i]->s.count;
         d->n_frames =
-            roce_diag_join_frames(d->frames, d->n_frames, cs->c[i].s.frames, cs->c[i].s.n_frames);
+            roce_diag_join_frames(d->frames, d->n_frames, p[i]->s.frames, p[i]->s.n_frames);
     }
     out->n_subjects = n;
+    if ((out->subjects = subjects_in_place(cs, p, n)) == NULL)
+        return -1;
     if (out->n > 1) {
         /* findings move: their subjects stay where they are, named by index */
         qsort(out->d, out->n, sizeof *out->d, cmp_order);
@@ -624,8 +699,10 @@ int roce_diag_same(const struct roce_diagnosis *a, const struct roce_diagnosis *
 
 void roce_diag_list_free(struct roce_diag_list *l)
 {
-    free(l->d);
-    free(l->subjects);
+    if (!l->borrowed) {
+        free(l->d);
+        free(l->subjects);
+    }
     memset(l, 0, sizeof *l);
 }
 
@@ -646,11 +723,14 @@ int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out)
     }
     if (!j.sport_rewritten)
         roce_diag_ecmp_findings(&cs, in);
-    if (cs.oom || group(&cs, join_equal(&cs), out, in->cfg) != 0) {
+    struct cand **p = cs.oom ? NULL : malloc((cs.n ? cs.n : 1) * sizeof *p);
+    if (p == NULL || group(&cs, p, join_equal(&cs, p), out, in->cfg) != 0) {
+        free(p);
         free(cs.c);
         roce_diag_list_free(out);
         return -1;
     }
+    free(p);
     free(cs.c);
     out->cfg = *in->cfg;
     roce_diag_text(out);

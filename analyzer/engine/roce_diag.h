@@ -216,7 +216,6 @@ struct roce_diag_subject {
     struct roce_diag_figures fig;
     uint64_t frames[ROCE_EVIDENCE_MAX];
     uint8_t n_frames;
-    char phrase[ROCE_DIAG_PHRASE_LEN]; /* the subject and its figures, as text */
 };
 
 /* One finding: a kind, a cause and its subjects (worst first). */
@@ -238,6 +237,7 @@ struct roce_diag_list {
     struct roce_diag_subject *subjects;
     size_t n_subjects;
     struct roce_config cfg; /* the options it was made with (sentences quote some) */
+    uint8_t borrowed;       /* d and subjects are another list's: roce_diag_list_free leaves them */
 };
 /* The i-th subject of finding d in list l. */
 static inline const struct roce_diag_subject *
@@ -275,6 +275,14 @@ int roce_diag_same(const struct roce_diagnosis *a, const struct roce_diagnosis *
 size_t roce_diag_subject_text(unsigned kind, const struct roce_diag_subject *s, char *buf,
                               size_t len);
 
+/* The phrase of subject i of finding d: the subject and its figures as
+ * text ("10.0.0.1 -> 10.0.0.2 QP 0x00000b (2 of 2 CNPs)"), as snprintf (at
+ * most ROCE_DIAG_PHRASE_LEN bytes with its end). Made when asked: a finding
+ * of a large table has a subject for each of thousands of flows, and the
+ * text report names the worst few. */
+size_t roce_diag_subject_phrase(const struct roce_diag_list *l, const struct roce_diagnosis *d,
+                                size_t i, char *buf, size_t len);
+
 /* The sentence finding d would have if its subject i were its only one
  * ("10.0.0.1 -> 10.0.0.2 QP 0x0000b2 lost packets in the network (1 PSN
  * gap, ...): check ..."; its summary when it has one subject), as
@@ -295,7 +303,7 @@ int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out);
 
 /* ---- the sentences (roce_diag_text.c) ---- */
 
-/* Fill the phrase of every subject and the summary of every finding of l
+/* Fill the summary of every finding of l
  * (kind of each subject: its finding's; the options quoted: l->cfg). */
 void roce_diag_text(struct roce_diag_list *l);
 

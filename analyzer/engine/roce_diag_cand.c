@@ -33,14 +33,17 @@ struct cand *roce_diag_cand(struct cands *cs, unsigned kind, unsigned cause)
 
 uint8_t roce_diag_join_frames(uint64_t *dst, unsigned n_dst, const uint64_t *src, unsigned n_src)
 {
-    struct roce_evidence ev;
-    memset(&ev, 0, sizeof ev);
+    /* the lowest ROCE_EVIDENCE_MAX of both, each once, ascending: a small
+     * array, not a whole struct roce_evidence to clear for every subject */
+    uint64_t a[ROCE_EVIDENCE_MAX];
+    uint8_t n = 0;
     for (unsigned i = 0; i < n_dst; i++)
-        roce_evidence_add(&ev, 0, dst[i]);
+        roce_evidence_add_frame(a, &n, dst[i]);
     for (unsigned i = 0; i < n_src; i++)
-        roce_evidence_add(&ev, 0, src[i]);
-    memcpy(dst, ev.frame[0], sizeof ev.frame[0]);
-    return ev.n[0];
+        roce_evidence_add_frame(a, &n, src[i]);
+    memcpy(dst, a, n * sizeof a[0]);
+    memset(dst + n, 0, (ROCE_EVIDENCE_MAX - n) * sizeof a[0]); /* as before: zeros after */
+    return n;
 }
 
 void roce_diag_take_frames(struct roce_diag_subject *s, const uint64_t *frames, unsigned n)

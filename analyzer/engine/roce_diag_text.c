@@ -508,17 +508,30 @@ static void parts(unsigned kind, const struct roce_diag_subject *s, const struct
     figures(kind, s, cfg, fig, ROCE_DIAG_PHRASE_LEN);
 }
 
-/* The phrase of a subject: itself, then its figures in parentheses. */
-static void phrase(unsigned kind, struct roce_diag_subject *s, const struct roce_config *cfg)
+/* The phrase of a subject: itself, then its figures in parentheses, into
+ * buf (cap bytes). */
+static void phrase(unsigned kind, const struct roce_diag_subject *s, const struct roce_config *cfg,
+                   char *buf, size_t cap)
 {
     char subj[ROCE_DIAG_PHRASE_LEN], fig[ROCE_DIAG_PHRASE_LEN];
-    s->phrase[0] = '\0';
+    buf[0] = '\0';
     if (kind == ROCE_DIAG_CAPTURE) {
-        fault_text(s, s->phrase, sizeof s->phrase);
+        fault_text(s, buf, cap);
         return;
     }
     parts(kind, s, cfg, subj, fig);
-    SAY(s->phrase, sizeof s->phrase, fig[0] ? "%s (%s)" : "%s", subj, fig);
+    SAY(buf, cap, fig[0] ? "%s (%s)" : "%s", subj, fig);
+}
+
+size_t roce_diag_subject_phrase(const struct roce_diag_list *l, const struct roce_diagnosis *d,
+                                size_t i, char *buf, size_t len)
+{
+    char p[ROCE_DIAG_PHRASE_LEN];
+    if (i >= d->n_subjects)
+        p[0] = '\0';
+    else
+        phrase(d->kind, roce_diag_subject_at(l, d, i), &l->cfg, p, sizeof p);
+    return (size_t)snprintf(buf, len, "%s", p);
 }
 
 /* The sentence of finding d of kind and cause with subject s alone, into
@@ -528,8 +541,9 @@ static void one_subject(const struct roce_diagnosis *d, const struct roce_diag_s
 {
     buf[0] = '\0';
     if (d->kind == ROCE_DIAG_CAPTURE) {
-        SAY(buf, cap, "the capture itself is at fault: %s: read what follows with that in mind",
-            s->phrase);
+        char p[ROCE_DIAG_PHRASE_LEN];
+        phrase(d->kind, s, cfg, p, sizeof p);
+        SAY(buf, cap, "the capture itself is at fault: %s: read what follows with that in mind", p);
         return;
     }
     struct words w = words_of(d->kind, d->cause, s->flow.version == ROCE_VERSION_IB);
@@ -557,11 +571,14 @@ static void summary(const struct roce_diag_list *l, struct roce_diagnosis *d)
     const struct roce_diag_kind_info *k = roce_diag_kind(d->kind);
     const struct roce_diag_subject *first = roce_diag_subject_at(l, d, 0);
     struct words w = words_of(d->kind, d->cause, first->flow.version == ROCE_VERSION_IB);
+    char p[ROCE_DIAG_PHRASE_LEN];
     s[0] = '\0';
     if (d->kind == ROCE_DIAG_CAPTURE && d->n_subjects > 1) {
         SAY(s, cap, "the capture itself is at fault: ");
-        for (size_t i = 0; i < d->n_subjects; i++)
-            SAY(s, cap, "%s%s", i ? "; " : "", roce_diag_subject_at(l, d, i)->phrase);
+        for (size_t i = 0; i < d->n_subjects; i++) {
+            roce_diag_subject_phrase(l, d, i, p, sizeof p);
+            SAY(s, cap, "%s%s", i ? "; " : "", p);
+        }
         SAY(s, cap, ": read what follows with that in mind");
         return;
     }
@@ -570,8 +587,10 @@ static void summary(const struct roce_diag_list *l, struct roce_diagnosis *d)
         return;
     }
     SAY(s, cap, "%zu %ss%s, worst first: ", d->n_subjects, k->unit, w.what);
-    for (size_t i = 0; i < d->n_subjects && i < ROCE_DIAG_WORST; i++)
-        SAY(s, cap, "%s%s", i ? ", " : "", roce_diag_subject_at(l, d, i)->phrase);
+    for (size_t i = 0; i < d->n_subjects && i < ROCE_DIAG_WORST; i++) {
+        roce_diag_subject_phrase(l, d, i, p, sizeof p);
+        SAY(s, cap, "%s%s", i ? ", " : "", p);
+    }
     if (d->n_subjects > ROCE_DIAG_WORST)
         SAY(s, cap, ", and %zu more", d->n_subjects - ROCE_DIAG_WORST);
     SAY(s, cap, ": %s", w.action);
@@ -579,10 +598,6 @@ static void summary(const struct roce_diag_list *l, struct roce_diagnosis *d)
 
 void roce_diag_text(struct roce_diag_list *l)
 {
-    for (size_t i = 0; i < l->n; i++) {
-        struct roce_diagnosis *d = &l->d[i];
-        for (size_t k = 0; k < d->n_subjects; k++)
-            phrase(d->kind, &l->subjects[d->first_subject + k], &l->cfg);
-        summary(l, d);
-    }
+    for (size_t i = 0; i < l->n; i++)
+        summary(l, &l->d[i]);
 }

@@ -605,14 +605,34 @@ static void fill_report(const struct roce_engine *e, const struct roce_flow *f,
     complete_report(e, f, r);
 }
 
+static int cmp_flow_id(const void *a, const void *b)
+{
+    const struct roce_flow *x = *(const struct roce_flow *const *)a;
+    const struct roce_flow *y = *(const struct roce_flow *const *)b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
 size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, size_t cap)
 {
     size_t n = 0;
     uint32_t h = 0;
+    /* the flows ordered by id first, then their reports filled in that
+     * order: a report is about a kilobyte, a table may hold millions */
+    const struct roce_flow **by_id = malloc((cap ? cap : 1) * sizeof *by_id);
+    if (by_id == NULL) { /* out of memory: filled in table order, then sorted */
+        for (const struct roce_flow *f; n < cap && (f = roce_flow_next(&e->flows, &h)) != NULL;)
+            fill_report(e, f, &out[n++]);
+        if (n > 1)
+            qsort(out, n, sizeof *out, cmp_report_id);
+        return n;
+    }
     for (const struct roce_flow *f; n < cap && (f = roce_flow_next(&e->flows, &h)) != NULL;)
-        fill_report(e, f, &out[n++]);
+        by_id[n++] = f;
     if (n > 1)
-        qsort(out, n, sizeof *out, cmp_report_id);
+        qsort(by_id, n, sizeof *by_id, cmp_flow_id);
+    for (size_t i = 0; i < n; i++)
+        fill_report(e, by_id[i], &out[i]);
+    free(by_id);
     return n;
 }
 

@@ -345,7 +345,9 @@ static void subject_item(const struct roce_html_page *pg, const struct roce_diag
     fputs("<li><span class=\"subject\">", o);
     diag_subject(pg, d->kind, sj);
     fputs("</span>: ", o);
-    roce_html_esc(o, sj->phrase);
+    char phrase[ROCE_DIAG_PHRASE_LEN];
+    roce_diag_subject_phrase(&pg->diag, d, j, phrase, sizeof phrase);
+    roce_html_esc(o, phrase);
     evidence(pg, sj->frames, sj->n_frames);
     fputs("</li>\n", o);
 }

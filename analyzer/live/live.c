@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -638,6 +639,15 @@ static int final_report(struct monitor *m)
     if (roce_report_build(&rep, m->engine) != 0) {
         roce_complain("report", "out of memory");
         return -1;
+    }
+    /* the diagnoses the final interval computed from the same engine, lent:
+     * over a large table they are the longest part of the stop */
+    const struct roce_diag_list *fd = roce_live_tracker_final_diagnoses(m->tracker);
+    if (fd != NULL && (rep.diag = malloc(sizeof *rep.diag)) != NULL) {
+        *rep.diag = *fd;
+        rep.diag->borrowed = 1;
+    } else {
+        (void)roce_report_keep_diagnoses(&rep); /* once for every writer */
     }
     const struct roce_writer_doc doc = {&rep, ROCE_WRITE_LIVE, m->lc->out->top};
     int rc = 0, status = 0;

@@ -35,6 +35,7 @@ struct roce_live_tracker {
     size_t visited; /* flows active in the interval, compared */
     int oom;
     size_t diag_wait; /* intervals before the diagnoses are computed again */
+    int diags_final;  /* diags are the final step's: the engine's when it ended */
 };
 
 void roce_live_totals_delta(const struct roce_totals *cur, const struct roce_totals *prev,
@@ -184,6 +185,7 @@ int roce_live_tracker_step(struct roce_live_tracker *t, struct roce_engine *e,
         }
         iv->n_raised = have ? raised_since(t) : 0;
         t->diag_wait = flows / DIAG_FLOWS;
+        t->diags_final = iv->final && have;
     } else {
         t->diag_wait--; /* the list as it was; raised when next computed */
     }
@@ -196,4 +198,9 @@ int roce_live_tracker_step(struct roce_live_tracker *t, struct roce_engine *e,
      * but the pointer is only promised until the next engine call */
     iv->total = roce_engine_totals(e);
     return rc;
+}
+
+const struct roce_diag_list *roce_live_tracker_final_diagnoses(const struct roce_live_tracker *t)
+{
+    return t->diags_final ? &t->diags : NULL;
 }

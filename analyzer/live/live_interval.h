@@ -74,6 +74,11 @@ void roce_live_tracker_free(struct roce_live_tracker *t);
 int roce_live_tracker_step(struct roce_live_tracker *t, struct roce_engine *e,
                            const struct roce_livecap_stats *cap, struct roce_live_interval *iv);
 
+/* The diagnoses the final step computed (the engine's once it ended: the
+ * final report's), or NULL when it could not. Valid until the tracker is
+ * freed. */
+const struct roce_diag_list *roce_live_tracker_final_diagnoses(const struct roce_live_tracker *t);
+
 /* d = cur - prev for every count of the totals; gauges, latency summaries
  * and times are cur's. */
 void roce_live_totals_delta(const struct roce_totals *cur, const struct roce_totals *prev,

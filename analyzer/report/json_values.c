@@ -174,9 +174,25 @@ static json_object *figures(unsigned kind, const struct roce_diag_subject *s)
     return o;
 }
 
-json_object *roce_json_diagnosis(const struct roce_diag_list *l, const struct roce_diagnosis *d)
+/* Subject i of finding d of list l: {subject, count, figures, summary, frames}. */
+static json_object *diag_subject(const struct roce_diag_list *l, const struct roce_diagnosis *d,
+                                 size_t i)
 {
-    json_object *o = json_object_new_object(), *subjects = json_object_new_array();
+    const struct roce_diag_subject *s = roce_diag_subject_at(l, d, i);
+    json_object *x = json_object_new_object();
+    char phrase[ROCE_DIAG_PHRASE_LEN];
+    json_object_object_add(x, "subject", subject(d->kind, s));
+    roce_json_put_u64(x, "count", s->count);
+    json_object_object_add(x, "figures", figures(d->kind, s));
+    roce_diag_subject_phrase(l, d, i, phrase, sizeof phrase);
+    json_object_object_add(x, "summary", json_object_new_string(phrase));
+    json_object_object_add(x, "frames", roce_json_frames(s->frames, s->n_frames));
+    return x;
+}
+
+/* The members of finding d before its subjects, added to o. */
+static void diag_head(json_object *o, const struct roce_diagnosis *d)
+{
     json_object_object_add(o, "kind", json_object_new_string(roce_diag_kind_name(d->kind)));
     json_object_object_add(o, "severity",
                            json_object_new_string(roce_diag_severity_name(d->severity)));
@@ -184,16 +200,44 @@ json_object *roce_json_diagnosis(const struct roce_diag_list *l, const struct ro
     roce_json_put_u64(o, "count", d->count);
     json_object_object_add(o, "summary", json_object_new_string(d->summary));
     json_object_object_add(o, "frames", roce_json_frames(d->frames, d->n_frames));
-    for (size_t i = 0; i < d->n_subjects; i++) {
-        const struct roce_diag_subject *s = roce_diag_subject_at(l, d, i);
-        json_object *x = json_object_new_object();
-        json_object_object_add(x, "subject", subject(d->kind, s));
-        roce_json_put_u64(x, "count", s->count);
-        json_object_object_add(x, "figures", figures(d->kind, s));
-        json_object_object_add(x, "summary", json_object_new_string(s->phrase));
-        json_object_object_add(x, "frames", roce_json_frames(s->frames, s->n_frames));
-        json_object_array_add(subjects, x);
-    }
+}
+
+json_object *roce_json_diagnosis(const struct roce_diag_list *l, const struct roce_diagnosis *d)
+{
+    json_object *o = json_object_new_object(), *subjects = json_object_new_array();
+    diag_head(o, d);
+    for (size_t i = 0; i < d->n_subjects; i++)
+        json_object_array_add(subjects, diag_subject(l, d, i));
     json_object_object_add(o, "subjects", subjects);
     return o;
+}
+
+void roce_jw_diagnoses(struct roce_jw *w, const struct roce_diag_list *l)
+{
+    roce_jw_open(w, '[');
+    for (size_t k = 0; k < l->n; k++) {
+        const struct roce_diagnosis *d = &l->d[k];
+        json_object *head = json_object_new_object();
+        diag_head(head, d);
+        roce_jw_item(w);
+        roce_jw_open(w, '{');
+        json_object_object_foreach(head, key, val)
+        {
+            roce_jw_key(w, key);
+            roce_jw_json(w, val);
+        }
+        json_object_put(head);
+        /* a subject at a time: a finding of a large table has thousands */
+        roce_jw_key(w, "subjects");
+        roce_jw_open(w, '[');
+        for (size_t i = 0; i < d->n_subjects; i++) {
+            json_object *x = diag_subject(l, d, i);
+            roce_jw_item(w);
+            roce_jw_json(w, x);
+            json_object_put(x);
+        }
+        roce_jw_close(w, ']');
+        roce_jw_close(w, '}');
+    }
+    roce_jw_close(w, ']');
 }

@@ -40,5 +40,8 @@ json_object *roce_json_mac(const uint8_t mac[ROCE_MAC_LEN]);
  * subjects: [{subject, count, figures, summary, frames}]}: in the report and
  * the live lines. */
 json_object *roce_json_diagnosis(const struct roce_diag_list *l, const struct roce_diagnosis *d);
+/* The list l of diagnoses as that, streamed: the array, a subject at a
+ * time. */
+void roce_jw_diagnoses(struct roce_jw *w, const struct roce_diag_list *l);
 
 #endif

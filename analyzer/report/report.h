@@ -94,6 +94,8 @@ struct roce_report {
     size_t n_macs, cap_macs;
 
     struct roce_report_own own;
+    /* the diagnoses, once kept by roce_report_keep_diagnoses (owned) */
+    struct roce_diag_list *diag;
 };
 
 /* An empty report (no file, no packet) with the default configuration:
@@ -105,6 +107,11 @@ void roce_report_init(struct roce_report *r);
  * must outlive r. 0, or -1 when out of memory. roce_report_free in both
  * cases. */
 int roce_report_build(struct roce_report *r, struct roce_engine *e);
+/* Compute the report's diagnoses once and keep them, for every writer
+ * that asks (roce_report_diagnoses then lends them): call it when the
+ * report is complete, before it is written. 0, or -1 when out of memory
+ * (each writer then computes them itself). */
+int roce_report_keep_diagnoses(struct roce_report *r);
 /* Free what the report owns (not what the caller set) and zero it. */
 void roce_report_free(struct roce_report *r);
 
@@ -169,7 +176,8 @@ struct roce_evidence *roce_report_flow_ev(struct roce_report *r, size_t i);
 
 /* The diagnoses of the report (roce_diagnose over its flows, their
  * evidence, its MACs, totals and options), in *out (roce_diag_list_free
- * frees it). 0, or -1 when out of memory (report_diag.c). */
+ * frees it; the list kept by roce_report_keep_diagnoses is lent, valid
+ * while the report is). 0, or -1 when out of memory (report_diag.c). */
 int roce_report_diagnoses(const struct roce_report *r, struct roce_diag_list *out);
 /* Set what was read from owned copies (r->own): append a file name, set
  * the link type or the error (NULL allowed). 0, or -1 when out of memory. */

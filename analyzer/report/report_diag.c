@@ -11,6 +11,11 @@
 
 int roce_report_diagnoses(const struct roce_report *r, struct roce_diag_list *out)
 {
+    if (r->diag != NULL) { /* the kept list, lent: it lives as long as the report */
+        *out = *r->diag;
+        out->borrowed = 1;
+        return 0;
+    }
     struct roce_diag_flow *flows = calloc(r->n_flows ? r->n_flows : 1, sizeof *flows);
     int rc;
     memset(out, 0, sizeof *out);
@@ -26,4 +31,15 @@ int roce_report_diagnoses(const struct roce_report *r, struct roce_diag_list *ou
     rc = roce_diagnose(&in, out);
     free(flows);
     return rc;
+}
+
+int roce_report_keep_diagnoses(struct roce_report *r)
+{
+    struct roce_diag_list *l = malloc(sizeof *l);
+    if (l == NULL || roce_report_diagnoses(r, l) != 0) {
+        free(l);
+        return -1;
+    }
+    r->diag = l;
+    return 0;
 }

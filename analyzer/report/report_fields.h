@@ -91,6 +91,8 @@ struct roce_fout {
     const size_t *episodes;            /* of a flow streamed: its episodes' indexes in
                                           r->episodes, in order (roce_fields_stream) */
     size_t n_episodes;
+    int stream_diagnoses; /* "diagnoses": a null the caller replaces, streamed (roce_jw_diagnoses)
+                           */
 };
 
 /* What a field is read into, besides its record. */

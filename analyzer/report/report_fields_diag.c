@@ -29,6 +29,11 @@ static void diagnoses_write(json_object *o, const struct roce_field *f, const vo
     struct roce_diag_list l;
     json_object *a = json_object_new_array();
     (void)base;
+    if (c->stream_diagnoses) {
+        json_object_put(a);
+        json_object_object_add(o, f->key, NULL);
+        return;
+    }
     if (c->r != NULL && roce_report_diagnoses(c->r, &l) == 0) {
         for (size_t i = 0; i < l.n; i++)
             json_object_array_add(a, roce_json_diagnosis(&l, &l.d[i]));

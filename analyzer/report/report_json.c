@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_values.h"
 #include "jsonw.h"
 #include "report.h"
 #include "report_fields.h"
@@ -74,7 +75,7 @@ static int write_flows(struct roce_jw *w, const struct roce_report *r)
         while (k < n_ep && refs[k].flow_id == f->id)
             k++;
         const struct roce_report_flow *fx = roce_report_flow_x(r, f);
-        const struct roce_fout c = {r, fx->lat, fx, r->t.first_ts_ns, eps + first, k - first};
+        const struct roce_fout c = {r, fx->lat, fx, r->t.first_ts_ns, eps + first, k - first, 0};
         roce_jw_item(w);
         roce_fields_stream(w, &roce_flow_fields, f, &c);
     }
@@ -84,9 +85,20 @@ static int write_flows(struct roce_jw *w, const struct roce_report *r)
     return 0;
 }
 
+/* The report's diagnoses, streamed: a finding of a large table has a
+ * subject for each of thousands of flows. */
+static void stream_diagnoses(struct roce_jw *w, const struct roce_report *r)
+{
+    struct roce_diag_list l;
+    if (roce_report_diagnoses(r, &l) != 0)
+        memset(&l, 0, sizeof l); /* out of memory: none, as the tree had */
+    roce_jw_diagnoses(w, &l);
+    roce_diag_list_free(&l);
+}
+
 int roce_report_json(const struct roce_report *r, FILE *out)
 {
-    const struct roce_fout c = {.r = r, .lat = r->lat};
+    const struct roce_fout c = {.r = r, .lat = r->lat, .stream_diagnoses = 1};
     struct roce_jw *w = malloc(sizeof *w);
     json_object *root = json_object_new_object();
     int rc = 0;
@@ -102,7 +114,10 @@ int roce_report_json(const struct roce_report *r, FILE *out)
     json_object_object_foreach(root, key, val)
     {
         roce_jw_key(w, key);
-        roce_jw_json(w, val);
+        if (val == NULL && strcmp(key, "diagnoses") == 0)
+            stream_diagnoses(w, r);
+        else
+            roce_jw_json(w, val);
     }
     json_object_put(root);
     write_connections(w, r);

@@ -37,6 +37,9 @@ void roce_report_free(struct roce_report *r)
     free(r->flow_x);
     free(r->conns);
     free(r->episodes);
+    if (r->diag != NULL)
+        roce_diag_list_free(r->diag);
+    free(r->diag);
     memset(r, 0, sizeof *r);
 }
 

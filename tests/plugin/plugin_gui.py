@@ -22,6 +22,13 @@ The plugin is loaded from the build: Wireshark runs as an unprivileged user
 (when the test runs as root) with a temporary HOME holding the plugin in the
 personal folder (tshark_env.py). Exit 77 (skipped) when Xvfb, wireshark,
 xdotool or xclip is missing or no virtual display can be started.
+
+The suite runs it on the system's Wireshark (4.0: ctest plugin_gui). By hand,
+on another release's GUI: --wireshark-root ROOT, a root made by
+tools/wireshark_root.sh fetch --gui SUITE, or --wireshark-suite SUITE, that
+root of the suite (Wireshark and tshark then both run from it, through the
+root's loader), with --plugin a rocescope.so built against that release
+(dissector/README.md, "Wireshark 4.6 GUI").
 """
 import argparse
 import os
@@ -33,7 +40,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tshark_env import NOBODY, TsharkEnv, add_arguments  # noqa: E402
+from tshark_env import NOBODY, TsharkEnv, add_arguments, suite_root  # noqa: E402
 from checker import Checker  # noqa: E402
 from plugin_features import cli_ranking, conv_table  # noqa: E402
 
@@ -83,6 +90,19 @@ class Gui:
                            capture_output=True, text=True, timeout=60)
         return p.stdout.strip()
 
+    def selected_row_y(self, win, x):
+        """The middle y, in window win, of the selected (highlighted) table
+        row at column x: the run of Qt's selection colour #308CC6 in the
+        window's image (ImageMagick's import); None when none is found."""
+        if shutil.which("import") is None:
+            return None
+        p = subprocess.run(["import", "-window", win, "-crop", f"1x10000+{x}+0", "-depth", "8",
+                            "txt:-"],
+                           env={**os.environ, "DISPLAY": self.display}, capture_output=True,
+                           text=True, timeout=60)
+        ys = [int(m.group(1)) for m in re.finditer(r"^0,(\d+): .*#308CC6", p.stdout, re.M | re.I)]
+        return (ys[0] + ys[-1]) // 2 if ys else None
+
     def clipboard(self):
         p = subprocess.run(["xclip", "-o", "-selection", "clipboard"],
                            env={**os.environ, "DISPLAY": self.display}, capture_output=True,
@@ -97,7 +117,8 @@ class Gui:
                "WIRESHARK_PLUGIN_DIR": os.path.join(self.env.home, "no-global-plugins")}
         os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700, exist_ok=True)
         TsharkEnv.own_by_user(env["XDG_RUNTIME_DIR"])
-        cmd = ["wireshark", *args]
+        # a private root's through its loader (TsharkEnv.prefix), else the system's
+        cmd = [*self.env.prefix, "wireshark", *args]
         if os.geteuid() == 0:
             cmd = ["setpriv", "--reuid=" + NOBODY, "--regid=" + NOBODY, "--clear-groups", "env",
                    *[f"{k}={v}" for k, v in env.items()], *cmd]
@@ -192,12 +213,23 @@ def conversation_filter(c, gui, env, path):
     gui.xdo("mousemove", "--window", w, str(width * 7 // 10), str(height * 3 // 5), "click", "1")
     time.sleep(0.5)
     gui.xdo("key", "End")
-    time.sleep(0.3)
-    gui.xdo("key", "Menu")
+    time.sleep(0.5)
+    # the context menu of that row: a right click on it (4.6 fills the
+    # Apply as Filter submenus from the row under the pointer: the Menu key's
+    # menu opens Apply as Filter > Selected but not its A <-> B level), else
+    # the Menu key (enough in 4.0)
+    y = gui.selected_row_y(w, width * 7 // 10)
+    if y is not None:
+        gui.xdo("mousemove", "--window", w, str(width * 7 // 10), str(y), "click", "3")
+    else:
+        gui.xdo("key", "Menu")
     time.sleep(1)
-    # Apply as Filter > Selected > A <-> B
-    gui.xdo("key", "Down", "Right", "Right", "Return")
-    time.sleep(3)
+    # Apply as Filter > Selected > A <-> B, a key at a time: a submenu must
+    # be open before the next key (4.6's open later than 4.0's)
+    for key in ("Down", "Right", "Right", "Return"):
+        gui.xdo("key", key)
+        time.sleep(0.7)
+    time.sleep(2)
     gui.xdo("key", "Escape")  # closes the dialog
     time.sleep(1)
     gui.xdo("mousemove", "--window", main, "100", "200", "click", "1")
@@ -228,12 +260,22 @@ def main():
     add_arguments(ap)
     ap.add_argument("--rocescope", required=True)
     a = ap.parse_args()
-    for tool in ("Xvfb", "wireshark", "xdotool", "xclip"):
+    root = a.wireshark_root
+    if a.wireshark_suite and not root:
+        try:
+            root = suite_root(a.wireshark_suite, gui=True)
+        except RuntimeError as e:
+            print(e)
+            return 1
+    if root and not os.path.exists(os.path.join(root, "usr", "bin", "wireshark")):
+        print(f"{root} has no GUI (tools/wireshark_root.sh fetch --gui SUITE makes one)")
+        return 1
+    for tool in ("Xvfb", "xdotool", "xclip", *([] if root else ["wireshark"])):
         if shutil.which(tool) is None:
             print(f"{tool} not found (tools/setup.sh installs it): skipped")
             return SKIP
     c = Checker()
-    with TsharkEnv(a.tshark, a.plugin, a.wireshark_version) as env:
+    with TsharkEnv(a.tshark, a.plugin, a.wireshark_version, root=root) as env:
         gui = Gui(env)
         try:
             if not gui.start_display():

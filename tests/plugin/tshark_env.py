@@ -30,10 +30,12 @@ ROOT_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..
                            "wireshark_root.sh")
 
 
-def suite_root(suite):
+def suite_root(suite, gui=False):
     """The private root of Debian suite `suite` (tools/wireshark_root.sh
-    root), or raises RuntimeError saying how to make it."""
-    p = subprocess.run(["sh", ROOT_SCRIPT, "root", suite], capture_output=True, text=True)
+    root; gui: the root that also holds the Qt GUI, root --gui), or raises
+    RuntimeError saying how to make it."""
+    p = subprocess.run(["sh", ROOT_SCRIPT, "root", *(["--gui"] if gui else []), suite],
+                       capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(p.stderr.strip() or f"no Wireshark root for {suite}")
     return p.stdout.strip()

@@ -232,7 +232,9 @@ static void test_cnp_unexplained(void)
     CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_NOTE);
     CU_ASSERT_EQUAL(l.d[0].count, 3);
     CU_ASSERT_EQUAL(subj(&l, 0, 0)->flow.dqpn, 0x10); /* worst first: b's 2 */
-    CU_ASSERT_PTR_NOT_NULL(strstr(subj(&l, 0, 0)->phrase, "(2 of 2 CNPs)"));
+    char phrase[ROCE_DIAG_PHRASE_LEN];
+    roce_diag_subject_phrase(&l, &l.d[0], 0, phrase, sizeof phrase);
+    CU_ASSERT_PTR_NOT_NULL(strstr(phrase, "(2 of 2 CNPs)"));
     roce_diag_list_free(&l);
 }
 

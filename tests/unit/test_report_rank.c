@@ -52,7 +52,7 @@ static void test_diagnoses_first(void)
     d[1].kind = ROCE_DIAG_PACKET_LOSS;
     d[1].first_subject = 0;
     d[1].n_subjects = 2;
-    l = (struct roce_diag_list){d, 2, sj, 3, {0}};
+    l = (struct roce_diag_list){d, 2, sj, 3, {0}, 0};
     /* the named ones (5, the latest of its key, then 3), then 1 and 2 by trouble */
     size_t n = roce_report_rank(f, N_FLOWS, &l, NULL, 0, out);
     CU_ASSERT_EQUAL_FATAL(n, 4);

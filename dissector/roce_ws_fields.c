@@ -300,7 +300,7 @@ static void register_diagnosis_fields(int proto)
           "retransmission_timeout, rnr, remote_error, cnp_ignored, ce_unanswered, "
           "ce_some_unanswered, cnp_unexplained, slow_receiver, pfc_storm, pfc_paused, "
           "ecmp_collision, icrc_error, psn_reuse, gid_type_mismatch, reordering, "
-          "lossy_priority, cnp_priority, pause_victim, cnp_unpaced, incast)",
+          "lossy_priority, cnp_priority, pause_victim, cnp_unpaced, incast, cnp_congested)",
           HFILL}},
         {&roce_ws_hf.diagnosis_severity,
          {"Severity", "roce.diagnosis.severity", FT_STRING, BASE_NONE, NULL, 0x0,

@@ -29,16 +29,16 @@
 #include <stdint.h>
 #include <string.h>
 
-#define ROCE_ADDR_LEN    16
-#define ROCE_ADDR_V4_LEN 4
-#define ROCE_ADDR_V4_OFF 12   /* the IPv4 address in an IPv4-mapped one */
-#define ROCE_ADDR_V4_MAP 0xFF /* bytes 10 and 11 of an IPv4-mapped address */
+#define ROCE_ADDR_LEN      16
+#define ROCE_ADDR_V4_LEN   4
+#define ROCE_ADDR_V4_OFF   12   /* the IPv4 address in an IPv4-mapped one */
+#define ROCE_ADDR_V4_MAP   0xFF /* bytes 10 and 11 of an IPv4-mapped address */
 #define ROCE_ADDR_TEXT_LEN 48   /* room for any address's text form */
 #define ROCE_MAC_ADDR_LEN  6
-#define ROCE_MAC_TEXT_LEN  18 /* "02:00:0a:00:00:01" */
-#define ROCE_ADDR_MARK_OFF 10   /* bytes 10 and 11: FF FF (IPv4) or FF FE (LID) */
-#define ROCE_ADDR_LID_MARK 0xFE /* byte 11 of a LID */
-#define ROCE_ADDR_LID_OFF  14   /* the LID, big-endian */
+#define ROCE_MAC_TEXT_LEN  18       /* "02:00:0a:00:00:01" */
+#define ROCE_ADDR_MARK_OFF 10       /* bytes 10 and 11: FF FF (IPv4) or FF FE (LID) */
+#define ROCE_ADDR_LID_MARK 0xFE     /* byte 11 of a LID */
+#define ROCE_ADDR_LID_OFF  14       /* the LID, big-endian */
 #define ROCE_ADDR_LID_TEXT "lid:0x" /* text form: "lid:0x" and 4 hex digits */
 
 /* What the 16 bytes of an address hold. */
@@ -87,6 +87,15 @@ static inline void roce_addr_set_lid(uint8_t addr[ROCE_ADDR_LEN], uint16_t lid)
 static inline uint16_t roce_addr_lid(const uint8_t addr[ROCE_ADDR_LEN])
 {
     return (uint16_t)(addr[ROCE_ADDR_LID_OFF] << 8 | addr[ROCE_ADDR_LID_OFF + 1]);
+}
+
+/* A hash of an address (FNV-1a over its 16 bytes), for tables by address. */
+static inline uint32_t roce_addr_hash(const uint8_t addr[ROCE_ADDR_LEN])
+{
+    uint32_t h = 2166136261u; /* FNV-1a's offset basis and prime */
+    for (unsigned i = 0; i < ROCE_ADDR_LEN; i++)
+        h = (h ^ addr[i]) * 16777619u;
+    return h;
 }
 
 /* The text form of addr of family af (enum roce_af): dotted IPv4 (its last

@@ -136,6 +136,12 @@ static void ecn_findings(struct cands *cs, const struct roce_diag_flow *df,
         x->s.fig.cnps = r->cnp_packets + r->becn_packets;
         x->s.fig.cnps_unexplained = r->cnps_carried_unexplained;
     }
+    /* CNPs marked on their way (ANALYSIS.md "Priorities"): the marked CNPs */
+    if (r->cnps_ce_marked && (x = flow_cand(cs, ROCE_DIAG_CNP_CONGESTED, ROCE_CAUSE_TRAFFIC,
+                                            &r->key, r->cnps_ce_marked, df->ev)) != NULL) {
+        x->s.fig.cnps = r->cnp_packets;
+        x->s.fig.ce_marked = r->cnps_ce_marked;
+    }
 }
 
 /* A connection whose two directions use different RoCE versions, named

@@ -56,6 +56,7 @@ enum roce_diag_kind {
     ROCE_DIAG_PAUSE_VICTIM,           /* requests stalled by a host's pause for another host */
     ROCE_DIAG_CNP_UNPACED,            /* a NIC answers every CE mark with its own CNP */
     ROCE_DIAG_INCAST,                 /* many senders at once to one congested receiver */
+    ROCE_DIAG_CNP_CONGESTED,          /* CNPs that arrived CE marked */
     ROCE_DIAG_KINDS
 };
 

@@ -104,6 +104,10 @@ static const struct roce_diag_kind_info kinds[ROCE_DIAG_KINDS] = {
         {FIG("fanin", fanin), FIG("senders", senders), FIG("ce_marked", ce_marked),
          FIG("pauses", pauses), FIG("network_loss_gaps", lost), FIG("rate_mbps", rate_mbps),
          FIG("link_speed_mbps", link_speed_mbps)}},
+    [ROCE_DIAG_CNP_CONGESTED] = {"cnp_congested", ROCE_SEV_WARNING, ROCE_SUBJ_FLOW,
+        ROCE_CAUSE_TRAFFIC, ROCE_GROUP_PROTOCOL,
+        "Diagnosis: CNPs that met congestion on their way (CE marked)", "QP",
+        {FIG("cnps", cnps), FIG("ce_marked", ce_marked)}},
 };
 /* clang-format on */
 

@@ -222,6 +222,12 @@ static struct words words_of(unsigned kind, unsigned cause, int ib)
                               "RoCE runs on a lossy class here: put its traffic class on the "
                               "PFC-enabled priority (NIC trust mode, DSCP or PCP) or enable PFC "
                               "for this priority on the switches and NICs"};
+    case ROCE_DIAG_CNP_CONGESTED:
+        return (struct words){": its CNPs arrived congestion marked",
+                              "the CNPs queue with congested traffic on their way back (a class "
+                              "that marks ECN), so the sender slows down late: give CNPs a "
+                              "strict-priority class of their own that marks no ECN (the NICs' "
+                              "CNP DSCP, often 48, mapped to it on the switches)"};
     case ROCE_DIAG_CNP_UNPACED:
         return (struct words){": its responder answered every CE mark with a CNP of its own",
                               "the NIC paces no CNPs (each mark cuts the sender's rate again): "
@@ -319,6 +325,9 @@ static void figures(unsigned kind, const struct roce_diag_subject *s, const stru
         break;
     case ROCE_DIAG_CNP_UNEXPLAINED:
         SAY(f, cap, "%llu of %llu CNP%s", ull(x->cnps_unexplained), ull(x->cnps), plural(x->cnps));
+        break;
+    case ROCE_DIAG_CNP_CONGESTED:
+        SAY(f, cap, "%llu of %llu CNP%s marked", ull(x->ce_marked), ull(x->cnps), plural(x->cnps));
         break;
     case ROCE_DIAG_SLOW_RECEIVER:
         roce_mac_format(s->mac, m, sizeof m);

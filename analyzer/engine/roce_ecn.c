@@ -371,6 +371,9 @@ void roce_ecn_pacing(struct roce_engine *e, struct roce_flow *k, uint64_t frame,
     }
     k->carried_cnp_ts = ts;
     k->carried_cnp_frame = frame;
+    int64_t dst_gap = roce_cnpdst_gap(e, k->key.dst, k->key.version, ts);
+    if (dst_gap >= 0)
+        least(&r->cnp_dst_min_gap_ns, &r->cnp_dst_gaps, dst_gap);
     /* the request flows it throttles: from its destination to its source */
     struct pair_entry *p = roce_flow_pair_of(&e->flows, k->key.dst, k->key.src, k->key.version);
     if (p == NULL)

@@ -115,6 +115,7 @@ void roce_engine_free(struct roce_engine *e)
     roce_ring_free(&e->dcq);
     roce_hosts_free(e);
     roce_incast_free(e);
+    roce_cnpdst_free(e);
     free(e);
 }
 
@@ -372,6 +373,11 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
         e->totals.cnp_packets++;
         f->report.cnp_packets++;
         roce_ecn_pacing(e, f, in->frame, in->ts_ns);
+        if (roce_pkt_congestion_marked(pkt)) { /* it met congestion on its way */
+            e->totals.cnps_ce_marked++;
+            f->report.cnps_ce_marked++;
+            roce_ev_note(e, f, ROCE_DIAG_CNP_CONGESTED, in->frame);
+        }
         roce_ecn_cnp(e, f, v); /* and the DCQCN reaction, once its request flow is known */
         break;
     }

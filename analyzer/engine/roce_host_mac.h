@@ -16,8 +16,6 @@
 #include "roce_addr.h"
 #include "roce_totals.h"
 
-#define ROCE_MAC_LEN 6
-
 /* A source MAC address of RoCE or MAC Control (PFC, PAUSE) frames. */
 struct roce_host_mac {
     uint8_t mac[ROCE_MAC_LEN];

@@ -62,10 +62,7 @@ struct roce_incast {
 
 static unsigned set_of(const uint8_t addr[ROCE_ADDR_LEN])
 {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (unsigned i = 0; i < ROCE_ADDR_LEN; i++)
-        h = (h ^ addr[i]) * 16777619u;
-    return (h >> 8) % ROCE_INCAST_SETS;
+    return (roce_addr_hash(addr) >> 8) % ROCE_INCAST_SETS;
 }
 
 static struct incast_rx *find(const struct roce_incast *in, const uint8_t addr[ROCE_ADDR_LEN])

@@ -25,6 +25,7 @@
 #include "roce_totals.h"
 #include "roce_incast.h"
 #include "roce_victims.h"
+#include "roce_cnpdst.h"
 
 #define CM_PENDING 64 /* CM REQs waiting for their REP */
 
@@ -47,6 +48,7 @@ struct pause_rec {
     uint64_t frame;     /* its first XOFF */
     uint32_t mac;       /* the sender's MAC table entry + 1, 0: untracked */
     uint8_t prio;       /* 0..7, ROCE_PFC_PRIORITIES: link PAUSE */
+    uint32_t listed;    /* its place in totals.pause_list + 1, 0: not listed */
 };
 
 /* A CM REQ waiting for its REP (roce_cm.c). */
@@ -127,6 +129,8 @@ struct roce_engine {
     struct reqlog_ring reqlog[REQLOG_CLASSES];
     /* receivers and their senders (roce_incast.c), NULL until the first request */
     struct roce_incast *incast;
+    /* the latest CNP to each destination (roce_cnpdst.c), NULL until the first CNP */
+    struct roce_cnpdst *cnpdst;
 };
 
 /* The current frame will wait for one more annotation, until deadline. */

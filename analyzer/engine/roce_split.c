@@ -34,11 +34,19 @@
  * peak fan-ins there add up to --incast-senders could have reached it in
  * one engine, and is refused; any other receiver reached it in no part and
  * in no engine (its fan-in at any time is at most the sum of the parts').
+ * The CNP pacing per destination (roce_cnpdst.c) measures the gap from the
+ * previous CNP to the same address from any source, whose address pairs
+ * may be in several parts: a destination kept by several parts is refused;
+ * one kept by one part got all its CNPs there. Destinations leave the
+ * table only when a full set evicts one (refused too), so a part's
+ * occupancy of a set only grows: when the parts' occupancies of each set
+ * add up to at most its ways, one engine never evicted either.
  */
 #include "roce_split.h"
 
 #include <stdlib.h>
 
+#include "roce_cnpdst.h"
 #include "roce_incast.h"
 
 #define CREATED_INITIAL 1024u
@@ -264,6 +272,40 @@ static void incast_shared(const uint8_t addr[ROCE_ADDR_LEN], uint32_t peak, void
         c->shared = 1;
 }
 
+/* A CNP destination kept by another part than self: found by dst_shared. */
+struct dst_check {
+    struct roce_split_part *const *parts;
+    unsigned n, self;
+    int shared;
+};
+
+static void dst_shared(const uint8_t dst[ROCE_ADDR_LEN], uint8_t version, void *ctx)
+{
+    struct dst_check *c = ctx;
+    for (unsigned i = 0; i < c->n && !c->shared; i++)
+        if (i != c->self && roce_cnpdst_has(c->parts[i]->engine, dst, version))
+            c->shared = 1;
+}
+
+/* Why the parts' CNP destinations are not one engine's, or NULL. */
+static const char *cnpdst_exact(struct roce_split_part *const *parts, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        struct dst_check dc = {parts, n, i, 0};
+        roce_cnpdst_each(parts[i]->engine, dst_shared, &dc);
+        if (dc.shared)
+            return "CNP pacing: CNPs to one destination in several parts";
+    }
+    for (unsigned s = 0; s < ROCE_CNPDST_SETS; s++) {
+        unsigned use = 0;
+        for (unsigned i = 0; i < n; i++)
+            use += roce_cnpdst_set_use(parts[i]->engine, s);
+        if (use > ROCE_CNPDST_WAYS)
+            return "more CNP destinations than one engine keeps";
+    }
+    return NULL;
+}
+
 const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
                              roce_split_next_fn next, void *ctx)
 {
@@ -282,7 +324,7 @@ const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
         if (t->pauses)
             return "PFC pauses: their victims are found across address pairs";
         if (t->incast_receivers_evicted || t->incast_receivers_unlisted ||
-            t->incast_senders_untracked)
+            t->incast_senders_untracked || t->cnp_dsts_evicted)
             return "a bound reached in a part";
         struct shared_check sc = {parts, n, i, parts[0]->cfg.incast_senders, 0};
         roce_incast_each(p->engine, incast_shared, &sc);
@@ -305,6 +347,9 @@ const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
         return "more incast receivers than one engine lists";
     if (macs > u.macs_max)
         return "more source MACs than one engine keeps";
+    const char *why = cnpdst_exact(parts, n);
+    if (why != NULL)
+        return why;
     if (!verdicts_within_bounds(&parts[0]->cfg, &u, next, ctx))
         return "open verdicts, CE marks or CNPs near their bounds";
     return NULL;

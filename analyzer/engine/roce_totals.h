@@ -16,6 +16,9 @@
  * "Diagnoses", "The list": the first 10). */
 #define ROCE_EVIDENCE_MAX 10
 
+/* Bytes of a MAC address. */
+#define ROCE_MAC_LEN 6
+
 /* Distinct UDP source ports recorded per request flow. */
 #define ROCE_UDP_SPORTS_MAX 8
 
@@ -119,6 +122,41 @@ struct roce_incast_report {
     struct roce_incast_receiver r[ROCE_INCAST_LISTED];
 };
 
+/* Pause episodes (ANALYSIS.md "Pause victims"): the first ones listed,
+ * and the victims named per episode (the first ones). */
+#define ROCE_PAUSES_LISTED 32
+#define ROCE_PAUSE_VICTIMS 8
+
+/* A victim of a pause episode: a request flow whose requests stopped with it. */
+struct roce_pause_victim {
+    struct roce_flow_key key; /* the request flow */
+    int64_t stall_ns;         /* its last request before the pause to its first after */
+    uint64_t resume_frame;    /* that first request after */
+    uint8_t innocent;         /* a host NIC's pause, the flow going to another host */
+};
+
+/* A pause: one MAC keeping one priority (or the link) paused, from its
+ * first XOFF until its XON or until its last XOFF's time ran out. */
+struct roce_pause_episode {
+    uint8_t mac[ROCE_MAC_LEN]; /* the sender's source MAC */
+    uint8_t has_mac;           /* 0: beyond the MAC table, unknown */
+    uint8_t prio;              /* 0..7, ROCE_PFC_PRIORITIES: link PAUSE */
+    uint8_t xon;               /* ended by an XON (else its time ran out) */
+    uint8_t n_named;           /* victims named in v */
+    int64_t start_ns, end_ns;
+    uint64_t frame;    /* its first XOFF */
+    uint64_t xoffs;    /* its XOFF frames: the first and those that renewed it */
+    uint64_t victims;  /* its victims (the first ROCE_PAUSE_VICTIMS named) */
+    uint64_t innocent; /* of them, innocent (head-of-line blocked) */
+    int64_t stall_ns;  /* its victims' stalls, added */
+    struct roce_pause_victim v[ROCE_PAUSE_VICTIMS];
+};
+
+struct roce_pause_report {
+    uint32_t n; /* episodes listed, in the order they began */
+    struct roce_pause_episode p[ROCE_PAUSES_LISTED];
+};
+
 struct roce_totals {
     uint64_t packets, roce_packets, rocev1_packets, rocev2_packets, ib_packets, non_roce_packets;
     uint64_t ib_other[ROCE_IB_OTHER_COUNT]; /* InfiniBand without the transport (non-RoCE) */
@@ -142,6 +180,7 @@ struct roce_totals {
     uint64_t read_response_gaps, read_response_missing;
     uint64_t ce_marked, ce_answered, ce_unanswered;
     uint64_t cnps_matched, cnps_unexplained;
+    uint64_t cnps_ce_marked; /* CNPs that arrived CE (FECN) marked */
     struct roce_lat_summary cnp_latency;
     struct roce_lat_summary ack_latency;
     uint64_t cm_messages, cm_connections;
@@ -176,11 +215,14 @@ struct roce_totals {
     struct roce_pfc_storm_frames xoff_frames; /* the first XOFF frames of each priority */
     int64_t first_ts_ns, last_ts_ns;          /* the earliest and the latest frame time */
     uint64_t pauses; /* pauses: a priority paused by one MAC (ANALYSIS.md "Pause victims") */
-    uint64_t victims_untracked; /* request gaps whose pauses had left the ring (bound) */
+    uint64_t victims_untracked;          /* request gaps whose pauses had left the ring (bound) */
+    struct roce_pause_report pause_list; /* the first pauses, with their victims */
+    uint64_t pauses_unlisted;            /* pauses beyond them (counted, not listed) */
     struct roce_incast_report incast;
     uint64_t incast_receivers_evicted;  /* receivers dropped from the incast table (bound) */
     uint64_t incast_receivers_unlisted; /* receivers that reached the fan-in, not listed */
     uint64_t incast_senders_untracked;  /* requests of senders beyond a receiver's slots */
+    uint64_t cnp_dsts_evicted;          /* CNP destinations dropped from their table (bound) */
 };
 
 /* The DCQCN reaction of a RoCEv2 request flow whose connection received
@@ -231,6 +273,7 @@ struct roce_flow_report {
     uint64_t cnps_for_flow;            /* CNPs of this (request) flow's connection */
     uint64_t cnps_unexplained;         /* of those, not matched to a CE mark */
     uint64_t cnps_carried_unexplained; /* CNPs this flow carried that were unexplained */
+    uint64_t cnps_ce_marked;           /* CNPs this flow carried that arrived CE (FECN) marked */
     uint64_t bad_icrc, bad_vcrc;
     uint64_t becn_packets;   /* InfiniBand responses carried with BECN (notifications) */
     uint64_t cm_connections; /* times CM (re)started this flow's PSN history */
@@ -249,10 +292,11 @@ struct roce_flow_report {
     uint64_t pause_stalls, hol_stalls;
     int64_t pause_stall_ns, hol_stall_ns;
     /* the pacing of the CNPs it carried (ANALYSIS.md "CNP pacing"): the gaps
-     * measured from its previous CNP (same destination QP) and from the
-     * previous CNP between the same two hosts (any QP), and the least of each */
-    uint64_t cnp_gaps, cnp_pair_gaps;
-    int64_t cnp_min_gap_ns, cnp_pair_min_gap_ns;
+     * measured from its previous CNP (same destination QP), from the
+     * previous CNP between the same two hosts (any QP) and from the previous
+     * CNP to the same destination address (any source), and the least of each */
+    uint64_t cnp_gaps, cnp_pair_gaps, cnp_dst_gaps;
+    int64_t cnp_min_gap_ns, cnp_pair_min_gap_ns, cnp_dst_min_gap_ns;
 };
 
 struct roce_episode {

@@ -18,6 +18,11 @@
  * destination is another host, the victim was innocent: blocked at the head of a queue by a pause
  * meant for another destination.
  *
+ * The first ROCE_PAUSES_LISTED pauses are listed in the totals
+ * (pause_list: who sent it, its priority, start and end, its victims with
+ * their stalls, the first ROCE_PAUSE_VICTIMS named); the others are
+ * counted in pauses_unlisted.
+ *
  * Cost: the requests of a flow whose priority has had no pause since its
  * previous request are passed over with one comparison; the others read
  * the ring.
@@ -40,17 +45,56 @@ static struct pause_rec *running(struct roce_engine *e, unsigned prio, uint32_t 
     return NULL;
 }
 
+/* The listed episode of p, or NULL. */
+static struct roce_pause_episode *listed(struct roce_engine *e, const struct pause_rec *p)
+{
+    return p->listed != 0 ? &e->totals.pause_list.p[p->listed - 1] : NULL;
+}
+
+/* List the pause p that just began, when there is room. */
+static void list_pause(struct roce_engine *e, struct pause_rec *p)
+{
+    struct roce_pause_report *l = &e->totals.pause_list;
+    p->listed = 0;
+    if (l->n >= ROCE_PAUSES_LISTED) {
+        e->totals.pauses_unlisted++;
+        return;
+    }
+    struct roce_pause_episode *x = &l->p[l->n++];
+    memset(x, 0, sizeof *x);
+    p->listed = l->n;
+    if (p->mac != 0) {
+        memcpy(x->mac, e->macs[p->mac - 1].mac, ROCE_MAC_LEN);
+        x->has_mac = 1;
+    }
+    x->prio = p->prio;
+    x->start_ns = p->start;
+    x->end_ns = p->end;
+    x->frame = p->frame;
+    x->xoffs = 1;
+}
+
 void roce_victims_pause(struct roce_engine *e, unsigned prio, uint32_t mac, int64_t dur_ns,
                         uint64_t frame, int64_t ts)
 {
     struct pause_rec *p = running(e, prio, mac, ts);
+    struct roce_pause_episode *x = p != NULL ? listed(e, p) : NULL;
     if (dur_ns == 0) { /* XON: the pause ends now */
         if (p != NULL)
             p->end = ts;
+        if (x != NULL) {
+            x->end_ns = ts;
+            x->xon = 1;
+        }
         return;
     }
     if (p != NULL) { /* renewed */
         p->end = ts + dur_ns;
+        if (x != NULL) {
+            x->end_ns = p->end;
+            x->xon = 0;
+            x->xoffs++;
+        }
         return;
     }
     if (mac != 0 && roce_host_mac_role(&e->macs[mac - 1]) == ROCE_MAC_UNROUTED)
@@ -67,6 +111,7 @@ void roce_victims_pause(struct roce_engine *e, unsigned prio, uint32_t mac, int6
     if (ts > e->pause_last_start[prio])
         e->pause_last_start[prio] = ts;
     e->totals.pauses++;
+    list_pause(e, p);
 }
 
 /* Nonzero when the pause was sent by a host NIC whose address is not dst. */
@@ -109,13 +154,27 @@ void roce_victims_request(struct roce_engine *e, struct roce_flow *f, uint64_t f
         return;
     }
     struct roce_flow_report *r = &f->report;
+    const int hol = innocent(e, best, f->key.dst);
     r->pause_stalls++;
     r->pause_stall_ns += ts - prev;
     roce_incast_evidence(e, f->key.dst, 0, best->frame, frame, best->start);
-    if (innocent(e, best, f->key.dst)) {
+    if (hol) {
         r->hol_stalls++;
         r->hol_stall_ns += ts - prev;
         roce_ev_note(e, f, ROCE_DIAG_PAUSE_VICTIM, best->frame);
         roce_ev_note(e, f, ROCE_DIAG_PAUSE_VICTIM, frame);
+    }
+    struct roce_pause_episode *x = listed(e, best);
+    if (x == NULL)
+        return;
+    x->victims++;
+    x->innocent += (uint64_t)hol;
+    x->stall_ns += ts - prev;
+    if (x->n_named < ROCE_PAUSE_VICTIMS) {
+        struct roce_pause_victim *v = &x->v[x->n_named++];
+        v->key = f->key;
+        v->stall_ns = ts - prev;
+        v->resume_frame = frame;
+        v->innocent = (uint8_t)hol;
     }
 }

@@ -104,25 +104,37 @@ static void slot_name(unsigned i, char *buf, size_t len)
         snprintf(buf, len, "link PAUSE");
 }
 
+void roce_html_rows_open(struct roce_html_page *pg, const char *title, unsigned n_rows,
+                         int64_t from, int64_t end, struct roce_html_rows *c)
+{
+    char xl[LABEL_LEN];
+    FILE *o = pg->o;
+    c->unit = roce_html_time_unit(end - pg->t0_ns > 0 ? end - pg->t0_ns : 1);
+    c->b = (struct roce_html_box){900, 0, c->left, 884, 12, 0};
+    c->b.bottom = c->b.top + n_rows * c->row;
+    c->b.h = c->b.bottom + 44;
+    c->x = (struct roce_html_scale){(double)(from - pg->t0_ns) / c->unit.ns,
+                                    (double)(end - pg->t0_ns) / c->unit.ns, c->b.left, c->b.right};
+    if (c->x.v1 <= c->x.v0)
+        c->x.v1 = c->x.v0 + 1;
+    snprintf(xl, sizeof xl, "time since the capture began (%s)", c->unit.name);
+    fputs("<figure>\n", o);
+    roce_html_svg_open(o, &c->b, title, &c->x, c->unit.name, NULL);
+    roce_html_axis_x(o, &c->b, &c->x, xl, 0);
+}
+
 static void pfc_timeline(struct roce_html_page *pg, const unsigned *rows, unsigned n_rows)
 {
     const struct roce_html_pfc *p = pg->s->pfc;
     const struct roce_totals *t = &pg->r->t;
     FILE *o = pg->o;
-    char name[LABEL_LEN], xl[LABEL_LEN];
+    char name[LABEL_LEN];
     int64_t end = t->last_ts_ns > p->end_ns ? t->last_ts_ns : p->end_ns;
-    struct roce_html_tunit unit = roce_html_time_unit(end - pg->t0_ns > 0 ? end - pg->t0_ns : 1);
-    struct roce_html_box b = {900, 0, 96, 884, 12, 0};
-    b.bottom = b.top + n_rows * (ROW_H + ROW_GAP);
-    b.h = b.bottom + 44;
-    struct roce_html_scale x = {(double)(p->origin_ns - pg->t0_ns) / unit.ns,
-                                (double)(end - pg->t0_ns) / unit.ns, b.left, b.right};
-    if (x.v1 <= x.v0)
-        x.v1 = x.v0 + 1;
-    snprintf(xl, sizeof xl, "time since the capture began (%s)", unit.name);
-    fputs("<figure>\n", o);
-    roce_html_svg_open(o, &b, "Time paused per priority", &x, unit.name, NULL);
-    roce_html_axis_x(o, &b, &x, xl, 0);
+    struct roce_html_rows c = {.row = ROW_H + ROW_GAP, .left = 96};
+    roce_html_rows_open(pg, "Time paused per priority", n_rows, p->origin_ns, end, &c);
+    const struct roce_html_box b = c.b;
+    const struct roce_html_scale x = c.x;
+    const struct roce_html_tunit unit = c.unit;
     for (unsigned r = 0; r < n_rows; r++) {
         unsigned i = rows[r];
         double base = b.top + (r + 1) * (ROW_H + ROW_GAP) - ROW_GAP;

@@ -572,6 +572,7 @@ int roce_html_report(FILE *o, const struct roce_report *r, const struct roce_htm
                         "CNP latency of all flows: CE-marked request to its CNP", "CE marks");
     fputs("</section>\n", o);
     roce_html_pfc_section(&pg);
+    roce_html_pauses_section(&pg);
     roce_html_incast_section(&pg);
     roce_html_episodes_table(&pg);
     if (s != NULL)

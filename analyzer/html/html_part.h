@@ -75,9 +75,24 @@ void roce_html_histogram(FILE *o, const struct roce_lat *l, const char *title, c
 /* The capture's timeline: throughput, CE marks, CNPs and PFC/PAUSE XOFF
  * over the whole capture, shown whatever was found (html_charts.c). */
 void roce_html_timeline(struct roce_html_page *pg);
+/* A chart of rows over time (html_charts.c): rows of row px (a row and its
+ * gap) beside labels left px wide; from the figure, the chart's box, its
+ * time scale and unit. */
+struct roce_html_rows {
+    double row, left;
+    struct roce_html_box b;
+    struct roce_html_scale x;
+    struct roce_html_tunit unit;
+};
+/* Open its figure and chart, titled title, of n_rows rows, its time axis
+ * from from to end (ns): c->row and c->left set, the rest filled. */
+void roce_html_rows_open(struct roce_html_page *pg, const char *title, unsigned n_rows,
+                         int64_t from, int64_t end, struct roce_html_rows *c);
 /* The PFC/PAUSE section (html_charts.c). */
 void roce_html_pfc_section(struct roce_html_page *pg);
 /* The receivers the incast rule lists, with their fan-in over time. */
 void roce_html_incast_section(struct roce_html_page *pg);
+/* The pause episodes: a timeline per link and the victims (html_pauses.c). */
+void roce_html_pauses_section(struct roce_html_page *pg);
 
 #endif

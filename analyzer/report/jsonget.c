@@ -251,3 +251,15 @@ void roce_jget_endpoint(struct roce_jget *g, json_object *o, const char *where,
     if (qp > QPN_MAX)
         roce_jget_fail(g, where, "dest_qp", "not a 24-bit QP number");
 }
+
+json_object *roce_jget_list(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                            size_t max, const char *too_many, char *at, size_t len)
+{
+    json_object *a = roce_jget_member(g, o, where, key, json_type_array, 0);
+    roce_jget_where(at, len, where, key);
+    if (a != NULL && json_object_array_length(a) > max) {
+        roce_jget_fail(g, at, "", too_many);
+        return NULL;
+    }
+    return a;
+}

@@ -31,6 +31,11 @@ const char *roce_jget_where(char *buf, size_t len, const char *where, const char
  * NULL without a problem. */
 json_object *roce_jget_member(struct roce_jget *g, json_object *o, const char *where,
                               const char *key, json_type type, int nullable);
+/* The array member key of o (at where, its place written to at) of at
+ * most max elements; NULL when missing, or with the problem too_many when
+ * longer. */
+json_object *roce_jget_list(struct roce_jget *g, json_object *o, const char *where, const char *key,
+                            size_t max, const char *too_many, char *at, size_t len);
 /* A non-negative integer member (0 on a problem). */
 uint64_t roce_jget_u64(struct roce_jget *g, json_object *o, const char *where, const char *key);
 /* A decimal member with at most `decimals` decimals, in units of its last

@@ -137,6 +137,16 @@ uint64_t roce_report_trouble(const struct roce_flow_report *f);
 int roce_report_is_troubled(const struct roce_flow_report *f);
 int roce_report_cmp_worst(const void *a, const void *b);
 
+/* The share of flow f's life (first to last packet) its requests spent
+ * stalled by pauses (pause_stall_ns; ANALYSIS.md "Pause victims"), in
+ * tenths of a percent; -1 when it had no stall or no life
+ * (report_fields_pauses.c). */
+int64_t roce_report_pause_share(const struct roce_flow_report *f);
+/* The MAC of r that sent the pause p: whether it is a host NIC's or the
+ * fabric's (roce_host_mac_role). NULL: its MAC is unknown (r NULL, or
+ * beyond the MAC table). */
+const struct roce_host_mac *roce_pause_sender(const struct roce_report *r,
+                                              const struct roce_pause_episode *p);
 /* Flows by key (report_rank.c): the order of two keys, qsort's order of
  * flow pointers by key (then by id), and in by_key (n pointers in that
  * order) the flow with key k: of a key seen twice (a QP reused, a flow

@@ -239,6 +239,12 @@ extern const struct roce_fcall roce_fcall_file, roce_fcall_files, roce_fcall_lin
 extern const struct roce_fcall roce_fcall_diagnoses, roce_fcall_macs, roce_fcall_storm_frames,
     roce_fcall_capture_frames, roce_fcall_udp_sports, roce_fcall_dcqcn, roce_fcall_evidence,
     roce_fcall_nak_generation, roce_fcall_incast;
+/* report_fields_pauses.c: "pause_episodes" */
+extern const struct roce_fcall roce_fcall_pauses, roce_fcall_pause_share;
+/* Append the pauses src lists to dst's (frames numbered on after
+ * frame_off); those beyond dst's room are counted in pauses_unlisted. */
+void roce_pause_list_merge(struct roce_totals *dst, const struct roce_totals *src,
+                           uint64_t frame_off);
 /* An element of "host_macs" (host nonzero) or "fabric_macs", o at where,
  * appended to r's MACs (the parser streams the lists element by element).
  * 0, or -1 when out of memory. */

@@ -155,16 +155,12 @@ static int incast_parse(struct roce_jget *g, json_object *o, const char *where,
                         const struct roce_field *f, void *base, const struct roce_fin *c)
 {
     struct roce_incast_report *l = (void *)((char *)base + f->off);
-    json_object *a = roce_jget_member(g, o, where, f->key, json_type_array, 0);
     char at[WHERE_LEN];
+    json_object *a = roce_jget_list(g, o, where, f->key, ROCE_INCAST_LISTED, "too many receivers",
+                                    at, sizeof at);
     (void)c;
     if (a == NULL)
         return 0;
-    roce_jget_where(at, sizeof at, where, f->key);
-    if (json_object_array_length(a) > ROCE_INCAST_LISTED) {
-        roce_jget_fail(g, at, "", "too many receivers");
-        return 0;
-    }
     l->n = 0;
     for (size_t i = 0; !g->failed && i < json_object_array_length(a); i++)
         receiver_parse(g, json_object_array_get_idx(a, i), at, &l->r[l->n++]);

@@ -183,7 +183,8 @@ static int merge_flows(struct roce_report *dst, const struct roce_report *src,
 
 /* src's MACs folded into dst's (idx: dst's by address; src lists each MAC
  * once), its PFC storm frames after dst's, the frames that show the faults
- * of its capture with dst's, its incast receivers with dst's. 0 or -1. */
+ * of its capture with dst's, its incast receivers with dst's, its pauses
+ * after dst's. 0 or -1. */
 static int merge_macs(struct roce_report *dst, const struct roce_report *src, uint64_t frame_off,
                       const struct mac_at *idx)
 {
@@ -199,6 +200,7 @@ static int merge_macs(struct roce_report *dst, const struct roce_report *src, ui
         for (unsigned i = 0; i < s->n[p] && d->n[p] < ROCE_EVIDENCE_MAX; i++)
             d->frame[p][d->n[p]++] = s->frame[p][i] + frame_off;
     roce_incast_merge(&dst->t, &src->t, frame_off);
+    roce_pause_list_merge(&dst->t, &src->t, frame_off);
     for (unsigned k = 0; k < ROCE_FAULTS; k++)
         for (unsigned i = 0; i < src->t.capture_frames.n[k] && i < ROCE_EVIDENCE_MAX; i++)
             roce_evidence_add_capture(&dst->t.capture_frames, k,

@@ -407,6 +407,15 @@ static void flow_text(FILE *o, const struct roce_report *r, const struct roce_fl
          roce_dcqcn_verdict_name(f->dcqcn.verdict), (unsigned)(f->dcqcn.ratio_ppm / 1000000u),
          (unsigned)(f->dcqcn.ratio_ppm % 1000000u / 10000u),
          count(f->dcqcn.cnps_evaluated, "CNP", "CNPs").s);
+    if (f->pause_stalls) {
+        int64_t share = roce_report_pause_share(f);
+        char st[ROCE_FMT_US_LEN];
+        fprintf(o, ", %s by pauses, %s us", count(f->pause_stalls, "stall", "stalls").s,
+                roce_fmt_us_text(f->pause_stall_ns, st));
+        if (share >= 0)
+            fprintf(o, " (%" PRId64 ".%" PRId64 " %% of its life)", share / 10, share % 10);
+        ITEM(f->hol_stalls, "%" PRIu64 " of them head-of-line", f->hol_stalls);
+    }
 #undef ITEM
     if (f->naks.total) {
         fputs(", NAKs sent: ", o);
@@ -440,6 +449,64 @@ static void episodes_text(FILE *o, const struct roce_report *r, unsigned top)
         if (ep->nak_frame)
             fprintf(o, ", resent after %s us)", roce_fmt_us_text(ep->nak_to_resend_ns, a));
         fprintf(o, ", lasted %s us\n", roce_fmt_us_text(ep->last_ts_ns - ep->first_ts_ns, b));
+    }
+}
+
+/* Who sent pause p: "host NIC 10.0.14.2 (02:...)", "fabric (02:...)". */
+static void pause_sender(FILE *o, const struct roce_report *r, const struct roce_pause_episode *p)
+{
+    const struct roce_host_mac *m = roce_pause_sender(r, p);
+    char mac[ROCE_MAC_TEXT_LEN], addr[ROCE_FMT_ADDR_LEN];
+    if (!p->has_mac) {
+        fputs("an untracked MAC", o);
+        return;
+    }
+    roce_mac_format(p->mac, mac, sizeof mac);
+    if (m != NULL && roce_host_mac_role(m) == ROCE_MAC_UNROUTED) {
+        roce_fmt_addr(m->addr, m->af, addr, sizeof addr);
+        fprintf(o, "host NIC %s (%s)", addr, mac);
+    } else {
+        fprintf(o, "the fabric (%s)", mac);
+    }
+}
+
+/* The pause episodes (ANALYSIS.md "Pause victims"): the first top. */
+static void pauses_text(FILE *o, const struct roce_report *r, unsigned top)
+{
+    const struct roce_pause_report *l = &r->t.pause_list;
+    char a[ROCE_FMT_US_LEN], b[ROCE_FMT_US_LEN], name[ROCE_FMT_FLOW_LEN];
+    if (l->n == 0)
+        return;
+    fprintf(o, "\nPause episodes (%u listed", (unsigned)l->n);
+    if (r->t.pauses_unlisted)
+        fprintf(o, ", %" PRIu64 " more not listed", r->t.pauses_unlisted);
+    fprintf(o, "%s):\n", l->n > top ? ", first shown" : "");
+    for (unsigned i = 0; i < l->n && i < top && i < ROCE_PAUSES_LISTED; i++) {
+        const struct roce_pause_episode *p = &l->p[i];
+        fprintf(o, "  frame %" PRIu64 "  ", p->frame);
+        if (p->prio < ROCE_PFC_PRIORITIES)
+            fprintf(o, "priority %u", (unsigned)p->prio);
+        else
+            fputs("link PAUSE", o);
+        fputs(" paused by ", o);
+        pause_sender(o, r, p);
+        fprintf(o, " at %s us, %s us (%s, ended by %s): %s",
+                roce_fmt_us_text(p->start_ns - r->t.first_ts_ns, a),
+                roce_fmt_us_text(p->end_ns - p->start_ns, b), count(p->xoffs, "XOFF", "XOFFs").s,
+                p->xon ? "XON" : "expiry", count(p->victims, "victim", "victims").s);
+        if (p->victims)
+            fprintf(o, " (%" PRIu64 " innocent), stalled %s us", p->innocent,
+                    roce_fmt_us_text(p->stall_ns, a));
+        fputc('\n', o);
+        for (unsigned k = 0; k < p->n_named && k < ROCE_PAUSE_VICTIMS; k++) {
+            const struct roce_pause_victim *v = &p->v[k];
+            roce_fmt_flow(&v->key, name, sizeof name);
+            fprintf(o, "     %s  stalled %s us until frame %" PRIu64 "%s\n", name,
+                    roce_fmt_us_text(v->stall_ns, a), v->resume_frame,
+                    v->innocent ? ", innocent (head-of-line blocked)" : "");
+        }
+        if (p->victims > p->n_named)
+            fprintf(o, "     and %" PRIu64 " more\n", p->victims - p->n_named);
     }
 }
 
@@ -479,6 +546,7 @@ int roce_report_text(const struct roce_report *r, FILE *o, unsigned top)
             flow_text(o, r, bad[i], (unsigned)i + 1);
     }
     episodes_text(o, r, top);
+    pauses_text(o, r, top);
     if (n_clean == 0) {
         fputs("\nClean flows: none\n", o);
     } else {

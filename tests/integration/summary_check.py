@@ -4,7 +4,7 @@ check(text, report) reads the summary (analyzer/report/report_text.c, described
 in analyzer/report/REPORT.md, "Human summary") with its own patterns and
 returns the list of its disagreements with the JSON report (parsed with
 parse_float=decimal.Decimal): every total, every listed flow with trouble,
-every listed go-back-N episode, the clean flows, and the Diagnosis section
+every listed go-back-N episode, every listed pause episode, the clean flows, and the Diagnosis section
 (each finding's severity, kind, sentence and frames, in the JSON report's
 order). The words that name NAK
 codes are written here from PROTOCOL.md ("AETH": 0 PSN sequence error, 1
@@ -326,6 +326,12 @@ def _flow_items(f):
         n = dq["cnps_evaluated"]
         items.append((n, rf"DCQCN {dq['verdict']} \(median rate ratio {ratio} over {n} CNPs? "
                          rf"evaluated\)"))
+    if f["pause_stalls"]:
+        share = (rf" \({f['pause_share_pct']} % of its life\)"
+                 if f["pause_share_pct"] is not None else "")
+        hol = f", {f['hol_stalls']} of them head-of-line" if f["hol_stalls"] else ""
+        items.append((f["pause_stalls"], rf"{f['pause_stalls']} stalls? by pauses, "
+                                         rf"{f['pause_stall_us']} us{share}{hol}"))
     return [p for n, p in items if n]
 
 
@@ -416,6 +422,54 @@ def _episodes(c, lines, r, top):
             c.fail(f"episode {ln!r}, JSON wants /{want}/")
 
 
+def _pause_sender(p):
+    """Who sent pause p, as the summary names it."""
+    if p["mac"] is None:
+        return "an untracked MAC"
+    if p["sender"] == "host":
+        return f"host NIC {p['address']} \\({p['mac']}\\)"
+    return f"the fabric \\({p['mac']}\\)"
+
+
+def _pauses(c, lines, r, top):
+    """The Pause episodes section against pause_episodes (REPORT.md)."""
+    eps = r["pause_episodes"]
+    head = _section(c, lines, "Pause episodes", len(eps))
+    if head is None:
+        return
+    more = r["limits"]["pauses_unlisted"]
+    want = (rf"Pause episodes \({len(eps)} listed"
+            + (rf", {more} more not listed" if more else "")
+            + (", first shown" if len(eps) > top else "") + r"\):")
+    if not re.fullmatch(want, lines[head]):
+        c.fail(f"pause episodes: {lines[head]!r}, JSON wants /{want}/")
+    i = head + 1
+    t0 = r["capture"]["first_time"]
+    for p in eps[:top]:
+        prio = "link PAUSE" if p["priority"] is None else f"priority {p['priority']}"
+        began = ((p["start"] - t0) * 1000000).quantize(Decimal("0.001"))
+        victims = (f" \\({p['innocent']} innocent\\), stalled {p['stall_us']} us"
+                   if p["victims"] else "")
+        want = (rf"  frame {p['frame']}  {prio} paused by {_pause_sender(p)} at {began} us, "
+                rf"{p['duration_us']} us \({p['xoffs']} XOFFs?, ended by "
+                rf"{'XON' if p['ended_by'] == 'xon' else 'expiry'}\): {p['victims']} victims?"
+                + victims)
+        if i >= len(lines) or not re.fullmatch(want, lines[i]):
+            c.fail(f"pause {lines[i] if i < len(lines) else None!r}, JSON wants /{want}/")
+        i += 1
+        for v in p["named"]:
+            inn = r", innocent \(head-of-line blocked\)" if v["innocent"] else ""
+            want = (rf"     {re.escape(_flow_name(v))}  stalled {v['stall_us']} us until frame "
+                    rf"{v['resume_frame']}{inn}")
+            if i >= len(lines) or not re.fullmatch(want, lines[i]):
+                c.fail(f"victim {lines[i] if i < len(lines) else None!r}, JSON wants /{want}/")
+            i += 1
+        if p["victims"] > len(p["named"]):
+            c.eq("victims not named", lines[i] if i < len(lines) else None,
+                 f"     and {p['victims'] - len(p['named'])} more")
+            i += 1
+
+
 def _clean(c, lines, r):
     ranked = set(f["id"] for f in _ranked(r))
     clean = [f for f in r["flows"] if f["id"] not in ranked]
@@ -502,5 +556,6 @@ def check(text, report, top=20):
     _totals(c, lines, report)
     _flows(c, lines, report, top)
     _episodes(c, lines, report, top)
+    _pauses(c, lines, report, top)
     _clean(c, lines, report)
     return c.problems

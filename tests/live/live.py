@@ -60,7 +60,8 @@ TIMED = {"first_time", "last_time", "duration_s", "ack_latency_us", "cnp_latency
          "responses_early", "reorder_max_us",
          # pauses are timed at the link speed, CNP pacing by the gaps between CNPs
          "pause_stalls", "pause_stall_us", "hol_stalls", "hol_stall_us", "cnp_gaps",
-         "cnp_min_gap_us", "cnp_pair_gaps", "cnp_pair_min_gap_us", "victims_untracked"}
+         "cnp_min_gap_us", "cnp_pair_gaps", "cnp_pair_min_gap_us", "victims_untracked",
+         "pause_episodes", "pause_share_pct", "cnp_dst_gaps", "cnp_dst_min_gap_us"}
 GAUGES = {"flows_active", "peak_flows", "connections"}
 PROM_SUBJECTS = 100  # rocescope_diagnosis samples per finding (prometheus.c)
 SCENARIOS = ("loss_receiver", "ecn_cnp", "nak_codes", "erspan2", "erspan3", "vxlan", "gre",

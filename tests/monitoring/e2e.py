@@ -258,6 +258,7 @@ def report_counters(rep):
     put("aeth_reserved_total", rep["aeth_reserved"])
     put("ce_marked_packets_total", e["ce_marked"])
     put("becn_packets_total", e["becn_packets"])
+    put("cnps_ce_marked_total", e["cnps_ce_marked"])
     put("ce_marks_settled_total", e["ce_answered"], outcome="answered")
     put("ce_marks_settled_total", e["ce_unanswered"], outcome="unanswered")
     put("cnp_packets_total", e["cnps_matched"], match="matched")
@@ -287,8 +288,8 @@ def report_counters(rep):
     for k in ("flows_created", "flows_evicted", "flows_retired", "verdicts_forced",
               "ce_tracking_overflow", "cnp_tracking_overflow", "alloc_failures", "dcqcn_untracked",
               "gap_tracking_overflow", "macs_untracked", "udp_sports_untracked",
-              "victims_untracked", "incast_receivers_evicted", "incast_receivers_unlisted",
-              "incast_senders_untracked"):
+              "victims_untracked", "pauses_unlisted", "incast_receivers_evicted", "incast_receivers_unlisted",
+              "incast_senders_untracked", "cnp_dsts_evicted"):
         put(k + "_total", lim[k])
     live = c["live"]
     put("capture_received_packets_total", live["received"])

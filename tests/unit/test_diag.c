@@ -552,6 +552,35 @@ static void test_cnp_unpaced(void)
     roce_diag_list_free(&l);
 }
 
+/* CNPs that arrived CE marked: a warning on the flow that carried them,
+ * its count the marked CNPs, its evidence those CNPs; unmarked CNPs raise
+ * nothing. */
+static void test_cnp_congested(void)
+{
+    struct fixture x;
+    struct roce_diag_list l = {0};
+    fx_init(&x);
+    struct roce_flow_report *b = flow(&x, 2, 1, 0x11);
+    b->cnp_packets = 4;
+    CU_ASSERT_EQUAL(run(&x, &l), 0); /* CNPs, none marked */
+    b->cnps_ce_marked = 2;
+    roce_evidence_add(&x.ev[0], ROCE_DIAG_CNP_CONGESTED, 7);
+    roce_evidence_add(&x.ev[0], ROCE_DIAG_CNP_CONGESTED, 9);
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CNP_CONGESTED);
+    CU_ASSERT_EQUAL(l.d[0].severity, ROCE_SEV_WARNING);
+    CU_ASSERT_EQUAL(l.d[0].count, 2);
+    CU_ASSERT(memcmp(&subj(&l, 0, 0)->flow, &b->key, sizeof b->key) == 0);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.cnps, 4);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.ce_marked, 2);
+    CU_ASSERT_EQUAL_FATAL(l.d[0].n_frames, 2);
+    CU_ASSERT_EQUAL(l.d[0].frames[0], 7);
+    CU_ASSERT_EQUAL(l.d[0].frames[1], 9);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(l.d[0].summary, "arrived congestion marked (2 of 4 CNPs marked)"));
+    roce_diag_list_free(&l);
+}
+
 /* Every checked ICRC bad and no rewritten field explains them: the capture
  * path, not a link (a note the capture explains); bad ICRCs a rewritten
  * field explains are no icrc_error at all. */
@@ -775,6 +804,7 @@ static const struct tu_test tests[] = {
     {"cnp_priority", test_cnp_priority},
     {"pause_victim", test_pause_victim},
     {"cnp_unpaced", test_cnp_unpaced},
+    {"cnp_congested", test_cnp_congested},
     {"icrc_all_bad", test_icrc_all_bad},
     {"capture_faults", test_capture_faults},
     {"gid_type_mismatch", test_gid_type_mismatch},

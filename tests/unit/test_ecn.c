@@ -459,6 +459,81 @@ static void test_cnp_of_other_connection(void)
     tu_eng_done(&t);
 }
 
+/* The CNP pacing at its three scopes (ANALYSIS.md "CNP pacing"): B sends
+ * CNPs to A for two QPs, C (another responder) for a third; each CNP's gap
+ * from the previous one of its QP, of its pair of hosts, of its
+ * destination address. */
+static void test_pacing_scopes(void)
+{
+    struct tu_eng t;
+    struct tu_conn b1, b2, c3;
+    struct roce_flow_report x;
+    tu_eng_init(&t, NULL);
+    tu_conn_init(&b1, TU_IP_A, TU_IP_B, 0x101, 0x201);
+    tu_conn_init(&b2, TU_IP_A, TU_IP_B, 0x102, 0x202);
+    tu_conn_init(&c3, TU_IP_A, TU_IP_C, 0x103, 0x203);
+    tu_send(&t, &b1, 10);
+    tu_send(&t, &b2, 20);
+    tu_send(&t, &c3, 30);
+    int64_t T = t.now + 1000 * US;
+    at(&t, T, 0);
+    tu_cnp(&t, &b1); /* B -> A QP 0x101 */
+    at(&t, T, 10 * US);
+    tu_cnp(&t, &b1); /* QP 10, pair 10, destination 10 */
+    at(&t, T, 12 * US);
+    tu_cnp(&t, &b2); /* QP none, pair 2, destination 2 */
+    at(&t, T, 13 * US);
+    tu_cnp(&t, &c3); /* C -> A: QP none, pair none, destination 1 */
+    at(&t, T, 30 * US);
+    tu_cnp(&t, &b1); /* QP 20, pair 18, destination 17 */
+    /* per flow: QP gaps and least, pair gaps and least, destination gaps and least (us) */
+    static const struct {
+        uint32_t src, qp;
+        uint64_t n[3];
+        int64_t min_us[3];
+    } want[] = {{TU_IP_B, 0x101, {2, 2, 2}, {10, 10, 10}},
+                {TU_IP_B, 0x102, {0, 1, 1}, {0, 2, 2}},
+                {TU_IP_C, 0x103, {0, 0, 1}, {0, 0, 1}}};
+    for (unsigned i = 0; i < sizeof want / sizeof want[0]; i++) {
+        CU_ASSERT_TRUE_FATAL(tu_flow(&t, want[i].src, TU_IP_A, want[i].qp, &x));
+        const uint64_t n[3] = {x.cnp_gaps, x.cnp_pair_gaps, x.cnp_dst_gaps};
+        const int64_t min[3] = {x.cnp_min_gap_ns, x.cnp_pair_min_gap_ns, x.cnp_dst_min_gap_ns};
+        for (unsigned k = 0; k < 3; k++) {
+            CU_ASSERT_EQUAL(n[k], want[i].n[k]);
+            if (want[i].n[k])
+                CU_ASSERT_EQUAL(min[k], want[i].min_us[k] * US);
+        }
+    }
+    CU_ASSERT_EQUAL(tu_totals(&t)->cnp_dsts_evicted, 0);
+    tu_eng_done(&t);
+}
+
+/* A CNP that arrived CE marked is counted on the flow that carried it and
+ * in the totals, and is evidence of cnp_congested; an ECT(0) CNP is not. */
+static void test_cnp_ce_marked(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    struct roce_flow_report y;
+    int64_t T = setup_paired(&t, &c, NULL);
+    at(&t, T, 0);
+    tu_cnp(&t, &c);
+    struct tu_conn m = c;
+    m.rsp.ecn = RG_ECN_CE;
+    at(&t, T, 10 * US);
+    uint64_t marked = tu_cnp(&t, &m);
+    CU_ASSERT(t.out.verdict.flags & ROCE_V_CNP); /* a CNP all the same */
+    CU_ASSERT_TRUE_FATAL(tu_flow(&t, TU_IP_B, TU_IP_A, TU_QA, &y));
+    CU_ASSERT_EQUAL(y.cnp_packets, 2);
+    CU_ASSERT_EQUAL(y.cnps_ce_marked, 1);
+    CU_ASSERT_EQUAL(tu_totals(&t)->cnps_ce_marked, 1);
+    const struct roce_evidence *ev = roce_engine_flow_evidence(t.e, &y.key, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+    CU_ASSERT_EQUAL_FATAL(ev->n[ROCE_DIAG_CNP_CONGESTED], 1);
+    CU_ASSERT_EQUAL(ev->frame[ROCE_DIAG_CNP_CONGESTED][0], marked);
+    tu_eng_done(&t);
+}
+
 static void test_window_configurable(void)
 {
     struct tu_eng t;
@@ -584,6 +659,8 @@ static const struct tu_test tests[] = {
     {"cnp_of_other_connection", test_cnp_of_other_connection},
     {"cnp_before_pairing_response", test_cnp_before_pairing_response},
     {"waiting_cnp_holds_marks", test_waiting_cnp_holds_marks},
+    {"pacing_scopes", test_pacing_scopes},
+    {"cnp_ce_marked", test_cnp_ce_marked},
     {"window_configurable", test_window_configurable},
     {"ce_only_on_v2_requests", test_ce_only_on_v2_requests},
     {"only_ecn_11_is_ce", test_only_ecn_11_is_ce},

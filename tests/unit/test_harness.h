@@ -24,6 +24,7 @@
 #define TU_T0_NS   1700000000000000000LL
 #define TU_IP_A    0x0A000001u /* 10.0.0.1 */
 #define TU_IP_B    0x0A000002u /* 10.0.0.2 */
+#define TU_IP_C    0x0A000003u /* 10.0.0.3 */
 #define TU_QA      0x000101u
 #define TU_QB      0x000202u
 

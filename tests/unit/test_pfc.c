@@ -12,11 +12,11 @@
 #include "rocegen_encap.h"
 #include "test_util.h"
 
-#define T0     1700000000000000000LL
-#define US     1000LL
-#define MS     1000000LL
-#define PRIO   3u
-#define Q_MAX  0xFFFFu
+#define T0    1700000000000000000LL
+#define US    1000LL
+#define MS    1000000LL
+#define PRIO  3u
+#define Q_MAX 0xFFFFu
 /* 65535 quanta x 512 bits at 100 Gb/s = 335539.2 ns, kept to the nanosecond below */
 #define Q_MAX_NS_100G 335539LL
 
@@ -51,8 +51,8 @@ static void feed(struct pfc_run *r, unsigned opcode, uint8_t cev, uint16_t quant
         q[i] = quanta;
     int n = rg_build_mac_control(opcode, cev, q, mac, f, sizeof f);
     CU_ASSERT_FATAL(n > 0);
-    struct roce_frame_in in = {++r->frame, T0 + t, ROCE_LINKTYPE_ETHERNET, f, (uint32_t)n,
-                               (uint32_t)n};
+    struct roce_frame_in in = {++r->frame, T0 + t,      ROCE_LINKTYPE_ETHERNET,
+                               f,          (uint32_t)n, (uint32_t)n};
     struct roce_frame_out out;
     CU_ASSERT_EQUAL(roce_engine_frame(r->e, &in, &out), 0);
     CU_ASSERT_EQUAL(out.pkt.cls, ROCE_CLASS_NON_ROCE);
@@ -88,10 +88,10 @@ static void test_refresh_and_xon(void)
 {
     struct pfc_run r;
     run_init(&r, 0, 0, 0);
-    feed(&r, RG_MACCTRL_PFC, 1u << PRIO, Q_MAX, 0);         /* paused 0 .. 335.539 us */
-    feed(&r, RG_MACCTRL_PFC, 1u << PRIO, Q_MAX, 100 * US);  /* refreshed: .. 435.539 us */
-    feed(&r, RG_MACCTRL_PFC, 1u << PRIO, 0, 200 * US);      /* XON at 200 us */
-    feed(&r, RG_MACCTRL_PFC, 1u << PRIO, 1000, 300 * US);   /* 5.12 us */
+    feed(&r, RG_MACCTRL_PFC, 1u << PRIO, Q_MAX, 0);        /* paused 0 .. 335.539 us */
+    feed(&r, RG_MACCTRL_PFC, 1u << PRIO, Q_MAX, 100 * US); /* refreshed: .. 435.539 us */
+    feed(&r, RG_MACCTRL_PFC, 1u << PRIO, 0, 200 * US);     /* XON at 200 us */
+    feed(&r, RG_MACCTRL_PFC, 1u << PRIO, 1000, 300 * US);  /* 5.12 us */
     const struct roce_pfc_report *p = finish(&r);
     CU_ASSERT_EQUAL(p->prio[PRIO].xoff, 3);
     CU_ASSERT_EQUAL(p->prio[PRIO].xon, 1);
@@ -198,8 +198,8 @@ static void send_at(struct pfc_run *r, uint32_t src, uint32_t dst, uint32_t dqpn
     s.payload_len = opcode == RG_OP_RC_ACK ? 0 : 256;
     int n = rg_build(&s, f, sizeof f, NULL);
     CU_ASSERT_FATAL(n > 0);
-    struct roce_frame_in in = {++r->frame, T0 + t, ROCE_LINKTYPE_ETHERNET, f, (uint32_t)n,
-                               (uint32_t)n};
+    struct roce_frame_in in = {++r->frame, T0 + t,      ROCE_LINKTYPE_ETHERNET,
+                               f,          (uint32_t)n, (uint32_t)n};
     CU_ASSERT_EQUAL(roce_engine_frame(r->e, &in, NULL), 0);
 }
 
@@ -213,8 +213,8 @@ static void pause_from(struct pfc_run *r, uint8_t mac_tail, uint16_t quanta, int
     q[PRIO] = quanta;
     int n = rg_build_mac_control(RG_MACCTRL_PFC, 1u << PRIO, q, m, f, sizeof f);
     CU_ASSERT_FATAL(n > 0);
-    struct roce_frame_in in = {++r->frame, T0 + t, ROCE_LINKTYPE_ETHERNET, f, (uint32_t)n,
-                               (uint32_t)n};
+    struct roce_frame_in in = {++r->frame, T0 + t,      ROCE_LINKTYPE_ETHERNET,
+                               f,          (uint32_t)n, (uint32_t)n};
     CU_ASSERT_EQUAL(roce_engine_frame(r->e, &in, NULL), 0);
 }
 
@@ -250,12 +250,12 @@ static void test_victims(void)
     send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 2 * US);
     send_at(&r, HOST_H, HOST_C, 0xD2, RG_OP_RC_SEND_ONLY, HOST_MAC, 3 * US);
     send_at(&r, HOST_A, HOST_C, 0xE2, RG_OP_RC_SEND_ONLY, 1, 4 * US);
-    pause_from(&r, HOST_MAC, Q_10US, 5 * US); /* until 15 us */
+    pause_from(&r, HOST_MAC, Q_10US, 5 * US);                                /* until 15 us */
     send_at(&r, HOST_H, HOST_C, 0xD2, RG_OP_RC_SEND_ONLY, HOST_MAC, 6 * US); /* its own */
-    send_at(&r, HOST_A, HOST_H, 0xB2, RG_OP_RC_SEND_ONLY, 1, 16 * US);   /* stalled 15 us */
-    send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 17 * US);   /* stalled 15 us */
-    send_at(&r, HOST_A, HOST_C, 0xE2, RG_OP_RC_SEND_ONLY, 1, 30 * US); /* 15 us after: no */
-    pause_from(&r, HOST_MAC, Q_10US, 20 * US); /* until 30 us; XON at 27 */
+    send_at(&r, HOST_A, HOST_H, 0xB2, RG_OP_RC_SEND_ONLY, 1, 16 * US);       /* stalled 15 us */
+    send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 17 * US);       /* stalled 15 us */
+    send_at(&r, HOST_A, HOST_C, 0xE2, RG_OP_RC_SEND_ONLY, 1, 30 * US);       /* 15 us after: no */
+    pause_from(&r, HOST_MAC, Q_10US, 20 * US);                         /* until 30 us; XON at 27 */
     send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 25 * US); /* sent during it */
     pause_from(&r, HOST_MAC, 0, 27 * US);
     send_at(&r, HOST_A, HOST_C, 0xC2, RG_OP_RC_SEND_ONLY, 1, 28 * US);
@@ -277,11 +277,81 @@ static void test_victims(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(report_of(&r, HOST_C, 0xE2, &late));
     CU_ASSERT_EQUAL(late.pause_stalls, 0); /* resumed long after the pause: its own gap */
     CU_ASSERT_EQUAL(a_c.priority, 3);
+    /* the episodes: the first with its two victims, the second ended by its XON */
+    const struct roce_pause_report *l = &roce_engine_totals(r.e)->pause_list;
+    CU_ASSERT_EQUAL_FATAL(l->n, 3);
+    const struct roce_pause_episode *p = &l->p[0];
+    CU_ASSERT_EQUAL(p->frame, 6);
+    CU_ASSERT_EQUAL(p->prio, PRIO);
+    CU_ASSERT(p->has_mac && p->mac[RG_MAC_LEN - 1] == HOST_MAC);
+    CU_ASSERT_EQUAL(p->start_ns, T0 + 5 * US);
+    CU_ASSERT_EQUAL(p->end_ns, T0 + 5 * US + 9999); /* 1953 x 5.12 ns */
+    CU_ASSERT_EQUAL(p->xoffs, 1);
+    CU_ASSERT_EQUAL(p->xon, 0);
+    CU_ASSERT_EQUAL(p->victims, 2);
+    CU_ASSERT_EQUAL(p->innocent, 1);
+    CU_ASSERT_EQUAL(p->stall_ns, 30 * US);
+    CU_ASSERT_EQUAL_FATAL(p->n_named, 2);
+    CU_ASSERT_EQUAL(p->v[0].key.dqpn, 0xB2);
+    CU_ASSERT_EQUAL(p->v[0].resume_frame, 8);
+    CU_ASSERT_EQUAL(p->v[0].stall_ns, 15 * US);
+    CU_ASSERT_EQUAL(p->v[0].innocent, 0);
+    CU_ASSERT_EQUAL(p->v[1].key.dqpn, 0xC2);
+    CU_ASSERT_EQUAL(p->v[1].resume_frame, 9);
+    CU_ASSERT_EQUAL(p->v[1].innocent, 1);
+    CU_ASSERT_EQUAL(l->p[1].frame, 11);
+    CU_ASSERT_EQUAL(l->p[1].end_ns, T0 + 27 * US); /* its XON */
+    CU_ASSERT_EQUAL(l->p[1].xon, 1);
+    CU_ASSERT_EQUAL(l->p[1].victims, 0); /* A -> C sent during it */
+    CU_ASSERT_EQUAL(l->p[2].victims, 0); /* beyond the window */
+    CU_ASSERT_EQUAL(roce_engine_totals(r.e)->pauses_unlisted, 0);
+    roce_engine_free(r.e);
+}
+
+#define VICTIMS 10u /* more than a pause names */
+#define PAUSES  41u /* more than the report lists */
+
+/* A pause with more victims than it names, one renewed then ended by its
+ * XON, and more pauses than the report lists (ANALYSIS.md "Pause victims",
+ * "Bounds and memory"). */
+static void test_pause_list_bounds(void)
+{
+    struct pfc_run r;
+    run_init(&r, 0, 0, 0);
+    for (uint32_t i = 0; i < VICTIMS; i++) /* frames 1..10 */
+        send_at(&r, HOST_A, HOST_C, 0x100 + i, RG_OP_RC_SEND_ONLY, 1, i * 100);
+    pause_from(&r, HOST_MAC, Q_10US, 2 * US); /* frame 11, until 11.999 us */
+    for (uint32_t i = 0; i < VICTIMS; i++)    /* frames 12..21: each stalled 12 us */
+        send_at(&r, HOST_A, HOST_C, 0x100 + i, RG_OP_RC_SEND_ONLY, 1, 12 * US + i * 100);
+    pause_from(&r, HOST_MAC, Q_10US, 100 * US); /* frame 22 */
+    pause_from(&r, HOST_MAC, Q_10US, 105 * US); /* renewed */
+    pause_from(&r, HOST_MAC, 0, 110 * US);      /* XON */
+    for (unsigned k = 2; k < PAUSES; k++)
+        pause_from(&r, HOST_MAC, Q_10US, 200 * US + k * 20 * US);
+    roce_engine_finish(r.e);
+    const struct roce_totals *t = roce_engine_totals(r.e);
+    CU_ASSERT_EQUAL(t->pauses, PAUSES);
+    CU_ASSERT_EQUAL(t->pause_list.n, ROCE_PAUSES_LISTED);
+    CU_ASSERT_EQUAL(t->pauses_unlisted, PAUSES - ROCE_PAUSES_LISTED);
+    const struct roce_pause_episode *p = &t->pause_list.p[0];
+    CU_ASSERT_EQUAL(p->victims, VICTIMS);
+    CU_ASSERT_EQUAL(p->n_named, ROCE_PAUSE_VICTIMS);
+    CU_ASSERT_EQUAL(p->stall_ns, VICTIMS * 12 * US);
+    CU_ASSERT_EQUAL(p->innocent, 0); /* a MAC without RoCE frames: the fabric's */
+    CU_ASSERT_EQUAL(p->v[ROCE_PAUSE_VICTIMS - 1].key.dqpn, 0x100 + ROCE_PAUSE_VICTIMS - 1);
+    CU_ASSERT_EQUAL(p->v[ROCE_PAUSE_VICTIMS - 1].resume_frame, 12 + ROCE_PAUSE_VICTIMS - 1);
+    p = &t->pause_list.p[1];
+    CU_ASSERT_EQUAL(p->frame, 22);
+    CU_ASSERT_EQUAL(p->xoffs, 2);
+    CU_ASSERT_EQUAL(p->xon, 1);
+    CU_ASSERT_EQUAL(p->end_ns - p->start_ns, 10 * US);
+    CU_ASSERT_EQUAL(t->pause_list.p[ROCE_PAUSES_LISTED - 1].frame, 24 + ROCE_PAUSES_LISTED - 2);
     roce_engine_free(r.e);
 }
 
 static const struct tu_test tests[] = {
     {"victims", test_victims},
+    {"pause_list_bounds", test_pause_list_bounds},
     {"one_xoff", test_one_xoff},
     {"refresh_and_xon", test_refresh_and_xon},
     {"link_speed", test_link_speed},

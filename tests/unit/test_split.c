@@ -8,12 +8,15 @@
  *     open until the latest frame at which it or one before it was delivered;
  *   - as many CE marks as the ring holds within two CNP windows (a mark
  *     waits its own window, and the window of a CNP that waited for its
- *     connection), or CNPs within one window.
+ *     connection), or CNPs within one window;
+ *   - CNPs to one destination from address pairs of both parts (the CNP
+ *     pacing per destination, ANALYSIS.md "CNP pacing").
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce_shard.h"
 #include "roce_split.h"
 #include "rocegen_build.h"
 #include "test_util.h"
@@ -129,21 +132,48 @@ static int next_merged(void *ctx, struct roce_verdict *v, uint64_t *delivered)
 
 /* The stream through one engine and through the parts of a two-part split. */
 struct run {
-    struct tframe f[PAIRS * ROUNDS * 3];
+    struct tframe f[PAIRS * ROUNDS * 3 + 1];
     struct got one, g[PARTS];
     struct roce_split_part *parts[PARTS];
     struct merged m; /* the parts' verdicts in frame order */
 };
 
+/* A CNP to 10.0.0.1 from a host of the other part than 10.0.1.1, whose
+ * CNPs 10.0.0.1 also gets. */
+static void cnp_from_other_part(struct tframe *f, size_t *n)
+{
+    uint8_t a[ROCE_ADDR_LEN] = {0}, b[ROCE_ADDR_LEN] = {0}, c[ROCE_ADDR_LEN] = {0};
+    struct rg_spec s;
+    rg_addr_v4(a, 0x0A000001u);
+    rg_addr_v4(b, 0x0A000101u);
+    unsigned part = roce_shard_part(roce_shard_class(roce_pair_key(a, b)), PARTS);
+    uint32_t other = 0x0A000201u;
+    for (;; other++) {
+        rg_addr_v4(c, other);
+        if (roce_shard_part(roce_shard_class(roce_pair_key(a, c)), PARTS) != part)
+            break;
+    }
+    rg_spec_init(&s);
+    rg_addr_v4(s.src, other);
+    rg_addr_v4(s.dst, 0x0A000001u);
+    s.dqpn = QA;
+    s.opcode = RG_OP_CNP;
+    s.psn = 0;
+    add(f, n, &s, f[*n - 1].ts + STEP_NS);
+}
+
 /* Feed the stream (one frame moved back to the first's time when
- * out_of_order) to one engine and to the parts, and finish them. */
-static void run_both(struct run *r, int out_of_order)
+ * out_of_order; a CNP from the other part to a destination of CNPs added
+ * when shared_dst) to one engine and to the parts, and finish them. */
+static void run_both(struct run *r, int out_of_order, int shared_dst)
 {
     struct roce_config cfg;
     memset(r, 0, sizeof *r);
     size_t nf = make_stream(r->f);
     if (out_of_order)
         r->f[nf / 2].ts = r->f[0].ts;
+    if (shared_dst)
+        cnp_from_other_part(r->f, &nf);
     roce_config_default(&cfg);
     cfg.on_verdict = collect;
     cfg.ctx = &r->one;
@@ -179,7 +209,7 @@ static void free_parts(struct run *r)
 static void test_equals_one_engine(void)
 {
     static struct run r;
-    run_both(&r, 0);
+    run_both(&r, 0, 0);
     CU_ASSERT(r.g[0].n > 0 && r.g[1].n > 0);
     CU_ASSERT_EQUAL(r.g[0].n + r.g[1].n, r.one.n);
     CU_ASSERT_PTR_NULL(roce_split_exact(r.parts, PARTS, next_merged, &r.m));
@@ -210,10 +240,21 @@ static void test_equals_one_engine(void)
 static void test_out_of_order(void)
 {
     static struct run r;
-    run_both(&r, 1);
+    run_both(&r, 1, 0);
     const char *why = roce_split_exact(r.parts, PARTS, next_merged, &r.m);
     CU_ASSERT_PTR_NOT_NULL(why);
     CU_ASSERT(why != NULL && strstr(why, "time order") != NULL);
+    free_parts(&r);
+}
+
+/* CNPs to one address from pairs of both parts: its gaps per destination
+ * would differ. */
+static void test_cnp_destination_shared(void)
+{
+    static struct run r;
+    run_both(&r, 0, 1);
+    const char *why = roce_split_exact(r.parts, PARTS, next_merged, &r.m);
+    CU_ASSERT(why != NULL && strstr(why, "CNPs to one destination in several parts") != NULL);
     free_parts(&r);
 }
 
@@ -300,6 +341,7 @@ static void test_parts(void)
 static const struct tu_test tests[] = {
     {"equals_one_engine", test_equals_one_engine},
     {"out_of_order", test_out_of_order},
+    {"cnp_destination_shared", test_cnp_destination_shared},
     {"open_verdicts", test_open_verdicts},
     {"ce_and_cnp_waits", test_ce_and_cnp_waits},
     {"parts", test_parts},

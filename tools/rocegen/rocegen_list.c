@@ -124,7 +124,7 @@ const struct rg_scenario rg_scenarios[] = {
      RG_LINKTYPE_ETHERNET, 0, rg_scen_cnp_priority},
     {"pause_victims", "a host NIC pauses priority 3: one QP to it and one to another host stall",
      RG_LINKTYPE_ETHERNET, 0, rg_scen_pause_victims},
-    {"cnp_pacing", "a NIC with a CNP for every CE mark; one pacing its CNPs per QP",
+    {"cnp_pacing", "a NIC with a CNP for every CE mark; one pacing per QP; a second responder",
      RG_LINKTYPE_ETHERNET, 0, rg_scen_cnp_pacing},
     {"incast", "8 senders at once to a CE-marked receiver; 8 to an unmarked one; 3 marked",
      RG_LINKTYPE_ETHERNET, 0, rg_scen_incast},

@@ -297,6 +297,11 @@ uint64_t rg_sc_nak(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, 
 
 uint64_t rg_sc_cnp(struct rg_sc *c, const struct rg_conn *k, enum rg_side from)
 {
+    return rg_sc_cnp_ecn(c, k, from, RG_ECN_ECT0);
+}
+
+uint64_t rg_sc_cnp_ecn(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, uint8_t ecn)
+{
     struct rg_spec s;
     rg_conn_spec(k, from, &s);
     s.opcode = s.kind == RG_KIND_IB ? RG_OP_IB_CNP : RG_OP_CNP;
@@ -304,7 +309,7 @@ uint64_t rg_sc_cnp(struct rg_sc *c, const struct rg_conn *k, enum rg_side from)
     s.pkey = RG_PKEY_DEFAULT;
     s.psn = 0;
     s.dscp = CNP_DSCP;
-    s.ecn = RG_ECN_ECT0;
+    s.ecn = ecn;
     s.udp_sport = 0;
     return rg_sc_emit(c, &s);
 }

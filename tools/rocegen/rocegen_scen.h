@@ -140,6 +140,8 @@ uint64_t rg_sc_nak(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, 
  * on an InfiniBand connection the InfiniBand CNP (opcode 0x80, BECN, PSN 0,
  * no payload, as Linux hfi1's return_cnp() builds it). */
 uint64_t rg_sc_cnp(struct rg_sc *c, const struct rg_conn *k, enum rg_side from);
+/* The same with another IP ECN field (RG_ECN_CE: a CNP that met congestion). */
+uint64_t rg_sc_cnp_ecn(struct rg_sc *c, const struct rg_conn *k, enum rg_side from, uint8_t ecn);
 
 /* CM REQ (A->B), REP (B->A), RTU (A->B): A's first request PSN is psn_a
  * (carried in the REP), B's is psn_b (carried in the REQ). comm is A's

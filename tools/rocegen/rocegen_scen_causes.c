@@ -182,16 +182,20 @@ static void send_marked(struct rg_sc *c, const struct rg_conn *k, uint32_t psn, 
  * Two responder NICs. B (10.0.15.2) answers each CE mark of A's QP
  * (10.0.15.1 -> 10.0.15.2) with a CNP of its own, 2 us apart: no pacing.
  * D (10.0.15.4) paces per QP: C (10.0.15.3) sends to it on two QPs, and D's
- * CNPs for one QP are 52 us apart, for the two QPs 1 us apart.
+ * CNPs for one QP are 52 us apart, for the two QPs 1 us apart. E
+ * (10.0.15.5), C's second responder, sends C one CNP 6 us after D's last:
+ * the gap per destination address, from another responder; that CNP
+ * arrives CE marked (it met congestion on its way back: cnp_congested).
  */
 void rg_scen_cnp_pacing(struct rg_sc *c)
 {
     struct rg_spec base;
-    struct rg_conn ab, cd1, cd2;
-    const uint32_t p = 0x000100, q = 0x000200, r = 0x000300;
+    struct rg_conn ab, cd1, cd2, ce;
+    const uint32_t p = 0x000100, q = 0x000200, r = 0x000300, s = 0x000400;
 
     rg_sc_base(c, &base);
     rg_conn_init4(&ab, &base, HOST(15, 1), HOST(15, 2), 0x0000A1, 0x0000B2);
+    rg_conn_init4(&ce, &base, HOST(15, 3), HOST(15, 5), 0x0000C5, 0x0000E6);
     rg_conn_init4(&cd1, &base, HOST(15, 3), HOST(15, 4), 0x0000C1, 0x0000D2);
     rg_conn_init4(&cd2, &base, HOST(15, 3), HOST(15, 4), 0x0000C3, 0x0000D4);
     send_marked(c, &ab, p, RG_ECN_ECT0); /* 1 @0 */
@@ -215,4 +219,10 @@ void rg_scen_cnp_pacing(struct rg_sc *c)
     }
     rg_sc_ack(c, &cd1, RG_B, q + 2, 3); /* 22 @70 */
     rg_sc_ack(c, &cd2, RG_B, r + 2, 3); /* 23 @71 */
+    /* a second responder for C: E's CNP comes 6 us after D's last to C */
+    send_marked(c, &ce, s, RG_ECN_ECT0);    /* 24 @72 */
+    rg_sc_ack(c, &ce, RG_B, s, 1);          /* 25 @73 */
+    send_marked(c, &ce, s + 1, RG_ECN_CE);  /* 26 @74 */
+    rg_sc_cnp_ecn(c, &ce, RG_B, RG_ECN_CE); /* 27 @75: marked on its way */
+    rg_sc_ack(c, &ce, RG_B, s + 1, 2);      /* 28 @76 */
 }

@@ -40,6 +40,8 @@
 #define PFC_PREFIX            "pfc_priority_"
 #define PAUSE_PREFIX          "link_pause_"
 #define PROM_SUBJECTS         100 /* diagnosis samples per finding: its worst subjects */
+#define STR_(x)               #x
+#define STR(x)                STR_(x)
 
 struct prom {
     FILE *out;
@@ -279,15 +281,15 @@ static void diagnosis_family(struct prom *p, const struct roce_live_interval *iv
     char subject[ROCE_DIAG_PHRASE_LEN];
     struct label l[4] = {{"kind", NULL}, {"severity", NULL}, {"cause", NULL}, {"subject", subject}};
     family(p, "diagnosis_subjects", "gauge",
-           "Active diagnoses: how many subjects each has (rocescope_diagnosis lists the worst "
-           "100)");
+           "Active diagnoses: how many subjects each has (rocescope_diagnosis lists the worst " STR(
+               PROM_SUBJECTS) ")");
     for (size_t i = 0; i < iv->n_diags; i++) {
         const struct roce_diagnosis *d = diag_labels(iv, i, l);
         sample_u64(p, "diagnosis_subjects", l, 3, d->n_subjects);
     }
     family(p, "diagnosis", "gauge",
            "Active diagnoses (analyzer/engine/ANALYSIS.md): each subject's count since the "
-           "monitor started (the worst 100 subjects of each)");
+           "monitor started (the worst " STR(PROM_SUBJECTS) " subjects of each)");
     for (size_t i = 0; i < iv->n_diags; i++) {
         const struct roce_diagnosis *d = diag_labels(iv, i, l);
         for (size_t j = 0; j < d->n_subjects && j < PROM_SUBJECTS; j++) {

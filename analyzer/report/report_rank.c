@@ -60,10 +60,12 @@ int roce_report_cmp_by_key(const void *a, const void *b)
     return c != 0 ? c : (x->id > y->id) - (x->id < y->id);
 }
 
-const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report *const *by_key,
-                                                  size_t n, const struct roce_flow_key *k)
+/* The place in by_key (n, by key then id) of the latest flow of key k, or
+ * n when there is none. */
+static size_t by_key_at(const struct roce_flow_report *const *by_key, size_t n,
+                        const struct roce_flow_key *k)
 {
-    size_t lo = 0, hi = n;
+    size_t lo = 0, hi = n, at = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (roce_report_cmp_key(&by_key[mid]->key, k) < 0)
@@ -71,10 +73,16 @@ const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report 
         else
             hi = mid;
     }
-    const struct roce_flow_report *f = NULL;
     for (; lo < n && roce_report_cmp_key(&by_key[lo]->key, k) == 0; lo++)
-        f = by_key[lo];
-    return f;
+        at = lo;
+    return at;
+}
+
+const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report *const *by_key,
+                                                  size_t n, const struct roce_flow_key *k)
+{
+    size_t at = by_key_at(by_key, n, k);
+    return at < n ? by_key[at] : NULL;
 }
 
 /* A flow of the ranking and its place in the caller's list. */
@@ -89,39 +97,25 @@ static int cmp_ref_key(const void *a, const void *b)
     return roce_report_cmp_by_key(&x->f, &y->f);
 }
 
-/* The latest flow of key k in by_key (n, by key then id), or NULL. */
-static const struct ref *ref_by_key(const struct ref *by_key, size_t n,
-                                    const struct roce_flow_key *k)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (roce_report_cmp_key(&by_key[mid].f->key, k) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    const struct ref *r = NULL;
-    for (; lo < n && roce_report_cmp_key(&by_key[lo].f->key, k) == 0; lo++)
-        r = &by_key[lo];
-    return r;
-}
-
 size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t n,
                              const struct roce_diag_list *diag, const uint8_t *extra, int all,
                              const struct roce_flow_report **out)
 {
     struct ref *by_key = malloc((n ? n : 1) * sizeof *by_key);
+    const struct roce_flow_report **keys = malloc((n ? n : 1) * sizeof *keys);
     uint8_t *placed = calloc(n ? n : 1, 1);
     size_t k = 0, n_ranked;
-    if (by_key == NULL || placed == NULL) {
+    if (by_key == NULL || keys == NULL || placed == NULL) {
         free(by_key);
+        free(keys);
         free(placed);
         return ROCE_RANK_NOMEM;
     }
     for (size_t i = 0; i < n; i++)
         by_key[i] = (struct ref){flows[i], i};
     qsort(by_key, n, sizeof *by_key, cmp_ref_key);
+    for (size_t i = 0; i < n; i++) /* searched by roce_report_by_key's rule */
+        keys[i] = by_key[i].f;
     /* the flows the diagnoses name, in their order, each list worst first */
     for (size_t i = 0; diag != NULL && i < diag->n; i++) {
         const struct roce_diagnosis *d = &diag->d[i];
@@ -129,10 +123,10 @@ size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t
         if (sk != ROCE_SUBJ_FLOW && sk != ROCE_SUBJ_CONNECTION)
             continue;
         for (size_t j = 0; j < d->n_subjects; j++) {
-            const struct ref *r = ref_by_key(by_key, n, &roce_diag_subject_at(diag, d, j)->flow);
-            if (r != NULL && !placed[r->i]) {
-                placed[r->i] = 1;
-                out[k++] = r->f;
+            size_t at = by_key_at(keys, n, &roce_diag_subject_at(diag, d, j)->flow);
+            if (at < n && !placed[by_key[at].i]) {
+                placed[by_key[at].i] = 1;
+                out[k++] = by_key[at].f;
             }
         }
     }
@@ -153,6 +147,7 @@ size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t
         qsort(out + n_ranked, k - n_ranked, sizeof *out, roce_report_cmp_worst);
     }
     free(by_key);
+    free(keys);
     free(placed);
     return n_ranked;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "roce_diag_int.h"
+#include "roce_keymap.h"
 #include "roce_time.h"
 
 #define PAUSED_MIN_NS ROCE_NS_PER_MS /* pauses shorter than this in all stall nothing long */
@@ -226,40 +227,27 @@ static void victim_finding(struct cands *cs, const struct roce_diag_flow *df)
     x->s.fig.span_ns = (uint64_t)(span > 0 ? span : 0);
 }
 
-static int cmp_key(const void *a, const void *b)
+static const struct roce_flow_key *diag_flow_key(const void *flows, size_t i)
 {
-    const struct roce_diag_flow *x = a, *y = b;
-    return memcmp(&x->r->key, &y->r->key, sizeof x->r->key);
-}
-
-/* The flow of the report with key k (flows sorted by key), or NULL. */
-static const struct roce_diag_flow *by_key(const struct roce_diag_flow *sorted, size_t n,
-                                           const struct roce_flow_key *k)
-{
-    struct roce_flow_report r;
-    struct roce_diag_flow probe = {&r, NULL, NULL};
-    r.key = *k;
-    return bsearch(&probe, sorted, n, sizeof *sorted, cmp_key);
+    return &((const struct roce_diag_flow *)flows)[i].r->key;
 }
 
 static void flow_findings(struct cands *cs, const struct roce_diag_input *in,
                           const struct roce_capture_judgement *j)
 {
-    struct roce_diag_flow *sorted = malloc((in->n_flows ? in->n_flows : 1) * sizeof *sorted);
-    if (sorted == NULL) {
+    struct roce_keymap peers; /* each flow's peer found by key */
+    if (roce_keymap_build(&peers, in->flows, in->n_flows, diag_flow_key, NULL) != 0) {
         cs->oom = 1;
         return;
     }
-    memcpy(sorted, in->flows, in->n_flows * sizeof *sorted);
-    qsort(sorted, in->n_flows, sizeof *sorted, cmp_key);
     for (size_t i = 0; i < in->n_flows; i++) {
         const struct roce_diag_flow *df = &in->flows[i];
         const struct roce_flow_report *r = df->r;
         loss_findings(cs, df);
         nak_findings(cs, df);
         ecn_findings(cs, df, in->cfg);
-        const struct roce_diag_flow *peer_df =
-            df->peer != NULL ? by_key(sorted, in->n_flows, df->peer) : NULL;
+        size_t at = df->peer != NULL ? roce_keymap_find(&peers, df->peer) : SIZE_MAX;
+        const struct roce_diag_flow *peer_df = at != SIZE_MAX ? &in->flows[at] : NULL;
         gid_findings(cs, df, peer_df);
         cnp_priority_finding(cs, df, peer_df);
         unpaced_finding(cs, df, peer_df, in->cfg);
@@ -273,7 +261,7 @@ static void flow_findings(struct cands *cs, const struct roce_diag_input *in,
             flow_cand(cs, ROCE_DIAG_PSN_REUSE, ROCE_CAUSE_TRAFFIC, &r->key, r->psn_reuse, df->ev);
         victim_finding(cs, df);
     }
-    free(sorted);
+    roce_keymap_free(&peers);
 }
 
 static void mac_findings(struct cands *cs, const struct roce_diag_input *in)

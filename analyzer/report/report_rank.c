@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "roce_keymap.h"
 
 uint64_t roce_report_trouble(const struct roce_flow_report *f)
 {
@@ -85,37 +86,29 @@ const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report 
     return at < n ? by_key[at] : NULL;
 }
 
-/* A flow of the ranking and its place in the caller's list. */
-struct ref {
-    const struct roce_flow_report *f;
-    size_t i;
-};
-
-static int cmp_ref_key(const void *a, const void *b)
+static const struct roce_flow_key *ref_key(const void *flows, size_t i)
 {
-    const struct ref *x = a, *y = b;
-    return roce_report_cmp_by_key(&x->f, &y->f);
+    return &((const struct roce_flow_report *const *)flows)[i]->key;
+}
+
+/* roce_report_by_key's rule: of flows of one key, the latest. */
+static int ref_later(const void *flows, size_t a, size_t b)
+{
+    const struct roce_flow_report *const *f = flows;
+    return f[b]->id > f[a]->id;
 }
 
 size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t n,
                              const struct roce_diag_list *diag, const uint8_t *extra, int all,
                              const struct roce_flow_report **out)
 {
-    struct ref *by_key = malloc((n ? n : 1) * sizeof *by_key);
-    const struct roce_flow_report **keys = malloc((n ? n : 1) * sizeof *keys);
+    struct roce_keymap keys; /* a subject's flow found by key: one probe each */
     uint8_t *placed = calloc(n ? n : 1, 1);
     size_t k = 0, n_ranked;
-    if (by_key == NULL || keys == NULL || placed == NULL) {
-        free(by_key);
-        free(keys);
+    if (placed == NULL || roce_keymap_build(&keys, flows, n, ref_key, ref_later) != 0) {
         free(placed);
         return ROCE_RANK_NOMEM;
     }
-    for (size_t i = 0; i < n; i++)
-        by_key[i] = (struct ref){flows[i], i};
-    qsort(by_key, n, sizeof *by_key, cmp_ref_key);
-    for (size_t i = 0; i < n; i++) /* searched by roce_report_by_key's rule */
-        keys[i] = by_key[i].f;
     /* the flows the diagnoses name, in their order, each list worst first */
     for (size_t i = 0; diag != NULL && i < diag->n; i++) {
         const struct roce_diagnosis *d = &diag->d[i];
@@ -123,10 +116,10 @@ size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t
         if (sk != ROCE_SUBJ_FLOW && sk != ROCE_SUBJ_CONNECTION)
             continue;
         for (size_t j = 0; j < d->n_subjects; j++) {
-            size_t at = by_key_at(keys, n, &roce_diag_subject_at(diag, d, j)->flow);
-            if (at < n && !placed[by_key[at].i]) {
-                placed[by_key[at].i] = 1;
-                out[k++] = by_key[at].f;
+            size_t at = roce_keymap_find(&keys, &roce_diag_subject_at(diag, d, j)->flow);
+            if (at != SIZE_MAX && !placed[at]) {
+                placed[at] = 1;
+                out[k++] = flows[at];
             }
         }
     }
@@ -146,8 +139,7 @@ size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t
                 out[k++] = flows[i];
         qsort(out + n_ranked, k - n_ranked, sizeof *out, roce_report_cmp_worst);
     }
-    free(by_key);
-    free(keys);
+    roce_keymap_free(&keys);
     free(placed);
     return n_ranked;
 }

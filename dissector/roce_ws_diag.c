@@ -50,7 +50,7 @@ static void build(void)
     cache.generation = roce_ws_generation();
     cache.by_frame =
         g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, (GDestroyNotify)g_array_unref);
-    if (roce_engine_diagnoses(e, &cache.list) != 0)
+    if (roce_engine_diagnoses(e, 0, &cache.list) != 0)
         return;
     for (size_t i = 0; i < cache.list.n; i++) {
         const struct roce_diagnosis *d = &cache.list.d[i];

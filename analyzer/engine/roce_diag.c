@@ -393,61 +393,14 @@ static void incast_findings(struct cands *cs, const struct roce_totals *t,
 
 /* ---- joining, grouping, ordering ---- */
 
-static int cmp_u(uint64_t a, uint64_t b)
-{
-    return (a > b) - (a < b);
-}
-
-/* The identity of a subject. */
-static int cmp_subject(const struct roce_diag_subject *a, const struct roce_diag_subject *b)
-{
-    int c = memcmp(&a->flow, &b->flow, sizeof a->flow);
-    if (c == 0)
-        c = memcmp(&a->peer, &b->peer, sizeof a->peer);
-    if (c == 0)
-        c = memcmp(a->mac, b->mac, sizeof a->mac);
-    if (c == 0)
-        c = cmp_u(a->priority, b->priority);
-    if (c == 0)
-        c = cmp_u(a->fault, b->fault);
-    if (c == 0)
-        c = cmp_u(a->field, b->field);
-    if (c == 0)
-        c = cmp_u(a->udp_sport, b->udp_sport);
-    return c;
-}
-
 static int cmp_group(const void *pa, const void *pb)
 {
     const struct cand *a = pa, *b = pb;
-    int c = cmp_u(a->kind, b->kind);
+    int c = roce_diag_cmp_u(a->kind, b->kind);
     if (c == 0)
-        c = cmp_u(a->cause, b->cause);
+        c = roce_diag_cmp_u(a->cause, b->cause);
     if (c == 0)
-        c = cmp_subject(&a->s, &b->s);
-    return c;
-}
-
-static uint64_t first_frame_of(const uint64_t *frames, unsigned n)
-{
-    return n ? frames[0] : UINT64_MAX;
-}
-
-/* Subjects of one finding: worst first (count, then first frame, then
- * identity). */
-static int cmp_worst(const void *pa, const void *pb)
-{
-    const struct cand *a = pa, *b = pb;
-    int c = cmp_u(a->kind, b->kind);
-    if (c == 0)
-        c = cmp_u(a->cause, b->cause);
-    if (c == 0)
-        c = -cmp_u(a->s.count, b->s.count);
-    if (c == 0)
-        c = cmp_u(first_frame_of(a->s.frames, a->s.n_frames),
-                  first_frame_of(b->s.frames, b->s.n_frames));
-    if (c == 0)
-        c = cmp_subject(&a->s, &b->s);
+        c = roce_diag_cmp_subject(&a->s, &b->s);
     return c;
 }
 
@@ -501,15 +454,16 @@ static int cmp_order(const void *pa, const void *pb)
     const struct roce_diagnosis *a = pa, *b = pb;
     int c = rank(a) - rank(b);
     if (c == 0)
-        c = cmp_u(a->severity, b->severity);
+        c = roce_diag_cmp_u(a->severity, b->severity);
     if (c == 0)
-        c = -cmp_u(a->count, b->count);
+        c = -roce_diag_cmp_u(a->count, b->count);
     if (c == 0)
-        c = cmp_u(first_frame_of(a->frames, a->n_frames), first_frame_of(b->frames, b->n_frames));
+        c = roce_diag_cmp_u(roce_diag_first_frame(a->frames, a->n_frames),
+                            roce_diag_first_frame(b->frames, b->n_frames));
     if (c == 0)
-        c = cmp_u(a->kind, b->kind);
+        c = roce_diag_cmp_u(a->kind, b->kind);
     if (c == 0)
-        c = cmp_u(a->cause, b->cause);
+        c = roce_diag_cmp_u(a->cause, b->cause);
     return c;
 }
 
@@ -530,7 +484,7 @@ static int cmp_group_p(const void *pa, const void *pb)
 static int cmp_worst_p(const void *pa, const void *pb)
 {
     const struct cand *a = *(const struct cand *const *)pa, *b = *(const struct cand *const *)pb;
-    int c = cmp_worst(a, b);
+    int c = roce_diag_cmp_worst(a, b);
     return c ? c : cmp_ptr(a, b);
 }
 
@@ -572,12 +526,14 @@ static uint64_t min_total(unsigned kind, const struct roce_config *cfg)
     }
 }
 
-/* Drop the subjects of the findings whose total stays below min_total. */
-static size_t drop_small(struct cand **p, size_t n, const struct roce_config *cfg)
+/* Drop the subjects of the findings whose total (with the subjects
+ * counted beyond the bound) stays below min_total. */
+static size_t drop_small(const struct cands *cs, struct cand **p, size_t n,
+                         const struct roce_config *cfg)
 {
     size_t kept = 0;
     for (size_t i = 0, end; i < n; i = end) {
-        uint64_t total = 0;
+        uint64_t total = cs->bound[p[i]->kind][p[i]->cause].unlisted_count;
         for (end = i; end < n && p[end]->kind == p[i]->kind && p[end]->cause == p[i]->cause; end++)
             total += p[end]->s.count;
         if (total < min_total(p[i]->kind, cfg))
@@ -646,7 +602,7 @@ static int group(struct cands *cs, struct cand **p, size_t n, struct roce_diag_l
     size_t nd = 0;
     if (n > 1)
         qsort(p, n, sizeof *p, cmp_worst_p);
-    n = drop_small(p, n, cfg);
+    n = drop_small(cs, p, n, cfg);
     for (size_t i = 0; i < n; i++)
         if (i == 0 || p[i]->kind != p[i - 1]->kind || p[i]->cause != p[i - 1]->cause)
             nd++;
@@ -663,6 +619,11 @@ static int group(struct cands *cs, struct cand **p, size_t n, struct roce_diag_l
                 (uint8_t)(d->cause == ROCE_CAUSE_CAPTURE ? ROCE_SEV_NOTE
                                                          : roce_diag_kind_severity(d->kind));
             d->first_subject = i;
+            const struct cand_bound *b = &cs->bound[d->kind][d->cause];
+            d->n_unlisted = b->unlisted;
+            d->count = b->unlisted_count;
+            d->n_frames = b->n_frames;
+            memcpy(d->frames, b->frames, sizeof d->frames);
         }
         d = &out->d[out->n - 1];
         d->n_subjects++;
@@ -696,9 +657,11 @@ void roce_diag_list_free(struct roce_diag_list *l)
 
 int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out)
 {
-    struct cands cs = {NULL, 0, 0, 0};
+    struct cands cs;
     struct roce_capture_judgement j;
 
+    memset(&cs, 0, sizeof cs);
+    cs.limit = in->subject_limit;
     memset(out, 0, sizeof *out);
     roce_diag_judge(in, &j);
     roce_diag_capture_findings(&cs, in, &j);
@@ -711,15 +674,16 @@ int roce_diagnose(const struct roce_diag_input *in, struct roce_diag_list *out)
     }
     if (!j.sport_rewritten)
         roce_diag_ecmp_findings(&cs, in);
+    roce_diag_cands_settle(&cs);
     struct cand **p = cs.oom ? NULL : malloc((cs.n ? cs.n : 1) * sizeof *p);
     if (p == NULL || group(&cs, p, join_equal(&cs, p), out, in->cfg) != 0) {
         free(p);
-        free(cs.c);
+        roce_diag_cands_free(&cs);
         roce_diag_list_free(out);
         return -1;
     }
     free(p);
-    free(cs.c);
+    roce_diag_cands_free(&cs);
     out->cfg = *in->cfg;
     roce_diag_text(out);
     return 0;

@@ -223,12 +223,18 @@ struct roce_diagnosis {
     uint8_t kind;                       /* enum roce_diag_kind */
     uint8_t severity;                   /* enum roce_diag_severity */
     uint8_t cause;                      /* enum roce_diag_cause */
-    uint64_t count;                     /* the subjects' counts added */
-    size_t first_subject, n_subjects;   /* in struct roce_diag_list.subjects */
+    uint64_t count;                     /* the subjects' counts added (the unlisted too) */
+    size_t first_subject, n_subjects;   /* listed, in struct roce_diag_list.subjects */
+    uint64_t n_unlisted;                /* subjects beyond the input's subject_limit: counted */
     uint64_t frames[ROCE_EVIDENCE_MAX]; /* the lowest evidence frames of all its subjects */
     uint8_t n_frames;
     char summary[ROCE_DIAG_SUMMARY_LEN];
 };
+/* How many subjects finding d has, listed or not. */
+static inline uint64_t roce_diag_subjects(const struct roce_diagnosis *d)
+{
+    return d->n_subjects + d->n_unlisted;
+}
 
 /* The list: findings in order, their subjects in one array. */
 struct roce_diag_list {
@@ -263,6 +269,13 @@ struct roce_diag_input {
     size_t n_macs;
     const struct roce_totals *t;
     const struct roce_config *cfg; /* thresholds, the PFC window */
+    /* 0: every subject listed. Else each finding lists its worst
+     * subject_limit subjects, kept as they are found (memory and time
+     * bounded whatever the number of flows), and counts the others
+     * (n_unlisted; their counts and evidence frames are in the finding's).
+     * Only for an input that holds each flow once (the engine's own table:
+     * a merged report may hold a flow twice, whose two subjects join). */
+    size_t subject_limit;
 };
 
 /* Nonzero when a and b are the same finding (kind and cause) at two

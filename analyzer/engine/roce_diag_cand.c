@@ -12,8 +12,117 @@
 
 #define CANDS_MIN 16u
 
+int roce_diag_cmp_subject(const struct roce_diag_subject *a, const struct roce_diag_subject *b)
+{
+    int c = memcmp(&a->flow, &b->flow, sizeof a->flow);
+    if (c == 0)
+        c = memcmp(&a->peer, &b->peer, sizeof a->peer);
+    if (c == 0)
+        c = memcmp(a->mac, b->mac, sizeof a->mac);
+    if (c == 0)
+        c = roce_diag_cmp_u(a->priority, b->priority);
+    if (c == 0)
+        c = roce_diag_cmp_u(a->fault, b->fault);
+    if (c == 0)
+        c = roce_diag_cmp_u(a->field, b->field);
+    if (c == 0)
+        c = roce_diag_cmp_u(a->udp_sport, b->udp_sport);
+    return c;
+}
+
+int roce_diag_cmp_worst(const void *pa, const void *pb)
+{
+    const struct cand *a = pa, *b = pb;
+    int c = roce_diag_cmp_u(a->kind, b->kind);
+    if (c == 0)
+        c = roce_diag_cmp_u(a->cause, b->cause);
+    if (c == 0)
+        c = -roce_diag_cmp_u(a->s.count, b->s.count);
+    if (c == 0)
+        c = roce_diag_cmp_u(roce_diag_first_frame(a->s.frames, a->s.n_frames),
+                            roce_diag_first_frame(b->s.frames, b->s.n_frames));
+    if (c == 0)
+        c = roce_diag_cmp_subject(&a->s, &b->s);
+    return c;
+}
+
+/* ---- the bound: each finding's worst cs->limit subjects ---- */
+
+/* Nonzero when kept candidate a is listed after kept candidate b (a is
+ * the less bad): the heap's order, the least bad on top. */
+static int listed_after(const struct cands *cs, size_t a, size_t b)
+{
+    return roce_diag_cmp_worst(&cs->c[a], &cs->c[b]) > 0;
+}
+
+static void sift_down(const struct cands *cs, size_t *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t top = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && listed_after(cs, h[l], h[top]))
+            top = l;
+        if (r < n && listed_after(cs, h[r], h[top]))
+            top = r;
+        if (top == i)
+            return;
+        size_t t = h[i];
+        h[i] = h[top];
+        h[top] = t;
+        i = top;
+    }
+}
+
+/* Subject s counted, not listed. */
+static void count_unlisted(struct cand_bound *b, const struct roce_diag_subject *s)
+{
+    b->unlisted++;
+    b->unlisted_count += s->count;
+    b->n_frames = roce_diag_join_frames(b->frames, b->n_frames, s->frames, s->n_frames);
+}
+
+void roce_diag_cands_settle(struct cands *cs)
+{
+    if (!cs->pending)
+        return;
+    cs->pending = 0;
+    const size_t last = cs->n - 1;
+    struct cand *x = &cs->c[last];
+    struct cand_bound *b = &cs->bound[x->kind][x->cause];
+    if (x->kind == ROCE_DIAG_CAPTURE)
+        return;             /* its subjects are the capture's few faults: all listed */
+    if (b->n < cs->limit) { /* room: kept; a heap once full */
+        if (b->heap == NULL && (b->heap = malloc(cs->limit * sizeof *b->heap)) == NULL) {
+            cs->oom = 1;
+            return;
+        }
+        b->heap[b->n++] = last;
+        if (b->n == cs->limit)
+            for (size_t i = b->n / 2; i-- > 0;)
+                sift_down(cs, b->heap, b->n, i);
+        return;
+    }
+    const size_t top = b->heap[0];
+    if (roce_diag_cmp_worst(x, &cs->c[top]) < 0) { /* worse than the least bad kept */
+        count_unlisted(b, &cs->c[top].s);
+        cs->c[top] = *x;
+        sift_down(cs, b->heap, b->n, 0);
+    } else {
+        count_unlisted(b, &x->s);
+    }
+    cs->n--; /* its place is free again */
+}
+
+void roce_diag_cands_free(struct cands *cs)
+{
+    for (unsigned k = 0; k < ROCE_DIAG_KINDS; k++)
+        for (unsigned c = 0; c < ROCE_CAUSES; c++)
+            free(cs->bound[k][c].heap);
+    free(cs->c);
+}
+
 struct cand *roce_diag_cand(struct cands *cs, unsigned kind, unsigned cause)
 {
+    roce_diag_cands_settle(cs);
     if (cs->n == cs->cap) {
         size_t cap = cs->cap ? cs->cap * 2 : CANDS_MIN;
         struct cand *c = realloc(cs->c, cap * sizeof *c);
@@ -28,6 +137,7 @@ struct cand *roce_diag_cand(struct cands *cs, unsigned kind, unsigned cause)
     memset(x, 0, sizeof *x);
     x->kind = (uint8_t)kind;
     x->cause = (uint8_t)cause;
+    cs->pending = cs->limit != 0;
     return x;
 }
 

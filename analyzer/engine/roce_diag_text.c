@@ -582,17 +582,18 @@ static void summary(const struct roce_diag_list *l, struct roce_diagnosis *d)
         SAY(s, cap, ": read what follows with that in mind");
         return;
     }
-    if (d->n_subjects == 1) {
+    const uint64_t all = roce_diag_subjects(d); /* listed or not */
+    if (all == 1) {
         one_subject(d, first, &l->cfg, s, cap);
         return;
     }
-    SAY(s, cap, "%zu %ss%s, worst first: ", d->n_subjects, k->unit, w.what);
+    SAY(s, cap, "%llu %ss%s, worst first: ", ull(all), k->unit, w.what);
     for (size_t i = 0; i < d->n_subjects && i < ROCE_DIAG_WORST; i++) {
         roce_diag_subject_phrase(l, d, i, p, sizeof p);
         SAY(s, cap, "%s%s", i ? ", " : "", p);
     }
-    if (d->n_subjects > ROCE_DIAG_WORST)
-        SAY(s, cap, ", and %zu more", d->n_subjects - ROCE_DIAG_WORST);
+    if (all > ROCE_DIAG_WORST)
+        SAY(s, cap, ", and %llu more", ull(all - ROCE_DIAG_WORST));
     SAY(s, cap, ": %s", w.action);
 }
 

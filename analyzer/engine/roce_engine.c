@@ -702,7 +702,7 @@ const struct roce_evidence *roce_engine_flow_evidence(const struct roce_engine *
     return f != NULL && f->ev != NULL ? &f->ev->ev : NULL;
 }
 
-int roce_engine_diagnoses(struct roce_engine *e, struct roce_diag_list *out)
+int roce_engine_diagnoses(struct roce_engine *e, size_t subject_limit, struct roce_diag_list *out)
 {
     size_t n = e->flows.n_flows;
     struct roce_diag_flow *flows = calloc(n ? n : 1, sizeof *flows);
@@ -720,7 +720,8 @@ int roce_engine_diagnoses(struct roce_engine *e, struct roce_diag_list *out)
             flows[i].ev = f->ev != NULL ? &f->ev->ev : NULL;
             flows[i].peer = f->peer ? &roce_flow_at(&e->flows, f->peer)->key : NULL;
         }
-        struct roce_diag_input in = {flows, i, e->macs, e->n_macs, roce_engine_totals(e), &e->cfg};
+        struct roce_diag_input in = {
+            flows, i, e->macs, e->n_macs, roce_engine_totals(e), &e->cfg, subject_limit};
         rc = roce_diagnose(&in, out);
     }
     free(flows);

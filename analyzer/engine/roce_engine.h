@@ -213,8 +213,9 @@ const struct roce_evidence *roce_engine_flow_evidence(const struct roce_engine *
 
 /* The diagnoses of everything analysed so far (roce_diagnose over the
  * tracked flows, the MACs and the totals) into *out (roce_diag_list_free
- * frees it); 0, or -1 when out of memory. */
-int roce_engine_diagnoses(struct roce_engine *e, struct roce_diag_list *out);
+ * frees it), each finding listing its worst subject_limit subjects (0:
+ * all; roce_diag_input.subject_limit); 0, or -1 when out of memory. */
+int roce_engine_diagnoses(struct roce_engine *e, size_t subject_limit, struct roce_diag_list *out);
 
 /* A recovery-time or DCQCN-ratio histogram (the live monitor's metrics). */
 const struct roce_hist *roce_engine_histogram(const struct roce_engine *e, enum roce_hist_kind k);

@@ -373,21 +373,24 @@ static void finding(const struct roce_html_page *pg, const struct roce_diagnosis
         evidence(pg, d->frames, d->n_frames);
         fputs("</div>", o);
     } else {
-        fprintf(o, "<details class=\"subjects\"><summary>%zu %s%s, worst first", d->n_subjects,
-                ki->unit, d->n_subjects == 1 ? "" : "s");
+        const uint64_t all = roce_diag_subjects(d); /* listed or not */
+        fprintf(o, "<details class=\"subjects\"><summary>%" PRIu64 " %s%s, worst first", all,
+                ki->unit, all == 1 ? "" : "s");
         evidence(pg, d->frames, d->n_frames);
         fputs("</summary>\n<ul class=\"subjects\">\n", o);
         for (size_t j = 0; j < d->n_subjects && j < HTML_SUBJECTS; j++)
             subject_item(pg, d, j);
-        if (d->n_subjects > HTML_SUBJECTS) {
-            size_t more = d->n_subjects - HTML_SUBJECTS;
-            fprintf(o, "<li class=\"muted\"><details><summary>and %zu more</summary><ul>\n", more);
+        if (all > HTML_SUBJECTS) {
+            uint64_t more = all - HTML_SUBJECTS;
+            fprintf(o, "<li class=\"muted\"><details><summary>and %" PRIu64 " more</summary><ul>\n",
+                    more);
             for (size_t j = HTML_SUBJECTS;
                  j < d->n_subjects && j < HTML_SUBJECTS + HTML_MORE_SUBJECTS; j++)
                 subject_item(pg, d, j);
             if (more > HTML_MORE_SUBJECTS)
-                fprintf(o, "<li>and %zu more (the JSON report lists them all)</li>\n",
-                        more - HTML_MORE_SUBJECTS);
+                fprintf(o, "<li>and %" PRIu64 " more (%s)</li>\n", more - HTML_MORE_SUBJECTS,
+                        d->n_unlisted ? "counted, not listed: the live monitor's --final-flows"
+                                      : "the JSON report lists them all");
             fputs("</ul></details></li>\n", o);
         }
         fputs("</ul></details>", o);
@@ -417,8 +420,8 @@ static void verdict(const struct roce_html_page *pg)
         title += strlen(prefix);
     fprintf(o, "<p id=\"verdict\" class=\"verdict %s\"><b>", roce_diag_severity_name(d->severity));
     roce_html_esc(o, title);
-    fprintf(o, "</b> (%s, %zu %s%s)", roce_diag_severity_name(d->severity), d->n_subjects, ki->unit,
-            d->n_subjects == 1 ? "" : "s");
+    fprintf(o, "</b> (%s, %" PRIu64 " %s%s)", roce_diag_severity_name(d->severity),
+            roce_diag_subjects(d), ki->unit, roce_diag_subjects(d) == 1 ? "" : "s");
     if (l->n > 1)
         fprintf(o, "; %zu more finding%s below", l->n - 1, roce_fmt_plural(l->n - 1));
     if (pg->n_drawn > 0)

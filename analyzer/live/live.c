@@ -705,7 +705,7 @@ static int monitor(struct monitor *m)
         cfg.on_verdict = on_verdict;
         cfg.ctx = m;
     }
-    m->tracker = roce_live_tracker_new(top < VIEW_TOP ? top : VIEW_TOP);
+    m->tracker = roce_live_tracker_new(top < VIEW_TOP ? top : VIEW_TOP, m->lo->final_flows);
     m->engine = roce_engine_new(&cfg);
     if (m->tracker == NULL || m->engine == NULL || !started) {
         roce_complain("engine", "out of memory");

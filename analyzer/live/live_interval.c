@@ -25,6 +25,7 @@
 
 struct roce_live_tracker {
     size_t top;
+    size_t subject_limit; /* of each diagnosis (0: all) */
     /* the diagnoses of this step and of the one before */
     struct roce_diag_list diags, prev_diags;
     struct roce_live_diag *raised;
@@ -48,11 +49,13 @@ void roce_live_totals_delta(const struct roce_totals *cur, const struct roce_tot
             roce_field_add(f, d, prev, 1);
 }
 
-struct roce_live_tracker *roce_live_tracker_new(size_t top)
+struct roce_live_tracker *roce_live_tracker_new(size_t top, size_t subject_limit)
 {
     struct roce_live_tracker *t = calloc(1, sizeof *t);
-    if (t != NULL)
+    if (t != NULL) {
         t->top = top;
+        t->subject_limit = subject_limit;
+    }
     return t;
 }
 
@@ -73,7 +76,7 @@ static int diagnoses(struct roce_live_tracker *t, struct roce_engine *e)
 {
     struct roce_diag_list l;
     struct roce_live_diag *raised;
-    if (roce_engine_diagnoses(e, &l) != 0)
+    if (roce_engine_diagnoses(e, t->subject_limit, &l) != 0)
         return -1;
     if ((raised = calloc(l.n ? l.n : 1, sizeof *raised)) == NULL) {
         roce_diag_list_free(&l);

@@ -60,8 +60,10 @@ struct roce_live_interval {
 
 struct roce_live_tracker;
 
-/* A tracker that lists at most top flows per interval. NULL when out of memory. */
-struct roce_live_tracker *roce_live_tracker_new(size_t top);
+/* A tracker that lists at most top flows per interval and whose diagnoses
+ * list at most subject_limit subjects each (0: all; the final report's
+ * --final-flows). NULL when out of memory. */
+struct roce_live_tracker *roce_live_tracker_new(size_t top, size_t subject_limit);
 void roce_live_tracker_free(struct roce_live_tracker *t);
 
 /* Close an interval: fill iv's counters (delta, total, cap, cap_delta, top),

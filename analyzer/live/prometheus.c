@@ -285,7 +285,7 @@ static void diagnosis_family(struct prom *p, const struct roce_live_interval *iv
                PROM_SUBJECTS) ")");
     for (size_t i = 0; i < iv->n_diags; i++) {
         const struct roce_diagnosis *d = diag_labels(iv, i, l);
-        sample_u64(p, "diagnosis_subjects", l, 3, d->n_subjects);
+        sample_u64(p, "diagnosis_subjects", l, 3, roce_diag_subjects(d)); /* listed or not */
     }
     family(p, "diagnosis", "gauge",
            "Active diagnoses (analyzer/engine/ANALYSIS.md): each subject's count since the "

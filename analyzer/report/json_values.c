@@ -211,8 +211,7 @@ json_object *roce_json_diagnosis(const struct roce_diag_list *l, const struct ro
     for (size_t i = 0; i < n; i++)
         json_object_array_add(subjects, diag_subject(l, d, i));
     json_object_object_add(o, "subjects", subjects);
-    if (max_subjects != SIZE_MAX)
-        roce_json_put_u64(o, "subjects_unlisted", d->n_subjects - n);
+    roce_json_put_u64(o, "subjects_unlisted", roce_diag_subjects(d) - n);
     return o;
 }
 
@@ -241,6 +240,8 @@ void roce_jw_diagnoses(struct roce_jw *w, const struct roce_diag_list *l)
             json_object_put(x);
         }
         roce_jw_close(w, ']');
+        roce_jw_key(w, "subjects_unlisted"); /* beyond the bound of a live report */
+        roce_jw_u64(w, d->n_unlisted);
         roce_jw_close(w, '}');
     }
     roce_jw_close(w, ']');

@@ -37,9 +37,10 @@ void roce_jw_frames(struct roce_jw *w, const uint64_t *frames, unsigned n);
 json_object *roce_json_addr(const uint8_t addr[ROCE_ADDR_LEN], int af);
 json_object *roce_json_mac(const uint8_t mac[ROCE_MAC_LEN]);
 /* A diagnosis of list l: {kind, severity, cause, count, summary, frames,
- * subjects: [{subject, count, figures, summary, frames}]}: in the report
- * (max_subjects SIZE_MAX: every subject) and the live lines (the worst
- * max_subjects, then subjects_unlisted: how many more). */
+ * subjects: [{subject, count, figures, summary, frames}],
+ * subjects_unlisted}: in the report (max_subjects SIZE_MAX: every subject
+ * l lists) and the live lines (the worst max_subjects); subjects_unlisted
+ * says how many more it has. */
 json_object *roce_json_diagnosis(const struct roce_diag_list *l, const struct roce_diagnosis *d,
                                  size_t max_subjects);
 /* The list l of diagnoses as that, streamed: the array, a subject at a

@@ -166,10 +166,13 @@ const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report 
  * roce_report_cmp_worst: by id), after the ranked ones. */
 #define ROCE_RANK_NOMEM ((size_t)-1)
 /* The same over n flows anywhere (flows[i] points to each; extra[i] goes
- * with flows[i]): the engine's own reports, in place. */
+ * with flows[i]): the engine's own reports, in place; with upto nonzero,
+ * only the first upto places of that ranking are made (out[0..upto-1], the
+ * count returned at most upto): the live monitor's --final-flows of a
+ * table of millions. */
 size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t n,
                              const struct roce_diag_list *diag, const uint8_t *extra, int all,
-                             const struct roce_flow_report **out);
+                             size_t upto, const struct roce_flow_report **out);
 size_t roce_report_rank(const struct roce_flow_report *flows, size_t n,
                         const struct roce_diag_list *diag, const uint8_t *extra, int all,
                         const struct roce_flow_report **out);

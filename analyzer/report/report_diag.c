@@ -27,7 +27,7 @@ int roce_report_diagnoses(const struct roce_report *r, struct roce_diag_list *ou
         flows[i].ev = x->ev;
         flows[i].peer = x->has_peer ? &x->peer : NULL;
     }
-    struct roce_diag_input in = {flows, r->n_flows, r->macs, r->n_macs, &r->t, r->cfg};
+    struct roce_diag_input in = {flows, r->n_flows, r->macs, r->n_macs, &r->t, r->cfg, 0};
     rc = roce_diagnose(&in, out);
     free(flows);
     return rc;

@@ -272,14 +272,15 @@ static long long ranked_flows(struct roce_report *r, struct roce_engine *e,
         goto out;
     if (r->diag == NULL) {
         if ((r->diag = calloc(1, sizeof *r->diag)) == NULL ||
-            roce_engine_diagnoses(e, r->diag) != 0)
+            roce_engine_diagnoses(e, r->flow_limit, r->diag) != 0)
             goto out;
     }
     size_t with = 0, m = roce_engine_flow_refs(e, refs, n);
     for (size_t i = 0; i < m; i++)
         if (refs[i]->packets)
             refs[with++] = refs[i];
-    if (roce_report_rank_refs(refs, with, r->diag, NULL, 1, ranked) == ROCE_RANK_NOMEM)
+    if (roce_report_rank_refs(refs, with, r->diag, NULL, 1, r->flow_limit, ranked) ==
+        ROCE_RANK_NOMEM)
         goto out;
     size_t listed = with < r->flow_limit ? with : r->flow_limit;
     qsort(ranked, listed, sizeof *ranked, cmp_ref_id);

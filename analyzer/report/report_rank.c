@@ -98,9 +98,48 @@ static int ref_later(const void *flows, size_t a, size_t b)
     return f[b]->id > f[a]->id;
 }
 
+/* The heap of select_worst: the one ranked last on top. */
+static void sift_down(const struct roce_flow_report **h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t top = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && roce_report_cmp_worst(&h[l], &h[top]) > 0)
+            top = l;
+        if (r < n && roce_report_cmp_worst(&h[r], &h[top]) > 0)
+            top = r;
+        if (top == i)
+            return;
+        const struct roce_flow_report *t = h[i];
+        h[i] = h[top];
+        h[top] = t;
+        i = top;
+    }
+}
+
+/* a[0..m-1] become the first m of a's n flows by roce_report_cmp_worst, in
+ * that order (the others after them, in no order): a heap of m, so that a
+ * report listing m flows of millions does not sort them all. */
+static void order_first(const struct roce_flow_report **a, size_t n, size_t m)
+{
+    if (m >= n) {
+        qsort(a, n, sizeof *a, roce_report_cmp_worst);
+        return;
+    }
+    for (size_t i = m / 2; i-- > 0;)
+        sift_down(a, m, i);
+    for (size_t i = m; i < n && m > 0; i++)
+        if (roce_report_cmp_worst(&a[i], &a[0]) < 0) {
+            const struct roce_flow_report *t = a[0];
+            a[0] = a[i];
+            a[i] = t;
+            sift_down(a, m, 0);
+        }
+    qsort(a, m, sizeof *a, roce_report_cmp_worst);
+}
+
 size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t n,
                              const struct roce_diag_list *diag, const uint8_t *extra, int all,
-                             const struct roce_flow_report **out)
+                             size_t upto, const struct roce_flow_report **out)
 {
     struct roce_keymap keys; /* a subject's flow found by key: one probe each */
     uint8_t *placed = calloc(n ? n : 1, 1);
@@ -109,13 +148,15 @@ size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t
         free(placed);
         return ROCE_RANK_NOMEM;
     }
+    if (upto == 0 || upto > n)
+        upto = n;
     /* the flows the diagnoses name, in their order, each list worst first */
-    for (size_t i = 0; diag != NULL && i < diag->n; i++) {
+    for (size_t i = 0; diag != NULL && i < diag->n && k < upto; i++) {
         const struct roce_diagnosis *d = &diag->d[i];
         unsigned sk = roce_diag_kind(d->kind)->subject;
         if (sk != ROCE_SUBJ_FLOW && sk != ROCE_SUBJ_CONNECTION)
             continue;
-        for (size_t j = 0; j < d->n_subjects; j++) {
+        for (size_t j = 0; j < d->n_subjects && k < upto; j++) {
             size_t at = roce_keymap_find(&keys, &roce_diag_subject_at(diag, d, j)->flow);
             if (at != SIZE_MAX && !placed[at]) {
                 placed[at] = 1;
@@ -125,19 +166,19 @@ size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t
     }
     /* then the other flows with trouble (and the caller's), worst first */
     size_t first = k;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n && first < upto; i++)
         if (!placed[i] && (roce_report_is_troubled(flows[i]) || (extra != NULL && extra[i]))) {
             placed[i] = 1;
             out[k++] = flows[i];
         }
-    qsort(out + first, k - first, sizeof *out, roce_report_cmp_worst);
-    n_ranked = k;
+    order_first(out + first, k - first, upto - first);
+    n_ranked = k = k < upto ? k : upto;
     /* and the rest, by id (none of them has trouble) */
-    if (all) {
+    if (all && k < upto) {
         for (size_t i = 0; i < n; i++)
             if (!placed[i])
                 out[k++] = flows[i];
-        qsort(out + n_ranked, k - n_ranked, sizeof *out, roce_report_cmp_worst);
+        order_first(out + n_ranked, k - n_ranked, upto - n_ranked);
     }
     roce_keymap_free(&keys);
     free(placed);
@@ -153,7 +194,7 @@ size_t roce_report_rank(const struct roce_flow_report *flows, size_t n,
         return ROCE_RANK_NOMEM;
     for (size_t i = 0; i < n; i++)
         refs[i] = &flows[i];
-    size_t r = roce_report_rank_refs(refs, n, diag, extra, all, out);
+    size_t r = roce_report_rank_refs(refs, n, diag, extra, all, 0, out);
     free(refs);
     return r;
 }

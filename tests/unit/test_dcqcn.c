@@ -89,7 +89,7 @@ static void test_reacted(void)
     CU_ASSERT_EQUAL(r.dcqcn.verdict, ROCE_DCQCN_REACTED);
     CU_ASSERT_EQUAL(tu_totals(&t)->dcqcn_cnps_evaluated, 3);
     struct roce_diag_list l;
-    CU_ASSERT_EQUAL(roce_engine_diagnoses(t.e, &l), 0);
+    CU_ASSERT_EQUAL(roce_engine_diagnoses(t.e, 0, &l), 0);
     /* the CNPs of these tests come without CE marks: that alone is said */
     CU_ASSERT_EQUAL_FATAL(l.n, 1);
     CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CNP_UNEXPLAINED);
@@ -110,7 +110,7 @@ static void test_ignored(void)
     CU_ASSERT_EQUAL(r.dcqcn.ratio_ppm, 1000000);
     CU_ASSERT_EQUAL(r.dcqcn.verdict, ROCE_DCQCN_IGNORED);
     struct roce_diag_list l;
-    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, &l), 0);
+    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, 0, &l), 0);
     CU_ASSERT_EQUAL_FATAL(l.n, 2); /* and the CNPs without CE marks, a note */
     CU_ASSERT_EQUAL(l.d[1].kind, ROCE_DIAG_CNP_UNEXPLAINED);
     const struct roce_diagnosis *d = &l.d[0];

@@ -33,6 +33,7 @@ struct fixture {
     struct roce_config cfg;
     struct roce_host_mac macs[2];
     size_t n_macs;
+    size_t subject_limit;
 };
 
 static void fx_init(struct fixture *x)
@@ -66,7 +67,7 @@ static struct roce_flow_report *flow(struct fixture *x, uint8_t src, uint8_t dst
 /* The diagnoses of x into l (the previous list freed); how many findings. */
 static size_t run(struct fixture *x, struct roce_diag_list *l)
 {
-    struct roce_diag_input in = {x->f, x->n, x->macs, x->n_macs, &x->t, &x->cfg};
+    struct roce_diag_input in = {x->f, x->n, x->macs, x->n_macs, &x->t, &x->cfg, x->subject_limit};
     roce_diag_list_free(l);
     CU_ASSERT_EQUAL_FATAL(roce_diagnose(&in, l), 0);
     return l->n;
@@ -270,6 +271,65 @@ static void test_grouped(void)
     CU_ASSERT_STRING_EQUAL(one, "10.0.0.9 -> 10.0.0.10 QP 0x000010 lost packets in the network "
                                 "(2 PSN gaps, 6 PSNs missing): check the drop and error counters "
                                 "of the switch ports on the path");
+    roce_diag_list_free(&l);
+}
+
+/* A bound on the subjects (the live monitor's large tables): each finding
+ * lists its worst subject_limit subjects, the ones listed without a bound,
+ * whatever order the flows come in, and counts the others; its count, its
+ * frames and its sentence are those of every subject. A finding of few
+ * subjects each below its threshold still adds them all up. */
+static void test_bound(void)
+{
+    struct fixture x;
+    struct roce_diag_list whole = {0}, l = {0};
+    fx_init(&x);
+    for (uint8_t i = 0; i < MAXF; i++) {
+        struct roce_flow_report *a = flow(&x, (uint8_t)(1 + 2 * i), (uint8_t)(2 + 2 * i), 0x10);
+        a->gap_class_gaps[ROCE_GAP_NETWORK_LOSS] = 1u + (i * 5u) % 7u; /* 1 6 4 2 7 5 3 1 */
+        a->gap_class_psns[ROCE_GAP_NETWORK_LOSS] = a->gap_class_gaps[ROCE_GAP_NETWORK_LOSS];
+        roce_evidence_add(&x.ev[i], ROCE_DIAG_PACKET_LOSS, 200u - 10u * i);
+    }
+    CU_ASSERT_EQUAL_FATAL(run(&x, &whole), 1);
+    CU_ASSERT_EQUAL_FATAL(whole.d[0].n_subjects, MAXF);
+    CU_ASSERT_EQUAL(whole.d[0].n_unlisted, 0);
+    for (int reversed = 0; reversed < 2; reversed++) {
+        if (reversed) /* the flows in the other order: the same worst three */
+            for (size_t i = 0; i < MAXF / 2; i++) {
+                struct roce_diag_flow t = x.f[i];
+                x.f[i] = x.f[MAXF - 1 - i];
+                x.f[MAXF - 1 - i] = t;
+            }
+        x.subject_limit = 3;
+        CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+        const struct roce_diagnosis *d = &l.d[0], *w = &whole.d[0];
+        CU_ASSERT_EQUAL(d->n_subjects, 3);
+        CU_ASSERT_EQUAL(d->n_unlisted, MAXF - 3);
+        CU_ASSERT_EQUAL(roce_diag_subjects(d), MAXF);
+        CU_ASSERT_EQUAL(d->count, w->count);
+        CU_ASSERT_EQUAL(d->count, 1 + 6 + 4 + 2 + 7 + 5 + 3 + 1);
+        CU_ASSERT_EQUAL(d->n_frames, w->n_frames);
+        CU_ASSERT_EQUAL(memcmp(d->frames, w->frames, sizeof d->frames), 0);
+        CU_ASSERT_EQUAL(subj(&l, 0, 0)->count, 7);
+        CU_ASSERT_EQUAL(subj(&l, 0, 2)->count, 5);
+        for (size_t i = 0; i < 3; i++)
+            CU_ASSERT_EQUAL(memcmp(subj(&l, 0, i), subj(&whole, 0, i), sizeof *subj(&l, 0, i)), 0);
+        CU_ASSERT_STRING_EQUAL(d->summary, w->summary); /* "8 QPs ..., and 5 more" */
+        CU_ASSERT_PTR_NOT_NULL(strstr(d->summary, "8 QPs lost packets"));
+    }
+    /* CNPs without a CE mark: 1 + 1 + 1 reach cnp_unexplained_min (3) with one listed */
+    fx_init(&x);
+    for (uint8_t i = 0; i < 3; i++) {
+        struct roce_flow_report *a = flow(&x, (uint8_t)(2 + 2 * i), (uint8_t)(1 + 2 * i), 0x10);
+        a->cnp_packets = a->cnps_carried_unexplained = 1;
+    }
+    x.subject_limit = 1;
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].kind, ROCE_DIAG_CNP_UNEXPLAINED);
+    CU_ASSERT_EQUAL(l.d[0].count, 3);
+    CU_ASSERT_EQUAL(l.d[0].n_subjects, 1);
+    CU_ASSERT_EQUAL(l.d[0].n_unlisted, 2);
+    roce_diag_list_free(&whole);
     roce_diag_list_free(&l);
 }
 
@@ -797,6 +857,7 @@ static const struct tu_test tests[] = {
     {"cnp_unexplained", test_cnp_unexplained},
     {"grouped", test_grouped},
     {"join", test_join},
+    {"bound", test_bound},
     {"ecmp", test_ecmp},
     {"slow_receiver", test_slow_receiver},
     {"pfc_paused", test_pfc_paused},

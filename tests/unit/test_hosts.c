@@ -82,7 +82,7 @@ static void test_host_and_router(void)
     CU_ASSERT_EQUAL(r->pfc_frames, 1);
     CU_ASSERT_EQUAL(roce_host_mac_role(r), ROCE_MAC_ROUTED);
     struct roce_diag_list l;
-    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, &l), 0);
+    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, 0, &l), 0);
     CU_ASSERT_EQUAL_FATAL(l.n, 1);
     const struct roce_diagnosis *d = &l.d[0];
     const struct roce_diag_subject *s = roce_diag_subject_at(&l, d, 0);
@@ -110,7 +110,7 @@ static void test_unrouted_peer(void)
     pfc(&t, mac_router, 1000);
     CU_ASSERT_EQUAL(roce_host_mac_role(entry(&t, mac_router)), ROCE_MAC_UNROUTED);
     struct roce_diag_list l;
-    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, &l), 0);
+    CU_ASSERT_EQUAL_FATAL(roce_engine_diagnoses(t.e, 0, &l), 0);
     CU_ASSERT_EQUAL_FATAL(l.n, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(l.d[0].summary, "host 10.0.0.2"));
     roce_diag_list_free(&l);
@@ -136,7 +136,7 @@ static void test_several_and_no_roce(void)
     CU_ASSERT_EQUAL(roce_host_mac_role(entry(&t, mac_a)), ROCE_MAC_SEVERAL);
     CU_ASSERT_EQUAL(roce_host_mac_role(entry(&t, other)), ROCE_MAC_NO_ROCE);
     struct roce_diag_list l;
-    CU_ASSERT_EQUAL(roce_engine_diagnoses(t.e, &l), 0);
+    CU_ASSERT_EQUAL(roce_engine_diagnoses(t.e, 0, &l), 0);
     CU_ASSERT_EQUAL(l.n, 0);
     roce_diag_list_free(&l);
     tu_eng_done(&t);

@@ -54,7 +54,7 @@ static int finding(struct run *r, struct roce_diag_subject *out)
 {
     struct roce_diag_list l;
     int found = 0;
-    CU_ASSERT_FATAL(roce_engine_diagnoses(r->t.e, &l) == 0);
+    CU_ASSERT_FATAL(roce_engine_diagnoses(r->t.e, 0, &l) == 0);
     for (size_t i = 0; i < l.n; i++)
         if (l.d[i].kind == ROCE_DIAG_INCAST) {
             CU_ASSERT_EQUAL(l.d[i].n_subjects, 1);

@@ -46,7 +46,7 @@ static void test_idle_flows_not_visited(void)
     static struct tu_conn c[MANY_QPS];
     struct tu_eng t;
     struct roce_live_interval iv;
-    struct roce_live_tracker *tr = roce_live_tracker_new(TOP_ALL);
+    struct roce_live_tracker *tr = roce_live_tracker_new(TOP_ALL, 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(tr);
     tu_eng_init(&t, NULL);
     step(tr, &t, &iv); /* as the monitor does before capturing: nothing yet */
@@ -183,7 +183,7 @@ static void test_equal_to_full_walk(void)
     uint32_t next[RAND_QPS];
     struct tu_rng g;
     struct roce_live_interval iv;
-    struct roce_live_tracker *tr = roce_live_tracker_new(TOP_ALL);
+    struct roce_live_tracker *tr = roce_live_tracker_new(TOP_ALL, 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(tr);
     memset(&r, 0, sizeof r);
     tu_rng_seed(&g, 26);

@@ -77,8 +77,44 @@ static void test_diagnoses_first(void)
     CU_ASSERT_EQUAL(roce_report_rank(f, 0, &l, NULL, 1, out), 0);
 }
 
+/* The first places only (the live monitor's --final-flows): the first upto
+ * of the whole ranking, whatever upto, the named, the troubled and the rest
+ * alike; 200 flows with trouble in a scrambled order, one in 3 without,
+ * 20 of them named. */
+static void test_first_places(void)
+{
+    enum { N = 200, NAMED = 20 };
+    static struct roce_flow_report f[N];
+    static const struct roce_flow_report *refs[N], *whole[N], *part[N];
+    static struct roce_diag_subject sj[NAMED];
+    struct roce_diagnosis d;
+    for (uint32_t i = 0; i < N; i++) {
+        flow(&f[i], i + 1, 0x100 + i);
+        f[i].missing_psns = i % 3 ? (i * 37u) % 11u : 0; /* ties broken by id */
+        f[i].ce_marked = (i * 13u) % 5u;
+        refs[i] = &f[i];
+    }
+    memset(sj, 0, sizeof sj);
+    for (uint32_t i = 0; i < NAMED; i++)
+        sj[i].flow = f[(i * 71u) % N].key;
+    memset(&d, 0, sizeof d);
+    d.kind = ROCE_DIAG_PACKET_LOSS;
+    d.n_subjects = NAMED;
+    struct roce_diag_list l = {&d, 1, sj, NAMED, {0}, 0};
+    size_t n_whole = roce_report_rank_refs(refs, N, &l, NULL, 1, 0, whole);
+    CU_ASSERT_FATAL(n_whole > NAMED && n_whole < N);
+    const size_t uptos[] = {1, 5, NAMED, NAMED + 1, 90, n_whole, n_whole + 1, N - 1, N};
+    for (size_t u = 0; u < sizeof uptos / sizeof uptos[0]; u++) {
+        size_t n = roce_report_rank_refs(refs, N, &l, NULL, 1, uptos[u], part);
+        CU_ASSERT_EQUAL(n, n_whole < uptos[u] ? n_whole : uptos[u]);
+        for (size_t i = 0; i < uptos[u]; i++)
+            CU_ASSERT_PTR_EQUAL(part[i], whole[i]);
+    }
+}
+
 static const struct tu_test tests[] = {
     {"diagnoses_first", test_diagnoses_first},
+    {"first_places", test_first_places},
     TU_END,
 };
 

@@ -25,6 +25,16 @@ sys.path.insert(0, os.path.join(TOP, "tests", "live"))
 import live  # noqa: E402  (the test's namespace and monitor)
 
 
+def cpu_s(pid):
+    """The processor time (user + system) of pid so far, in seconds."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def vmhwm_kib(pid):
     try:
         with open("/proc/%d/status" % pid) as f:
@@ -54,13 +64,17 @@ def run(a, tmp):
                                  "-o", a.perf, "-p", str(mon.p.pid)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1)
+    load = os.getloadavg()[0]
+    cpu0 = cpu_s(mon.p.pid)
     start = time.monotonic()
     mon.p.send_signal(signal.SIGINT)
-    peak = 0
+    peak, cpu1 = 0, cpu0
     while mon.p.poll() is None:
         peak = max(peak, vmhwm_kib(mon.p.pid))
+        cpu1 = cpu_s(mon.p.pid) or cpu1  # the last reading before the exit (50 ms apart)
         time.sleep(0.05)
     took = time.monotonic() - start
+    cpu = "%.1f s" % (cpu1 - cpu0) if cpu0 is not None and cpu1 is not None else "?"
     if perf is not None:
         perf.wait()
     mon.wait(timeout=5)
@@ -73,10 +87,12 @@ def run(a, tmp):
         rep = live.final_report(mon)[1]
         frames, listed = rep["capture"]["packets"], len(rep.get("flows", []))
         tracked = rep.get("limits", {}).get("flows_created", "?")
-        print("frames %d, flows listed %d (created %s), SIGINT to exit %.2f s, peak %.0f MiB"
-              % (frames, listed, tracked, took, peak / 1024))
+        print("frames %d, flows listed %d (created %s), SIGINT to exit %.2f s "
+              "(processor %s, load %.1f), peak %.0f MiB"
+              % (frames, listed, tracked, took, cpu, load, peak / 1024))
     else:
-        print("SIGINT to exit %.2f s, peak %.0f MiB" % (took, peak / 1024))
+        print("SIGINT to exit %.2f s (processor %s, load %.1f), peak %.0f MiB"
+              % (took, cpu, load, peak / 1024))
         print(mon.stdout()[:1500])
 
 

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     cfg.max_flows = (uint32_t)strtoul(argv[2], NULL, 10);
     unsigned long k = strtoul(argv[3], NULL, 10);
     struct roce_engine *e = roce_engine_new(&cfg);
-    struct roce_live_tracker *t = roce_live_tracker_new(LIST_TOP);
+    struct roce_live_tracker *t = roce_live_tracker_new(LIST_TOP, 0);
     if (e == NULL || t == NULL || k == 0) {
         fprintf(stderr, "live_steps: bad arguments or out of memory\n");
         return 1;

@@ -22,20 +22,31 @@
 
 /* ---- subjects as they are found (their store: roce_diag_cand.c) ---- */
 
+/* A subject about a flow (key) with its count and evidence frames, all
+ * known before it is made: beyond a full bound it is only counted. */
+static struct cand *flow_cand_frames(struct cands *cs, unsigned kind, unsigned cause,
+                                     const struct roce_flow_key *key, uint64_t count,
+                                     const uint64_t *frames, unsigned n)
+{
+    struct cand *x;
+    if (roce_diag_cand_unlisted(cs, kind, cause, key, count, frames, n) ||
+        (x = roce_diag_cand(cs, kind, cause)) == NULL)
+        return NULL; /* beyond the bound: counted, no candidate (or out of memory) */
+    x->s.flow = *key;
+    x->s.count = count;
+    roce_diag_take_frames(&x->s, frames, n);
+    return x;
+}
+
 /* A subject about a flow (key), with the flow's evidence of kind. */
 static struct cand *flow_cand(struct cands *cs, unsigned kind, unsigned cause,
                               const struct roce_flow_key *key, uint64_t count,
                               const struct roce_evidence *ev)
 {
-    struct cand *x = roce_diag_cand(cs, kind, cause);
-    if (x == NULL)
-        return NULL;
-    x->s.flow = *key;
-    x->s.count = count;
-    if (ev != NULL)
-        roce_diag_take_frames(&x->s, ev->frame[kind],
-                              ev->n[kind] < ROCE_EVIDENCE_MAX ? ev->n[kind] : ROCE_EVIDENCE_MAX);
-    return x;
+    if (ev == NULL)
+        return flow_cand_frames(cs, kind, cause, key, count, NULL, 0);
+    return flow_cand_frames(cs, kind, cause, key, count, ev->frame[kind],
+                            ev->n[kind] < ROCE_EVIDENCE_MAX ? ev->n[kind] : ROCE_EVIDENCE_MAX);
 }
 
 /* The gaps of r of a class. */
@@ -123,9 +134,7 @@ static void ecn_findings(struct cands *cs, const struct roce_diag_flow *df,
                             : ROCE_DIAG_CE_SOME_UNANSWERED;
         if ((x = flow_cand(cs, kind, ROCE_CAUSE_TRAFFIC, &r->key,
                            kind == ROCE_DIAG_CE_UNANSWERED ? r->ce_marked : r->ce_unanswered,
-                           kind == ROCE_DIAG_CE_UNANSWERED ? df->ev : NULL)) != NULL) {
-            if (kind == ROCE_DIAG_CE_SOME_UNANSWERED && df->ev != NULL) /* the marks unanswered */
-                roce_diag_take_frames(&x->s, df->ev->frame[kind], df->ev->n[kind]);
+                           df->ev)) != NULL) { /* frames: the marks (unanswered) */
             x->s.fig.ce_marked = r->ce_marked;
             x->s.fig.ce_answered = r->ce_answered;
             x->s.fig.ce_unanswered = r->ce_unanswered;
@@ -158,15 +167,18 @@ static void gid_findings(struct cands *cs, const struct roce_diag_flow *df,
     if (peer_df != NULL && peer_df->r->request_packets != 0 &&
         memcmp(df->peer, &r->key, sizeof r->key) < 0)
         return; /* the peer names it */
-    if ((x = flow_cand(cs, ROCE_DIAG_GID_TYPE_MISMATCH, ROCE_CAUSE_TRAFFIC, &r->key, 1, df->ev)) ==
-        NULL)
+    /* its evidence: its own, and the first frame of each end */
+    uint64_t frames[ROCE_EVIDENCE_MAX] = {r->first_frame,
+                                          peer_df != NULL ? peer_df->r->first_frame : 0};
+    uint8_t n = roce_diag_join_frames(
+        frames, 2, df->ev != NULL ? df->ev->frame[ROCE_DIAG_GID_TYPE_MISMATCH] : NULL,
+        df->ev != NULL ? df->ev->n[ROCE_DIAG_GID_TYPE_MISMATCH] : 0);
+    if ((x = flow_cand_frames(cs, ROCE_DIAG_GID_TYPE_MISMATCH, ROCE_CAUSE_TRAFFIC, &r->key, 1,
+                              frames, n)) == NULL)
         return;
     x->s.peer = *df->peer;
     x->s.fig.request_version = r->key.version;
     x->s.fig.response_version = df->peer->version;
-    /* its evidence: the first frame of each end */
-    uint64_t firsts[2] = {r->first_frame, peer_df != NULL ? peer_df->r->first_frame : 0};
-    roce_diag_take_frames(&x->s, firsts, 2);
 }
 
 /* CNPs on a lower priority than the data of the request flow they throttle
@@ -178,15 +190,15 @@ static void cnp_priority_finding(struct cands *cs, const struct roce_diag_flow *
     const struct roce_flow_report *r = df->r;
     struct cand *x;
     if (r->cnp_priority_frame == 0 || req == NULL || req->r->priority_frame == 0 ||
-        req->r->request_packets == 0 || r->cnp_priority >= req->r->priority ||
-        (x = flow_cand(cs, ROCE_DIAG_CNP_PRIORITY, ROCE_CAUSE_TRAFFIC, &req->r->key, r->cnp_packets,
-                       NULL)) == NULL)
+        req->r->request_packets == 0 || r->cnp_priority >= req->r->priority)
+        return;
+    uint64_t frames[2] = {req->r->priority_frame, r->cnp_priority_frame};
+    if ((x = flow_cand_frames(cs, ROCE_DIAG_CNP_PRIORITY, ROCE_CAUSE_TRAFFIC, &req->r->key,
+                              r->cnp_packets, frames, 2)) == NULL)
         return;
     x->s.fig.cnps = r->cnp_packets;
     x->s.fig.priority = req->r->priority;
     x->s.fig.cnp_priority = r->cnp_priority;
-    uint64_t frames[2] = {req->r->priority_frame, r->cnp_priority_frame};
-    roce_diag_take_frames(&x->s, frames, 2);
 }
 
 /* A responder that answered every CE mark of a request flow with a CNP of
@@ -232,22 +244,46 @@ static const struct roce_flow_key *diag_flow_key(const void *flows, size_t i)
     return &((const struct roce_diag_flow *)flows)[i].r->key;
 }
 
+/* The flow paired with df, found by key in an index of every flow made
+ * when first needed: a table of a million flows without CNPs or mixed
+ * versions never pays for it. NULL when unpaired (or out of memory:
+ * cs->oom). */
+struct peers {
+    struct roce_keymap m;
+    int made;
+};
+
+static const struct roce_diag_flow *peer_of(struct peers *p, struct cands *cs,
+                                            const struct roce_diag_input *in,
+                                            const struct roce_diag_flow *df)
+{
+    if (df->peer == NULL)
+        return NULL;
+    if (!p->made) {
+        p->made = 1;
+        if (roce_keymap_build(&p->m, in->flows, in->n_flows, diag_flow_key, NULL) != 0)
+            cs->oom = 1;
+    }
+    size_t at = roce_keymap_find(&p->m, df->peer);
+    return at != SIZE_MAX ? &in->flows[at] : NULL;
+}
+
 static void flow_findings(struct cands *cs, const struct roce_diag_input *in,
                           const struct roce_capture_judgement *j)
 {
-    struct roce_keymap peers; /* each flow's peer found by key */
-    if (roce_keymap_build(&peers, in->flows, in->n_flows, diag_flow_key, NULL) != 0) {
-        cs->oom = 1;
-        return;
-    }
+    struct peers peers = {{{NULL, 0, 0}, NULL, NULL}, 0};
     for (size_t i = 0; i < in->n_flows; i++) {
         const struct roce_diag_flow *df = &in->flows[i];
         const struct roce_flow_report *r = df->r;
         loss_findings(cs, df);
         nak_findings(cs, df);
         ecn_findings(cs, df, in->cfg);
-        size_t at = df->peer != NULL ? roce_keymap_find(&peers, df->peer) : SIZE_MAX;
-        const struct roce_diag_flow *peer_df = at != SIZE_MAX ? &in->flows[at] : NULL;
+        /* the findings that read the peer, when they may hold (each checks again) */
+        const int mixed = df->peer != NULL && df->peer->version != r->key.version;
+        const struct roce_diag_flow *peer_df =
+            (mixed && r->request_packets) || r->cnp_priority_frame || r->cnp_gaps
+                ? peer_of(&peers, cs, in, df)
+                : NULL;
         gid_findings(cs, df, peer_df);
         cnp_priority_finding(cs, df, peer_df);
         unpaced_finding(cs, df, peer_df, in->cfg);
@@ -261,7 +297,8 @@ static void flow_findings(struct cands *cs, const struct roce_diag_input *in,
             flow_cand(cs, ROCE_DIAG_PSN_REUSE, ROCE_CAUSE_TRAFFIC, &r->key, r->psn_reuse, df->ev);
         victim_finding(cs, df);
     }
-    roce_keymap_free(&peers);
+    if (peers.made)
+        roce_keymap_free(&peers.m);
 }
 
 static void mac_findings(struct cands *cs, const struct roce_diag_input *in)

@@ -48,6 +48,16 @@ int roce_diag_cmp_worst(const void *pa, const void *pb)
 
 /* ---- the bound: each finding's worst cs->limit subjects ---- */
 
+/* Nonzero for the kinds the bound applies to: those whose subjects are
+ * flows (one each). A host, a priority, a path, a receiver or a fault of
+ * the capture are few, and some are found once per flow and joined after
+ * (lossy_priority): all listed. */
+static int bounded(unsigned kind)
+{
+    unsigned subject = roce_diag_kind(kind)->subject;
+    return subject == ROCE_SUBJ_FLOW || subject == ROCE_SUBJ_CONNECTION;
+}
+
 /* Nonzero when kept candidate a is listed after kept candidate b (a is
  * the less bad): the heap's order, the least bad on top. */
 static int listed_after(const struct cands *cs, size_t a, size_t b)
@@ -72,12 +82,13 @@ static void sift_down(const struct cands *cs, size_t *h, size_t n, size_t i)
     }
 }
 
-/* Subject s counted, not listed. */
-static void count_unlisted(struct cand_bound *b, const struct roce_diag_subject *s)
+/* A subject of count and frames counted, not listed. */
+static void count_unlisted(struct cand_bound *b, uint64_t count, const uint64_t *frames,
+                           unsigned n_frames)
 {
     b->unlisted++;
-    b->unlisted_count += s->count;
-    b->n_frames = roce_diag_join_frames(b->frames, b->n_frames, s->frames, s->n_frames);
+    b->unlisted_count += count;
+    b->n_frames = roce_diag_join_frames(b->frames, b->n_frames, frames, n_frames);
 }
 
 void roce_diag_cands_settle(struct cands *cs)
@@ -88,8 +99,8 @@ void roce_diag_cands_settle(struct cands *cs)
     const size_t last = cs->n - 1;
     struct cand *x = &cs->c[last];
     struct cand_bound *b = &cs->bound[x->kind][x->cause];
-    if (x->kind == ROCE_DIAG_CAPTURE)
-        return;             /* its subjects are the capture's few faults: all listed */
+    if (!bounded(x->kind))
+        return;
     if (b->n < cs->limit) { /* room: kept; a heap once full */
         if (b->heap == NULL && (b->heap = malloc(cs->limit * sizeof *b->heap)) == NULL) {
             cs->oom = 1;
@@ -103,13 +114,38 @@ void roce_diag_cands_settle(struct cands *cs)
     }
     const size_t top = b->heap[0];
     if (roce_diag_cmp_worst(x, &cs->c[top]) < 0) { /* worse than the least bad kept */
-        count_unlisted(b, &cs->c[top].s);
+        count_unlisted(b, cs->c[top].s.count, cs->c[top].s.frames, cs->c[top].s.n_frames);
         cs->c[top] = *x;
         sift_down(cs, b->heap, b->n, 0);
     } else {
-        count_unlisted(b, &x->s);
+        count_unlisted(b, x->s.count, x->s.frames, x->s.n_frames);
     }
     cs->n--; /* its place is free again */
+}
+
+int roce_diag_cand_unlisted(struct cands *cs, unsigned kind, unsigned cause,
+                            const struct roce_flow_key *key, uint64_t count, const uint64_t *frames,
+                            unsigned n_frames)
+{
+    roce_diag_cands_settle(cs);
+    const struct cand_bound *b = &cs->bound[kind][cause];
+    if (cs->limit == 0 || !bounded(kind) || b->n < cs->limit)
+        return 0;
+    const struct roce_diag_subject *top = &cs->c[b->heap[0]].s;
+    uint64_t first = UINT64_MAX; /* as the candidate's frames would be joined */
+    for (unsigned i = 0; i < n_frames; i++)
+        if (frames[i] != 0 && frames[i] < first)
+            first = frames[i];
+    /* roce_diag_cmp_worst against the least bad kept, as far as the key */
+    int c = -roce_diag_cmp_u(count, top->count);
+    if (c == 0)
+        c = roce_diag_cmp_u(first, roce_diag_first_frame(top->frames, top->n_frames));
+    if (c == 0)
+        c = memcmp(key, &top->flow, sizeof *key);
+    if (c <= 0)
+        return 0; /* kept, or undecided: a candidate weighs it whole */
+    count_unlisted(&cs->bound[kind][cause], count, frames, n_frames);
+    return 1;
 }
 
 void roce_diag_cands_free(struct cands *cs)

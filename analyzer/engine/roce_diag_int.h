@@ -53,6 +53,13 @@ struct cands {
  * then: kept, kept in the place of the least bad one kept, or only
  * counted; a pointer to a candidate is good until the next call. */
 struct cand *roce_diag_cand(struct cands *cs, unsigned kind, unsigned cause);
+/* Under a limit, nonzero when a subject of a flow (key) of kind and cause,
+ * with count and these evidence frames, is worse than every subject its
+ * full bound keeps: it is then counted as unlisted and no candidate is
+ * made (a table of a million troubled flows does not fill one for each). */
+int roce_diag_cand_unlisted(struct cands *cs, unsigned kind, unsigned cause,
+                            const struct roce_flow_key *key, uint64_t count, const uint64_t *frames,
+                            unsigned n_frames);
 /* Weigh the last candidate (call once every subject is found). */
 void roce_diag_cands_settle(struct cands *cs);
 /* Free the bounds' heaps. */

@@ -64,7 +64,7 @@
 /* after a stop by a signal, the frames still queued are analysed for this long at most;
  * the rest count as dropped by the analysis (the final report comes within
  * a service manager's stop timeout whatever the backlog) */
-#define STOP_BACKLOG_NS (4 * ROCE_NS_PER_SEC)
+#define STOP_BACKLOG_NS (2 * ROCE_NS_PER_SEC)
 
 /* What the capture thread puts in the queue. */
 enum rec_type { REC_FRAME = 1, REC_INTERVAL, REC_END };

@@ -496,6 +496,12 @@ static void test_lossy_priority(void)
     CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
     CU_ASSERT_EQUAL(l.d[0].count, 5);
     CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.flows, 2);
+    x.subject_limit = 1; /* a priority found once per flow still joins under a bound */
+    CU_ASSERT_EQUAL_FATAL(run(&x, &l), 1);
+    CU_ASSERT_EQUAL(l.d[0].n_subjects, 1);
+    CU_ASSERT_EQUAL(l.d[0].n_unlisted, 0);
+    CU_ASSERT_EQUAL(subj(&l, 0, 0)->fig.flows, 2);
+    x.subject_limit = 0;
     x.t.pfc.pause.xoff = 1; /* a link PAUSE stops every priority */
     CU_ASSERT_EQUAL(run(&x, &l), 0);
     x.t.pfc.pause.xoff = 0;

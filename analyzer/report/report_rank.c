@@ -86,19 +86,68 @@ const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report 
     return at < n ? by_key[at] : NULL;
 }
 
-static const struct roce_flow_key *ref_key(const void *flows, size_t i)
+/* Flow and connection subjects name a flow. */
+static int names_flow(const struct roce_diagnosis *d)
 {
-    return &((const struct roce_flow_report *const *)flows)[i]->key;
+    unsigned sk = roce_diag_kind(d->kind)->subject;
+    return sk == ROCE_SUBJ_FLOW || sk == ROCE_SUBJ_CONNECTION;
 }
 
-/* roce_report_by_key's rule: of flows of one key, the latest. */
-static int ref_later(const void *flows, size_t a, size_t b)
+static const struct roce_flow_key *named_key(const void *keys, size_t i)
 {
-    const struct roce_flow_report *const *f = flows;
-    return f[b]->id > f[a]->id;
+    return ((const struct roce_flow_key *const *)keys)[i];
 }
 
-/* The heap of select_worst: the one ranked last on top. */
+/* Into out, after its k, the flows the diagnoses name, in their order, each
+ * list worst first (of a key named twice the first place; of flows of one
+ * key the latest, roce_report_by_key's rule), up to upto: each flow looked
+ * up among the keys named, not each name among every flow. The new k, or
+ * ROCE_RANK_NOMEM. */
+static size_t place_named(const struct roce_flow_report *const *flows, size_t n,
+                          const struct roce_diag_list *diag, uint8_t *placed, size_t upto,
+                          const struct roce_flow_report **out)
+{
+    size_t m = 0, k = 0;
+    for (size_t i = 0; diag != NULL && i < diag->n; i++)
+        m += names_flow(&diag->d[i]) ? diag->d[i].n_subjects : 0;
+    if (m == 0)
+        return 0;
+    const struct roce_flow_key **named = malloc(m * sizeof *named);
+    size_t *best = malloc(m * sizeof *best);
+    struct roce_keymap map;
+    if (named == NULL || best == NULL) {
+        free(named);
+        free(best);
+        return ROCE_RANK_NOMEM;
+    }
+    m = 0;
+    for (size_t i = 0; i < diag->n; i++)
+        for (size_t j = 0; names_flow(&diag->d[i]) && j < diag->d[i].n_subjects; j++)
+            named[m++] = &roce_diag_subject_at(diag, &diag->d[i], j)->flow;
+    if (roce_keymap_build(&map, named, m, named_key, NULL) != 0) {
+        free(named);
+        free(best);
+        return ROCE_RANK_NOMEM;
+    }
+    for (size_t j = 0; j < m; j++)
+        best[j] = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = roce_keymap_find(&map, &flows[i]->key);
+        if (j != SIZE_MAX && (best[j] == SIZE_MAX || flows[i]->id > flows[best[j]]->id))
+            best[j] = i;
+    }
+    for (size_t j = 0; j < m && k < upto; j++)
+        if (best[j] != SIZE_MAX && !placed[best[j]]) {
+            placed[best[j]] = 1;
+            out[k++] = flows[best[j]];
+        }
+    roce_keymap_free(&map);
+    free(named);
+    free(best);
+    return k;
+}
+
+/* The heap of order_first: the one ranked last on top. */
 static void sift_down(const struct roce_flow_report **h, size_t n, size_t i)
 {
     for (;;) {
@@ -141,28 +190,14 @@ size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t
                              const struct roce_diag_list *diag, const uint8_t *extra, int all,
                              size_t upto, const struct roce_flow_report **out)
 {
-    struct roce_keymap keys; /* a subject's flow found by key: one probe each */
     uint8_t *placed = calloc(n ? n : 1, 1);
-    size_t k = 0, n_ranked;
-    if (placed == NULL || roce_keymap_build(&keys, flows, n, ref_key, ref_later) != 0) {
-        free(placed);
-        return ROCE_RANK_NOMEM;
-    }
+    size_t k, n_ranked;
     if (upto == 0 || upto > n)
         upto = n;
     /* the flows the diagnoses name, in their order, each list worst first */
-    for (size_t i = 0; diag != NULL && i < diag->n && k < upto; i++) {
-        const struct roce_diagnosis *d = &diag->d[i];
-        unsigned sk = roce_diag_kind(d->kind)->subject;
-        if (sk != ROCE_SUBJ_FLOW && sk != ROCE_SUBJ_CONNECTION)
-            continue;
-        for (size_t j = 0; j < d->n_subjects && k < upto; j++) {
-            size_t at = roce_keymap_find(&keys, &roce_diag_subject_at(diag, d, j)->flow);
-            if (at != SIZE_MAX && !placed[at]) {
-                placed[at] = 1;
-                out[k++] = flows[at];
-            }
-        }
+    if (placed == NULL || (k = place_named(flows, n, diag, placed, upto, out)) == ROCE_RANK_NOMEM) {
+        free(placed);
+        return ROCE_RANK_NOMEM;
     }
     /* then the other flows with trouble (and the caller's), worst first */
     size_t first = k;
@@ -180,7 +215,6 @@ size_t roce_report_rank_refs(const struct roce_flow_report *const *flows, size_t
                 out[k++] = flows[i];
         order_first(out + n_ranked, k - n_ranked, upto - n_ranked);
     }
-    roce_keymap_free(&keys);
     free(placed);
     return n_ranked;
 }

@@ -12,8 +12,9 @@ pair in a network namespace, captures replayed by tcpreplay):
                 its lines is a JSON object
   interrupt     SIGINT while a flood of distinct queue pairs is replayed into
                 --max-flows 4194304 --final-flows 1000: the final report lists the
-                1000 worst flows and counts the others (limits.flows_unlisted), its
-                diagnoses still over every flow, the last interval line the worst
+                1000 worst flows and counts the others (limits.flows_unlisted), each
+                diagnosis its 1000 worst subjects (the flows listed first) and
+                counts the others (subjects_unlisted), the last interval line the worst
                 10 subjects of each raised diagnosis; it comes, with its frames,
                 well within the 10 s a service manager grants (a generous
                 bound on a scaled-down table: the time is measured in
@@ -176,9 +177,24 @@ def interrupt_large_table(tool, rocegen, tmp):
             listed + lim["flows_unlisted"] != lim["flows_created"]:
         raise Fail("--final-flows %d: %d flows listed, %d unlisted, %d created" %
                    (FINAL_FLOWS, listed, lim["flows_unlisted"], lim["flows_created"]))
-    whole = {(d["kind"], d["cause"]): len(d["subjects"]) for d in rep["diagnoses"]}
+    # each diagnosis lists its worst --final-flows subjects and counts the others
+    whole = {(d["kind"], d["cause"]): len(d["subjects"]) + d["subjects_unlisted"]
+             for d in rep["diagnoses"]}
+    if any(len(d["subjects"]) > FINAL_FLOWS for d in rep["diagnoses"]):
+        raise Fail("a diagnosis lists more than %d subjects" % FINAL_FLOWS)
     if lim["flows_created"] > FINAL_FLOWS and not any(n > FINAL_FLOWS for n in whole.values()):
         raise Fail("no diagnosis over the unlisted flows: %r" % whole)
+    # the flows ranked first are those the first diagnosis of flows names
+    flows = {(f["src"], f["dst"], f["dest_qp"]) for f in rep.get("flows", [])}
+    for d in rep["diagnoses"]:
+        named = [(s["subject"].get("src"), s["subject"].get("dst"), s["subject"].get("dest_qp"))
+                 for s in d["subjects"]]
+        if named and all(k[2] is not None for k in named):
+            missing = [k for k in named if k not in flows]
+            if missing:
+                raise Fail("%s names %d flows the report does not list, e.g. %r" %
+                           (d["kind"], len(missing), missing[0]))
+            break
     # the last interval line lists a raised diagnosis' worst subjects, counts the rest
     for d in lines[-2].get("diagnoses", []):
         n = len(d["subjects"]) + d["subjects_unlisted"]

@@ -6,7 +6,9 @@
 #   tools/run_tests.sh --release   the release tier only (label release:
 #                                  the plugin against Wireshark 4.4 and 4.6,
 #                                  the packages, the real captures' repeated
-#                                  comparisons, Valgrind over the CLI, clang-tidy)
+#                                  comparisons, Valgrind over the CLI, clang-tidy,
+#                                  and the whole matrices the first samples
+#                                  under the sanitizers, *_whole)
 #
 # CI (.ci/run) runs the first, then the second: every test runs on every change
 # that lands (tests/README.md, "What runs where").
@@ -14,7 +16,8 @@
 # Each runs in the normal build (build/, made by tools/setup.sh), then, built
 # with AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/), the unit,
 # fuzz-replay and robustness suites, the tests of input and output code and a
-# sample of each long comparison (labels unit, fuzz, robustness, sanitized:
+# sample of each long comparison, of golden's cuts and of each robustness
+# matrix (labels unit, fuzz, robustness, sanitized:
 # tests/CMakeLists.txt says what and why; there the Wireshark plugin, built
 # with the sanitizers too, runs only inside tshark over mutated captures, with
 # the runtimes preloaded; Valgrind and static analysis are left out). Both

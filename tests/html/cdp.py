@@ -1,6 +1,5 @@
-"""A small Chrome DevTools Protocol client over --remote-debugging-pipe, and a
-PNG decoder: what the HTML report's browser tests need, in the standard
-library only.
+"""A small Chrome DevTools Protocol client over --remote-debugging-pipe: what
+the HTML report's browser tests need, in the standard library only.
 
 Chromium reads commands from its descriptor 3 and writes replies and events
 to its descriptor 4, one JSON message each, ended by a NUL byte. Page-level
@@ -13,11 +12,9 @@ import json
 import os
 import select
 import shutil
-import struct
 import subprocess
 import tempfile
 import time
-import zlib
 
 # What keeps a headless Chromium from reaching out on its own (update checks,
 # field trials, sync, QUIC probes), and a resolver that answers nothing, so
@@ -71,9 +68,10 @@ class Browser:
         self.buf = b""
         self.next_id = 0
         self.events = []
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.helper = None  # the blank tab of image_stats
+        self.target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         self.session = self.call("Target.attachToTarget",
-                                 {"targetId": target, "flatten": True})["sessionId"]
+                                 {"targetId": self.target, "flatten": True})["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.page(f"{domain}.enable")
         self.page("Emulation.setDeviceMetricsOverride",
@@ -196,6 +194,27 @@ class Browser:
             params["clip"] = {**clip, "scale": 1}
         return base64.b64decode(self.page("Page.captureScreenshot", params)["data"])
 
+    def image_stats(self, png, step=2):
+        """Size, luminance variance and the share of pixels that are not the
+        most common colour of a PNG in base64 (a screenshot as
+        Page.captureScreenshot gives it), over every step-th pixel
+        of every step-th row. Decoded by the browser itself, in a blank tab
+        of its own (the page under test is left alone): a decoder in Python
+        took most of the browser test's time."""
+        if self.helper is None:
+            target = self.call("Target.createTarget", {"url": "about:blank",
+                                                      "background": True})["targetId"]
+            self.helper = self.call("Target.attachToTarget",
+                                    {"targetId": target, "flatten": True})["sessionId"]
+            # the page's tab in front again (a tab behind paints no frame to capture)
+            self.call("Target.activateTarget", {"targetId": self.target})
+        r = self.call("Runtime.evaluate", {"expression": IMAGE_STATS % (
+            json.dumps(png), step), "returnByValue": True,
+            "awaitPromise": True}, self.helper)
+        if "exceptionDetails" in r:
+            raise CDPError(f"image_stats: {r['exceptionDetails']}")
+        return r["result"]["value"]
+
     # what the page did wrong
     def problems(self):
         out = []
@@ -216,64 +235,30 @@ class Browser:
                 if e["method"] == "Network.requestWillBeSent"]
 
 
-def png_pixels(data):
-    """(width, height, channels, rows of bytes) of an 8-bit, non-interlaced
-    RGB or RGBA PNG (what Chromium writes)."""
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        raise ValueError("not a PNG")
-    pos, idat, w = 8, b"", None
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        pos += 12 + n
-        if kind == b"IHDR":
-            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            if depth != 8 or ctype not in (2, 6) or interlace:
-                raise ValueError(f"unsupported PNG (depth {depth}, colour type {ctype})")
-            ch = 3 if ctype == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        elif kind == b"IEND":
-            break
-    raw = zlib.decompress(idat)
-    stride = w * ch
-    rows, prev = [], bytearray(stride)
-    for y in range(h):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - ch] if i >= ch else 0
-            b = prev[i]
-            c = prev[i - ch] if i >= ch else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + ((a + b) >> 1)) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
-                line[i] = (line[i] + pred) & 255
-        rows.append(bytes(line))
-        prev = line
-    return w, h, ch, rows
-
-
-def png_stats(data, step=2):
-    """Size, luminance variance and the share of pixels that are not the
-    most common colour, over every step-th pixel of every step-th row."""
-    w, h, ch, rows = png_pixels(data)
-    lum, colours = [], {}
-    for y in range(0, h, step):
-        row = rows[y]
-        for x in range(0, w, step):
-            r, g, b = row[x * ch], row[x * ch + 1], row[x * ch + 2]
-            lum.append((299 * r + 587 * g + 114 * b) / 1000)
-            colours[(r, g, b)] = colours.get((r, g, b), 0) + 1
-    n = len(lum) or 1
-    mean = sum(lum) / n
-    var = sum((v - mean) ** 2 for v in lum) / n
-    ink = 1 - max(colours.values()) / n if colours else 0
-    return {"width": w, "height": h, "variance": var, "ink": ink, "colours": len(colours)}
+# image_stats in the browser: the PNG's pixels as they are (no colour
+# conversion, alpha not premultiplied), the luminance of every step-th pixel
+# of every step-th row, its variance and the most common colour's share
+IMAGE_STATS = """(async () => {
+  const bin = atob(%s), step = %d, bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  const bmp = await createImageBitmap(new Blob([bytes], {type: 'image/png'}),
+                                      {colorSpaceConversion: 'none', premultiplyAlpha: 'none'});
+  const w = bmp.width, h = bmp.height, canvas = new OffscreenCanvas(w, h);
+  const g = canvas.getContext('2d');
+  g.drawImage(bmp, 0, 0);
+  const px = g.getImageData(0, 0, w, h).data, colours = new Map();
+  let n = 0, sum = 0, sq = 0, top = 0;
+  for (let y = 0; y < h; y += step) {
+    for (let x = 0; x < w; x += step) {
+      const i = (y * w + x) * 4, r = px[i], gr = px[i + 1], b = px[i + 2];
+      const lum = (299 * r + 587 * gr + 114 * b) / 1000;
+      n++; sum += lum; sq += lum * lum;
+      const k = (r << 16) | (gr << 8) | b, c = (colours.get(k) || 0) + 1;
+      colours.set(k, c);
+      if (c > top) top = c;
+    }
+  }
+  const mean = n ? sum / n : 0;
+  return {width: w, height: h, variance: n ? Math.max(0, sq / n - mean * mean) : 0,
+          ink: n ? 1 - top / n : 0, colours: colours.size};
+})()"""

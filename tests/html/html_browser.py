@@ -480,11 +480,10 @@ def check_sections(b, label, sections, shots_dir, required=()):
         png = b.page("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
             "clip": {**rect, "scale": 0.5}})["data"]
-        data = cdp.base64.b64decode(png)
-        st = cdp.png_stats(data)
+        st = b.image_stats(png)
         if shots_dir:
             with open(os.path.join(shots_dir, f"{label}-{sec}.png"), "wb") as f:
-                f.write(data)
+                f.write(cdp.base64.b64decode(png))
         if st["variance"] < MIN_VARIANCE or st["ink"] < MIN_INK:
             fail(f"{label}: section #{sec} looks blank ({st})")
 

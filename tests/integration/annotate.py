@@ -24,7 +24,8 @@
 - The input's own comments are kept, before rocescope's.
 - `rocescope localize --annotate DIR` (the two taps of captures/localize):
   DIR/NAME.pcapng per point, its capture frame for frame (tshark), with the
-  comments `rocescope --annotate` gives that capture alone, then on the frames
+  comments (tshark) `rocescope --annotate` gives that capture alone (read
+  by this script's pcapng reader, as in the comments' check), then on the frames
   the JSON result cites for that point its losses and CE marks as
   `rocescope: localize: ...` lines; refused with --split-by, on a file that is
   not a folder, onto an input; nothing left behind when an input is missing.
@@ -92,14 +93,34 @@ class Tshark:
         return p.returncode, p.stdout.decode(errors="replace")
 
     def packets(self, path, names=True):
-        """Per packet: time, lengths, encapsulation, interface name (a pcap
-        file has none: tshark says "" for it, "unknown" for a pcapng
-        interface without one), bytes."""
-        more = ["-e", "frame.interface_name"] if names else []
-        code, fields = self("-r", path, "-T", "fields", "-e", "frame.time_epoch", "-e",
-                            "frame.len", "-e", "frame.cap_len", "-e", "frame.encap_type", *more)
-        code2, hexdump = self("-r", path, "-x")
-        return code, code2, fields.splitlines(), hexdump
+        """(exit status, per packet its time, lengths, encapsulation and
+        interface name ("unknown" for a pcapng interface without one), per
+        packet its bytes), one tshark run: the frame layer of -T json and
+        its bytes (-x)."""
+        return self.packets_and_comments(path, names)[:3]
+
+    def packets_and_comments(self, path, names=True):
+        """packets(), and {frame number: [comments]} of the same run."""
+        code, out = self("-r", path, "-T", "json", "-x", "-J", "frame pkt_comment",
+                         "--no-duplicate-keys")
+        try:
+            pkts = json.loads(out or "[]")
+        except ValueError:  # nothing read (a link type tshark does not read)
+            pkts = []
+        rows, raw, comments = [], [], {}
+        for pkt in pkts:
+            layers = pkt["_source"]["layers"]
+            frame = layers.get("frame", {})
+            row = [frame.get(k, "") for k in ("frame.time_epoch", "frame.len", "frame.cap_len",
+                                              "frame.encap_type")]
+            if names:
+                row.append(frame.get("frame.interface_id_tree", {}).get("frame.interface_name",
+                                                                          ""))
+            rows.append("\t".join(row))
+            raw.append(layers.get("frame_raw", [""])[0])
+            lines = layers.get("pkt_comment", {}).get("frame.comment", [])
+            comments[int(frame["frame.number"])] = [lines] if isinstance(lines, str) else lines
+        return code, rows, raw, comments
 
     def comments(self, path):
         """{frame number: [comments]}."""
@@ -499,20 +520,20 @@ def localize_points(c, tool, lz, tmp, tshark, names, frames=True):
         got = os.path.join(out_dir, name + ".pcapng")
         if not os.path.exists(got):
             continue
+        code, got_rows, got_bytes, have = tshark.packets_and_comments(got, False)
         if frames:
             c.true(f"localize {name}: the input frame for frame (tshark)",
-                   tshark.packets(got, False)[2:] == tshark.packets(cap, False)[2:])
+                   (got_rows, got_bytes) == tshark.packets(cap, False)[1:])
         alone = os.path.join(tmp, f"alone-{name}.pcapng")
         run([tool, "--annotate", alone, "-o", os.devnull, cap])
-        code, want = tshark.comments(alone)
-        code2, have = tshark.comments(got)
+        want = pcapng_comments(alone)  # --annotate's own output: read here, one tshark run less
         extra = localize_lines(doc, name)
         for frame, lines in extra.items():
             want.setdefault(frame, []).extend(lines)
         noted += sum(len(v) for v in extra.values())
         bad = [f for f in set(want) | set(have) if want.get(f, []) != have.get(f, [])]
         c.true(f"localize {name}: the comments of rocescope --annotate alone, then localize's "
-               f"(frames differing: {sorted(bad)[:5]})", code == code2 == 0 and not bad and want)
+               f"(frames differing: {sorted(bad)[:5]})", code == 0 and not bad and want)
     return noted
 
 
@@ -558,12 +579,12 @@ def check_localize_split(c, tool, lz, tmp, tshark):
             with open(part, "wb") as f:
                 f.write(cf.pcap_at([frames[n - 1] for n in numbers]))
             got = os.path.join(out_dir, name + ".pcapng")
+            code, got_rows, got_bytes, have = tshark.packets_and_comments(got, False)
             c.true(f"split {split} {name}: its {len(numbers)} frames (tshark)",
-                   numbers and tshark.packets(got, False)[2:] == tshark.packets(part, False)[2:])
+                   numbers and (got_rows, got_bytes) == tshark.packets(part, False)[1:])
             alone = os.path.join(tmp, "part-alone.pcapng")
             run([tool, "--annotate", alone, "-o", os.devnull, part])
-            code, want = tshark.comments(alone)
-            code2, have = tshark.comments(got)
+            want = pcapng_comments(alone)
             local = {n: i + 1 for i, n in enumerate(numbers)}
             extra = {local[f]: lines for f, lines in localize_lines(doc, name).items()}
             for frame, lines in extra.items():
@@ -573,7 +594,7 @@ def check_localize_split(c, tool, lz, tmp, tshark):
             bad = [f for f in set(want) | set(have) if want.get(f, []) != have.get(f, [])]
             c.true(f"split {split} {name}: the comments of rocescope --annotate of its frames "
                    f"alone, then localize's ({sum(map(len, extra.values()))} lines; frames "
-                   f"differing: {sorted(bad)[:5]})", code == code2 == 0 and not bad)
+                   f"differing: {sorted(bad)[:5]})", code == 0 and not bad)
     # a run that fails leaves no folder it made: the second file's folder
     # is a file, once the first file's folder was made
     out_dir = os.path.join(tmp, "localize-split-failed")
@@ -705,16 +726,15 @@ def main():
         want, got = tshark.packets(ref, ng), tshark.packets(out, ng)
         if files[0] == built:  # a simple packet block has no time stamp: written as 0
             spb = len(cf.frames_of(os.path.join(caps, "loss_receiver.pcap")))
-            for rows in (want[2], got[2]):
+            for rows in (want[1], got[1]):
                 rows[spb] = "\t".join([""] + rows[spb].split("\t")[1:])
         if want[0] == 0:  # tshark 4.0 reads no InfiniBand link type (247): libpcap only
-            c.true(f"{name}: tshark reads the annotated file (exit {got[0]}, {got[1]})",
-                   got[0] == 0 and got[1] == 0)
-            c.true(f"{name}: tshark sees {len(got[2])} frames, {len(want[2])} in the input",
-                   len(got[2]) == len(want[2]))
+            c.true(f"{name}: tshark reads the annotated file (exit {got[0]})", got[0] == 0)
+            c.true(f"{name}: tshark sees {len(got[1])} frames, {len(want[1])} in the input",
+                   len(got[1]) == len(want[1]))
             c.true(f"{name}: time, lengths, encapsulation, interface as tshark reads them",
-                   got[2] == want[2])
-            c.true(f"{name}: the bytes as tshark dumps them", got[3] == want[3])
+                   got[1] == want[1])
+            c.true(f"{name}: the bytes as tshark reads them", got[2] == want[2])
         if files[0] not in (built, gz) and len(files) == 1 and want[0] == 0 and \
                 not files[0].endswith(".erf"):  # wiretap names a raw ERF file's ports
             c.true(f"{name}: the interfaces (names, resolutions) as capinfos reads them",
@@ -809,7 +829,7 @@ def main():
     run([tool, "--annotate", ref, "-o", os.devnull, inp])
     code, comments = tshark("-r", ref, "-T", "fields", "-e", "frame.comment")
     # the summary's title on frame 1 names the input: "-" for standard input
-    want = tshark.packets(ref, False)[2], (code, comments.replace(f"report: {inp} (",
+    want = tshark.packets(ref, False)[1], (code, comments.replace(f"report: {inp} (",
                                                                   "report: - (", 1))
     with open(inp, "rb") as f:
         data = f.read()
@@ -821,7 +841,7 @@ def main():
                 p = run([tool, "--annotate", got_path, "-o", os.devnull, "-"], stdin=f)
         else:
             p = run([tool, "--annotate", got_path, "-o", os.devnull, "-"], input=feed)
-        got = (tshark.packets(got_path, False)[2] if p.returncode == 0 else None,
+        got = (tshark.packets(got_path, False)[1] if p.returncode == 0 else None,
                tshark("-r", got_path, "-T", "fields", "-e", "frame.comment")
                if p.returncode == 0 else None)
         c.true(f"standard input from {how}: exit {p.returncode} {p.stderr.decode().strip()!r}, "
@@ -843,8 +863,8 @@ def main():
         f.write(p.stdout)
     c.true("'-' writes the pcapng on standard output",
            p.returncode == 0 and p.stdout[:4] == b"\x0a\x0d\x0d\x0a" and
-           tshark.packets(os.path.join(work, "stdout.pcapng"), False)[2] ==
-           tshark.packets(inp, False)[2])
+           tshark.packets(os.path.join(work, "stdout.pcapng"), False)[1] ==
+           tshark.packets(inp, False)[1])
     p = run([tool, "--annotate", "-", inp])
     c.true(f"'-' beside the summary on standard output refused: exit {p.returncode}",
            p.returncode == 2)

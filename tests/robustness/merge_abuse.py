@@ -14,6 +14,10 @@ into the report of the same small one (byte for byte) within
 --rss-bound-mb of peak RSS (0: not checked; sanitizer builds); a report
 listing more episodes than any report lists is refused at the first one
 too many, also within the bound.
+
+--per-source N (the sanitizer build's share in the contributor's suite,
+tests/CMakeLists.txt: 10) mutates each report N times instead of 30; the
+normal build and the sanitizer build's release tier run all 30.
 """
 import argparse
 import copy
@@ -191,12 +195,14 @@ def main():
     ap.add_argument("--rocescope", required=True)
     ap.add_argument("--captures", required=True)
     ap.add_argument("--many", action="store_true")
+    ap.add_argument("--per-source", type=int, default=PER_SOURCE,
+                    help=f"mutations of each report (default {PER_SOURCE})")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rss-bound-mb", type=float, default=0)
     a = ap.parse_args()
     rng = random.Random(a.seed)
     failures, runs = [], 0
-    n = PER_SOURCE * (MANY_FACTOR if a.many else 1)
+    n = a.per_source * (MANY_FACTOR if a.many else 1)
     with tempfile.TemporaryDirectory(prefix="rocescope-merge-") as tmp:
         for name in SOURCES:
             cap = os.path.join(a.captures, name)

@@ -28,6 +28,11 @@ What editcap cannot rewrite (pcap of link type 247, InfiniBand, which
 Wireshark does not read; raw ERF files, which it cannot write) gets the same
 random byte errors in its frames from this script, keeping the format.
 
+--sample (the sanitizer build's share in the contributor's suite,
+tests/CMakeLists.txt) mutates every other source capture, and every one of
+a file type (extension) not taken yet and of tests/robustness/; the normal
+build and the sanitizer build's release tier mutate every one.
+
 Deterministic: the mutations come from fixed seeds (--seed). The default is
 the CI size (a few hundred runs); --many multiplies it. Inputs that fail are
 kept in --keep (default: a temporary folder, printed) with the command that
@@ -85,6 +90,19 @@ def sources(captures, robustness, real):
         for pat in ("*.pcap", "*.pcapng", "*.erf"):
             found += sorted(glob.glob(os.path.join(d, pat)))
     return found, f"the captures of {captures} and {robustness}"
+
+
+def sample_sources(srcs, robustness):
+    """Every other source, and each one of a file type not taken yet or of
+    the robustness folder (--sample)."""
+    kept, kinds = [], set()
+    for i, src in enumerate(srcs):
+        kind = os.path.splitext(src)[1]
+        if i % 2 == 0 or kind not in kinds or \
+                os.path.dirname(os.path.abspath(src)) == os.path.abspath(robustness):
+            kept.append(src)
+            kinds.add(kind)
+    return kept
 
 
 def own_format(data, path):
@@ -217,6 +235,8 @@ def main():
     ap.add_argument("--real", default=None, help="mutate the real captures of this folder instead "
                     "(OFF: skipped, exit 77; tests/real_folder.py)")
     ap.add_argument("--many", action="store_true", help=f"{MANY_FACTOR} times more inputs")
+    ap.add_argument("--sample", action="store_true",
+                    help="every other source capture, every file type (the sanitizer build)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per run")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -236,6 +256,9 @@ def main():
         return 1
 
     srcs, note = sources(a.captures, a.robustness, a.real)
+    if a.sample:
+        note += f" (--sample: {len(sample_sources(srcs, a.robustness))} of {len(srcs)})"
+        srcs = sample_sources(srcs, a.robustness)
     print(f"mutate: {len(srcs)} source captures; {note}")
     if not srcs:
         print("mutate: nothing to mutate")

@@ -27,7 +27,20 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # rocescope: the command, its manual page and completion, the service, the
 # monitoring rules and dashboard.
 set(CPACK_DEBIAN_CLI_PACKAGE_NAME rocescope)
-set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "adduser")
+# libmicrohttpd is loaded for --listen (analyzer/live/http.c), not linked, so
+# dpkg-shlibdeps does not see it: its package named here, the one that holds
+# the library on the build machine (libmicrohttpd12 on Debian 12)
+set(ROCESCOPE_MHD_PACKAGE libmicrohttpd12)
+find_library(ROCESCOPE_MHD_SO NAMES libmicrohttpd.so.12)
+if(ROCESCOPE_MHD_SO)
+  get_filename_component(ROCESCOPE_MHD_REAL "${ROCESCOPE_MHD_SO}" REALPATH)
+  execute_process(COMMAND dpkg-query -S "${ROCESCOPE_MHD_REAL}" OUTPUT_VARIABLE ROCESCOPE_MHD_OWNER
+                  ERROR_QUIET RESULT_VARIABLE ROCESCOPE_MHD_RC)
+  if(ROCESCOPE_MHD_RC EQUAL 0 AND ROCESCOPE_MHD_OWNER MATCHES "^([^:, ]+)")
+    set(ROCESCOPE_MHD_PACKAGE "${CMAKE_MATCH_1}")
+  endif()
+endif()
+set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS "adduser, ${ROCESCOPE_MHD_PACKAGE}")
 set(CPACK_DEBIAN_CLI_PACKAGE_RECOMMENDS "prometheus-node-exporter")
 set(CPACK_DEBIAN_CLI_PACKAGE_SUGGESTS "prometheus, rocescope-wireshark-plugin")
 set(CPACK_DEBIAN_CLI_PACKAGE_CONTROL_EXTRA

@@ -16,11 +16,17 @@
  * when libmicrohttpd closes it (before it closes the descriptor, which the
  * pool only ever shuts down). After each turn the connections past their
  * deadline are shut down; the thread sleeps until the next deadline at most.
+ *
+ * libmicrohttpd is loaded (dlopen) when --listen asks for it, not linked:
+ * with its TLS library it cost every start of rocescope about 9 ms of
+ * processor time (a command of the test suite runs thousands of times),
+ * and most runs never serve HTTP.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "http.h"
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <microhttpd.h>
@@ -58,6 +64,63 @@ struct roce_http {
     struct doc docs[ROCE_HTTP_DOCS];
     struct roce_http_pool pool; /* the server's thread's alone */
 };
+
+/* The functions of libmicrohttpd the server calls, loaded by load_mhd. */
+#define MHD_LIBRARY "libmicrohttpd.so.12" /* Debian 12 and 13: libmicrohttpd12(t64) */
+static struct {
+    __typeof__(&MHD_create_response_from_buffer) create_response_from_buffer;
+    __typeof__(&MHD_add_response_header) add_response_header;
+    __typeof__(&MHD_queue_response) queue_response;
+    __typeof__(&MHD_destroy_response) destroy_response;
+    __typeof__(&MHD_lookup_connection_value) lookup_connection_value;
+    __typeof__(&MHD_get_connection_info) get_connection_info;
+    __typeof__(&MHD_get_timeout) get_timeout;
+    __typeof__(&MHD_run) run;
+    __typeof__(&MHD_start_daemon) start_daemon;
+    __typeof__(&MHD_get_daemon_info) get_daemon_info;
+    __typeof__(&MHD_stop_daemon) stop_daemon;
+} mhd;
+
+/* Put symbol name of lib into the function pointer at fp. 0, or -1. */
+static int sym(void *lib, const char *name, void *fp)
+{
+    void *p = dlsym(lib, name);
+    if (p == NULL)
+        return -1;
+    memcpy(fp, &p, sizeof p); /* POSIX: a function's address as dlsym gives it */
+    return 0;
+}
+
+/* Load libmicrohttpd once (the library stays for the process). 0, or -1
+ * with the reason in err. */
+static int load_mhd(char *err, size_t errlen)
+{
+    static void *lib;
+    if (lib != NULL)
+        return 0;
+    void *l = dlopen(MHD_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (l == NULL) {
+        snprintf(err, errlen, "--listen needs %s (Debian: libmicrohttpd12): %s", MHD_LIBRARY,
+                 dlerror());
+        return -1;
+    }
+    if (sym(l, "MHD_create_response_from_buffer", &mhd.create_response_from_buffer) ||
+        sym(l, "MHD_add_response_header", &mhd.add_response_header) ||
+        sym(l, "MHD_queue_response", &mhd.queue_response) ||
+        sym(l, "MHD_destroy_response", &mhd.destroy_response) ||
+        sym(l, "MHD_lookup_connection_value", &mhd.lookup_connection_value) ||
+        sym(l, "MHD_get_connection_info", &mhd.get_connection_info) ||
+        sym(l, "MHD_get_timeout", &mhd.get_timeout) || sym(l, "MHD_run", &mhd.run) ||
+        sym(l, "MHD_start_daemon", &mhd.start_daemon) ||
+        sym(l, "MHD_get_daemon_info", &mhd.get_daemon_info) ||
+        sym(l, "MHD_stop_daemon", &mhd.stop_daemon)) {
+        snprintf(err, errlen, "%s lacks a function the server needs: %s", MHD_LIBRARY, dlerror());
+        dlclose(l);
+        return -1;
+    }
+    lib = l;
+    return 0;
+}
 
 /* A monotonic clock in milliseconds. */
 static int64_t now_ms(void)
@@ -119,6 +182,8 @@ struct roce_http *roce_http_bind(const char *spec, char *err, size_t errlen)
         snprintf(err, errlen, "not ADDR:PORT or PORT: '%s'", spec);
         return NULL;
     }
+    if (load_mhd(err, errlen) != 0) /* now: before the privileges and the filter go */
+        return NULL;
     struct roce_http *h = calloc(1, sizeof *h);
     if (h == NULL) {
         snprintf(err, errlen, "out of memory");
@@ -145,16 +210,16 @@ static enum MHD_Result respond(struct MHD_Connection *c, unsigned status, const 
                                const char *body, size_t len)
 {
     struct MHD_Response *r =
-        MHD_create_response_from_buffer(len, (void *)(body ? body : ""), MHD_RESPMEM_MUST_COPY);
+        mhd.create_response_from_buffer(len, (void *)(body ? body : ""), MHD_RESPMEM_MUST_COPY);
     if (r == NULL)
         return MHD_NO;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    mhd.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    mhd.add_response_header(r, "X-Content-Type-Options", "nosniff");
     if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, ALLOWED);
-    enum MHD_Result rc = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
+        mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, ALLOWED);
+    enum MHD_Result rc = mhd.queue_response(c, status, r);
+    mhd.destroy_response(r);
     return rc;
 }
 
@@ -167,9 +232,9 @@ static enum MHD_Result error_page(struct MHD_Connection *c, unsigned status, con
 static int has_body(struct MHD_Connection *c)
 {
     const char *cl =
-        MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     const char *te =
-        MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+        mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
     return te != NULL || (cl != NULL && strcmp(cl, "0") != 0);
 }
 
@@ -180,7 +245,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 {
     struct roce_http *h = cls;
     const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     (void)version;
     (void)upload;
     (void)upload_size;
@@ -217,9 +282,9 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
         return;
     }
     const union MHD_ConnectionInfo *fd =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     const union MHD_ConnectionInfo *peer =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        mhd.get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (fd == NULL)
         return;
     *socket_context = roce_http_pool_add(&h->pool, fd->connect_fd,
@@ -234,7 +299,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **state,
                          enum MHD_RequestTerminationCode toe)
 {
     const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        mhd.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     (void)cls;
     (void)state;
     (void)toe;
@@ -251,7 +316,7 @@ static void *serve(void *arg)
     int64_t next = -1;
     for (;;) {
         MHD_UNSIGNED_LONG_LONG mhd_next;
-        if (MHD_get_timeout(h->daemon, &mhd_next) == MHD_YES &&
+        if (mhd.get_timeout(h->daemon, &mhd_next) == MHD_YES &&
             (next < 0 || mhd_next < (MHD_UNSIGNED_LONG_LONG)next))
             next = (int64_t)mhd_next;
         if (poll(p, 2,
@@ -262,7 +327,7 @@ static void *serve(void *arg)
             break;
         if (p[1].revents != 0)
             break;
-        MHD_run(h->daemon);
+        mhd.run(h->daemon);
         next = roce_http_pool_expire(&h->pool, now_ms());
     }
     return NULL;
@@ -275,7 +340,7 @@ int roce_http_start(struct roce_http *h, char *err, size_t errlen)
         snprintf(err, errlen, "cannot start the HTTP server: %s", strerror(errno));
         return -1;
     }
-    h->daemon = MHD_start_daemon(
+    h->daemon = mhd.start_daemon(
         MHD_USE_EPOLL, 0, NULL, NULL, on_request, h, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->fd,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)ROCE_HTTP_SLOTS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)ROCE_HTTP_REQUEST_BYTES, MHD_OPTION_CONNECTION_TIMEOUT,
@@ -286,7 +351,7 @@ int roce_http_start(struct roce_http *h, char *err, size_t errlen)
         return -1;
     }
     h->fd = -1; /* the daemon's now */
-    const union MHD_DaemonInfo *di = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+    const union MHD_DaemonInfo *di = mhd.get_daemon_info(h->daemon, MHD_DAEMON_INFO_EPOLL_FD);
     if (di == NULL) {
         snprintf(err, errlen, "cannot start the HTTP server: no epoll");
         return -1;
@@ -355,7 +420,7 @@ void roce_http_free(struct roce_http *h)
         pthread_join(h->thread, NULL);
     }
     if (h->daemon != NULL)
-        MHD_stop_daemon(h->daemon);
+        mhd.stop_daemon(h->daemon);
     for (unsigned i = 0; i < 2; i++)
         if (h->wake[i] >= 0)
             close(h->wake[i]);

@@ -48,9 +48,10 @@ void roce_evidence_merge(struct roce_evidence *dst, const struct roce_evidence *
 
 struct flow_ev *roce_ev_of(struct roce_engine *e, struct roce_flow *f)
 {
-    if (f->ev == NULL && (f->ev = calloc(1, sizeof *f->ev)) == NULL)
+    if (roce_flow_cold(f)->ev == NULL &&
+        (roce_flow_cold(f)->ev = calloc(1, sizeof *roce_flow_cold(f)->ev)) == NULL)
         e->alloc_failures++; /* this evidence is lost; the next one tries again */
-    return f->ev;
+    return roce_flow_cold(f)->ev;
 }
 
 void roce_ev_note(struct roce_engine *e, struct roce_flow *f, unsigned kind, uint64_t frame)
@@ -62,6 +63,6 @@ void roce_ev_note(struct roce_engine *e, struct roce_flow *f, unsigned kind, uin
 
 void roce_ev_free(struct roce_flow *f)
 {
-    free(f->ev);
-    f->ev = NULL;
+    free(roce_flow_cold(f)->ev);
+    roce_flow_cold(f)->ev = NULL;
 }

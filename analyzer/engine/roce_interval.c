@@ -18,12 +18,12 @@
 static void counts_of(const struct roce_flow *f, struct roce_flow_counts *c)
 {
     c->packets = f->packets;
-    c->retransmitted_packets = f->report.retransmitted_packets;
-    c->naks = f->report.naks.total;
-    c->gap_events = f->report.gap_events;
-    c->missing_psns = f->report.missing_psns;
-    c->ce_marked = f->report.ce_marked;
-    c->cnps_for_flow = f->report.cnps_for_flow;
+    c->retransmitted_packets = roce_flow_cold(f)->report.retransmitted_packets;
+    c->naks = roce_flow_cold(f)->report.naks.total;
+    c->gap_events = roce_flow_cold(f)->report.gap_events;
+    c->missing_psns = roce_flow_cold(f)->report.missing_psns;
+    c->ce_marked = roce_flow_cold(f)->report.ce_marked;
+    c->cnps_for_flow = roce_flow_cold(f)->report.cnps_for_flow;
 }
 
 /* Hand f's counts and their increase since it was last listed to fn, and
@@ -32,7 +32,7 @@ static void visit(struct roce_flow *f, void (*fn)(void *, const struct roce_flow
                   void *ctx)
 {
     struct roce_flow_interval x;
-    const struct roce_flow_counts *m = &f->interval_mark;
+    const struct roce_flow_counts *m = &roce_flow_cold(f)->interval_mark;
     x.id = f->id;
     x.key = f->key;
     x.transport = f->transport;
@@ -44,7 +44,7 @@ static void visit(struct roce_flow *f, void (*fn)(void *, const struct roce_flow
     x.delta.missing_psns = x.now.missing_psns - m->missing_psns;
     x.delta.ce_marked = x.now.ce_marked - m->ce_marked;
     x.delta.cnps_for_flow = x.now.cnps_for_flow - m->cnps_for_flow;
-    f->interval_mark = x.now;
+    roce_flow_cold(f)->interval_mark = x.now;
     fn(ctx, &x);
 }
 

@@ -5,24 +5,26 @@
  * A flow is one direction of a queue pair, keyed by (source address,
  * destination address, BTH destination QP) (ANALYSIS.md, "Flows and
  * connections").
- * The record (struct roce_flow) holds the container's fields and, after
- * them, every analysis module's state of that flow. The table (roce_flow.c)
+ * The record is in two parts: a hot one (struct roce_flow, two cache lines)
+ * with what the lookup and every request and ACK touch, and a cold one
+ * (struct roce_flow_cold) with the rest, reached only on events; each holds
+ * container fields and analysis state. The table (roce_flow.c)
  * is a plain container: it finds, creates, evicts and pairs flows and keeps
  * the request flows of each address pair in a list, reading and writing
  * only its own fields. The analysis state is set up and torn down by the
  * hooks its owner installs (roce_engine.c), on the rare events of a flow's
  * life: created, paired, released and freed; never per packet.
  *
- * Ownership: the table owns the records. They live in fixed-size chunks, so
- * their addresses never change; handles (slot + 1) name them in the
- * indexes, the LRU list and the pair lists. A flow that is evicted or
- * reused gets a new id, so a stale reference (a CE mark, a verdict) is
- * recognised by comparing ids. A key reused by a new connection gets a new
- * record (roce_flow_renew); the old one is closed but stays in the table.
+ * Ownership: the table owns the records. They live in fixed-size chunks (the
+ * hot records, then the cold ones), so their addresses never change; handles (slot + 1) name them
+ * in the indexes, the LRU list and the pair lists. A flow that is evicted or reused gets a new id,
+ * so a stale reference (a CE mark, a verdict) is recognised by comparing ids. A key reused by a new
+ * connection gets a new record (roce_flow_renew); the old one is closed but stays in the table.
  */
 #ifndef ROCE_FLOW_H
 #define ROCE_FLOW_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -76,7 +78,7 @@ struct req_state {
     uint32_t cur_episode; /* index in the episode log + 1, 0 when not listed */
     /* the latest new request (when, and its frame) and the latest request
      * (roce_victims.c), when the flow's latest packet was not one (see
-     * req_hot.new_last, req_last): roce_flow_last_new(), roce_flow_last_req() */
+     * req_hot.new_last, req_last): roce_flow_last_new(), roce_flow_last_req_ts() */
     int64_t last_new_ts;
     uint64_t last_new_frame;
     int64_t last_req_ts;
@@ -156,6 +158,8 @@ struct roce_flow {
     uint8_t pmtu_code : 3;          /* the learned PMTU, 256 << (code - 1); 0: see cold pmtu */
 };
 _Static_assert(sizeof(struct roce_flow) == ROCE_FLOW_HOT, "the hot flow record is two cache lines");
+_Static_assert(offsetof(struct roce_flow, id) == ROCE_FLOW_ALIGN,
+               "the lookup's fields fill line 0");
 
 /* The rest of a flow (see struct roce_flow). */
 struct roce_flow_cold {

@@ -207,8 +207,9 @@ void roce_caploss_gap(struct roce_engine *e, struct roce_flow *f, struct roce_ve
     if (x == NULL) { /* out of memory (counted): nothing will tell */
         v->gap_class = ROCE_GAP_UNDETERMINED;
         v->gap_reason = ROCE_GAP_REASON_BOUND;
-        roce_flow_cold(f)->report.gap_class_gaps[ROCE_GAP_UNDETERMINED]++;
-        roce_flow_cold(f)->report.gap_class_psns[ROCE_GAP_UNDETERMINED] += missing;
+        struct roce_flow_report *r = &roce_flow_cold(f)->report;
+        r->gap_class_gaps[ROCE_GAP_UNDETERMINED]++;
+        r->gap_class_psns[ROCE_GAP_UNDETERMINED] += missing;
         e->totals.gap_class_events[ROCE_GAP_UNDETERMINED]++;
         e->totals.gap_class_psns[ROCE_GAP_UNDETERMINED] += missing;
         return;
@@ -332,12 +333,13 @@ int roce_caploss_late(struct roce_engine *e, struct roce_flow *f, struct roce_ve
         v->reorder_psns = (uint32_t)roce_psn_diff(f->req.highest, v->psn);
         v->reorder_ns = v->ts_ns - g->ts;
         v->reorder_gap_frame = g->frame;
-        roce_flow_cold(f)->report.reordered_packets++;
+        struct roce_flow_report *r = &roce_flow_cold(f)->report;
+        r->reordered_packets++;
         e->totals.reordered_packets++;
-        if (v->reorder_psns > roce_flow_cold(f)->report.reorder_max_psns)
-            roce_flow_cold(f)->report.reorder_max_psns = v->reorder_psns;
-        if (v->reorder_ns > roce_flow_cold(f)->report.reorder_max_ns)
-            roce_flow_cold(f)->report.reorder_max_ns = v->reorder_ns;
+        if (v->reorder_psns > r->reorder_max_psns)
+            r->reorder_max_psns = v->reorder_psns;
+        if (v->reorder_ns > r->reorder_max_ns)
+            r->reorder_max_ns = v->reorder_ns;
         roce_ev_note(e, f, ROCE_DIAG_REORDERING, v->frame);
         if (g->late_n == g->missing) {
             unlink_gap(e, x, prev, seq, g);
@@ -368,7 +370,8 @@ void roce_caploss_forget(struct roce_engine *e, struct roce_flow *f)
 
 uint64_t roce_caploss_open(const struct roce_flow *f)
 {
-    return roce_flow_cold(f)->ev != NULL ? roce_flow_cold(f)->ev->gap_n : 0;
+    const struct flow_ev *x = roce_flow_cold(f)->ev;
+    return x != NULL ? x->gap_n : 0;
 }
 
 void roce_caploss_room(const struct roce_engine *e, uint32_t *room, uint32_t *max)

@@ -54,17 +54,18 @@ int roce_dcqcn_init(struct roce_engine *e)
 
 static struct dcqcn_state *state_of(struct roce_engine *e, struct roce_flow *x)
 {
-    if (roce_flow_cold(x)->dcqcn == NULL) {
-        roce_flow_cold(x)->dcqcn = calloc(1, sizeof *roce_flow_cold(x)->dcqcn);
-        if (roce_flow_cold(x)->dcqcn == NULL) {
+    struct roce_flow_cold *c = roce_flow_cold(x);
+    if (c->dcqcn == NULL) {
+        c->dcqcn = calloc(1, sizeof *c->dcqcn);
+        if (c->dcqcn == NULL) {
             e->alloc_failures++;
             return NULL;
         }
-        roce_lat_init(&roce_flow_cold(x)->dcqcn->before);
-        roce_lat_init(&roce_flow_cold(x)->dcqcn->after);
-        roce_lat_init(&roce_flow_cold(x)->dcqcn->ratio);
+        roce_lat_init(&c->dcqcn->before);
+        roce_lat_init(&c->dcqcn->after);
+        roce_lat_init(&c->dcqcn->ratio);
     }
-    return roce_flow_cold(x)->dcqcn;
+    return c->dcqcn;
 }
 
 /* Bytes in a window of W ns as Mb/s (saturating). */
@@ -249,13 +250,14 @@ unsigned roce_dcqcn_verdict_of(const struct roce_config *cfg, uint64_t cnps_eval
 
 void roce_dcqcn_free(struct roce_flow *f)
 {
-    if (roce_flow_cold(f)->dcqcn == NULL)
+    struct roce_flow_cold *c = roce_flow_cold(f);
+    if (c->dcqcn == NULL)
         return;
-    roce_lat_free(&roce_flow_cold(f)->dcqcn->before);
-    roce_lat_free(&roce_flow_cold(f)->dcqcn->after);
-    roce_lat_free(&roce_flow_cold(f)->dcqcn->ratio);
-    free(roce_flow_cold(f)->dcqcn);
-    roce_flow_cold(f)->dcqcn = NULL;
+    roce_lat_free(&c->dcqcn->before);
+    roce_lat_free(&c->dcqcn->after);
+    roce_lat_free(&c->dcqcn->ratio);
+    free(c->dcqcn);
+    c->dcqcn = NULL;
 }
 
 void roce_dcqcn_room(const struct roce_engine *e, uint32_t *room, uint32_t *max)

@@ -147,17 +147,19 @@ static void ce_pop(struct roce_engine *e, enum settle how)
         return;
     struct roce_flow *f = ce_flow(e, c);
     if (f != NULL) {
-        roce_flow_cold(f)->ce_first = c->next;
-        if (roce_flow_cold(f)->ce_last == seq + 1)
-            roce_flow_cold(f)->ce_last = 0;
+        struct roce_flow_cold *fc = roce_flow_cold(f);
+        fc->ce_first = c->next;
+        if (fc->ce_last == seq + 1)
+            fc->ce_last = 0;
     }
     ce_settle(e, c, f, how);
 }
 
 void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v)
 {
+    struct roce_flow_cold *fc = roce_flow_cold(f);
     v->flags |= ROCE_V_CE;
-    roce_flow_cold(f)->report.ce_marked++;
+    fc->report.ce_marked++;
     e->totals.ce_marked++;
 
     if (ring_full(e, &e->ce, sizeof(struct ce_entry), CE_RING_MAX))
@@ -172,17 +174,16 @@ void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict
     c->flow = f->self;
     c->ts = v->ts_ns;
     c->live = 1;
-    if (roce_flow_cold(f)->have_cnp &&
-        v->ts_ns - roce_flow_cold(f)->last_cnp_ts <= e->cfg.cnp_window_ns) {
+    if (fc->have_cnp && v->ts_ns - fc->last_cnp_ts <= e->cfg.cnp_window_ns) {
         c->answered = 1; /* covered by the previous CNP */
         v->flags |= ROCE_V_CE_ANSWERED;
-        v->cnp_frame = roce_flow_cold(f)->last_cnp_frame;
+        v->cnp_frame = fc->last_cnp_frame;
     }
-    if (roce_flow_cold(f)->ce_last)
-        ce_at(e, roce_flow_cold(f)->ce_last - 1)->next = seq + 1;
+    if (fc->ce_last)
+        ce_at(e, fc->ce_last - 1)->next = seq + 1;
     else
-        roce_flow_cold(f)->ce_first = seq + 1;
-    roce_flow_cold(f)->ce_last = seq + 1;
+        fc->ce_first = seq + 1;
+    fc->ce_last = seq + 1;
     /* settled by a CNP, by the window passing, or at the latest when a CNP
      * of the window after it that waited for its connection is decided */
     roce_cur_expect(e, v->ts_ns + roce_ecn_ce_wait(&e->cfg));
@@ -222,8 +223,9 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
         return;
     }
     roce_flow_touch(&e->flows, x); /* perhaps not the frame's flow, or no frame */
-    roce_flow_cold(x)->report.cnps_for_flow++;
-    for (s = roce_flow_cold(x)->ce_first; s != 0 && s - 1 < ce_tail;) {
+    struct roce_flow_cold *xc = roce_flow_cold(x);
+    xc->report.cnps_for_flow++;
+    for (s = xc->ce_first; s != 0 && s - 1 < ce_tail;) {
         struct ce_entry *c = ce_at(e, s - 1);
         struct roce_verdict *rv = roce_vq_get(e, c->vq_seq, c->frame);
         int64_t age = t - c->ts;
@@ -239,9 +241,9 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
         }
         ce_settle(e, c, x, SETTLE_WINDOW);
     }
-    roce_flow_cold(x)->ce_first = s;
+    xc->ce_first = s;
     if (s == 0)
-        roce_flow_cold(x)->ce_last = 0;
+        xc->ce_last = 0;
     for (; s != 0; s = ce_at(e, s - 1)->next) { /* marks after a CNP decided late */
         struct ce_entry *c = ce_at(e, s - 1);
         struct roce_verdict *rv = roce_vq_get(e, c->vq_seq, c->frame);
@@ -253,9 +255,9 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
             rv->cnp_frame = frame;
         }
     }
-    roce_flow_cold(x)->have_cnp = 1;
-    roce_flow_cold(x)->last_cnp_ts = t;
-    roce_flow_cold(x)->last_cnp_frame = frame;
+    xc->have_cnp = 1;
+    xc->last_cnp_ts = t;
+    xc->last_cnp_frame = frame;
 
     if (matched == NULL) {
         if (v != NULL)
@@ -264,7 +266,7 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
             roce_flow_cold(k)->report.cnps_carried_unexplained++;
             roce_ev_note(e, k, ROCE_DIAG_CNP_UNEXPLAINED, frame);
         }
-        roce_flow_cold(x)->report.cnps_unexplained++;
+        xc->report.cnps_unexplained++;
         e->totals.cnps_unexplained++;
         return;
     }
@@ -274,9 +276,9 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
         v->cnp_for_frame = matched->frame;
         v->cnp_latency_ns = latency;
     }
-    roce_flow_cold(x)->report.cnps_matched++;
+    xc->report.cnps_matched++;
     e->totals.cnps_matched++;
-    if (roce_lat_add(&roce_flow_cold(x)->cnp_lat, latency) != 0)
+    if (roce_lat_add(&xc->cnp_lat, latency) != 0)
         e->alloc_failures++;
     if (roce_lat_add(&e->cnp_lat, latency) != 0)
         e->alloc_failures++;
@@ -361,17 +363,18 @@ static void least(int64_t *min, uint64_t *n, int64_t gap)
 
 void roce_ecn_pacing(struct roce_engine *e, struct roce_flow *k, uint64_t frame, int64_t ts)
 {
-    struct roce_flow_report *r = &roce_flow_cold(k)->report;
-    if (roce_flow_cold(k)->carried_cnp_frame != 0) {
-        int64_t gap = ts - roce_flow_cold(k)->carried_cnp_ts;
+    struct roce_flow_cold *kc = roce_flow_cold(k);
+    struct roce_flow_report *r = &kc->report;
+    if (kc->carried_cnp_frame != 0) {
+        int64_t gap = ts - kc->carried_cnp_ts;
         least(&r->cnp_min_gap_ns, &r->cnp_gaps, gap);
         if (gap < e->cfg.cnp_pacing_ns) { /* closer than a NIC paces them */
-            roce_ev_note(e, k, ROCE_DIAG_CNP_UNPACED, roce_flow_cold(k)->carried_cnp_frame);
+            roce_ev_note(e, k, ROCE_DIAG_CNP_UNPACED, kc->carried_cnp_frame);
             roce_ev_note(e, k, ROCE_DIAG_CNP_UNPACED, frame);
         }
     }
-    roce_flow_cold(k)->carried_cnp_ts = ts;
-    roce_flow_cold(k)->carried_cnp_frame = frame;
+    kc->carried_cnp_ts = ts;
+    kc->carried_cnp_frame = frame;
     int64_t dst_gap = roce_cnpdst_gap(e, k->key.dst, k->key.version, ts);
     if (dst_gap >= 0)
         least(&r->cnp_dst_min_gap_ns, &r->cnp_dst_gaps, dst_gap);

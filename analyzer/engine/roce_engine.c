@@ -339,12 +339,12 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
         roce_flow_cold(f)->bytes_hi++;
     if (roce_flow_add32(&f->payload_lo, pkt->payload_len))
         roce_flow_cold(f)->payload_hi++;
-    e->cur_flow = f;
+    e->cur_flow = f; /* until set_latest() writes its time in */
     if (v->flags & ROCE_V_BAD_ICRC) {
-        roce_flow_cold(f)->report.bad_icrc++;
+        struct roce_flow_report *r = &roce_flow_cold(f)->report;
+        r->bad_icrc++;
         if (v->icrc_rewrite != ROCE_REWRITE_NONE)
-            roce_flow_cold(f)
-                ->report.bad_icrc_rewritten++; /* the capture path's doing, not the flow's */
+            r->bad_icrc_rewritten++; /* the capture path's doing, not the flow's */
         else
             roce_ev_note(e, f, ROCE_DIAG_ICRC_ERROR, in->frame);
     }

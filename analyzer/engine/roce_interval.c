@@ -17,13 +17,14 @@
 /* A flow's counts now. */
 static void counts_of(const struct roce_flow *f, struct roce_flow_counts *c)
 {
+    const struct roce_flow_report *r = &roce_flow_cold(f)->report;
     c->packets = f->packets;
-    c->retransmitted_packets = roce_flow_cold(f)->report.retransmitted_packets;
-    c->naks = roce_flow_cold(f)->report.naks.total;
-    c->gap_events = roce_flow_cold(f)->report.gap_events;
-    c->missing_psns = roce_flow_cold(f)->report.missing_psns;
-    c->ce_marked = roce_flow_cold(f)->report.ce_marked;
-    c->cnps_for_flow = roce_flow_cold(f)->report.cnps_for_flow;
+    c->retransmitted_packets = r->retransmitted_packets;
+    c->naks = r->naks.total;
+    c->gap_events = r->gap_events;
+    c->missing_psns = r->missing_psns;
+    c->ce_marked = r->ce_marked;
+    c->cnps_for_flow = r->cnps_for_flow;
 }
 
 /* Hand f's counts and their increase since it was last listed to fn, and

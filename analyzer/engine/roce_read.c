@@ -48,12 +48,13 @@ static uint32_t span_of(uint32_t dma_len, uint32_t pmtu)
 
 struct read_span *roce_read_latest_new(const struct roce_flow *f)
 {
-    const struct read_ring *rr = roce_flow_cold(f)->req.reads;
-    if (rr == NULL || !roce_flow_cold(f)->req.last_read_frame)
+    const struct req_state *rc = &roce_flow_cold(f)->req;
+    const struct read_ring *rr = rc->reads;
+    if (rr == NULL || !rc->last_read_frame)
         return NULL;
     for (unsigned i = 1; i <= rr->count; i++) {
         const struct read_span *r = &rr->spans[(rr->head + READ_RING - i) % READ_RING];
-        if (r->frame == roce_flow_cold(f)->req.last_read_frame)
+        if (r->frame == rc->last_read_frame)
             return (struct read_span *)r;
     }
     return NULL;
@@ -90,10 +91,11 @@ void roce_read_set_span(struct roce_flow *f, struct read_span *r, uint32_t span,
 /* Span of r from the flow's PMTU, when there is one. */
 static void span_from_pmtu(struct roce_flow *f, struct read_span *r)
 {
-    if (!r->dma_known || !roce_flow_cold(f)->pmtu)
+    const struct roce_flow_cold *c = roce_flow_cold(f);
+    if (!r->dma_known || !c->pmtu)
         return;
-    roce_read_set_span(f, r, span_of(r->dma_len, roce_flow_cold(f)->pmtu),
-                       roce_flow_cold(f)->pmtu_learned ? ROCE_SPAN_KNOWN : ROCE_SPAN_GUESS);
+    roce_read_set_span(f, r, span_of(r->dma_len, c->pmtu),
+                       c->pmtu_learned ? ROCE_SPAN_KNOWN : ROCE_SPAN_GUESS);
 }
 
 struct read_span *roce_read_push(struct roce_engine *e, struct roce_flow *f,
@@ -168,10 +170,11 @@ void roce_read_learn_pmtu(struct roce_engine *e, struct roce_flow *f, uint32_t p
 
 void roce_read_share_pmtu(struct roce_flow *a, struct roce_flow *b)
 {
-    if (roce_flow_cold(a)->pmtu_learned && !roce_flow_cold(b)->pmtu_learned)
-        set_pmtu(b, roce_flow_cold(a)->pmtu);
-    else if (roce_flow_cold(b)->pmtu_learned && !roce_flow_cold(a)->pmtu_learned)
-        set_pmtu(a, roce_flow_cold(b)->pmtu);
+    const struct roce_flow_cold *ac = roce_flow_cold(a), *bc = roce_flow_cold(b);
+    if (ac->pmtu_learned && !bc->pmtu_learned)
+        set_pmtu(b, ac->pmtu);
+    else if (bc->pmtu_learned && !ac->pmtu_learned)
+        set_pmtu(a, bc->pmtu);
 }
 
 void roce_read_response(struct roce_engine *e, struct roce_flow *x, struct roce_flow *y,
@@ -203,6 +206,7 @@ void roce_read_response(struct roce_engine *e, struct roce_flow *x, struct roce_
 
 void roce_read_free(struct roce_flow *f)
 {
-    free(roce_flow_cold(f)->req.reads);
-    roce_flow_cold(f)->req.reads = NULL;
+    struct req_state *rc = &roce_flow_cold(f)->req;
+    free(rc->reads);
+    rc->reads = NULL;
 }

@@ -44,6 +44,7 @@
 #include "roce_evidence.h"
 #include "roce_internal.h"
 #include "roce_psn.h"
+#include "roce_seq.h"
 #include "roce_verdq.h"
 
 #define GAPQ_INITIAL  256u
@@ -77,14 +78,16 @@ static struct gap_entry *entry(const struct roce_engine *e, uint64_t seq)
 }
 
 /* The NAK round trip of f: measured, or the configured one. */
-static int64_t nak_rtt(const struct roce_engine *e, struct roce_flow *f)
+static int64_t nak_rtt(struct roce_engine *e, struct roce_flow *f)
 {
-    struct flow_ev *x = f->ev;
+    struct roce_flow_cold *c = roce_flow_cold(f);
+    struct flow_ev *x = c->ev;
     int64_t rtt = 0;
     if (x != NULL) {
-        if (f->ack_lat.count && f->ack_lat.count != x->rtt_samples) {
-            x->rtt_ack_p99 = roce_lat_percentile(&f->ack_lat, RTT_PCT);
-            x->rtt_samples = f->ack_lat.count;
+        roce_seq_ack_fold(e, f);
+        if (c->ack_lat.count && c->ack_lat.count != x->rtt_samples) {
+            x->rtt_ack_p99 = roce_lat_percentile(&c->ack_lat, RTT_PCT);
+            x->rtt_samples = c->ack_lat.count;
         }
         rtt = x->rtt_ack_p99 > x->rtt_nak ? x->rtt_ack_p99 : x->rtt_nak;
     }
@@ -118,8 +121,8 @@ static void settle(struct roce_engine *e, struct roce_flow *f, struct gap_entry 
 {
     struct roce_verdict *v = roce_vq_get(e, g->vq_seq, g->frame);
     g->open = 0;
-    f->report.gap_class_gaps[cls]++;
-    f->report.gap_class_psns[cls] += g->missing;
+    roce_flow_cold(f)->report.gap_class_gaps[cls]++;
+    roce_flow_cold(f)->report.gap_class_psns[cls] += g->missing;
     e->totals.gap_class_events[cls]++;
     e->totals.gap_class_psns[cls] += g->missing;
     if (v != NULL) {
@@ -156,10 +159,11 @@ static void settle_by_time(struct roce_engine *e, struct roce_flow *f, struct ga
                            unsigned reason)
 {
     int reliable = f->transport == ROCE_TRANSPORT_RC || f->transport == ROCE_TRANSPORT_XRC;
+    uint64_t last_frame;
     if (!reliable)
         settle(e, f, g, ROCE_GAP_UNDETERMINED, ROCE_GAP_REASON_NO_ACKS, 0);
-    else if (f->req.have && f->req.last_new_ts - g->ts > nak_rtt(e, f))
-        settle(e, f, g, ROCE_GAP_CAPTURE_INFERRED, ROCE_GAP_REASON_NONE, f->req.last_new_frame);
+    else if (f->req.have && roce_flow_last_new(e, f, &last_frame) - g->ts > nak_rtt(e, f))
+        settle(e, f, g, ROCE_GAP_CAPTURE_INFERRED, ROCE_GAP_REASON_NONE, last_frame);
     else
         settle(e, f, g, ROCE_GAP_UNDETERMINED, reason, 0);
 }
@@ -167,7 +171,7 @@ static void settle_by_time(struct roce_engine *e, struct roce_flow *f, struct ga
 /* Settle every open gap of f by time (the flow goes away or starts afresh). */
 static void settle_all_by_time(struct roce_engine *e, struct roce_flow *f, unsigned reason)
 {
-    struct flow_ev *x = f->ev;
+    struct flow_ev *x = roce_flow_cold(f)->ev;
     while (x != NULL && x->gap_head != 0) {
         uint64_t seq = x->gap_head - 1;
         struct gap_entry *g = entry(e, seq);
@@ -180,7 +184,7 @@ static void settle_all_by_time(struct roce_engine *e, struct roce_flow *f, unsig
 static struct roce_flow *flow_of(struct roce_engine *e, const struct gap_entry *g)
 {
     struct roce_flow *f = roce_flow_at(&e->flows, g->flow);
-    return f->id == g->flow_id && f->ev != NULL ? f : NULL;
+    return f->id == g->flow_id && roce_flow_cold(f)->ev != NULL ? f : NULL;
 }
 
 /* The oldest entry of the ring leaves it: settled by time when still open. */
@@ -192,7 +196,7 @@ static void pop_oldest(struct roce_engine *e, unsigned reason)
     if (!g->open || (f = flow_of(e, g)) == NULL)
         return;
     /* the oldest open gap of the ring is its flow's oldest too */
-    unlink_gap(e, f->ev, 0, seq, g);
+    unlink_gap(e, roce_flow_cold(f)->ev, 0, seq, g);
     settle_by_time(e, f, g, reason);
 }
 
@@ -203,8 +207,9 @@ void roce_caploss_gap(struct roce_engine *e, struct roce_flow *f, struct roce_ve
     if (x == NULL) { /* out of memory (counted): nothing will tell */
         v->gap_class = ROCE_GAP_UNDETERMINED;
         v->gap_reason = ROCE_GAP_REASON_BOUND;
-        f->report.gap_class_gaps[ROCE_GAP_UNDETERMINED]++;
-        f->report.gap_class_psns[ROCE_GAP_UNDETERMINED] += missing;
+        struct roce_flow_report *r = &roce_flow_cold(f)->report;
+        r->gap_class_gaps[ROCE_GAP_UNDETERMINED]++;
+        r->gap_class_psns[ROCE_GAP_UNDETERMINED] += missing;
         e->totals.gap_class_events[ROCE_GAP_UNDETERMINED]++;
         e->totals.gap_class_psns[ROCE_GAP_UNDETERMINED] += missing;
         return;
@@ -242,7 +247,7 @@ void roce_caploss_gap(struct roce_engine *e, struct roce_flow *f, struct roce_ve
 
 void roce_caploss_ack(struct roce_engine *e, struct roce_flow *f, uint32_t psn, uint64_t frame)
 {
-    struct flow_ev *x = f->ev;
+    struct flow_ev *x = roce_flow_cold(f)->ev;
     while (x != NULL && x->gap_head != 0) {
         uint64_t seq = x->gap_head - 1;
         struct gap_entry *g = entry(e, seq);
@@ -259,7 +264,7 @@ void roce_caploss_ack(struct roce_engine *e, struct roce_flow *f, uint32_t psn, 
 static void responder_or_resend(struct roce_engine *e, struct roce_flow *f, uint32_t psn,
                                 uint64_t by, int nak, int rnr)
 {
-    struct flow_ev *x = f->ev;
+    struct flow_ev *x = roce_flow_cold(f)->ev;
     uint64_t prev = 0, cur = x != NULL ? x->gap_head : 0;
     while (cur != 0) {
         uint64_t seq = cur - 1;
@@ -301,7 +306,7 @@ void roce_caploss_resend(struct roce_engine *e, struct roce_flow *f, uint32_t ps
 
 int roce_caploss_late(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v)
 {
-    struct flow_ev *x = f->ev;
+    struct flow_ev *x = roce_flow_cold(f)->ev;
     uint64_t prev = 0, cur;
     unsigned scanned = 0;
     int64_t window;
@@ -328,12 +333,13 @@ int roce_caploss_late(struct roce_engine *e, struct roce_flow *f, struct roce_ve
         v->reorder_psns = (uint32_t)roce_psn_diff(f->req.highest, v->psn);
         v->reorder_ns = v->ts_ns - g->ts;
         v->reorder_gap_frame = g->frame;
-        f->report.reordered_packets++;
+        struct roce_flow_report *r = &roce_flow_cold(f)->report;
+        r->reordered_packets++;
         e->totals.reordered_packets++;
-        if (v->reorder_psns > f->report.reorder_max_psns)
-            f->report.reorder_max_psns = v->reorder_psns;
-        if (v->reorder_ns > f->report.reorder_max_ns)
-            f->report.reorder_max_ns = v->reorder_ns;
+        if (v->reorder_psns > r->reorder_max_psns)
+            r->reorder_max_psns = v->reorder_psns;
+        if (v->reorder_ns > r->reorder_max_ns)
+            r->reorder_max_ns = v->reorder_ns;
         roce_ev_note(e, f, ROCE_DIAG_REORDERING, v->frame);
         if (g->late_n == g->missing) {
             unlink_gap(e, x, prev, seq, g);
@@ -364,7 +370,8 @@ void roce_caploss_forget(struct roce_engine *e, struct roce_flow *f)
 
 uint64_t roce_caploss_open(const struct roce_flow *f)
 {
-    return f->ev != NULL ? f->ev->gap_n : 0;
+    const struct flow_ev *x = roce_flow_cold(f)->ev;
+    return x != NULL ? x->gap_n : 0;
 }
 
 void roce_caploss_room(const struct roce_engine *e, uint32_t *room, uint32_t *max)

@@ -68,8 +68,8 @@ static struct roce_flow *cm_flow(struct roce_engine *e, const struct roce_flow_k
     struct roce_flow *f = roce_flow_find(&e->flows, key, 0);
     if (f == NULL || !reuse)
         return roce_flow_get(&e->flows, key, frame, ts);
-    roce_seq_drop_naks(e, &f->req.naks);
-    roce_seq_drop_naks(e, &f->orphan_naks);
+    roce_seq_drop_naks(e, &roce_flow_cold(f)->req.naks);
+    roce_seq_drop_naks(e, &roce_flow_cold(f)->orphan_naks);
     return roce_flow_renew(&e->flows, f, frame, ts);
 }
 
@@ -78,12 +78,13 @@ static void cm_flow_start(struct roce_engine *e, struct roce_flow *f, uint32_t s
 {
     if (f->req.have)
         roce_seq_reset(e, f);
-    f->req.cm_start_valid = 1;
-    f->req.cm_start_psn = start_psn;
-    f->report.cm_connections++;
+    roce_flow_cold(f)->req.cm_start_valid = 1;
+    roce_flow_cold(f)->req.cm_start_psn = start_psn;
+    roce_flow_cold(f)->report.cm_connections++;
     if (pmtu) {
-        f->pmtu = pmtu;
-        f->pmtu_learned = 1;
+        roce_flow_cold(f)->pmtu = pmtu;
+        roce_flow_cold(f)->pmtu_learned = 1;
+        roce_flow_pmtu_changed(f);
     }
 }
 

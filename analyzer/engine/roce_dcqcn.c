@@ -54,17 +54,18 @@ int roce_dcqcn_init(struct roce_engine *e)
 
 static struct dcqcn_state *state_of(struct roce_engine *e, struct roce_flow *x)
 {
-    if (x->dcqcn == NULL) {
-        x->dcqcn = calloc(1, sizeof *x->dcqcn);
-        if (x->dcqcn == NULL) {
+    struct roce_flow_cold *c = roce_flow_cold(x);
+    if (c->dcqcn == NULL) {
+        c->dcqcn = calloc(1, sizeof *c->dcqcn);
+        if (c->dcqcn == NULL) {
             e->alloc_failures++;
             return NULL;
         }
-        roce_lat_init(&x->dcqcn->before);
-        roce_lat_init(&x->dcqcn->after);
-        roce_lat_init(&x->dcqcn->ratio);
+        roce_lat_init(&c->dcqcn->before);
+        roce_lat_init(&c->dcqcn->after);
+        roce_lat_init(&c->dcqcn->ratio);
     }
-    return x->dcqcn;
+    return c->dcqcn;
 }
 
 /* Bytes in a window of W ns as Mb/s (saturating). */
@@ -84,7 +85,7 @@ void roce_dcqcn_cnp(struct roce_engine *e, struct roce_flow *x, uint64_t frame, 
     /* RoCEv2's DCQCN, and InfiniBand's congestion control (IBA Annex A10),
      * which lowers the rate on a CNP or BECN alike */
     if ((x->key.version != ROCE_VERSION_2 && x->key.version != ROCE_VERSION_IB) ||
-        x->request_packets == 0)
+        roce_flow_requests(x) == 0)
         return;
     struct dcqcn_state *s = state_of(e, x);
     if (s == NULL)
@@ -124,7 +125,7 @@ void roce_dcqcn_cnp(struct roce_engine *e, struct roce_flow *x, uint64_t frame, 
 
 void roce_dcqcn_request(const struct roce_engine *e, struct roce_flow *f, int64_t ts, uint32_t len)
 {
-    struct dcqcn_state *s = f->dcqcn;
+    struct dcqcn_state *s = roce_flow_cold(f)->dcqcn;
     const int64_t d = e->cfg.dcqcn_delay_ns, w = e->cfg.dcqcn_window_ns;
     for (unsigned i = 0; s != NULL && i < s->count; i++) {
         struct dcqcn_eval *ev = &s->pend[(s->head + i) % DCQCN_PENDING];
@@ -138,7 +139,7 @@ void roce_dcqcn_request(const struct roce_engine *e, struct roce_flow *f, int64_
 /* The after window of f's oldest open CNP has ended: evaluate it. */
 static void evaluate(struct roce_engine *e, struct roce_flow *f)
 {
-    struct dcqcn_state *s = f->dcqcn;
+    struct dcqcn_state *s = roce_flow_cold(f)->dcqcn;
     const struct dcqcn_eval *ev = &s->pend[s->head];
     struct roce_verdict *v = roce_vq_get(e, ev->vq_seq, ev->frame);
     s->head = (uint8_t)((s->head + 1) % DCQCN_PENDING);
@@ -179,11 +180,12 @@ void roce_dcqcn_expire(struct roce_engine *e, int64_t now, int flush)
         }
         e->dcq.head++;
         struct roce_flow *f = roce_flow_at(&e->flows, q->flow);
-        if (f->id != q->flow_id || f->dcqcn == NULL || f->dcqcn->count == 0)
+        if (f->id != q->flow_id || roce_flow_cold(f)->dcqcn == NULL ||
+            roce_flow_cold(f)->dcqcn->count == 0)
             continue;
         if (flush && q->end >= now) {
             /* the capture ended inside its after window: not evaluated */
-            struct dcqcn_state *s = f->dcqcn;
+            struct dcqcn_state *s = roce_flow_cold(f)->dcqcn;
             roce_vq_done(e, s->pend[s->head].vq_seq, s->pend[s->head].frame);
             s->head = (uint8_t)((s->head + 1) % DCQCN_PENDING);
             s->count--;
@@ -196,7 +198,7 @@ void roce_dcqcn_expire(struct roce_engine *e, int64_t now, int flush)
 
 void roce_dcqcn_forget(struct roce_engine *e, struct roce_flow *f)
 {
-    struct dcqcn_state *s = f->dcqcn;
+    struct dcqcn_state *s = roce_flow_cold(f)->dcqcn;
     for (; s != NULL && s->count > 0; s->count--) {
         const struct dcqcn_eval *ev = &s->pend[s->head];
         roce_vq_done(e, ev->vq_seq, ev->frame);
@@ -208,7 +210,7 @@ void roce_dcqcn_forget(struct roce_engine *e, struct roce_flow *f)
 void roce_dcqcn_report(const struct roce_engine *e, const struct roce_flow *f,
                        struct roce_flow_report *r)
 {
-    const struct dcqcn_state *s = f->dcqcn;
+    const struct dcqcn_state *s = roce_flow_cold(f)->dcqcn;
     struct roce_dcqcn_report *d = &r->dcqcn;
     memset(d, 0, sizeof *d);
     if (s == NULL)
@@ -248,13 +250,14 @@ unsigned roce_dcqcn_verdict_of(const struct roce_config *cfg, uint64_t cnps_eval
 
 void roce_dcqcn_free(struct roce_flow *f)
 {
-    if (f->dcqcn == NULL)
+    struct roce_flow_cold *c = roce_flow_cold(f);
+    if (c->dcqcn == NULL)
         return;
-    roce_lat_free(&f->dcqcn->before);
-    roce_lat_free(&f->dcqcn->after);
-    roce_lat_free(&f->dcqcn->ratio);
-    free(f->dcqcn);
-    f->dcqcn = NULL;
+    roce_lat_free(&c->dcqcn->before);
+    roce_lat_free(&c->dcqcn->after);
+    roce_lat_free(&c->dcqcn->ratio);
+    free(c->dcqcn);
+    c->dcqcn = NULL;
 }
 
 void roce_dcqcn_room(const struct roce_engine *e, uint32_t *room, uint32_t *max)

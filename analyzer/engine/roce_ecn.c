@@ -124,11 +124,11 @@ static void ce_settle(struct roce_engine *e, struct ce_entry *c, struct roce_flo
     } else if (c->answered) {
         e->totals.ce_answered++;
         if (f != NULL)
-            f->report.ce_answered++;
+            roce_flow_cold(f)->report.ce_answered++;
     } else {
         e->totals.ce_unanswered++;
         if (f != NULL) {
-            f->report.ce_unanswered++;
+            roce_flow_cold(f)->report.ce_unanswered++;
             roce_ev_note(e, f, ROCE_DIAG_CE_SOME_UNANSWERED, c->frame);
         }
         if (rv != NULL)
@@ -147,17 +147,19 @@ static void ce_pop(struct roce_engine *e, enum settle how)
         return;
     struct roce_flow *f = ce_flow(e, c);
     if (f != NULL) {
-        f->ce_first = c->next;
-        if (f->ce_last == seq + 1)
-            f->ce_last = 0;
+        struct roce_flow_cold *fc = roce_flow_cold(f);
+        fc->ce_first = c->next;
+        if (fc->ce_last == seq + 1)
+            fc->ce_last = 0;
     }
     ce_settle(e, c, f, how);
 }
 
 void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v)
 {
+    struct roce_flow_cold *fc = roce_flow_cold(f);
     v->flags |= ROCE_V_CE;
-    f->report.ce_marked++;
+    fc->report.ce_marked++;
     e->totals.ce_marked++;
 
     if (ring_full(e, &e->ce, sizeof(struct ce_entry), CE_RING_MAX))
@@ -172,16 +174,16 @@ void roce_ecn_ce(struct roce_engine *e, struct roce_flow *f, struct roce_verdict
     c->flow = f->self;
     c->ts = v->ts_ns;
     c->live = 1;
-    if (f->have_cnp && v->ts_ns - f->last_cnp_ts <= e->cfg.cnp_window_ns) {
+    if (fc->have_cnp && v->ts_ns - fc->last_cnp_ts <= e->cfg.cnp_window_ns) {
         c->answered = 1; /* covered by the previous CNP */
         v->flags |= ROCE_V_CE_ANSWERED;
-        v->cnp_frame = f->last_cnp_frame;
+        v->cnp_frame = fc->last_cnp_frame;
     }
-    if (f->ce_last)
-        ce_at(e, f->ce_last - 1)->next = seq + 1;
+    if (fc->ce_last)
+        ce_at(e, fc->ce_last - 1)->next = seq + 1;
     else
-        f->ce_first = seq + 1;
-    f->ce_last = seq + 1;
+        fc->ce_first = seq + 1;
+    fc->ce_last = seq + 1;
     /* settled by a CNP, by the window passing, or at the latest when a CNP
      * of the window after it that waited for its connection is decided */
     roce_cur_expect(e, v->ts_ns + roce_ecn_ce_wait(&e->cfg));
@@ -214,15 +216,16 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
         if (v != NULL)
             v->flags |= ROCE_V_CNP_UNEXPLAINED;
         if (k != NULL) {
-            k->report.cnps_carried_unexplained++;
+            roce_flow_cold(k)->report.cnps_carried_unexplained++;
             roce_ev_note(e, k, ROCE_DIAG_CNP_UNEXPLAINED, frame);
         }
         e->totals.cnps_unexplained++;
         return;
     }
     roce_flow_touch(&e->flows, x); /* perhaps not the frame's flow, or no frame */
-    x->report.cnps_for_flow++;
-    for (s = x->ce_first; s != 0 && s - 1 < ce_tail;) {
+    struct roce_flow_cold *xc = roce_flow_cold(x);
+    xc->report.cnps_for_flow++;
+    for (s = xc->ce_first; s != 0 && s - 1 < ce_tail;) {
         struct ce_entry *c = ce_at(e, s - 1);
         struct roce_verdict *rv = roce_vq_get(e, c->vq_seq, c->frame);
         int64_t age = t - c->ts;
@@ -238,9 +241,9 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
         }
         ce_settle(e, c, x, SETTLE_WINDOW);
     }
-    x->ce_first = s;
+    xc->ce_first = s;
     if (s == 0)
-        x->ce_last = 0;
+        xc->ce_last = 0;
     for (; s != 0; s = ce_at(e, s - 1)->next) { /* marks after a CNP decided late */
         struct ce_entry *c = ce_at(e, s - 1);
         struct roce_verdict *rv = roce_vq_get(e, c->vq_seq, c->frame);
@@ -252,18 +255,18 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
             rv->cnp_frame = frame;
         }
     }
-    x->have_cnp = 1;
-    x->last_cnp_ts = t;
-    x->last_cnp_frame = frame;
+    xc->have_cnp = 1;
+    xc->last_cnp_ts = t;
+    xc->last_cnp_frame = frame;
 
     if (matched == NULL) {
         if (v != NULL)
             v->flags |= ROCE_V_CNP_UNEXPLAINED;
         if (k != NULL) {
-            k->report.cnps_carried_unexplained++;
+            roce_flow_cold(k)->report.cnps_carried_unexplained++;
             roce_ev_note(e, k, ROCE_DIAG_CNP_UNEXPLAINED, frame);
         }
-        x->report.cnps_unexplained++;
+        xc->report.cnps_unexplained++;
         e->totals.cnps_unexplained++;
         return;
     }
@@ -273,9 +276,9 @@ static void cnp_decide(struct roce_engine *e, struct roce_flow *k, struct roce_f
         v->cnp_for_frame = matched->frame;
         v->cnp_latency_ns = latency;
     }
-    x->report.cnps_matched++;
+    xc->report.cnps_matched++;
     e->totals.cnps_matched++;
-    if (roce_lat_add(&x->cnp_lat, latency) != 0)
+    if (roce_lat_add(&xc->cnp_lat, latency) != 0)
         e->alloc_failures++;
     if (roce_lat_add(&e->cnp_lat, latency) != 0)
         e->alloc_failures++;
@@ -297,9 +300,9 @@ static void cnp_wait_decide(struct roce_engine *e, struct cnp_entry *n, enum cnp
     if (k->id != n->flow_id)
         k = NULL;
     else
-        k->cnp_wait_first = n->next;
-    if (k != NULL && k->cnp_wait_first == 0)
-        k->cnp_wait_last = 0;
+        roce_flow_cold(k)->cnp_wait_first = n->next;
+    if (k != NULL && roce_flow_cold(k)->cnp_wait_first == 0)
+        roce_flow_cold(k)->cnp_wait_last = 0;
     n->live = 0;
     if (k == NULL)
         x = NULL;
@@ -343,11 +346,11 @@ static void cnp_wait(struct roce_engine *e, struct roce_flow *k, struct roce_ver
     n->last_id = e->flows.next_id;
     n->ts = v->ts_ns;
     n->live = 1;
-    if (k->cnp_wait_last)
-        cnp_at(e, k->cnp_wait_last - 1)->next = seq + 1;
+    if (roce_flow_cold(k)->cnp_wait_last)
+        cnp_at(e, roce_flow_cold(k)->cnp_wait_last - 1)->next = seq + 1;
     else
-        k->cnp_wait_first = seq + 1;
-    k->cnp_wait_last = seq + 1;
+        roce_flow_cold(k)->cnp_wait_first = seq + 1;
+    roce_flow_cold(k)->cnp_wait_last = seq + 1;
     roce_cur_expect(e, v->ts_ns + roce_ecn_cnp_wait(&e->cfg));
 }
 
@@ -360,17 +363,18 @@ static void least(int64_t *min, uint64_t *n, int64_t gap)
 
 void roce_ecn_pacing(struct roce_engine *e, struct roce_flow *k, uint64_t frame, int64_t ts)
 {
-    struct roce_flow_report *r = &k->report;
-    if (k->carried_cnp_frame != 0) {
-        int64_t gap = ts - k->carried_cnp_ts;
+    struct roce_flow_cold *kc = roce_flow_cold(k);
+    struct roce_flow_report *r = &kc->report;
+    if (kc->carried_cnp_frame != 0) {
+        int64_t gap = ts - kc->carried_cnp_ts;
         least(&r->cnp_min_gap_ns, &r->cnp_gaps, gap);
         if (gap < e->cfg.cnp_pacing_ns) { /* closer than a NIC paces them */
-            roce_ev_note(e, k, ROCE_DIAG_CNP_UNPACED, k->carried_cnp_frame);
+            roce_ev_note(e, k, ROCE_DIAG_CNP_UNPACED, kc->carried_cnp_frame);
             roce_ev_note(e, k, ROCE_DIAG_CNP_UNPACED, frame);
         }
     }
-    k->carried_cnp_ts = ts;
-    k->carried_cnp_frame = frame;
+    kc->carried_cnp_ts = ts;
+    kc->carried_cnp_frame = frame;
     int64_t dst_gap = roce_cnpdst_gap(e, k->key.dst, k->key.version, ts);
     if (dst_gap >= 0)
         least(&r->cnp_dst_min_gap_ns, &r->cnp_dst_gaps, dst_gap);
@@ -389,7 +393,7 @@ void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *k, struct roce_verdic
     struct roce_flow *x = roce_flow_peer(&e->flows, k);
 
     v->flags |= ROCE_V_CNP;
-    if (x == NULL || k->cnp_wait_first != 0) {
+    if (x == NULL || roce_flow_cold(k)->cnp_wait_first != 0) {
         cnp_wait(e, k, v);
         return;
     }
@@ -399,10 +403,10 @@ void roce_ecn_cnp(struct roce_engine *e, struct roce_flow *k, struct roce_verdic
 
 void roce_ecn_paired(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b)
 {
-    while (a->cnp_wait_first)
-        cnp_wait_decide(e, cnp_at(e, a->cnp_wait_first - 1), CNP_PAIRED);
-    while (b->cnp_wait_first)
-        cnp_wait_decide(e, cnp_at(e, b->cnp_wait_first - 1), CNP_PAIRED);
+    while (roce_flow_cold(a)->cnp_wait_first)
+        cnp_wait_decide(e, cnp_at(e, roce_flow_cold(a)->cnp_wait_first - 1), CNP_PAIRED);
+    while (roce_flow_cold(b)->cnp_wait_first)
+        cnp_wait_decide(e, cnp_at(e, roce_flow_cold(b)->cnp_wait_first - 1), CNP_PAIRED);
 }
 
 void roce_ecn_expire(struct roce_engine *e, int64_t now, int flush)
@@ -429,12 +433,12 @@ void roce_ecn_expire(struct roce_engine *e, int64_t now, int flush)
 
 void roce_ecn_forget_flow(struct roce_engine *e, struct roce_flow *f)
 {
-    while (f->cnp_wait_first)
-        cnp_wait_decide(e, cnp_at(e, f->cnp_wait_first - 1), CNP_LEAVING);
-    for (uint64_t s = f->ce_first; s != 0;) {
+    while (roce_flow_cold(f)->cnp_wait_first)
+        cnp_wait_decide(e, cnp_at(e, roce_flow_cold(f)->cnp_wait_first - 1), CNP_LEAVING);
+    for (uint64_t s = roce_flow_cold(f)->ce_first; s != 0;) {
         struct ce_entry *c = ce_at(e, s - 1);
         s = c->next;
         ce_settle(e, c, NULL, SETTLE_DROPPED);
     }
-    f->ce_first = f->ce_last = 0;
+    roce_flow_cold(f)->ce_first = roce_flow_cold(f)->ce_last = 0;
 }

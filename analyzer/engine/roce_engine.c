@@ -39,10 +39,10 @@ static void flow_created(void *ctx, struct roce_flow *f, uint64_t frame, int64_t
         e->cfg.on_flow(f->id, frame, e->cfg.ctx);
     f->transport = ROCE_TRANSPORT_NONE;
     f->req.log_class = (uint8_t)roce_shard_class(roce_pair_key(f->key.src, f->key.dst));
-    f->pmtu = e->cfg.pmtu;
+    roce_flow_cold(f)->pmtu = e->cfg.pmtu;
     f->last_ts_ns = ts;
-    roce_lat_init(&f->ack_lat);
-    roce_lat_init(&f->cnp_lat);
+    roce_lat_init(&roce_flow_cold(f)->ack_lat);
+    roce_lat_init(&roce_flow_cold(f)->cnp_lat);
 }
 
 static void flow_paired(void *ctx, struct roce_flow *a, struct roce_flow *b)
@@ -57,8 +57,8 @@ static void flow_released(void *ctx, struct roce_flow *f)
 {
     struct roce_engine *e = ctx;
     roce_ecn_forget_flow(e, f);
-    roce_seq_drop_naks(e, &f->req.naks);
-    roce_seq_drop_naks(e, &f->orphan_naks);
+    roce_seq_drop_naks(e, &roce_flow_cold(f)->req.naks);
+    roce_seq_drop_naks(e, &roce_flow_cold(f)->orphan_naks);
     roce_caploss_forget(e, f);
     roce_dcqcn_forget(e, f);
 }
@@ -66,8 +66,8 @@ static void flow_released(void *ctx, struct roce_flow *f)
 static void flow_freed(void *ctx, struct roce_flow *f)
 {
     (void)ctx; /* a hook: the table passes its owner */
-    roce_lat_free(&f->ack_lat);
-    roce_lat_free(&f->cnp_lat);
+    roce_lat_free(&roce_flow_cold(f)->ack_lat);
+    roce_lat_free(&roce_flow_cold(f)->cnp_lat);
     roce_read_free(f);
     roce_ev_free(f);
     roce_dcqcn_free(f);
@@ -249,9 +249,9 @@ static void request_diag(struct roce_engine *e, struct roce_flow *f, const struc
         roce_dcqcn_request(e, f, in->ts_ns, in->wirelen);
     /* the ECMP paths of the data: QP1's few CM datagrams do not count */
     if (pkt->version == 2 && pkt->dqpn != ROCE_QPN_GSI &&
-        (pkt->udp_sport != f->req.last_sport || f->request_packets == 1)) {
-        f->req.last_sport = pkt->udp_sport;
-        note_sport(e, &f->report, pkt->udp_sport);
+        (pkt->udp_sport != f->last_sport || (f->requests_lo == 1 && roce_flow_requests(f) == 1))) {
+        f->last_sport = pkt->udp_sport;
+        note_sport(e, &roce_flow_cold(f)->report, pkt->udp_sport);
     }
     /* an RNR episode's evidence is its RNR NAK (on the responder's flow) */
     if ((v->flags & ROCE_V_EPISODE_START) && v->trigger != ROCE_TRIGGER_RNR)
@@ -271,13 +271,39 @@ static void note_priority(const struct roce_engine *e, struct roce_flow *f, uint
     unsigned p = roce_pfc_priority(&e->cfg, pkt);
     if (p == ROCE_PRIORITY_NONE)
         return;
+    struct roce_flow_report *r = &roce_flow_cold(f)->report;
     if (kind == ROCE_KIND_CNP) {
-        f->report.cnp_priority = (uint8_t)p;
-        f->report.cnp_priority_frame = frame;
+        r->cnp_priority = (uint8_t)p;
+        r->cnp_priority_frame = frame;
+        f->cnp_priority_known = frame != 0;
     } else {
-        f->report.priority = (uint8_t)p;
-        f->report.priority_frame = frame;
+        r->priority = (uint8_t)p;
+        r->priority_frame = frame;
+        f->priority_known = frame != 0;
     }
+}
+
+/* The frame is f's latest: its time and frame written in. The latest new
+ * request's and the latest request's stay those of the flow's latest
+ * packet while it is one, and are copied to the cold record when a packet
+ * that is not one follows (req_hot.new_last, req_last). */
+static void set_latest(struct roce_engine *e, struct roce_flow *f, const struct roce_frame_in *in,
+                       int request)
+{
+    int is_new = e->cur_new;
+    if (f->req.new_last && !is_new) {
+        struct req_state *rc = &roce_flow_cold(f)->req;
+        rc->last_new_ts = f->last_ts_ns;
+        rc->last_new_frame = f->last_frame;
+    }
+    if (f->req.req_last && !request)
+        roce_flow_cold(f)->req.last_req_ts = f->last_ts_ns;
+    f->req.new_last = is_new != 0;
+    f->req.req_last = request != 0;
+    f->last_frame = in->frame;
+    f->last_ts_ns = in->ts_ns;
+    e->cur_flow = NULL;
+    e->cur_new = 0;
 }
 
 static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
@@ -306,44 +332,45 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
         }
     }
     if (f->packets++ == 0) {
-        f->report.first_frame = in->frame;
-        f->report.first_ts_ns = in->ts_ns;
+        roce_flow_cold(f)->report.first_frame = in->frame;
+        roce_flow_cold(f)->report.first_ts_ns = in->ts_ns;
     }
-    f->bytes += in->wirelen;
-    f->payload_bytes += pkt->payload_len;
-    f->last_frame = in->frame;
-    f->last_ts_ns = in->ts_ns;
+    if (roce_flow_add32(&f->bytes_lo, in->wirelen))
+        roce_flow_cold(f)->bytes_hi++;
+    if (roce_flow_add32(&f->payload_lo, pkt->payload_len))
+        roce_flow_cold(f)->payload_hi++;
+    e->cur_flow = f; /* until set_latest() writes its time in */
     if (v->flags & ROCE_V_BAD_ICRC) {
-        f->report.bad_icrc++;
+        struct roce_flow_report *r = &roce_flow_cold(f)->report;
+        r->bad_icrc++;
         if (v->icrc_rewrite != ROCE_REWRITE_NONE)
-            f->report.bad_icrc_rewritten++; /* the capture path's doing, not the flow's */
+            r->bad_icrc_rewritten++; /* the capture path's doing, not the flow's */
         else
             roce_ev_note(e, f, ROCE_DIAG_ICRC_ERROR, in->frame);
     }
     if (v->flags & ROCE_V_BAD_VCRC)
-        f->report.bad_vcrc++;
+        roce_flow_cold(f)->report.bad_vcrc++;
     roce_hosts_roce(e, f, in, pkt);
     if (kind == ROCE_KIND_CNP) {
         if (f->transport == ROCE_TRANSPORT_NONE)
             f->transport = ROCE_TRANSPORT_CNP;
     } else {
-        f->op_counts[pkt->opcode & ROCE_OPCODE_OP_MASK]++;
+        roce_flow_count_op(f, pkt->opcode & ROCE_OPCODE_OP_MASK);
         if (f->transport == ROCE_TRANSPORT_NONE || f->transport == ROCE_TRANSPORT_CNP)
             f->transport = (uint8_t)roce_opcode_transport(pkt->opcode);
     }
 
-    if (kind == ROCE_KIND_CNP ? f->report.cnp_priority_frame == 0
-                              : f->report.priority_frame == 0 && kind != ROCE_KIND_OTHER)
+    if (kind == ROCE_KIND_CNP ? !f->cnp_priority_known
+                              : !f->priority_known && kind != ROCE_KIND_OTHER)
         note_priority(e, f, in->frame, pkt, kind);
     switch (kind) {
     case ROCE_KIND_REQUEST:
         e->totals.request_packets++;
-        f->request_packets++;
+        if (roce_flow_add32(&f->requests_lo, 1))
+            roce_flow_cold(f)->requests_hi++;
         roce_flow_mark_request(&e->flows, f);
-        if (e->totals.pauses != 0 && f->report.priority_frame != 0)
+        if (e->totals.pauses != 0 && f->priority_known)
             roce_victims_request(e, f, in->frame, in->ts_ns);
-        else
-            f->req.last_req_ts = in->ts_ns;
         roce_seq_request(e, f, pkt, v);
         request_diag(e, f, in, pkt, v);
         if (f->key.dqpn != ROCE_QPN_GSI) /* not the CM's datagrams */
@@ -356,7 +383,8 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
         break;
     case ROCE_KIND_RESPONSE:
         e->totals.response_packets++;
-        f->response_packets++;
+        if (roce_flow_add32(&f->responses_lo, 1))
+            roce_flow_cold(f)->responses_hi++;
         roce_seq_response(e, f, pkt, v);
         if (v->flags & ROCE_V_RNR)
             roce_ev_note(e, f, ROCE_DIAG_RNR, in->frame);
@@ -365,17 +393,17 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
             roce_ev_note(e, f, ROCE_DIAG_REMOTE_ERROR, in->frame);
         if (roce_pkt_becn_answer(pkt)) {
             e->totals.becn_packets++;
-            f->report.becn_packets++;
+            roce_flow_cold(f)->report.becn_packets++;
             roce_ecn_cnp(e, f, v);
         }
         break;
     case ROCE_KIND_CNP: {
         e->totals.cnp_packets++;
-        f->report.cnp_packets++;
+        roce_flow_cold(f)->report.cnp_packets++;
         roce_ecn_pacing(e, f, in->frame, in->ts_ns);
         if (roce_pkt_congestion_marked(pkt)) { /* it met congestion on its way */
             e->totals.cnps_ce_marked++;
-            f->report.cnps_ce_marked++;
+            roce_flow_cold(f)->report.cnps_ce_marked++;
             roce_ev_note(e, f, ROCE_DIAG_CNP_CONGESTED, in->frame);
         }
         roce_ecn_cnp(e, f, v); /* and the DCQCN reaction, once its request flow is known */
@@ -387,6 +415,7 @@ static void analyse(struct roce_engine *e, const struct roce_frame_in *in,
     v->transport = f->transport;
     v->paired_by = f->paired_by;
     v->peer_dqpn = f->peer_dqpn;
+    set_latest(e, f, in, kind == ROCE_KIND_REQUEST);
     /* last: CM may create and evict flows */
     roce_cm_packet(e, pkt, in->data, in->caplen, in->frame, in->ts_ns);
 }
@@ -556,14 +585,15 @@ const struct roce_lat *roce_engine_latency(const struct roce_engine *e,
     return which == ROCE_LATENCY_CNP ? &e->cnp_lat : &e->ack_lat;
 }
 
-const struct roce_lat *roce_engine_flow_latency(const struct roce_engine *e,
+const struct roce_lat *roce_engine_flow_latency(struct roce_engine *e,
                                                 const struct roce_flow_key *key, uint64_t id,
                                                 enum roce_latency_kind which)
 {
-    const struct roce_flow *f = roce_flow_find(&e->flows, key, id);
+    struct roce_flow *f = roce_flow_find(&e->flows, key, id);
     if (f == NULL)
         return NULL;
-    return which == ROCE_LATENCY_CNP ? &f->cnp_lat : &f->ack_lat;
+    roce_seq_ack_fold(e, f); /* its batched samples first */
+    return which == ROCE_LATENCY_CNP ? &roce_flow_cold(f)->cnp_lat : &roce_flow_cold(f)->ack_lat;
 }
 
 static int cmp_report_id(const void *a, const void *b)
@@ -574,34 +604,36 @@ static int cmp_report_id(const void *a, const void *b)
 
 /* Bring r, a copy of f's report (or f's own), up to date: the counters kept
  * outside it and what is only assembled on request. */
-static void complete_report(const struct roce_engine *e, const struct roce_flow *f,
-                            struct roce_flow_report *r)
+static void complete_report(struct roce_engine *e, struct roce_flow *f, struct roce_flow_report *r)
 {
+    roce_seq_ack_fold(e, f);
     r->id = f->id;
     r->packets = f->packets;
-    r->bytes = f->bytes;
-    r->payload_bytes = f->payload_bytes;
-    r->request_packets = f->request_packets;
-    r->response_packets = f->response_packets;
+    r->bytes = roce_flow_bytes(f);
+    r->payload_bytes = roce_flow_payload_bytes(f);
+    r->request_packets = roce_flow_requests(f);
+    r->response_packets = roce_flow_responses(f);
     r->last_frame = f->last_frame;
     r->last_ts_ns = f->last_ts_ns;
-    memcpy(r->op_counts, f->op_counts, sizeof r->op_counts);
+    memcpy(r->op_counts, roce_flow_cold(f)->op_counts, sizeof r->op_counts);
+    r->op_counts[f->op_last] += f->op_run; /* the opcode counted in the hot record */
+    if (f->req.have)                       /* the highest PSN used, kept in the hot record */
+        r->last_psn = f->req.highest;
     r->key = f->key;
     r->transport = f->transport;
     r->paired_by = f->paired_by;
-    r->peer_id = f->peer_id;
-    r->pmtu = f->pmtu;
-    roce_lat_summarize(&f->ack_lat, &r->ack_latency);
-    roce_lat_summarize(&f->cnp_lat, &r->cnp_latency);
+    r->peer_id = roce_flow_cold(f)->peer_id;
+    r->pmtu = roce_flow_cold(f)->pmtu;
+    roce_lat_summarize(&roce_flow_cold(f)->ack_lat, &r->ack_latency);
+    roce_lat_summarize(&roce_flow_cold(f)->cnp_lat, &r->cnp_latency);
     r->gaps_pending = roce_caploss_open(f);
     roce_dcqcn_report(e, f, r);
 }
 
 /* A flow's report: its counters plus what is only assembled on request. */
-static void fill_report(const struct roce_engine *e, const struct roce_flow *f,
-                        struct roce_flow_report *r)
+static void fill_report(struct roce_engine *e, struct roce_flow *f, struct roce_flow_report *r)
 {
-    *r = f->report;
+    *r = roce_flow_cold(f)->report;
     complete_report(e, f, r);
 }
 
@@ -618,15 +650,15 @@ size_t roce_engine_flows(struct roce_engine *e, struct roce_flow_report *out, si
     uint32_t h = 0;
     /* the flows ordered by id first, then their reports filled in that
      * order: a report is about a kilobyte, a table may hold millions */
-    const struct roce_flow **by_id = malloc((cap ? cap : 1) * sizeof *by_id);
+    struct roce_flow **by_id = malloc((cap ? cap : 1) * sizeof *by_id);
     if (by_id == NULL) { /* out of memory: filled in table order, then sorted */
-        for (const struct roce_flow *f; n < cap && (f = roce_flow_next(&e->flows, &h)) != NULL;)
+        for (struct roce_flow *f; n < cap && (f = roce_flow_next(&e->flows, &h)) != NULL;)
             fill_report(e, f, &out[n++]);
         if (n > 1)
             qsort(out, n, sizeof *out, cmp_report_id);
         return n;
     }
-    for (const struct roce_flow *f; n < cap && (f = roce_flow_next(&e->flows, &h)) != NULL;)
+    for (struct roce_flow *f; n < cap && (f = roce_flow_next(&e->flows, &h)) != NULL;)
         by_id[n++] = f;
     if (n > 1)
         qsort(by_id, n, sizeof *by_id, cmp_flow_id);
@@ -641,8 +673,8 @@ size_t roce_engine_flow_refs(struct roce_engine *e, const struct roce_flow_repor
     size_t n = 0;
     uint32_t h = 0;
     for (struct roce_flow *f; n < cap && (f = roce_flow_next(&e->flows, &h)) != NULL;) {
-        complete_report(e, f, &f->report);
-        out[n++] = &f->report;
+        complete_report(e, f, &roce_flow_cold(f)->report);
+        out[n++] = &roce_flow_cold(f)->report;
     }
     return n;
 }
@@ -660,7 +692,7 @@ int roce_engine_flow_peer_key(const struct roce_engine *e, const struct roce_flo
 int roce_engine_flow_report(struct roce_engine *e, const struct roce_flow_key *key, uint64_t id,
                             struct roce_flow_report *out)
 {
-    const struct roce_flow *f = roce_flow_find(&e->flows, key, id);
+    struct roce_flow *f = roce_flow_find(&e->flows, key, id);
     if (f == NULL)
         return -1;
     fill_report(e, f, out);
@@ -699,7 +731,7 @@ const struct roce_evidence *roce_engine_flow_evidence(const struct roce_engine *
                                                       const struct roce_flow_key *key, uint64_t id)
 {
     const struct roce_flow *f = roce_flow_find(&e->flows, key, id);
-    return f != NULL && f->ev != NULL ? &f->ev->ev : NULL;
+    return f != NULL && roce_flow_cold(f)->ev != NULL ? &roce_flow_cold(f)->ev->ev : NULL;
 }
 
 int roce_engine_diagnoses(struct roce_engine *e, size_t subject_limit, struct roce_diag_list *out)
@@ -715,9 +747,9 @@ int roce_engine_diagnoses(struct roce_engine *e, size_t subject_limit, struct ro
         /* each flow's own report brought up to date and read in place: no
          * copy of every report (800 bytes a flow) at every call */
         for (struct roce_flow *f; i < n && (f = roce_flow_next(&e->flows, &h)) != NULL; i++) {
-            complete_report(e, f, &f->report);
-            flows[i].r = &f->report;
-            flows[i].ev = f->ev != NULL ? &f->ev->ev : NULL;
+            complete_report(e, f, &roce_flow_cold(f)->report);
+            flows[i].r = &roce_flow_cold(f)->report;
+            flows[i].ev = roce_flow_cold(f)->ev != NULL ? &roce_flow_cold(f)->ev->ev : NULL;
             flows[i].peer = f->peer ? &roce_flow_at(&e->flows, f->peer)->key : NULL;
         }
         struct roce_diag_input in = {

@@ -135,8 +135,9 @@ const struct roce_lat *roce_engine_latency(const struct roce_engine *e,
  * flow, the old one stays tracked), or NULL when no such flow is tracked.
  * Looked up by key (hashed, O(1)), then back along the key's earlier
  * records. Valid until the next engine call that takes a frame or retires
- * flows. */
-const struct roce_lat *roce_engine_flow_latency(const struct roce_engine *e,
+ * flows. (Not const: the flow's batched ACK latency samples are added to
+ * its distribution first.) */
+const struct roce_lat *roce_engine_flow_latency(struct roce_engine *e,
                                                 const struct roce_flow_key *key, uint64_t id,
                                                 enum roce_latency_kind which);
 /* Flow reports for all tracked flows, ordered by id; returns how many were

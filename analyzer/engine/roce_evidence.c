@@ -48,9 +48,10 @@ void roce_evidence_merge(struct roce_evidence *dst, const struct roce_evidence *
 
 struct flow_ev *roce_ev_of(struct roce_engine *e, struct roce_flow *f)
 {
-    if (f->ev == NULL && (f->ev = calloc(1, sizeof *f->ev)) == NULL)
+    struct roce_flow_cold *c = roce_flow_cold(f);
+    if (c->ev == NULL && (c->ev = calloc(1, sizeof *c->ev)) == NULL)
         e->alloc_failures++; /* this evidence is lost; the next one tries again */
-    return f->ev;
+    return c->ev;
 }
 
 void roce_ev_note(struct roce_engine *e, struct roce_flow *f, unsigned kind, uint64_t frame)
@@ -62,6 +63,7 @@ void roce_ev_note(struct roce_engine *e, struct roce_flow *f, unsigned kind, uin
 
 void roce_ev_free(struct roce_flow *f)
 {
-    free(f->ev);
-    f->ev = NULL;
+    struct roce_flow_cold *c = roce_flow_cold(f);
+    free(c->ev);
+    c->ev = NULL;
 }

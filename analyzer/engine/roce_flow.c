@@ -14,6 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The cold record of the flow of handle h. */
+static struct roce_flow_cold *cold_at(const struct roce_flow_table *t, uint32_t h)
+{
+    return roce_flow_cold(roce_flow_at(t, h));
+}
+
 static int key_eq(uint32_t val, const void *key, const void *ctx)
 {
     const struct roce_flow *f = roce_flow_at(ctx, val);
@@ -109,16 +115,17 @@ static void pair_release(struct roce_flow_table *t, uint32_t ph)
  * follow, so PSN pairing scans only unpaired ones. */
 static void list_link(struct roce_flow_table *t, struct roce_flow *f, uint32_t prev, uint32_t next)
 {
-    struct pair_entry *p = &t->pairs[f->pair_entry - 1];
-    f->pair_prev = prev;
-    f->pair_next = next;
-    *(prev ? &roce_flow_at(t, prev)->pair_next : &p->head) = f->self;
-    *(next ? &roce_flow_at(t, next)->pair_prev : &p->tail) = f->self;
+    struct roce_flow_cold *c = roce_flow_cold(f);
+    struct pair_entry *p = &t->pairs[c->pair_entry - 1];
+    c->pair_prev = prev;
+    c->pair_next = next;
+    *(prev ? &cold_at(t, prev)->pair_next : &p->head) = f->self;
+    *(next ? &cold_at(t, next)->pair_prev : &p->tail) = f->self;
 }
 
 static void list_insert(struct roce_flow_table *t, struct roce_flow *f)
 {
-    const struct pair_entry *p = &t->pairs[f->pair_entry - 1];
+    const struct pair_entry *p = &t->pairs[roce_flow_cold(f)->pair_entry - 1];
     if (!f->peer)
         list_link(t, f, 0, p->head);
     else
@@ -127,10 +134,11 @@ static void list_insert(struct roce_flow_table *t, struct roce_flow *f)
 
 static void list_remove(struct roce_flow_table *t, struct roce_flow *f)
 {
-    struct pair_entry *p = &t->pairs[f->pair_entry - 1];
-    *(f->pair_prev ? &roce_flow_at(t, f->pair_prev)->pair_next : &p->head) = f->pair_next;
-    *(f->pair_next ? &roce_flow_at(t, f->pair_next)->pair_prev : &p->tail) = f->pair_prev;
-    f->pair_prev = f->pair_next = 0;
+    struct roce_flow_cold *c = roce_flow_cold(f);
+    struct pair_entry *p = &t->pairs[c->pair_entry - 1];
+    *(c->pair_prev ? &cold_at(t, c->pair_prev)->pair_next : &p->head) = c->pair_next;
+    *(c->pair_next ? &cold_at(t, c->pair_next)->pair_prev : &p->tail) = c->pair_prev;
+    c->pair_prev = c->pair_next = 0;
 }
 
 void roce_flow_mark_request(struct roce_flow_table *t, struct roce_flow *f)
@@ -158,7 +166,7 @@ void roce_flow_mark_request(struct roce_flow_table *t, struct roce_flow *f)
         p->hash = hash;
     }
     f->is_request_flow = 1;
-    f->pair_entry = ph;
+    roce_flow_cold(f)->pair_entry = ph;
     t->pairs[ph - 1].count++;
     list_insert(t, f);
 }
@@ -167,14 +175,15 @@ static void pair_unlink(struct roce_flow_table *t, struct roce_flow *f)
 {
     if (!f->is_request_flow)
         return;
-    struct pair_entry *p = &t->pairs[f->pair_entry - 1];
+    struct roce_flow_cold *c = roce_flow_cold(f);
+    struct pair_entry *p = &t->pairs[c->pair_entry - 1];
     list_remove(t, f);
     f->is_request_flow = 0;
     if (--p->count == 0) {
-        roce_index_remove(&t->pair_index, p->hash, f->pair_entry);
-        pair_release(t, f->pair_entry);
+        roce_index_remove(&t->pair_index, p->hash, c->pair_entry);
+        pair_release(t, c->pair_entry);
     }
-    f->pair_entry = 0;
+    c->pair_entry = 0;
 }
 
 /* Move a request flow to where its pairing state puts it in its list. */
@@ -195,7 +204,8 @@ struct roce_flow *roce_flow_pair_first(const struct roce_flow_table *t, const ui
 
 struct roce_flow *roce_flow_pair_next(const struct roce_flow_table *t, const struct roce_flow *f)
 {
-    return f->pair_next ? roce_flow_at(t, f->pair_next) : NULL;
+    uint32_t next = roce_flow_cold(f)->pair_next;
+    return next ? roce_flow_at(t, next) : NULL;
 }
 
 struct roce_flow *roce_flow_only_request(const struct roce_flow_table *t, const uint8_t *src,
@@ -223,8 +233,8 @@ struct roce_flow *roce_flow_peer(const struct roce_flow_table *t, const struct r
 static void clear_peer(struct roce_flow_table *t, struct roce_flow *f)
 {
     f->peer = 0;
-    f->peer_id = 0;
     f->peer_dqpn = 0;
+    roce_flow_cold(f)->peer_id = 0;
     f->paired_by = ROCE_PAIRED_NONE;
     list_reposition(t, f);
 }
@@ -244,8 +254,8 @@ static void set_peer(struct roce_flow_table *t, struct roce_flow *a, const struc
                      enum roce_paired_by how)
 {
     a->peer = b->self;
-    a->peer_id = b->id;
     a->peer_dqpn = b->key.dqpn;
+    roce_flow_cold(a)->peer_id = b->id;
     a->paired_by = (uint8_t)how;
     list_reposition(t, a);
 }
@@ -276,7 +286,7 @@ static void release(struct roce_flow_table *t, struct roce_flow *f, uint32_t h)
     unpair(t, f);
     pair_unlink(t, f);
     if (!f->closed)
-        roce_index_remove(&t->index, f->hash, h);
+        roce_index_remove(&t->index, roce_flow_cold(f)->hash, h);
     lru_unlink(t, h);
     t->hooks.freed(t->hooks.ctx, f);
     if (t->last == h)
@@ -303,11 +313,13 @@ static uint32_t slot_alloc(struct roce_flow_table *t)
     if (t->n_slots == t->n_chunks * ROCE_FLOW_CHUNK) {
         if (t->n_chunks == t->max_chunks)
             return 0;
-        /* cache-line aligned records (sizeof is a multiple of the alignment) */
-        struct roce_flow *c = aligned_alloc(ROCE_FLOW_ALIGN, ROCE_FLOW_CHUNK * sizeof *c);
+        /* the hot records, then the cold ones (roce_flow_cold), cache-line
+         * aligned (each size is a multiple of the alignment) */
+        size_t bytes = ROCE_FLOW_CHUNK * (sizeof(struct roce_flow) + sizeof(struct roce_flow_cold));
+        struct roce_flow *c = aligned_alloc(ROCE_FLOW_ALIGN, bytes);
         if (c == NULL)
             return 0;
-        memset(c, 0, ROCE_FLOW_CHUNK * sizeof *c);
+        memset(c, 0, bytes);
         t->chunks[t->n_chunks] = c;
         t->n_chunks++;
     }
@@ -321,8 +333,9 @@ struct roce_flow *roce_flow_find(const struct roce_flow_table *t, const struct r
     struct roce_flow *f = h ? roce_flow_at(t, h) : NULL;
     /* back along the records the key had, as long as they are still tracked */
     while (f != NULL && id != 0 && f->id != id) {
-        struct roce_flow *older = f->older ? roce_flow_at(t, f->older) : NULL;
-        f = older != NULL && older->id == f->older_id ? older : NULL;
+        const struct roce_flow_cold *c = roce_flow_cold(f);
+        struct roce_flow *older = c->older ? roce_flow_at(t, c->older) : NULL;
+        f = older != NULL && older->id == c->older_id ? older : NULL;
     }
     return f;
 }
@@ -334,15 +347,15 @@ struct roce_flow *roce_flow_renew(struct roce_flow_table *t, struct roce_flow *f
     const uint32_t old = f->self;
     const uint64_t old_id = f->id;
 
-    roce_index_remove(&t->index, f->hash, old);
+    roce_index_remove(&t->index, roce_flow_cold(f)->hash, old);
     pair_unlink(t, f);
     f->closed = 1;
     if (t->last == old)
         t->last = 0;
     struct roce_flow *n = roce_flow_get(t, &key, frame, ts);
     if (n != NULL) {
-        n->older = old;
-        n->older_id = old_id;
+        roce_flow_cold(n)->older = old;
+        roce_flow_cold(n)->older_id = old_id;
     }
     return n;
 }
@@ -399,6 +412,8 @@ struct roce_flow *roce_flow_get(struct roce_flow_table *t, const struct roce_flo
     }
     f = roce_flow_at(t, h);
     memset(f, 0, sizeof *f);
+    f->self = h;
+    memset(roce_flow_cold(f), 0, sizeof(struct roce_flow_cold));
     if (roce_index_insert(&t->index, hash, h) != 0) {
         t->lru[h].next = t->free_head;
         t->free_head = h;
@@ -406,8 +421,7 @@ struct roce_flow *roce_flow_get(struct roce_flow_table *t, const struct roce_flo
         return NULL;
     }
     f->key = *key;
-    f->self = h;
-    f->hash = hash;
+    roce_flow_cold(f)->hash = hash;
     f->id = ++t->next_id;
     lru_push_head(t, h);
     t->n_flows++;

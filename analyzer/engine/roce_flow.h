@@ -5,24 +5,26 @@
  * A flow is one direction of a queue pair, keyed by (source address,
  * destination address, BTH destination QP) (ANALYSIS.md, "Flows and
  * connections").
- * The record (struct roce_flow) holds the container's fields and, after
- * them, every analysis module's state of that flow. The table (roce_flow.c)
+ * The record is in two parts: a hot one (struct roce_flow, two cache lines)
+ * with what the lookup and every request and ACK touch, and a cold one
+ * (struct roce_flow_cold) with the rest, reached only on events; each holds
+ * container fields and analysis state. The table (roce_flow.c)
  * is a plain container: it finds, creates, evicts and pairs flows and keeps
  * the request flows of each address pair in a list, reading and writing
  * only its own fields. The analysis state is set up and torn down by the
  * hooks its owner installs (roce_engine.c), on the rare events of a flow's
  * life: created, paired, released and freed; never per packet.
  *
- * Ownership: the table owns the records. They live in fixed-size chunks, so
- * their addresses never change; handles (slot + 1) name them in the
- * indexes, the LRU list and the pair lists. A flow that is evicted or
- * reused gets a new id, so a stale reference (a CE mark, a verdict) is
- * recognised by comparing ids. A key reused by a new connection gets a new
- * record (roce_flow_renew); the old one is closed but stays in the table.
+ * Ownership: the table owns the records. They live in fixed-size chunks (the
+ * hot records, then the cold ones), so their addresses never change; handles (slot + 1) name them
+ * in the indexes, the LRU list and the pair lists. A flow that is evicted or reused gets a new id,
+ * so a stale reference (a CE mark, a verdict) is recognised by comparing ids. A key reused by a new
+ * connection gets a new record (roce_flow_renew); the old one is closed but stays in the table.
  */
 #ifndef ROCE_FLOW_H
 #define ROCE_FLOW_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -33,6 +35,7 @@
 #define ROCE_FLOW_CHUNK_SHIFT 10
 #define ROCE_FLOW_CHUNK       (1u << ROCE_FLOW_CHUNK_SHIFT)
 #define NAK_RING              4 /* recent NAKs per request flow */
+#define ACK_BATCH             7 /* ACK latency samples added to a flow's distribution at once */
 #define ACKREQ_RING           8 /* outstanding AckReq requests sampled per flow */
 
 struct read_ring;   /* roce_read.h */
@@ -63,77 +66,120 @@ struct ackreq_rec {
 };
 
 /* Request-side sequence state of a flow (its own requests, and what the
- * paired flow's responses said about them): roce_seq.c, roce_read.c. */
+ * paired flow's responses said about them): roce_seq.c, roce_read.c. What
+ * every request and ACK reads is in the hot record (struct req_hot, and
+ * log_last beside it); this is the rest, in the cold record. */
 struct req_state {
-    uint8_t have;         /* a request PSN was seen */
-    uint8_t in_episode;   /* the previous request was retransmitted */
-    uint8_t read_pending; /* latest new request is a READ whose span is unknown */
     uint8_t cm_start_valid;
+    uint8_t ack_head; /* outstanding AckReq samples: oldest at ack_head */
     uint32_t first_psn;
-    uint32_t highest; /* last PSN of the span of the latest new request */
     uint32_t last_retx_psn;
     uint32_t cm_start_psn;
-    uint32_t cur_episode;     /* index in the episode log + 1, 0 when not listed */
-    uint64_t log_last;        /* the flow's latest entry in the engine's recent requests
-                                 (its number + 1, 0: none; roce_reqlog.c) */
+    uint32_t cur_episode; /* index in the episode log + 1, 0 when not listed */
+    /* the latest new request (when, and its frame) and the latest request
+     * (roce_victims.c), when the flow's latest packet was not one (see
+     * req_hot.new_last, req_last): roce_flow_last_new(), roce_flow_last_req_ts() */
+    int64_t last_new_ts;
+    uint64_t last_new_frame;
+    int64_t last_req_ts;
     uint64_t last_read_frame; /* the latest new request, when it is a READ */
-    struct read_ring *reads;  /* allocated at the flow's first READ */
-    uint8_t ack_head, ack_n;  /* outstanding AckReq samples: oldest at ack_head */
-    uint16_t last_sport;      /* the latest request's UDP source port (RoCEv2) */
-    uint8_t dcqcn_open;       /* CNPs whose after window is open (roce_dcqcn.c) */
-    uint8_t log_class;        /* the ring of its recent requests (roce_reqlog.c) */
     struct ackreq_rec ackreq[ACKREQ_RING];
+    struct read_ring *reads; /* allocated at the flow's first READ */
     struct nak_ring naks;
     uint64_t episode_frame; /* the first frame of the current episode */
-    int64_t last_new_ts;    /* the latest new request: when, and its frame */
-    uint64_t last_new_frame;
     /* a response acknowledged a PSN no request had shown yet (ack_ahead):
      * that PSN and the response's frame */
-    uint8_t ack_ahead;
     uint32_t ack_ahead_psn;
     uint64_t ack_ahead_frame; /* the first such response, 0 once counted */
     uint64_t ack_ahead_by;    /* the latest such response */
-    int64_t last_req_ts;      /* the latest request (roce_victims.c) */
 };
 
-/* A flow. Laid out for the per-packet path: the first cache line holds what
- * a lookup compares, the second the counters every packet updates, then the
- * opcode counts and the request sequence state (its hot part first); all
- * that only some packets touch, and the report's other counters, follow.
- * Records are cache-line aligned (ROCE_FLOW_ALIGN), so each of those is one
- * line. [table] marks the container's fields; the others belong to the
- * analysis. */
+/* The request sequence state every request and ACK reads (hot record). */
+struct req_hot {
+    uint32_t highest;         /* last PSN of the span of the latest new request */
+    uint8_t ack_n : 4;        /* outstanding AckReq samples (cold: req.ackreq) */
+    uint8_t log_class : 4;    /* the ring of its recent requests (roce_reqlog.c) */
+    uint8_t dcqcn_open;       /* CNPs whose after window is open (roce_dcqcn.c) */
+    uint8_t have : 1;         /* a request PSN was seen */
+    uint8_t in_episode : 1;   /* the previous request was retransmitted */
+    uint8_t read_pending : 1; /* latest new request is a READ whose span is unknown */
+    uint8_t ack_ahead : 1;    /* a response acknowledged a PSN ahead (req.ack_ahead_psn) */
+    uint8_t read_frame : 1;   /* cold req.last_read_frame != 0 */
+    /* the flow's latest packet was a new request, a request: its time and
+     * frame (last_ts_ns, last_frame) are those of the latest new request,
+     * of the latest request (cold req.last_new_*, last_req_ts otherwise) */
+    uint8_t new_last : 1, req_last : 1;
+    /* the cold ack_lat has its histogram (it allocates no more): ACK
+     * latency samples go through ack_batch. A hint: 0 after a reset. */
+    uint8_t lat_batch : 1;
+};
+_Static_assert(sizeof(struct req_hot) == 8, "req_hot packs into 8 bytes");
+
+/* A flow: a hot record of two cache lines, what the lookup and every
+ * request and ACK touch, and a cold record reached only on events (gaps,
+ * episodes, NAKs, CE marks, CNPs, diagnoses, reports) and by a few
+ * per-packet fields that would not fit (ANALYSIS.md's definitions are
+ * those of the fields, whichever record holds them). The hot record's
+ * counters are 32-bit, their carries in the cold record (the
+ * roce_flow_*() getters give the whole count); opcodes are counted in the
+ * hot record while they repeat (op_last, op_run) and folded into the cold
+ * op_counts when the opcode changes. A hot record and its cold one are
+ * allocated together, in the same chunk (roce_flow_cold() finds one from
+ * the other without a pointer). [table] marks the container's fields; the
+ * others belong to the analysis. */
 #define ROCE_FLOW_ALIGN 64
+#define ROCE_FLOW_HOT   128 /* bytes: two cache lines */
 struct roce_flow {
-    /* identity (cache line 0) */
+    /* cache line 0: what a lookup compares, and the request sequence */
     _Alignas(ROCE_FLOW_ALIGN) struct roce_flow_key key; /* [table] */
-    uint32_t hash;                                      /* [table] */
-    uint32_t self;                                      /* [table] this flow's handle */
-    uint32_t peer;      /* [table] handle of the paired flow, 0 = none */
-    uint32_t peer_dqpn; /* [table] the paired flow's dest QP (this flow's source QP) */
+    uint32_t interval_step; /* [table] the interval it was last listed in as active */
+    uint32_t self;          /* [table] this flow's handle */
+    uint32_t peer;          /* [table] handle of the paired flow, 0 = none */
+    uint32_t peer_dqpn;     /* [table] the paired flow's dest QP (this flow's source QP) */
+    struct req_hot req;
+    /* cache line 1: what every packet updates */
+    uint64_t id; /* [table] creation number from 1; 0 = free slot */
+    uint64_t packets;
+    int64_t last_ts_ns;
+    uint64_t last_frame;
+    uint64_t log_last; /* the flow's latest entry in the engine's recent requests
+                          (its number + 1, 0: none; roce_reqlog.c); req's, reset with it */
+    uint32_t bytes_lo, payload_lo, requests_lo, responses_lo; /* carries: cold *_hi */
+    uint16_t last_sport; /* the latest request's UDP source port (RoCEv2); req's, reset with it */
+    uint16_t op_run;     /* packets of opcode op_last not yet in the cold op_counts */
+    uint8_t op_last;     /* opcode bits 4:0 */
     uint8_t transport;
-    uint8_t paired_by;       /* [table] enum roce_paired_by */
-    uint8_t is_request_flow; /* [table] listed with its address pair */
-    uint8_t closed;          /* [table] renewed: no longer found by its key */
+    uint8_t paired_by;              /* [table] enum roce_paired_by */
+    uint8_t is_request_flow : 1;    /* [table] listed with its address pair */
+    uint8_t closed : 1;             /* [table] renewed: no longer found by its key */
+    uint8_t priority_known : 1;     /* cold report.priority_frame != 0 */
+    uint8_t cnp_priority_known : 1; /* cold report.cnp_priority_frame != 0 */
+    uint8_t mac_known : 1;          /* cold mac_slot != 0 */
+    uint8_t pmtu_code : 3;          /* the learned PMTU, 256 << (code - 1); 0: see cold pmtu */
+};
+_Static_assert(sizeof(struct roce_flow) == ROCE_FLOW_HOT, "the hot flow record is two cache lines");
+_Static_assert(offsetof(struct roce_flow, id) == ROCE_FLOW_ALIGN,
+               "the lookup's fields fill line 0");
+
+/* The rest of a flow (see struct roce_flow). */
+struct roce_flow_cold {
+    /* ACK latency samples not yet in ack_lat, oldest first, once it has
+     * its histogram (req_hot.lat_batch): added a batch at a time, and
+     * before ack_lat is read (roce_seq_ack_fold) */
+    _Alignas(ROCE_FLOW_ALIGN) int64_t ack_batch[ACK_BATCH];
+    uint8_t ack_batched;
+    struct req_state req;
+    uint32_t bytes_hi, payload_hi, requests_hi, responses_hi; /* the hot counters' carries */
+    uint32_t hash;                                            /* [table] */
     uint8_t have_cnp;
     uint8_t pmtu_learned;
     uint16_t mac_slot; /* MAC table entry of its frames' source MAC + 1 (roce_hosts.c) */
-    /* every packet (cache line 1) */
-    uint64_t id; /* [table] creation number from 1; 0 = free slot */
-    uint64_t packets, bytes, payload_bytes, request_packets, response_packets;
-    uint64_t last_frame;
-    int64_t last_ts_ns;
-    /* opcode counts (one of them per packet; cache lines 2-3) */
-    uint32_t op_counts[32]; /* by opcode bits 4:0 */
-    /* request PSN state, its hot part first (cache line 4) */
     uint32_t pmtu;
-    uint32_t interval_step; /* [table] the interval it was last listed in as active */
-    struct req_state req;
-    /* the rest */
-    uint64_t peer_id;    /* [table] */
-    uint64_t older_id;   /* [table] the flow this one renewed (its key's previous record) */
-    uint32_t older;      /*         and its handle, 0 = none (stale when its id differs) */
-    uint32_t pair_entry; /* [table] handle of its address-pair entry when a request flow */
+    uint32_t op_counts[32]; /* by opcode bits 4:0, without the hot op_run */
+    uint64_t peer_id;       /* [table] */
+    uint64_t older_id;      /* [table] the flow this one renewed (its key's previous record) */
+    uint32_t older;         /*         and its handle, 0 = none (stale when its id differs) */
+    uint32_t pair_entry;    /* [table] handle of its address-pair entry when a request flow */
     uint32_t pair_prev, pair_next;  /* [table] */
     struct roce_flow_report report; /* the other counters (those above: copied in to report) */
     /* NAKs this flow carried while it had no peer: adopted by the request
@@ -157,6 +203,80 @@ struct roce_flow {
     /* its counts when an interval last listed it (roce_interval.c) */
     struct roce_flow_counts interval_mark;
 };
+
+/* The cold record of a flow: a chunk holds ROCE_FLOW_CHUNK hot records,
+ * then their cold records in the same order. */
+static inline struct roce_flow_cold *roce_flow_cold(const struct roce_flow *f)
+{
+    uint32_t i = (f->self - 1) & (ROCE_FLOW_CHUNK - 1);
+    const struct roce_flow *first = f - i;
+    return (struct roce_flow_cold *)(void *)(uintptr_t)(first + ROCE_FLOW_CHUNK) + i;
+}
+
+/* Add n to a hot 32-bit counter; nonzero when it carried (add 1 to its _hi). */
+static inline int roce_flow_add32(uint32_t *lo, uint32_t n)
+{
+    *lo += n;
+    return *lo < n;
+}
+
+static inline uint64_t roce_flow_join(uint32_t hi, uint32_t lo)
+{
+    return (uint64_t)hi << 32 | lo;
+}
+
+/* The whole counts of the hot counters. */
+static inline uint64_t roce_flow_bytes(const struct roce_flow *f)
+{
+    return roce_flow_join(roce_flow_cold(f)->bytes_hi, f->bytes_lo);
+}
+static inline uint64_t roce_flow_payload_bytes(const struct roce_flow *f)
+{
+    return roce_flow_join(roce_flow_cold(f)->payload_hi, f->payload_lo);
+}
+static inline uint64_t roce_flow_requests(const struct roce_flow *f)
+{
+    return roce_flow_join(roce_flow_cold(f)->requests_hi, f->requests_lo);
+}
+static inline uint64_t roce_flow_responses(const struct roce_flow *f)
+{
+    return roce_flow_join(roce_flow_cold(f)->responses_hi, f->responses_lo);
+}
+
+/* The time of the latest request of f (0: none). Between the flow's
+ * packets, and during the analysis of one before its time is written in. */
+static inline int64_t roce_flow_last_req_ts(const struct roce_flow *f)
+{
+    return f->req.req_last ? f->last_ts_ns : roce_flow_cold(f)->req.last_req_ts;
+}
+
+/* The PMTU the hot record mirrors (0: none, see the cold pmtu). */
+static inline uint32_t roce_flow_pmtu_hint(const struct roce_flow *f)
+{
+    return f->pmtu_code ? 256u << (f->pmtu_code - 1) : 0;
+}
+
+/* Mirror the cold PMTU in the hot record: call when pmtu or pmtu_learned change. */
+static inline void roce_flow_pmtu_changed(struct roce_flow *f)
+{
+    const struct roce_flow_cold *c = roce_flow_cold(f);
+    f->pmtu_code = 0;
+    for (unsigned code = 1; c->pmtu_learned && code <= 5; code++)
+        if (c->pmtu == 256u << (code - 1))
+            f->pmtu_code = (uint8_t)code;
+}
+
+/* Count a packet of opcode op (bits 4:0) in f. */
+static inline void roce_flow_count_op(struct roce_flow *f, unsigned op)
+{
+    if (op != f->op_last || f->op_run == UINT16_MAX) {
+        if (f->op_run != 0)
+            roce_flow_cold(f)->op_counts[f->op_last] += f->op_run;
+        f->op_last = (uint8_t)op;
+        f->op_run = 0;
+    }
+    f->op_run++;
+}
 
 /* What the table's owner does at the events of a flow's life (ctx is the
  * hooks' ctx; every hook must be set). None is called per packet. */
@@ -202,7 +322,7 @@ struct roce_flow_table {
     uint32_t n_slots;   /* slots handed out so far */
     uint32_t free_head; /* free slot handles, linked through lru[].next */
     uint32_t lru_head, lru_tail;
-    /* the LRU list, by handle: kept apart from the flows, whose 1 KB would
+    /* the LRU list, by handle: kept apart from the flows, whose lines would
      * otherwise be fetched three times per packet just to relink it */
     struct lru_link {
         uint32_t prev, next; /* handles, 0 = none */

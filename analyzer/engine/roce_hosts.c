@@ -130,17 +130,18 @@ void roce_hosts_roce(struct roce_engine *e, struct roce_flow *f, const struct ro
 {
     /* a flow's MAC and TTL stay the same: its first frame is looked at,
      * then one in HOSTS_SAMPLE (a change is seen within that many) */
-    if (f->mac_slot != 0 && (f->packets & (HOSTS_SAMPLE - 1)) != 0)
+    if (f->mac_known && (f->packets & (HOSTS_SAMPLE - 1)) != 0)
         return;
     const uint8_t *mac = roce_frame_src_mac(in, pkt);
     if (mac == NULL)
         return;
-    uint32_t h = f->mac_slot;
+    uint32_t h = roce_flow_cold(f)->mac_slot;
     if (h == 0 || memcmp(e->macs[h - 1].mac, mac, ROCE_MAC_LEN) != 0) {
         /* the flow's first frame, or its MAC changed: bind it, note its address */
         if ((h = entry_of(e, mac, in->frame)) == 0)
             return;
-        f->mac_slot = (uint16_t)h;
+        roce_flow_cold(f)->mac_slot = (uint16_t)h;
+        f->mac_known = 1;
         struct roce_host_mac *m = &e->macs[h - 1];
         if (m->addresses == 0) {
             m->addresses = 1;

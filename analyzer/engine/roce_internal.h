@@ -95,6 +95,10 @@ struct roce_engine {
     unsigned cur_pending;
     int64_t cur_deadline;
     struct roce_verdict *cur_v; /* its verdict while it is analysed (NULL between frames) */
+    /* its flow until its time is written in (roce_flow_last_new), and
+     * whether it was a new request there (roce_seq.c) */
+    const struct roce_flow *cur_flow;
+    uint8_t cur_new;
 
     struct cm_req cm[CM_PENDING];
     uint64_t cm_reqs;             /* REQs seen */
@@ -139,6 +143,24 @@ static inline void roce_cur_expect(struct roce_engine *e, int64_t deadline)
     e->cur_pending++;
     if (deadline > e->cur_deadline)
         e->cur_deadline = deadline;
+}
+
+/* The time of the latest new request of f (returned) and its frame
+ * (*frame); the frame being analysed when it is one, until analyse()
+ * writes its time into its flow (req_hot.new_last). */
+static inline int64_t roce_flow_last_new(const struct roce_engine *e, const struct roce_flow *f,
+                                         uint64_t *frame)
+{
+    if (f == e->cur_flow && e->cur_new) {
+        *frame = e->cur_v->frame;
+        return e->cur_v->ts_ns;
+    }
+    if (f->req.new_last) {
+        *frame = f->last_frame;
+        return f->last_ts_ns;
+    }
+    *frame = roce_flow_cold(f)->req.last_new_frame;
+    return roce_flow_cold(f)->req.last_new_ts;
 }
 
 #endif

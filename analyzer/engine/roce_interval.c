@@ -17,13 +17,14 @@
 /* A flow's counts now. */
 static void counts_of(const struct roce_flow *f, struct roce_flow_counts *c)
 {
+    const struct roce_flow_report *r = &roce_flow_cold(f)->report;
     c->packets = f->packets;
-    c->retransmitted_packets = f->report.retransmitted_packets;
-    c->naks = f->report.naks.total;
-    c->gap_events = f->report.gap_events;
-    c->missing_psns = f->report.missing_psns;
-    c->ce_marked = f->report.ce_marked;
-    c->cnps_for_flow = f->report.cnps_for_flow;
+    c->retransmitted_packets = r->retransmitted_packets;
+    c->naks = r->naks.total;
+    c->gap_events = r->gap_events;
+    c->missing_psns = r->missing_psns;
+    c->ce_marked = r->ce_marked;
+    c->cnps_for_flow = r->cnps_for_flow;
 }
 
 /* Hand f's counts and their increase since it was last listed to fn, and
@@ -32,7 +33,7 @@ static void visit(struct roce_flow *f, void (*fn)(void *, const struct roce_flow
                   void *ctx)
 {
     struct roce_flow_interval x;
-    const struct roce_flow_counts *m = &f->interval_mark;
+    const struct roce_flow_counts *m = &roce_flow_cold(f)->interval_mark;
     x.id = f->id;
     x.key = f->key;
     x.transport = f->transport;
@@ -44,7 +45,7 @@ static void visit(struct roce_flow *f, void (*fn)(void *, const struct roce_flow
     x.delta.missing_psns = x.now.missing_psns - m->missing_psns;
     x.delta.ce_marked = x.now.ce_marked - m->ce_marked;
     x.delta.cnps_for_flow = x.now.cnps_for_flow - m->cnps_for_flow;
-    f->interval_mark = x.now;
+    roce_flow_cold(f)->interval_mark = x.now;
     fn(ctx, &x);
 }
 

@@ -48,12 +48,13 @@ static uint32_t span_of(uint32_t dma_len, uint32_t pmtu)
 
 struct read_span *roce_read_latest_new(const struct roce_flow *f)
 {
-    const struct read_ring *rr = f->req.reads;
-    if (rr == NULL || !f->req.last_read_frame)
+    const struct req_state *rc = &roce_flow_cold(f)->req;
+    const struct read_ring *rr = rc->reads;
+    if (rr == NULL || !rc->last_read_frame)
         return NULL;
     for (unsigned i = 1; i <= rr->count; i++) {
         const struct read_span *r = &rr->spans[(rr->head + READ_RING - i) % READ_RING];
-        if (r->frame == f->req.last_read_frame)
+        if (r->frame == rc->last_read_frame)
             return (struct read_span *)r;
     }
     return NULL;
@@ -61,7 +62,7 @@ struct read_span *roce_read_latest_new(const struct roce_flow *f)
 
 struct read_span *roce_read_covering(const struct roce_flow *f, uint32_t psn)
 {
-    const struct read_ring *rr = f->req.reads;
+    const struct read_ring *rr = roce_flow_cold(f)->req.reads;
     if (rr == NULL)
         return NULL;
     for (unsigned i = 1; i <= rr->count; i++) {
@@ -77,34 +78,36 @@ struct read_span *roce_read_covering(const struct roce_flow *f, uint32_t psn)
 void roce_read_set_span(struct roce_flow *f, struct read_span *r, uint32_t span,
                         enum roce_span_state state)
 {
-    struct req_state *rq = &f->req;
+    struct req_hot *rq = &f->req;
+    struct req_state *rc = &roce_flow_cold(f)->req;
     r->span = span ? span : 1;
     r->span_state = (uint8_t)state;
-    if (r->frame == rq->last_read_frame) {
+    if (r->frame == rc->last_read_frame) {
         rq->highest = roce_psn_add(r->psn, r->span - 1);
         rq->read_pending = 0;
-        f->report.last_psn = rq->highest;
     }
 }
 
 /* Span of r from the flow's PMTU, when there is one. */
 static void span_from_pmtu(struct roce_flow *f, struct read_span *r)
 {
-    if (!r->dma_known || !f->pmtu)
+    const struct roce_flow_cold *c = roce_flow_cold(f);
+    if (!r->dma_known || !c->pmtu)
         return;
-    roce_read_set_span(f, r, span_of(r->dma_len, f->pmtu),
-                       f->pmtu_learned ? ROCE_SPAN_KNOWN : ROCE_SPAN_GUESS);
+    roce_read_set_span(f, r, span_of(r->dma_len, c->pmtu),
+                       c->pmtu_learned ? ROCE_SPAN_KNOWN : ROCE_SPAN_GUESS);
 }
 
 struct read_span *roce_read_push(struct roce_engine *e, struct roce_flow *f,
                                  const struct roce_pkt *pkt, uint64_t frame, int is_new)
 {
-    struct req_state *rq = &f->req;
-    if (rq->reads == NULL && (rq->reads = calloc(1, sizeof *rq->reads)) == NULL) {
+    struct req_hot *rq = &f->req;
+    struct req_state *rc = &roce_flow_cold(f)->req;
+    if (rc->reads == NULL && (rc->reads = calloc(1, sizeof *rc->reads)) == NULL) {
         e->alloc_failures++; /* this READ's span is not tracked */
         return NULL;
     }
-    struct read_ring *rr = rq->reads;
+    struct read_ring *rr = rc->reads;
     struct read_span *r = &rr->spans[rr->head];
     rr->head = (uint8_t)((rr->head + 1) % READ_RING);
     if (rr->count < READ_RING)
@@ -117,7 +120,8 @@ struct read_span *roce_read_push(struct roce_engine *e, struct roce_flow *f,
     r->dma_len = r->dma_known ? pkt->reth_dma_len : 0;
     r->span = 1;
     if (is_new) {
-        rq->last_read_frame = frame;
+        rc->last_read_frame = frame;
+        rq->read_frame = frame != 0;
         rq->read_pending = 1;
     }
     span_from_pmtu(f, r);
@@ -127,7 +131,7 @@ struct read_span *roce_read_push(struct roce_engine *e, struct roce_flow *f,
 /* A PMTU was learned for f: spans that were unknown or guessed follow it. */
 static void respan(struct roce_flow *f)
 {
-    struct read_ring *rr = f->req.reads;
+    struct read_ring *rr = roce_flow_cold(f)->req.reads;
     if (rr == NULL)
         return;
     for (unsigned i = 0; i < rr->count; i++)
@@ -137,17 +141,25 @@ static void respan(struct roce_flow *f)
 
 static void set_pmtu(struct roce_flow *f, uint32_t pmtu)
 {
-    if (f->pmtu_learned && f->pmtu == pmtu)
+    struct roce_flow_cold *c = roce_flow_cold(f);
+    if (c->pmtu_learned && c->pmtu == pmtu)
         return;
-    f->pmtu = pmtu;
-    f->pmtu_learned = 1;
+    c->pmtu = pmtu;
+    c->pmtu_learned = 1;
+    roce_flow_pmtu_changed(f);
     respan(f);
 }
 
 void roce_read_learn_pmtu(struct roce_engine *e, struct roce_flow *f, uint32_t pmtu, int exact)
 {
-    if (f->pmtu_learned && (exact ? f->pmtu == pmtu : f->pmtu >= pmtu))
-        return; /* known already (requests only show a lower bound: keep the largest) */
+    /* known already (requests only show a lower bound: keep the largest);
+     * the hot record's copy first */
+    uint32_t hint = roce_flow_pmtu_hint(f);
+    if (hint != 0 && (exact ? hint == pmtu : hint >= pmtu))
+        return;
+    const struct roce_flow_cold *c = roce_flow_cold(f);
+    if (c->pmtu_learned && (exact ? c->pmtu == pmtu : c->pmtu >= pmtu))
+        return;
     if (!is_valid_pmtu(pmtu))
         return;
     struct roce_flow *p = roce_flow_peer(&e->flows, f);
@@ -158,10 +170,11 @@ void roce_read_learn_pmtu(struct roce_engine *e, struct roce_flow *f, uint32_t p
 
 void roce_read_share_pmtu(struct roce_flow *a, struct roce_flow *b)
 {
-    if (a->pmtu_learned && !b->pmtu_learned)
-        set_pmtu(b, a->pmtu);
-    else if (b->pmtu_learned && !a->pmtu_learned)
-        set_pmtu(a, b->pmtu);
+    const struct roce_flow_cold *ac = roce_flow_cold(a), *bc = roce_flow_cold(b);
+    if (ac->pmtu_learned && !bc->pmtu_learned)
+        set_pmtu(b, ac->pmtu);
+    else if (bc->pmtu_learned && !ac->pmtu_learned)
+        set_pmtu(a, bc->pmtu);
 }
 
 void roce_read_response(struct roce_engine *e, struct roce_flow *x, struct roce_flow *y,
@@ -179,7 +192,7 @@ void roce_read_response(struct roce_engine *e, struct roce_flow *x, struct roce_
         v->flags |= ROCE_V_RESP_GAP;
         v->missing_psns = (uint32_t)d;
         r->gap_seen = 1;
-        y->report.read_response_gaps++;
+        roce_flow_cold(y)->report.read_response_gaps++;
         e->totals.read_response_gaps++;
         e->totals.read_response_missing += (uint32_t)d;
     } else if (d < 0) {
@@ -193,6 +206,7 @@ void roce_read_response(struct roce_engine *e, struct roce_flow *x, struct roce_
 
 void roce_read_free(struct roce_flow *f)
 {
-    free(f->req.reads);
-    f->req.reads = NULL;
+    struct req_state *rc = &roce_flow_cold(f)->req;
+    free(rc->reads);
+    rc->reads = NULL;
 }

@@ -15,7 +15,7 @@
 #include "roce_internal.h"
 #include "roce_psn.h"
 
-#define MASK (REQLOG_ENTRIES - 1)
+#define MASK         (REQLOG_ENTRIES - 1)
 #define REQLOG_AHEAD 8u /* entries: three cache lines ahead */
 
 /* The entry a link names (its number + 1), or NULL when there is none or
@@ -56,17 +56,17 @@ void roce_reqlog_add(struct roce_engine *e, struct roce_flow *f, int64_t ts, uin
     __builtin_prefetch(&r->e[(r->written + REQLOG_AHEAD) & MASK], 1, 3);
 #endif
     x->ts = ts;
-    x->prev = f->req.log_last;
+    x->prev = f->log_last;
     x->psn = psn;
     x->len = len;
-    f->req.log_last = ++r->written;
+    f->log_last = ++r->written;
 }
 
 int roce_reqlog_window(const struct roce_engine *e, const struct roce_flow *f, int64_t from,
                        int64_t to, uint64_t *bytes, uint64_t *packets)
 {
     const struct reqlog_ring *r = ring_of(e, f);
-    uint64_t b = 0, n = 0, link = f->req.log_last;
+    uint64_t b = 0, n = 0, link = f->log_last;
     const struct reqlog_entry *x;
     unsigned walked = 0;
     for (; (x = entry(r, link)) != NULL && walked < REQLOG_WALK; link = x->prev, walked++) {
@@ -88,7 +88,7 @@ int roce_reqlog_first_after(const struct roce_engine *e, const struct roce_flow 
                             int64_t at, int64_t *ts)
 {
     const struct reqlog_ring *r = ring_of(e, f);
-    uint64_t link = f->req.log_last;
+    uint64_t link = f->log_last;
     const struct reqlog_entry *x, *first = NULL;
     unsigned walked = 0;
     for (; (x = entry(r, link)) != NULL && walked < REQLOG_WALK; link = x->prev, walked++) {

@@ -68,15 +68,21 @@ void roce_seq_drop_naks(struct roce_engine *e, struct nak_ring *ring)
 
 void roce_seq_reset(struct roce_engine *e, struct roce_flow *f)
 {
-    struct read_ring *reads = f->req.reads;
+    struct roce_flow_cold *c = roce_flow_cold(f);
+    struct read_ring *reads = c->req.reads;
     uint8_t dcqcn_open = f->req.dcqcn_open; /* roce_dcqcn.c's, not the PSN history */
-    roce_seq_drop_naks(e, &f->req.naks);
+    roce_seq_drop_naks(e, &c->req.naks);
     roce_caploss_forget(e, f);
+    if (f->req.have) /* the report keeps the highest PSN used (see roce_seq_request) */
+        c->report.last_psn = f->req.highest;
     memset(&f->req, 0, sizeof f->req);
+    memset(&c->req, 0, sizeof c->req);
+    f->log_last = 0;
+    f->last_sport = 0;
     f->req.dcqcn_open = dcqcn_open;
     if (reads != NULL) {
         memset(reads, 0, sizeof *reads);
-        f->req.reads = reads;
+        c->req.reads = reads;
     }
 }
 
@@ -122,15 +128,15 @@ static void nak_move(struct roce_engine *e, struct nak_ring *from, struct roce_f
             continue;
         nak_generation(e, to, n, roce_vq_get(e, n->vq_seq, n->frame));
         roce_caploss_nak(e, to, n->psn, n->frame, n->type == ROCE_TRIGGER_RNR);
-        nak_push(e, &to->req.naks, n);
+        nak_push(e, &roce_flow_cold(to)->req.naks, n);
     }
     memset(from, 0, sizeof *from);
 }
 
 void roce_seq_adopt_naks(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b)
 {
-    nak_move(e, &b->orphan_naks, a);
-    nak_move(e, &a->orphan_naks, b);
+    nak_move(e, &roce_flow_cold(b)->orphan_naks, a);
+    nak_move(e, &roce_flow_cold(a)->orphan_naks, b);
 }
 
 /* ---- requests ---- */
@@ -138,17 +144,20 @@ void roce_seq_adopt_naks(struct roce_engine *e, struct roce_flow *a, struct roce
 static void new_request(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
                         uint64_t frame, int64_t ts)
 {
-    struct req_state *rq = &f->req;
+    struct req_hot *rq = &f->req;
     rq->in_episode = 0;
     rq->read_pending = 0;
-    rq->last_read_frame = 0;
+    if (rq->read_frame) { /* the cold record only when there is something to clear */
+        roce_flow_cold(f)->req.last_read_frame = 0;
+        rq->read_frame = 0;
+    }
     rq->highest = pkt->psn;
-    rq->last_new_ts = ts;
-    rq->last_new_frame = frame;
+    e->cur_new = 1; /* its time and frame: the flow's latest (analyse) */
     if (pkt->op->flags & ROCE_OPF_READ_REQ)
         roce_read_push(e, f, pkt, frame, 1);
     if (pkt->ackreq && rq->ack_n < ACKREQ_RING) {
-        struct ackreq_rec *a = &rq->ackreq[(rq->ack_head + rq->ack_n) % ACKREQ_RING];
+        struct req_state *rc = &roce_flow_cold(f)->req;
+        struct ackreq_rec *a = &rc->ackreq[(rc->ack_head + rq->ack_n) % ACKREQ_RING];
         a->psn = pkt->psn;
         a->ts = ts;
         rq->ack_n++;
@@ -156,11 +165,11 @@ static void new_request(struct roce_engine *e, struct roce_flow *f, const struct
 }
 
 /* The newest unused NAK of a type for psn, not older than the horizon. */
-static struct nak_rec *find_nak(struct roce_engine *e, struct req_state *rq, uint32_t psn,
+static struct nak_rec *find_nak(struct roce_engine *e, struct req_state *rc, uint32_t psn,
                                 uint8_t type, int64_t ts)
 {
-    for (unsigned i = 1; i <= rq->naks.count; i++) {
-        struct nak_rec *n = &rq->naks.recs[(rq->naks.head + NAK_RING - i) % NAK_RING];
+    for (unsigned i = 1; i <= rc->naks.count; i++) {
+        struct nak_rec *n = &rc->naks.recs[(rc->naks.head + NAK_RING - i) % NAK_RING];
         if (!n->used && n->type == type && n->psn == psn && ts - n->ts <= e->cfg.nak_horizon_ns)
             return n;
     }
@@ -168,10 +177,10 @@ static struct nak_rec *find_nak(struct roce_engine *e, struct req_state *rq, uin
 }
 
 /* An episode began at frame: every unused NAK for its PSN is spent on it. */
-static void consume_naks(struct roce_engine *e, struct req_state *rq, uint32_t psn, uint64_t frame)
+static void consume_naks(struct roce_engine *e, struct req_state *rc, uint32_t psn, uint64_t frame)
 {
-    for (unsigned i = 0; i < rq->naks.count; i++) {
-        struct nak_rec *n = &rq->naks.recs[i];
+    for (unsigned i = 0; i < rc->naks.count; i++) {
+        struct nak_rec *n = &rc->naks.recs[i];
         if (n->used || n->psn != psn)
             continue;
         n->used = 1;
@@ -187,13 +196,13 @@ static void consume_naks(struct roce_engine *e, struct req_state *rq, uint32_t p
 static void start_episode(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
                           struct roce_verdict *v)
 {
-    struct req_state *rq = &f->req;
+    struct req_state *rc = &roce_flow_cold(f)->req;
     uint32_t psn = pkt->psn;
     unsigned trig = ROCE_TRIGGER_TIMEOUT;
-    struct nak_rec *nak = find_nak(e, rq, psn, ROCE_TRIGGER_NAK, v->ts_ns);
+    struct nak_rec *nak = find_nak(e, rc, psn, ROCE_TRIGGER_NAK, v->ts_ns);
 
     if (nak == NULL)
-        nak = find_nak(e, rq, psn, ROCE_TRIGGER_RNR, v->ts_ns);
+        nak = find_nak(e, rc, psn, ROCE_TRIGGER_RNR, v->ts_ns);
     roce_caploss_resend(e, f, psn, v->frame);
     if (nak != NULL) {
         trig = nak->type;
@@ -203,7 +212,7 @@ static void start_episode(struct roce_engine *e, struct roce_flow *f, const stru
             roce_caploss_note_rtt(e, f, v->nak_to_resend_ns + (nak->has_gen ? nak->gen_ns : 0));
         roce_hist_add(&e->hist[ROCE_HIST_NAK_TO_RESEND], ROCE_HIST_NAK_TO_RESEND,
                       v->nak_to_resend_ns);
-        consume_naks(e, rq, psn, v->frame);
+        consume_naks(e, rc, psn, v->frame);
     } else if (pkt->op->flags & ROCE_OPF_READ_REQ) {
         struct read_span *r = roce_read_covering(f, psn);
         if (r != NULL && r->gap_seen)
@@ -211,13 +220,13 @@ static void start_episode(struct roce_engine *e, struct roce_flow *f, const stru
     }
     v->flags |= ROCE_V_EPISODE_START;
     v->trigger = (uint8_t)trig;
-    f->report.episodes++;
-    f->report.by_trigger[trig]++;
+    roce_flow_cold(f)->report.episodes++;
+    roce_flow_cold(f)->report.by_trigger[trig]++;
     e->totals.episodes++;
     e->totals.by_trigger[trig]++;
-    rq->episode_frame = v->frame;
+    rc->episode_frame = v->frame;
 
-    struct roce_episode *ep = episode_new(e, &rq->cur_episode);
+    struct roce_episode *ep = episode_new(e, &rc->cur_episode);
     if (ep != NULL) {
         ep->flow_id = f->id;
         ep->first_frame = ep->last_frame = v->frame;
@@ -236,17 +245,18 @@ static void start_episode(struct roce_engine *e, struct roce_flow *f, const stru
 static void retransmission(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
                            struct roce_verdict *v)
 {
-    struct req_state *rq = &f->req;
+    struct req_hot *rq = &f->req;
+    struct req_state *rc = &roce_flow_cold(f)->req;
     v->flags |= ROCE_V_RETRANSMISSION;
-    f->report.retransmitted_packets++;
+    roce_flow_cold(f)->report.retransmitted_packets++;
     e->totals.retransmitted_packets++;
     rq->ack_n = 0; /* Karn: outstanding requests are ambiguous now */
 
-    if (!rq->in_episode || !roce_psn_after(pkt->psn, rq->last_retx_psn))
+    if (!rq->in_episode || !roce_psn_after(pkt->psn, rc->last_retx_psn))
         start_episode(e, f, pkt, v); /* the PSN moved back (again) */
-    v->episode_frame = rq->episode_frame;
-    if (rq->cur_episode) {
-        struct roce_episode *ep = &e->episodes[rq->cur_episode - 1];
+    v->episode_frame = rc->episode_frame;
+    if (rc->cur_episode) {
+        struct roce_episode *ep = &e->episodes[rc->cur_episode - 1];
         if (ep->first_frame != v->frame)
             ep->packets++;
         else
@@ -256,7 +266,7 @@ static void retransmission(struct roce_engine *e, struct roce_flow *f, const str
         ep->last_ts_ns = v->ts_ns;
     }
     rq->in_episode = 1;
-    rq->last_retx_psn = pkt->psn;
+    rc->last_retx_psn = pkt->psn;
 }
 
 static void gap(struct roce_engine *e, struct roce_flow *f, struct roce_verdict *v,
@@ -264,8 +274,8 @@ static void gap(struct roce_engine *e, struct roce_flow *f, struct roce_verdict 
 {
     v->flags |= ROCE_V_GAP;
     v->missing_psns = missing;
-    f->report.gap_events++;
-    f->report.missing_psns += missing;
+    roce_flow_cold(f)->report.gap_events++;
+    roce_flow_cold(f)->report.missing_psns += missing;
     e->totals.gap_events++;
     e->totals.missing_psns += missing;
     roce_caploss_gap(e, f, v, missing); /* network or capture loss: told later */
@@ -275,28 +285,29 @@ static void gap(struct roce_engine *e, struct roce_flow *f, struct roce_verdict 
 static void after_response(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
                            struct roce_verdict *v)
 {
-    struct req_state *rq = &f->req;
-    if (roce_psn_after(pkt->psn, rq->ack_ahead_psn)) {
+    struct req_hot *rq = &f->req;
+    struct req_state *rc = &roce_flow_cold(f)->req;
+    if (roce_psn_after(pkt->psn, rc->ack_ahead_psn)) {
         rq->ack_ahead = 0; /* the requests have caught up */
         return;
     }
     v->flags |= ROCE_V_AFTER_RESPONSE;
-    v->response_frame = rq->ack_ahead_by;
-    if (rq->ack_ahead_frame != 0) { /* the response counts once */
-        f->report.responses_early++;
+    v->response_frame = rc->ack_ahead_by;
+    if (rc->ack_ahead_frame != 0) { /* the response counts once */
+        roce_flow_cold(f)->report.responses_early++;
         e->totals.responses_early++;
-        roce_evidence_add_capture(&e->totals.capture_frames, ROCE_FAULT_CLOCK, rq->ack_ahead_frame);
+        roce_evidence_add_capture(&e->totals.capture_frames, ROCE_FAULT_CLOCK, rc->ack_ahead_frame);
         roce_evidence_add_capture(&e->totals.capture_frames, ROCE_FAULT_CLOCK, v->frame);
-        rq->ack_ahead_frame = 0;
+        rc->ack_ahead_frame = 0;
     }
-    if (pkt->psn == rq->ack_ahead_psn)
+    if (pkt->psn == rc->ack_ahead_psn)
         rq->ack_ahead = 0;
 }
 
 void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct roce_pkt *pkt,
                       struct roce_verdict *v)
 {
-    struct req_state *rq = &f->req;
+    struct req_hot *rq = &f->req;
     enum roce_transport tr = roce_opcode_transport(pkt->opcode);
     int full = tr == ROCE_TRANSPORT_RC || tr == ROCE_TRANSPORT_XRC;
 
@@ -306,19 +317,20 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
         roce_read_learn_pmtu(e, f, pkt->payload_len, 0);
 
     if (!rq->have) {
+        struct roce_flow_cold *c = roce_flow_cold(f);
+        struct req_state *rc = &c->req;
         rq->have = 1;
-        rq->first_psn = pkt->psn;
-        f->report.have_psn = 1;
-        f->report.first_psn = pkt->psn;
-        if (rq->cm_start_valid) {
-            int32_t d = roce_psn_diff(pkt->psn, rq->cm_start_psn);
+        rc->first_psn = pkt->psn;
+        c->report.have_psn = 1;
+        c->report.first_psn = pkt->psn;
+        if (rc->cm_start_valid) {
+            int32_t d = roce_psn_diff(pkt->psn, rc->cm_start_psn);
             v->expected_valid = 1;
-            v->expected_psn = rq->cm_start_psn;
+            v->expected_psn = rc->cm_start_psn;
             if (d > 0)
                 gap(e, f, v, (uint32_t)d);
         }
         new_request(e, f, pkt, v->frame, v->ts_ns);
-        f->report.last_psn = rq->highest;
         return;
     }
 
@@ -334,13 +346,14 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
             v->expected_psn = pkt->psn;
         } else if (d > 0) {
             gap(e, f, v, (uint32_t)d);
-            if (rq->ack_ahead) /* a response before it already acknowledged them */
-                roce_caploss_ack(e, f, rq->ack_ahead_psn, rq->ack_ahead_by);
+            if (rq->ack_ahead) { /* a response before it already acknowledged them */
+                const struct req_state *rc = &roce_flow_cold(f)->req;
+                roce_caploss_ack(e, f, rc->ack_ahead_psn, rc->ack_ahead_by);
+            }
         }
         if (rq->ack_ahead)
             after_response(e, f, pkt, v);
         new_request(e, f, pkt, v->frame, v->ts_ns);
-        f->report.last_psn = rq->highest;
         return;
     }
 
@@ -351,7 +364,7 @@ void roce_seq_request(struct roce_engine *e, struct roce_flow *f, const struct r
         /* a non-READ request on a PSN an earlier READ occupies */
         v->flags |= ROCE_V_PSN_REUSE;
         v->reuse_frame = r->frame;
-        f->report.psn_reuse++;
+        roce_flow_cold(f)->report.psn_reuse++;
         e->totals.psn_reuse++;
         return;
     }
@@ -392,13 +405,14 @@ static struct roce_flow *pair_by_psn(struct roce_engine *e, struct roce_flow *y,
     for (unsigned v = 0; v < 2 && versions[v] != 0; v++)
         for (struct roce_flow *x = roce_flow_pair_first(t, y->key.dst, y->key.src, versions[v]);
              x != NULL && !x->peer && seen < PAIR_MAX_CANDIDATES; x = roce_flow_pair_next(t, x)) {
-            const struct req_state *rq = &x->req;
+            const struct req_hot *rq = &x->req;
+            const struct req_state *rc = &roce_flow_cold(x)->req;
             seen++;
             if (x == y || !rq->have ||
                 (x->transport != ROCE_TRANSPORT_RC && x->transport != ROCE_TRANSPORT_XRC))
                 continue;
-            int32_t reach = roce_psn_diff(rq->highest, rq->first_psn);
-            int32_t pos = roce_psn_diff(psn, rq->first_psn);
+            int32_t reach = roce_psn_diff(rq->highest, rc->first_psn);
+            int32_t pos = roce_psn_diff(psn, rc->first_psn);
             if (rq->read_pending)
                 reach += PAIR_READ_REACH;
             if (pos >= 0 && pos <= reach) {
@@ -412,21 +426,42 @@ static struct roce_flow *pair_by_psn(struct roce_engine *e, struct roce_flow *y,
     return found;
 }
 
+void roce_seq_ack_fold(struct roce_engine *e, struct roce_flow *f)
+{
+    struct roce_flow_cold *c = roce_flow_cold(f);
+    for (unsigned i = 0; i < c->ack_batched; i++)
+        if (roce_lat_add(&c->ack_lat, c->ack_batch[i]) != 0)
+            e->alloc_failures++;
+    c->ack_batched = 0;
+}
+
 static void ack_latency(struct roce_engine *e, struct roce_flow *x, uint32_t psn, int64_t ts,
                         uint64_t frame)
 {
-    struct req_state *rq = &x->req;
+    struct req_hot *rq = &x->req;
+    struct req_state *rc = &roce_flow_cold(x)->req;
     while (rq->ack_n > 0) {
-        struct ackreq_rec *a = &rq->ackreq[rq->ack_head];
+        struct ackreq_rec *a = &rc->ackreq[rc->ack_head];
         if (roce_psn_after(a->psn, psn))
             break;
         if (ts == a->ts) /* a latency the clock cannot show */
             roce_evidence_add_capture(&e->totals.capture_frames, ROCE_FAULT_TIMESTAMPS, frame);
-        if (roce_lat_add(&x->ack_lat, ts - a->ts) != 0)
+        /* once the flow's distribution is a histogram (no allocation can
+         * fail any more), it takes its samples in batches: one line written
+         * a sample instead of one of its 2.5 KB of counters */
+        struct roce_flow_cold *c = roce_flow_cold(x);
+        if (!rq->lat_batch && c->ack_lat.hist != NULL)
+            rq->lat_batch = 1;
+        if (rq->lat_batch) {
+            c->ack_batch[c->ack_batched++] = ts - a->ts;
+            if (c->ack_batched == ACK_BATCH)
+                roce_seq_ack_fold(e, x);
+        } else if (roce_lat_add(&c->ack_lat, ts - a->ts) != 0) {
             e->alloc_failures++;
+        }
         if (roce_lat_add(&e->ack_lat, ts - a->ts) != 0)
             e->alloc_failures++;
-        rq->ack_head = (uint8_t)((rq->ack_head + 1) % ACKREQ_RING);
+        rc->ack_head = (uint8_t)((rc->ack_head + 1) % ACKREQ_RING);
         rq->ack_n--;
     }
 }
@@ -435,15 +470,16 @@ static void ack_latency(struct roce_engine *e, struct roce_flow *x, uint32_t psn
  * acknowledges may still come (a response captured before its request). */
 static void ack_ahead(struct roce_flow *x, uint32_t psn, uint64_t frame)
 {
-    struct req_state *rq = &x->req;
+    struct req_hot *rq = &x->req;
+    struct req_state *rc = &roce_flow_cold(x)->req;
     if (!rq->have || rq->read_pending || !roce_psn_after(psn, rq->highest) ||
-        (rq->ack_ahead && !roce_psn_after(psn, rq->ack_ahead_psn)))
+        (rq->ack_ahead && !roce_psn_after(psn, rc->ack_ahead_psn)))
         return;
     if (!rq->ack_ahead)
-        rq->ack_ahead_frame = frame; /* the first response that ran ahead, until counted */
-    rq->ack_ahead_by = frame;        /* the latest */
+        rc->ack_ahead_frame = frame; /* the first response that ran ahead, until counted */
+    rc->ack_ahead_by = frame;        /* the latest */
     rq->ack_ahead = 1;
-    rq->ack_ahead_psn = psn;
+    rc->ack_ahead_psn = psn;
 }
 
 /* A NAK for the requests of x, or, while y is unpaired, kept on y until it is. */
@@ -455,13 +491,13 @@ static void record_nak(struct roce_engine *e, struct roce_flow *x, struct roce_f
         nak_generation(e, x, &n, v);
         roce_caploss_nak(e, x, psn, v->frame, type == ROCE_TRIGGER_RNR);
     }
-    nak_push(e, x != NULL ? &x->req.naks : &y->orphan_naks, &n);
+    nak_push(e, x != NULL ? &roce_flow_cold(x)->req.naks : &roce_flow_cold(y)->orphan_naks, &n);
     roce_cur_expect(e, v->ts_ns + e->cfg.nak_horizon_ns);
 }
 
 static void count_nak(struct roce_engine *e, struct roce_flow *y, unsigned type, unsigned value)
 {
-    struct roce_nak_counts *fc = &y->report.naks, *tc = &e->totals.naks;
+    struct roce_nak_counts *fc = &roce_flow_cold(y)->report.naks, *tc = &e->totals.naks;
     if (type == ROCE_AETH_RNR_NAK) {
         fc->rnr++;
         tc->rnr++;

@@ -23,5 +23,9 @@ void roce_seq_reset(struct roce_engine *e, struct roce_flow *f);
 void roce_seq_adopt_naks(struct roce_engine *e, struct roce_flow *a, struct roce_flow *b);
 /* Settle the verdicts still waiting on the NAKs of a ring, and empty it. */
 void roce_seq_drop_naks(struct roce_engine *e, struct nak_ring *ring);
+/* Add f's batched ACK latency samples to its distribution (ack_lat): done
+ * before anything reads it. A sample that finds no memory is counted in
+ * alloc_failures, as when it is added. */
+void roce_seq_ack_fold(struct roce_engine *e, struct roce_flow *f);
 
 #endif

@@ -126,9 +126,8 @@ static int innocent(const struct roce_engine *e, const struct pause_rec *p,
 
 void roce_victims_request(struct roce_engine *e, struct roce_flow *f, uint64_t frame, int64_t ts)
 {
-    int64_t prev = f->req.last_req_ts;
-    unsigned prio = f->report.priority;
-    f->req.last_req_ts = ts;
+    int64_t prev = roce_flow_last_req_ts(f); /* the request before this one */
+    unsigned prio = roce_flow_cold(f)->report.priority;
     if (prev == 0 || prio >= ROCE_PFC_PRIORITIES ||
         (e->pause_last_start[prio] <= prev && e->pause_last_start[ROCE_PFC_PRIORITIES] <= prev))
         return;
@@ -143,7 +142,8 @@ void roce_victims_request(struct roce_engine *e, struct roce_flow *f, uint64_t f
             oldest = p->start;
         if ((p->prio != prio && p->prio != ROCE_PFC_PRIORITIES) || p->start <= prev ||
             p->start > ts || p->start - prev > e->cfg.victim_window_ns || p->end > ts ||
-            ts - p->end > e->cfg.victim_window_ns || (p->mac != 0 && p->mac == f->mac_slot))
+            ts - p->end > e->cfg.victim_window_ns ||
+            (p->mac != 0 && p->mac == roce_flow_cold(f)->mac_slot))
             continue; /* a MAC's pause stops what is sent to it, not what it sends */
         if (best == NULL || p->start < best->start)
             best = p;
@@ -153,7 +153,7 @@ void roce_victims_request(struct roce_engine *e, struct roce_flow *f, uint64_t f
             e->totals.victims_untracked++; /* the pauses of its gap left the ring */
         return;
     }
-    struct roce_flow_report *r = &f->report;
+    struct roce_flow_report *r = &roce_flow_cold(f)->report;
     const int hol = innocent(e, best, f->key.dst);
     r->pause_stalls++;
     r->pause_stall_ns += ts - prev;

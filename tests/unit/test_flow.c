@@ -10,8 +10,10 @@
  * tu_check_flow_table() checks the pairs after every frame here, and the
  * suite is meant to run in the sanitizer build too.
  */
+#include <stdint.h>
 #include <string.h>
 
+#include "roce_flow.h"
 #include "test_harness.h"
 #include "test_util.h"
 
@@ -319,6 +321,90 @@ static void test_random_traffic_small_table(void)
     tu_eng_done(&t);
 }
 
+/* ---- the two records of a flow (roce_flow.h), through the table alone ---- */
+
+static void no_created(void *ctx, struct roce_flow *f, uint64_t frame, int64_t ts)
+{
+    (void)ctx, (void)f, (void)frame, (void)ts;
+}
+static void no_paired(void *ctx, struct roce_flow *a, struct roce_flow *b)
+{
+    (void)ctx, (void)a, (void)b;
+}
+static void no_flow(void *ctx, struct roce_flow *f)
+{
+    (void)ctx, (void)f;
+}
+
+static const struct roce_flow_hooks bare_hooks = {no_created, no_paired, no_flow, no_flow, NULL};
+
+static struct roce_flow *flow_of_qp(struct roce_flow_table *t, uint32_t qp)
+{
+    struct roce_flow_key k;
+    memset(&k, 0, sizeof k);
+    k.dqpn = qp;
+    k.version = ROCE_VERSION_2;
+    return roce_flow_get(t, &k, qp, 0);
+}
+
+/* Every flow's cold record is its own, 64-byte aligned, after the hot
+ * records of its chunk, and stays where it is: over two chunks. */
+static void test_cold_records_apart(void)
+{
+    enum { N = ROCE_FLOW_CHUNK + 3 };
+    static struct roce_flow *f[N];
+    struct roce_flow_table t;
+    CU_ASSERT_EQUAL_FATAL(roce_flow_table_init(&t, N, &bare_hooks), 0);
+    CU_ASSERT_EQUAL(sizeof(struct roce_flow), 128u);
+    for (uint32_t i = 0; i < N; i++) {
+        f[i] = flow_of_qp(&t, i + 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f[i]);
+        roce_flow_cold(f[i])->older = i + 1; /* a mark of its own */
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        const char *hot = (const char *)f[i];
+        const char *cold = (const char *)roce_flow_cold(f[i]);
+        CU_ASSERT_EQUAL((uintptr_t)cold % ROCE_FLOW_ALIGN, 0);
+        CU_ASSERT(cold >=
+                  hot + (ROCE_FLOW_CHUNK - (i % ROCE_FLOW_CHUNK)) * sizeof(struct roce_flow));
+        CU_ASSERT_EQUAL(roce_flow_cold(f[i])->older, i + 1);
+        CU_ASSERT_EQUAL(f[i]->key.dqpn, i + 1); /* no cold record wrote over a hot one */
+        CU_ASSERT_PTR_EQUAL(flow_of_qp(&t, i + 1), f[i]);
+    }
+    roce_flow_table_free(&t);
+}
+
+/* The hot 32-bit counters carry into the cold record: the whole count is
+ * exact past 2^32; an opcode's run folds into the cold counts when the
+ * opcode changes and when the run is full. */
+static void test_hot_counters_carry(void)
+{
+    struct roce_flow_table t;
+    CU_ASSERT_EQUAL_FATAL(roce_flow_table_init(&t, 8, &bare_hooks), 0);
+    struct roce_flow *f = flow_of_qp(&t, 7);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    uint64_t want = 0;
+    const uint32_t steps[] = {UINT32_MAX, 1, 65535, UINT32_MAX - 3, 9000, UINT32_MAX};
+    for (unsigned i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        if (roce_flow_add32(&f->bytes_lo, steps[i]))
+            roce_flow_cold(f)->bytes_hi++;
+        want += steps[i];
+        CU_ASSERT_EQUAL(roce_flow_bytes(f), want);
+    }
+    CU_ASSERT_EQUAL(roce_flow_cold(f)->bytes_hi, want >> 32);
+
+    for (unsigned i = 0; i < 70000; i++) /* longer than a run holds */
+        roce_flow_count_op(f, 6);
+    roce_flow_count_op(f, 7);
+    roce_flow_count_op(f, 6);
+    const struct roce_flow_cold *c = roce_flow_cold(f);
+    CU_ASSERT_EQUAL(c->op_counts[6], 70000);
+    CU_ASSERT_EQUAL(c->op_counts[7], 1);
+    CU_ASSERT_EQUAL(f->op_last, 6);
+    CU_ASSERT_EQUAL(f->op_run, 1); /* the last, still in the hot record */
+    roce_flow_table_free(&t);
+}
+
 static const struct tu_test tests[] = {
     {"max_flows_bound", test_max_flows_bound},
     {"least_recently_active_evicted", test_least_recently_active_evicted},
@@ -328,6 +414,8 @@ static const struct tu_test tests[] = {
     {"evicted_flow_with_pending_state", test_evicted_flow_with_pending_state},
     {"idle_flows_retired", test_idle_flows_retired},
     {"random_traffic_small_table", test_random_traffic_small_table},
+    {"cold_records_apart", test_cold_records_apart},
+    {"hot_counters_carry", test_hot_counters_carry},
     TU_END,
 };
 

@@ -826,6 +826,46 @@ static void test_ack_latency(void)
     tu_eng_done(&t);
 }
 
+/* Past its 32 exact samples a flow's ACK latencies go into its histogram a
+ * batch at a time (roce_flow.h): whatever reads the flow's distribution
+ * (its report, roce_engine_flow_latency) sees every sample so far, as the
+ * totals' distribution, which takes each at once. */
+static void test_ack_latency_batched(void)
+{
+    struct tu_eng t;
+    struct tu_conn c;
+    struct roce_flow_report r;
+    struct roce_flow_key k;
+    tu_setup(&t, &c, NULL);
+    c.req.ackreq = 1;
+    for (uint32_t i = 1; i <= 50; i++) {
+        int64_t sent = t.now;
+        tu_send(&t, &c, i);
+        t.now = sent + (int64_t)i * 1000; /* i us */
+        tu_ack(&t, &c, i, ACK_OK);
+        if (i == 1) {
+            CU_ASSERT_TRUE_FATAL(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &r));
+            k = r.key;
+        }
+        if (i == 45) { /* 33 added at once (the 33rd makes the histogram), 12 batched: 7
+                          added, 5 waiting */
+            const struct roce_lat *l = roce_engine_flow_latency(t.e, &k, 0, ROCE_LATENCY_ACK);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+            CU_ASSERT_EQUAL(l->count, 45);
+            CU_ASSERT_EQUAL(l->max, 45000);
+        }
+    }
+    CU_ASSERT_TRUE(tu_flow(&t, TU_IP_A, TU_IP_B, TU_QB, &r));
+    const struct roce_totals *tt = tu_totals(&t);
+    CU_ASSERT_EQUAL(r.ack_latency.count, 50);
+    CU_ASSERT_EQUAL(r.ack_latency.min, 1000);
+    CU_ASSERT_EQUAL(r.ack_latency.max, 50000);
+    CU_ASSERT_EQUAL(r.ack_latency.p50, tt->ack_latency.p50);
+    CU_ASSERT_EQUAL(r.ack_latency.p99, tt->ack_latency.p99);
+    CU_ASSERT_EQUAL(tt->ack_latency.count, 50);
+    tu_eng_done(&t);
+}
+
 /* Karn's rule (ANALYSIS.md "NAKs and ACKs"): once a request is resent, the requests outstanding
  * give no sample (their ACK may answer either copy); requests sent after it do. */
 static void test_ack_latency_karn(void)
@@ -915,6 +955,7 @@ static const struct tu_test seq_tests[] = {
     {"pairing_after_many_ties", test_pairing_after_many_ties},
     {"pairing_needs_psn_in_range", test_pairing_needs_psn_in_range},
     {"ack_latency", test_ack_latency},
+    {"ack_latency_batched", test_ack_latency_batched},
     {"ack_latency_karn", test_ack_latency_karn},
     {"ack_latency_eight_waiting", test_ack_latency_eight_waiting},
     TU_END,

@@ -65,11 +65,11 @@ MUTANTS = [
     ("seq-new-request-keeps-episode", E + "roce_seq.c", "    rq->in_episode = 0;\n", "",
      "a new request does not end the episode"),
     ("seq-episode-psn-back", E + "roce_seq.c",
-     "if (!rq->in_episode || !roce_psn_after(pkt->psn, rq->last_retx_psn))",
+     "if (!rq->in_episode || !roce_psn_after(pkt->psn, rc->last_retx_psn))",
      "if (!rq->in_episode)", "moving back inside an episode starts no new one"),
     ("seq-episode-same-psn-continues", E + "roce_seq.c",
-     "if (!rq->in_episode || !roce_psn_after(pkt->psn, rq->last_retx_psn))",
-     "if (!rq->in_episode || roce_psn_after(rq->last_retx_psn, pkt->psn))",
+     "if (!rq->in_episode || !roce_psn_after(pkt->psn, rc->last_retx_psn))",
+     "if (!rq->in_episode || roce_psn_after(rc->last_retx_psn, pkt->psn))",
      "a second resend of the same PSN continues the episode"),
     ("seq-karn", E + "roce_seq.c", "    rq->ack_n = 0; /* Karn: outstanding requests are ambiguous now */\n",
      "", "Karn's rule dropped: samples across a resend"),
@@ -80,18 +80,18 @@ MUTANTS = [
     ("seq-nak-horizon-exclusive", E + "roce_seq.c", "ts - n->ts <= e->cfg.nak_horizon_ns",
      "ts - n->ts < e->cfg.nak_horizon_ns", "the NAK horizon excludes its end"),
     ("seq-nak-oldest-first", E + "roce_seq.c",
-     "rq->naks.recs[(rq->naks.head + NAK_RING - i) % NAK_RING]",
-     "rq->naks.recs[(rq->naks.head + NAK_RING - rq->naks.count + i - 1) % NAK_RING]",
+     "rc->naks.recs[(rc->naks.head + NAK_RING - i) % NAK_RING]",
+     "rc->naks.recs[(rc->naks.head + NAK_RING - rc->naks.count + i - 1) % NAK_RING]",
      "the oldest matching NAK is named, not the newest"),
     ("seq-nak-any-type", E + "roce_seq.c", "!n->used && n->type == type && n->psn == psn",
      "!n->used && n->psn == psn", "an RNR NAK counts as a PSN sequence error NAK"),
     ("seq-nak-any-psn", E + "roce_seq.c", "!n->used && n->type == type && n->psn == psn",
      "!n->used && n->type == type", "a NAK for another PSN triggers"),
     ("seq-rnr-before-nak", E + "roce_seq.c",
-     "find_nak(e, rq, psn, ROCE_TRIGGER_NAK, v->ts_ns);\n\n    if (nak == NULL)\n"
-     "        nak = find_nak(e, rq, psn, ROCE_TRIGGER_RNR, v->ts_ns);",
-     "find_nak(e, rq, psn, ROCE_TRIGGER_RNR, v->ts_ns);\n\n    if (nak == NULL)\n"
-     "        nak = find_nak(e, rq, psn, ROCE_TRIGGER_NAK, v->ts_ns);",
+     "find_nak(e, rc, psn, ROCE_TRIGGER_NAK, v->ts_ns);\n\n    if (nak == NULL)\n"
+     "        nak = find_nak(e, rc, psn, ROCE_TRIGGER_RNR, v->ts_ns);",
+     "find_nak(e, rc, psn, ROCE_TRIGGER_RNR, v->ts_ns);\n\n    if (nak == NULL)\n"
+     "        nak = find_nak(e, rc, psn, ROCE_TRIGGER_NAK, v->ts_ns);",
      "trigger order: rnr before nak"),
     ("seq-implied-before-nak", E + "roce_seq.c", "    if (nak != NULL) {\n        trig = nak->type;",
      "    struct read_span *ri = (pkt->op->flags & ROCE_OPF_READ_REQ) ? roce_read_covering(f, psn)"
@@ -99,7 +99,7 @@ MUTANTS = [
      "    if (nak != NULL) {\n        trig = nak->type;", "trigger order: implied before nak"),
     ("seq-spend-all-psns", E + "roce_seq.c", "if (n->used || n->psn != psn)", "if (n->used)",
      "an episode spends the NAKs of every PSN"),
-    ("seq-spend-named-only", E + "roce_seq.c", "        consume_naks(e, rq, psn, v->frame);\n",
+    ("seq-spend-named-only", E + "roce_seq.c", "        consume_naks(e, rc, psn, v->frame);\n",
      "        (void)consume_naks;\n        nak->used = 1;\n"
      "        struct roce_verdict *nv = roce_vq_get(e, nak->vq_seq, nak->frame);\n"
      "        if (nv != NULL) {\n            nv->flags |= ROCE_V_NAK_RESENT;\n"
@@ -114,8 +114,8 @@ MUTANTS = [
     ("seq-nak-code-4-reserved", E + "roce_seq.c", "} else if (value < ROCE_NAK_CODES) {",
      "} else if (value < ROCE_NAK_CODES - 1) {", "NAK code 4 counted as reserved"),
     ("seq-orphan-naks-dropped", E + "roce_seq.c",
-     "nak_push(e, x != NULL ? &x->req.naks : &y->orphan_naks, &n);",
-     "if (x != NULL)\n        nak_push(e, &x->req.naks, &n);",
+     "nak_push(e, x != NULL ? &roce_flow_cold(x)->req.naks : &roce_flow_cold(y)->orphan_naks, &n);",
+     "if (x != NULL)\n        nak_push(e, &roce_flow_cold(x)->req.naks, &n);",
      "NAKs seen before pairing are dropped"),
     ("seq-pair-tie-first-wins", E + "roce_seq.c",
      "                if (found != NULL)\n                    return NULL; /* a tie: stays unpaired */\n",
@@ -143,8 +143,12 @@ MUTANTS = [
      "    if (pkt->op->flags & (ROCE_OPF_FIRST | ROCE_OPF_MIDDLE))\n"
      "        roce_read_learn_pmtu(e, x, pkt->payload_len, 1);\n", "",
      "PMTU not learned from READ responses"),
-    ("read-pmtu-keep-smallest", E + "roce_read.c", "(exact ? f->pmtu == pmtu : f->pmtu >= pmtu)",
-     "(exact ? f->pmtu == pmtu : f->pmtu <= pmtu)", "request payloads keep the smallest PMTU"),
+    ("read-pmtu-keep-smallest", E + "roce_read.c", "(exact ? hint == pmtu : hint >= pmtu))\n        return;\n"
+     "    const struct roce_flow_cold *c = roce_flow_cold(f);\n"
+     "    if (c->pmtu_learned && (exact ? c->pmtu == pmtu : c->pmtu >= pmtu)",
+     "(exact ? hint == pmtu : hint <= pmtu))\n        return;\n"
+     "    const struct roce_flow_cold *c = roce_flow_cold(f);\n"
+     "    if (c->pmtu_learned && (exact ? c->pmtu == pmtu : c->pmtu <= pmtu)", "request payloads keep the smallest PMTU"),
     ("read-last-no-span", E + "roce_read.c",
      "if ((pkt->op->flags & (ROCE_OPF_LAST | ROCE_OPF_ONLY)) && r->span_state != ROCE_SPAN_KNOWN)",
      "if (0)", "the last READ response does not fix the span"),
@@ -171,11 +175,11 @@ MUTANTS = [
      "a CNP exactly a window after its mark does not match"),
     ("ecn-expire-window-exclusive", E + "roce_ecn.c", "(now - c->ts <= w || (n != NULL",
      "(now - c->ts < w || (n != NULL", "a mark expires at its window's end"),
-    ("ecn-covered-exclusive", E + "roce_ecn.c", "v->ts_ns - f->last_cnp_ts <= e->cfg.cnp_window_ns",
-     "v->ts_ns - f->last_cnp_ts < e->cfg.cnp_window_ns",
+    ("ecn-covered-exclusive", E + "roce_ecn.c", "v->ts_ns - fc->last_cnp_ts <= e->cfg.cnp_window_ns",
+     "v->ts_ns - fc->last_cnp_ts < e->cfg.cnp_window_ns",
      "a mark exactly a window after a CNP is not covered by it"),
-    ("ecn-not-covered", E + "roce_ecn.c", "if (f->have_cnp && v->ts_ns - f->last_cnp_ts",
-     "if (0 && v->ts_ns - f->last_cnp_ts", "a mark after a CNP is never covered by it"),
+    ("ecn-not-covered", E + "roce_ecn.c", "if (fc->have_cnp && v->ts_ns - fc->last_cnp_ts",
+     "if (0 && v->ts_ns - fc->last_cnp_ts", "a mark after a CNP is never covered by it"),
     ("ecn-no-coalescing", E + "roce_ecn.c", "if (age <= w && (matched == NULL || !c->answered)) {",
      "if (age <= w && matched == NULL) {", "one CNP answers one mark only"),
     ("ecn-no-fallback", E + "roce_ecn.c",

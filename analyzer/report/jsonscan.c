@@ -286,7 +286,7 @@ static int number_value(struct roce_jscan *s, json_object **out)
     if (s->buf[p] == '-')
         neg = 1, p++;
     if (!is_digit(s, p))
-        return s->pos = p, roce_jscan_fail(s, "not a JSON number: no digit");
+        return s->pos = p, expected(s, "not a JSON number: no digit");
     if (s->buf[p] == '0' && is_digit(s, p + 1))
         return s->pos = p, roce_jscan_fail(s, "not a JSON number: a leading zero");
     for (; is_digit(s, p); p++) {
@@ -297,8 +297,7 @@ static int number_value(struct roce_jscan *s, json_object **out)
     if (p < s->len && s->buf[p] == '.') {
         integer = 0;
         if (!is_digit(s, ++p))
-            return s->pos = p,
-                   roce_jscan_fail(s, "not a JSON number: no digit after the decimal point");
+            return s->pos = p, expected(s, "not a JSON number: no digit after the decimal point");
         while (is_digit(s, p))
             p++;
     }
@@ -306,7 +305,7 @@ static int number_value(struct roce_jscan *s, json_object **out)
         integer = 0;
         p += p + 1 < s->len && (s->buf[p + 1] == '+' || s->buf[p + 1] == '-') ? 2 : 1;
         if (!is_digit(s, p))
-            return s->pos = p, roce_jscan_fail(s, "not a JSON number: no digit in the exponent");
+            return s->pos = p, expected(s, "not a JSON number: no digit in the exponent");
         while (is_digit(s, p))
             p++;
     }
@@ -340,8 +339,10 @@ static int literal_value(struct roce_jscan *s, json_object **out)
 {
     static const char *const words[] = {"true", "false", "null"};
     for (unsigned i = 0; i < sizeof words / sizeof words[0]; i++) {
-        size_t n = strlen(words[i]);
-        if (s->len - s->pos < n || memcmp(s->buf + s->pos, words[i], n) != 0)
+        size_t n = strlen(words[i]), left = s->len - s->pos;
+        if (left < n && memcmp(s->buf + s->pos, words[i], left) == 0)
+            return s->pos = s->len, cut_short(s); /* "nu" at the end of a cut report */
+        if (left < n || memcmp(s->buf + s->pos, words[i], n) != 0)
             continue;
         s->pos += n;
         if (out == NULL || i == 2) /* null is NULL */

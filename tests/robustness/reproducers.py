@@ -182,6 +182,20 @@ def report_cut_overread(tool, tmp, captures):
                       re.escape(f"(offset {size})"))
     if bad or r.status != 1 or not want.search(r.stderr):
         return f"exit {r.status}, want 1 and `{want.pattern}`: {bad or r.stderr[:300]}"
+    # cut inside a literal, after a decimal point, inside a string and after a
+    # key: each the report cut short at its end, whatever token the cut falls in
+    cuts = {"in null": doc.find(b"null", flows) + 2, "after a point": doc.find(b".", flows) + 1,
+            "in a string": doc.find(b'"', flows) + 3, "after a key": doc.find(b'":', flows) + 2}
+    for what, at in cuts.items():
+        if at < flows:
+            return f"the report has no place to cut {what}"
+        with open(path, "wb") as f:
+            f.write(doc[:at])
+        r = checks.run([tool, "merge", path], TIMEOUT_S)
+        want = re.compile(re.escape(f"rocescope: {path}: ") + r"(\S+: )?the report is cut short " +
+                          re.escape(f"(offset {at})"))
+        if checks.sanitizer_report(r.stderr) or r.status != 1 or not want.search(r.stderr):
+            return f"cut {what} at {at}: exit {r.status}: {r.stderr[:300]}"
     return None
 
 

@@ -39,12 +39,28 @@ case "${1:-}" in
     ;;
 esac
 
+# The sanitizer build is made while the normal build's tests run, at the
+# lowest priority: it takes the processor time they leave idle (their waits
+# on live captures and browsers, the GUI test that runs alone, the last
+# test's tail) instead of a minute of its own after them.
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DROCESCOPE_SANITIZE=ON \
+      -DROCESCOPE_DISSECTOR=AUTO >/dev/null
+ASAN_LOG=build-asan/build.log
+nice -n 19 cmake --build build-asan -j"$JOBS" >"$ASAN_LOG" 2>&1 &
+ASAN_BUILD=$!
+trap 'kill "$ASAN_BUILD" 2>/dev/null || true' EXIT
+
 # shellcheck disable=SC2086 # TIER is two words
 ctest --test-dir build --output-on-failure -j"$JOBS" $TIER
 
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DROCESCOPE_SANITIZE=ON \
-      -DROCESCOPE_DISSECTOR=AUTO >/dev/null
-cmake --build build-asan -j"$JOBS"
+if ! wait "$ASAN_BUILD"; then
+    tail -n 60 "$ASAN_LOG"
+    echo "the sanitizer build failed (all of its output: $ASAN_LOG)" >&2
+    exit 1
+fi
+trap - EXIT
+echo "sanitizer build: $(tail -n 1 "$ASAN_LOG")"
+# shellcheck disable=SC2086 # TIER is two words
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j"$JOBS" -L 'unit|fuzz|robustness|sanitized' $TIER
 

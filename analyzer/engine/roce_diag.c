@@ -261,7 +261,7 @@ static const struct roce_diag_flow *peer_of(struct peers *p, struct cands *cs,
         return NULL;
     if (!p->made) {
         p->made = 1;
-        if (roce_keymap_build(&p->m, in->flows, in->n_flows, diag_flow_key, NULL) != 0)
+        if (roce_keymap_build(&p->m, in->flows, in->n_flows, diag_flow_key) != 0)
             cs->oom = 1;
     }
     size_t at = roce_keymap_find(&p->m, df->peer);

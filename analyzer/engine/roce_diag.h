@@ -147,6 +147,9 @@ struct roce_diag_subject;
  * its own), ended by a NULL key. */
 const struct roce_diag_figure *roce_diag_figures_of(unsigned kind,
                                                     const struct roce_diag_subject *s);
+/* Nonzero when the subjects of kind are flows (a flow or a connection):
+ * the ones a report's ranking places first and a bound may leave unlisted. */
+int roce_diag_kind_names_flow(unsigned kind);
 /* Shorthands of the row. */
 const char *roce_diag_kind_name(unsigned kind);
 unsigned roce_diag_kind_severity(unsigned kind);

@@ -46,17 +46,11 @@ int roce_diag_cmp_worst(const void *pa, const void *pb)
     return c;
 }
 
-/* ---- the bound: each finding's worst cs->limit subjects ---- */
-
-/* Nonzero for the kinds the bound applies to: those whose subjects are
- * flows (one each). A host, a priority, a path, a receiver or a fault of
- * the capture are few, and some are found once per flow and joined after
- * (lossy_priority): all listed. */
-static int bounded(unsigned kind)
-{
-    unsigned subject = roce_diag_kind(kind)->subject;
-    return subject == ROCE_SUBJ_FLOW || subject == ROCE_SUBJ_CONNECTION;
-}
+/* ---- the bound: each finding's worst cs->limit subjects ----
+ *
+ * It applies to the kinds whose subjects are flows (one each). A host, a
+ * priority, a path, a receiver or a fault of the capture are few, and some
+ * are found once per flow and joined after (lossy_priority): all listed. */
 
 /* Nonzero when kept candidate a is listed after kept candidate b (a is
  * the less bad): the heap's order, the least bad on top. */
@@ -99,7 +93,7 @@ void roce_diag_cands_settle(struct cands *cs)
     const size_t last = cs->n - 1;
     struct cand *x = &cs->c[last];
     struct cand_bound *b = &cs->bound[x->kind][x->cause];
-    if (!bounded(x->kind))
+    if (!roce_diag_kind_names_flow(x->kind))
         return;
     if (b->n < cs->limit) { /* room: kept; a heap once full */
         if (b->heap == NULL && (b->heap = malloc(cs->limit * sizeof *b->heap)) == NULL) {
@@ -129,7 +123,7 @@ int roce_diag_cand_unlisted(struct cands *cs, unsigned kind, unsigned cause,
 {
     roce_diag_cands_settle(cs);
     const struct cand_bound *b = &cs->bound[kind][cause];
-    if (cs->limit == 0 || !bounded(kind) || b->n < cs->limit)
+    if (cs->limit == 0 || !roce_diag_kind_names_flow(kind) || b->n < cs->limit)
         return 0;
     const struct roce_diag_subject *top = &cs->c[b->heap[0]].s;
     uint64_t first = UINT64_MAX; /* as the candidate's frames would be joined */

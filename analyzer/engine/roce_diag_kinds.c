@@ -175,3 +175,9 @@ const char *roce_capture_fault_name(unsigned fault)
 {
     return fault < ROCE_FAULTS ? fault_names[fault] : "unknown";
 }
+
+int roce_diag_kind_names_flow(unsigned kind)
+{
+    unsigned subject = roce_diag_kind(kind)->subject;
+    return subject == ROCE_SUBJ_FLOW || subject == ROCE_SUBJ_CONNECTION;
+}

@@ -13,8 +13,7 @@ static int same_key(uint32_t val, const void *key, const void *ctx)
     return memcmp(m->key_of(m->array, val - 1), key, sizeof(struct roce_flow_key)) == 0;
 }
 
-int roce_keymap_build(struct roce_keymap *m, const void *array, size_t n, roce_key_of_fn key_of,
-                      roce_key_later_fn later)
+int roce_keymap_build(struct roce_keymap *m, const void *array, size_t n, roce_key_of_fn key_of)
 {
     m->array = array;
     m->key_of = key_of;
@@ -25,11 +24,9 @@ int roce_keymap_build(struct roce_keymap *m, const void *array, size_t n, roce_k
     }
     for (size_t i = 0; i < n; i++) {
         const struct roce_flow_key *k = key_of(array, i);
-        uint32_t h = roce_flow_key_hash(k), at = roce_index_find(&m->ix, h, same_key, k, m);
-        if (at != 0 && (later == NULL || !later(array, at - 1, i)))
-            continue;
-        if (at != 0)
-            roce_index_remove(&m->ix, h, at);
+        uint32_t h = roce_flow_key_hash(k);
+        if (roce_index_find(&m->ix, h, same_key, k, m) != 0)
+            continue; /* the first of a key stays */
         if (roce_index_insert(&m->ix, h, (uint32_t)(i + 1)) != 0) {
             roce_keymap_free(m);
             return -1;

@@ -16,8 +16,6 @@
 
 /* The key of item i of array. */
 typedef const struct roce_flow_key *(*roce_key_of_fn)(const void *array, size_t i);
-/* Nonzero when item b is to be found rather than item a of the same key. */
-typedef int (*roce_key_later_fn)(const void *array, size_t a, size_t b);
 
 struct roce_keymap {
     struct roce_index ix;
@@ -25,11 +23,10 @@ struct roce_keymap {
     roce_key_of_fn key_of;
 };
 
-/* Index the n items of array by key; of items with equal keys the one
- * later() prefers is found (the first when later is NULL). 0, or -1 when
- * out of memory (m then finds nothing and is freed as usual). */
-int roce_keymap_build(struct roce_keymap *m, const void *array, size_t n, roce_key_of_fn key_of,
-                      roce_key_later_fn later);
+/* Index the n items of array by key; of items with equal keys the first
+ * is found. 0, or -1 when out of memory (m then finds nothing and is freed
+ * as usual). */
+int roce_keymap_build(struct roce_keymap *m, const void *array, size_t n, roce_key_of_fn key_of);
 /* The item of key k, or SIZE_MAX when none. */
 size_t roce_keymap_find(const struct roce_keymap *m, const struct roce_flow_key *k);
 void roce_keymap_free(struct roce_keymap *m);

@@ -61,12 +61,10 @@ int roce_report_cmp_by_key(const void *a, const void *b)
     return c != 0 ? c : (x->id > y->id) - (x->id < y->id);
 }
 
-/* The place in by_key (n, by key then id) of the latest flow of key k, or
- * n when there is none. */
-static size_t by_key_at(const struct roce_flow_report *const *by_key, size_t n,
-                        const struct roce_flow_key *k)
+const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report *const *by_key,
+                                                  size_t n, const struct roce_flow_key *k)
 {
-    size_t lo = 0, hi = n, at = n;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (roce_report_cmp_key(&by_key[mid]->key, k) < 0)
@@ -74,23 +72,10 @@ static size_t by_key_at(const struct roce_flow_report *const *by_key, size_t n,
         else
             hi = mid;
     }
+    const struct roce_flow_report *f = NULL;
     for (; lo < n && roce_report_cmp_key(&by_key[lo]->key, k) == 0; lo++)
-        at = lo;
-    return at;
-}
-
-const struct roce_flow_report *roce_report_by_key(const struct roce_flow_report *const *by_key,
-                                                  size_t n, const struct roce_flow_key *k)
-{
-    size_t at = by_key_at(by_key, n, k);
-    return at < n ? by_key[at] : NULL;
-}
-
-/* Flow and connection subjects name a flow. */
-static int names_flow(const struct roce_diagnosis *d)
-{
-    unsigned sk = roce_diag_kind(d->kind)->subject;
-    return sk == ROCE_SUBJ_FLOW || sk == ROCE_SUBJ_CONNECTION;
+        f = by_key[lo];
+    return f;
 }
 
 static const struct roce_flow_key *named_key(const void *keys, size_t i)
@@ -109,7 +94,7 @@ static size_t place_named(const struct roce_flow_report *const *flows, size_t n,
 {
     size_t m = 0, k = 0;
     for (size_t i = 0; diag != NULL && i < diag->n; i++)
-        m += names_flow(&diag->d[i]) ? diag->d[i].n_subjects : 0;
+        m += roce_diag_kind_names_flow(diag->d[i].kind) ? diag->d[i].n_subjects : 0;
     if (m == 0)
         return 0;
     const struct roce_flow_key **named = malloc(m * sizeof *named);
@@ -122,9 +107,10 @@ static size_t place_named(const struct roce_flow_report *const *flows, size_t n,
     }
     m = 0;
     for (size_t i = 0; i < diag->n; i++)
-        for (size_t j = 0; names_flow(&diag->d[i]) && j < diag->d[i].n_subjects; j++)
+        for (size_t j = 0; roce_diag_kind_names_flow(diag->d[i].kind) && j < diag->d[i].n_subjects;
+             j++)
             named[m++] = &roce_diag_subject_at(diag, &diag->d[i], j)->flow;
-    if (roce_keymap_build(&map, named, m, named_key, NULL) != 0) {
+    if (roce_keymap_build(&map, named, m, named_key) != 0) {
         free(named);
         free(best);
         return ROCE_RANK_NOMEM;

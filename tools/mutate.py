@@ -209,6 +209,11 @@ MUTANTS = [
     ("ecn-forgotten-unanswered", E + "roce_ecn.c", "        ce_settle(e, c, NULL, SETTLE_DROPPED);",
      "        ce_settle(e, c, NULL, SETTLE_WINDOW);",
      "the marks of a flow that goes away count as unanswered"),
+    # ---- roce_incast.c: the receivers' table ----
+    ("incast-memo-unchecked", E + "roce_incast.c",
+     "    struct incast_rx *x = &in->rx[*memo];\n    if (x->used && memcmp(x->addr, addr, ROCE_ADDR_LEN) == 0)",
+     "    struct incast_rx *x = &in->rx[*memo];\n    if (x->used)",
+     "incast: a receiver found through the memo without checking its address"),
     # ---- roce_dcqcn.c, roce_reqlog.c: the DCQCN windows [t - W, t) and [t + D, t + D + W) ----
     ("dcqcn-after-end-inclusive", E + "roce_dcqcn.c", "ts >= ev->ts + d && ts < ev->ts + d + w",
      "ts >= ev->ts + d && ts <= ev->ts + d + w", "a request at t + D + W counts in the after window"),

@@ -26,8 +26,10 @@
  *
  * Memory: ROCE_INCAST_SETS x ROCE_INCAST_WAYS receivers of
  * ROCE_INCAST_SENDERS senders (about 400 KB), allocated at the first
- * request. Cost per request: the receiver's set (4 entries), its senders
- * (at most 32, the last one first).
+ * request. Cost per request: the entry where its receiver was last found
+ * (a memo by a cheap hash of the address), else the receiver's set (4
+ * entries, by the address's FNV-1a hash); its senders (at most 32, the last
+ * one first).
  */
 #include "roce_incast.h"
 
@@ -55,9 +57,19 @@ struct incast_rx {
     struct roce_incast_episode cur; /* the current or last episode */
 };
 
+#define INCAST_RX  (ROCE_INCAST_SETS * ROCE_INCAST_WAYS)
+#define MEMO_SLOTS 256 /* the memo of where an address was found */
+
+_Static_assert(INCAST_RX <= 256, "a memo slot names a receiver in a byte");
+
 struct roce_incast {
-    struct incast_rx rx[ROCE_INCAST_SETS * ROCE_INCAST_WAYS];
+    struct incast_rx rx[INCAST_RX];
     int owner[ROCE_INCAST_LISTED]; /* the rx of each record, -1: none tracked */
+    /* The receiver an address was last found at, by a cheap hash of the
+     * address: a hint, checked against the entry's address, so that a
+     * request does not hash its address byte by byte for the set (the
+     * same entry either way: an address is in one entry of its set). */
+    uint8_t memo[MEMO_SLOTS];
 };
 
 static unsigned set_of(const uint8_t addr[ROCE_ADDR_LEN])
@@ -65,13 +77,35 @@ static unsigned set_of(const uint8_t addr[ROCE_ADDR_LEN])
     return (roce_addr_hash(addr) >> 8) % ROCE_INCAST_SETS;
 }
 
-static struct incast_rx *find(const struct roce_incast *in, const uint8_t addr[ROCE_ADDR_LEN])
+static unsigned memo_slot(const uint8_t addr[ROCE_ADDR_LEN])
+{
+    uint64_t a, b;
+    memcpy(&a, addr, sizeof a);
+    memcpy(&b, addr + sizeof a, sizeof b);
+    return (unsigned)(((a ^ b) * 0x9E3779B97F4A7C15u) >> 56); /* Fibonacci hashing */
+}
+
+/* The entry of addr in its set, or NULL. */
+static struct incast_rx *find_in_set(const struct roce_incast *in,
+                                     const uint8_t addr[ROCE_ADDR_LEN])
 {
     struct incast_rx *set = (struct incast_rx *)&in->rx[set_of(addr) * ROCE_INCAST_WAYS];
     for (unsigned w = 0; w < ROCE_INCAST_WAYS; w++)
         if (set[w].used && memcmp(set[w].addr, addr, ROCE_ADDR_LEN) == 0)
             return &set[w];
     return NULL;
+}
+
+/* The same, through the memo first (and kept in it). */
+static struct incast_rx *find(struct roce_incast *in, const uint8_t addr[ROCE_ADDR_LEN])
+{
+    uint8_t *memo = &in->memo[memo_slot(addr)];
+    struct incast_rx *x = &in->rx[*memo];
+    if (x->used && memcmp(x->addr, addr, ROCE_ADDR_LEN) == 0)
+        return x;
+    if ((x = find_in_set(in, addr)) != NULL)
+        *memo = (uint8_t)(x - in->rx);
+    return x;
 }
 
 static int rec_of(const struct roce_totals *t, const uint8_t addr[ROCE_ADDR_LEN])
@@ -109,6 +143,7 @@ static struct incast_rx *receiver(struct roce_engine *e, const struct roce_flow_
     x->rec = rec_of(&e->totals, k->dst);
     if (x->rec >= 0)
         in->owner[x->rec] = (int)(x - in->rx);
+    in->memo[memo_slot(k->dst)] = (uint8_t)(x - in->rx);
     return x;
 }
 
@@ -404,7 +439,7 @@ void roce_incast_free(struct roce_engine *e)
 
 int roce_incast_peak(const struct roce_engine *e, const uint8_t addr[ROCE_ADDR_LEN], uint32_t *peak)
 {
-    const struct incast_rx *x = e->incast != NULL ? find(e->incast, addr) : NULL;
+    const struct incast_rx *x = e->incast != NULL ? find_in_set(e->incast, addr) : NULL;
     *peak = x != NULL ? x->peak : 0;
     return x != NULL;
 }
@@ -413,7 +448,7 @@ void roce_incast_each(const struct roce_engine *e,
                       void (*fn)(const uint8_t addr[ROCE_ADDR_LEN], uint32_t peak, void *ctx),
                       void *ctx)
 {
-    for (unsigned i = 0; e->incast != NULL && i < ROCE_INCAST_SETS * ROCE_INCAST_WAYS; i++)
+    for (unsigned i = 0; e->incast != NULL && i < INCAST_RX; i++)
         if (e->incast->rx[i].used)
             fn(e->incast->rx[i].addr, e->incast->rx[i].peak, ctx);
 }

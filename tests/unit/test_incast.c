@@ -10,6 +10,7 @@
 
 #include "roce_diag.h"
 #include "roce_engine.h"
+#include "roce_incast.h"
 #include "rocegen_encap.h"
 #include "test_harness.h"
 #include "test_util.h"
@@ -313,7 +314,37 @@ static void test_merge(void)
     CU_ASSERT_EQUAL(a.incast_receivers_unlisted, 1);
 }
 
+/* More receivers than the table holds (ROCE_INCAST_SETS x ROCE_INCAST_WAYS),
+ * each with 3 senders of its own, in rounds: a receiver is found by its
+ * address whichever entry held it before (the memo of where an address was
+ * found is checked against the entry): none ever reaches the threshold of
+ * 4, where a lookup that took another receiver's entry would give it that
+ * receiver's senders too; the receivers that did not fit are counted. */
+#define MANY_RX 300u
+static void test_many_receivers(void)
+{
+    static struct tu_conn c[MANY_RX][3];
+    struct tu_eng t;
+    tu_eng_init(&t, NULL);
+    for (uint32_t r = 0; r < MANY_RX; r++)
+        for (uint32_t s = 0; s < 3; s++)
+            tu_conn_init(&c[r][s], 0x0B000000u | r << 8 | (s + 1), 0x0A020000u | r, 0x1000 + s,
+                         0x2000 + r);
+    for (uint32_t round = 0; round < 3; round++)
+        for (uint32_t s = 0; s < 3; s++)
+            for (uint32_t r = 0; r < MANY_RX; r++) {
+                t.now = TU_T0_NS + (int64_t)round * 100 * WINDOW + (int64_t)(s * MANY_RX + r);
+                tu_send_ce(&t, &c[r][s], round + 1);
+            }
+    const struct roce_totals *tot = tu_totals(&t);
+    CU_ASSERT_EQUAL(tot->incast.n, 0);
+    CU_ASSERT(tot->incast_receivers_evicted >= MANY_RX - ROCE_INCAST_SETS * ROCE_INCAST_WAYS);
+    CU_ASSERT_EQUAL(tot->incast_senders_untracked, 0);
+    tu_eng_done(&t);
+}
+
 static const struct tu_test tests[] = {
+    {"many_receivers", test_many_receivers},
     {"threshold", test_threshold},
     {"no_evidence", test_no_evidence},
     {"window_edges", test_window_edges},

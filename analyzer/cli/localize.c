@@ -249,15 +249,24 @@ static void name_input(const char *arg, const char **path, char *name, size_t le
 static void sub_name(const char *file_name, const struct roce_split_key *k,
                      enum roce_vantage_split split, char *buf, size_t len, char *addr, size_t alen)
 {
+    char session[16]; /* room for any unsigned */
+    const char *tail = NULL;
     addr[0] = '\0';
-    if (!k->has) {
-        snprintf(buf, len, "%s", file_name);
-    } else if (split == ROCE_SPLIT_OUTER_SOURCE) {
+    if (k->has && split == ROCE_SPLIT_OUTER_SOURCE) {
         roce_fmt_addr(k->addr, k->af, addr, alen);
-        snprintf(buf, len, "%s/%s", file_name, addr);
-    } else {
-        snprintf(buf, len, "%s/%u", file_name, (unsigned)k->session);
+        tail = addr;
+    } else if (k->has) {
+        snprintf(session, sizeof session, "%u", (unsigned)k->session);
+        tail = session;
     }
+    /* NAME, then "/" and the tail, cut at len as snprintf would */
+    const char *part[3] = {file_name, tail ? "/" : "", tail ? tail : ""};
+    size_t n = 0;
+    for (unsigned i = 0; i < 3; i++)
+        for (const char *c = part[i]; *c && n + 1 < len; c++)
+            buf[n++] = *c;
+    if (len)
+        buf[n] = '\0';
 }
 
 static int cmp_sub(const void *a, const void *b)

@@ -303,7 +303,17 @@ static json_object *holder_get(struct roce_jget *g, json_object *o, const char *
     while (next_part(&path, key)) {
         size_t used = strlen(at);
         o = roce_jget_member(g, o, at, key, json_type_object, 0);
-        snprintf(at + used, len - used, "%s%s", used ? "." : "", key);
+        /* "." and key after it; a path too long for at is cut there (the
+         * messages show its start) */
+        size_t room = len - used, k = strlen(key);
+        if (used && room > 1) {
+            at[used++] = '.';
+            room--;
+        }
+        if (k >= room)
+            k = room - 1;
+        memcpy(at + used, key, k);
+        at[used + k] = '\0';
     }
     return o;
 }

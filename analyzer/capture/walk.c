@@ -53,8 +53,8 @@ struct ring {
     atomic_uint_fast64_t part_want; /* the head the sleeping part waits for */
     atomic_int reader_sleeps, part_sleeps, done;
     atomic_int kick; /* the reader waits: the part is to take what there is */
-    int open;    /* the reader's: the batch at the head takes frames */
-    int holding; /* the part's: it has the batch at the tail */
+    int open;        /* the reader's: the batch at the head takes frames */
+    int holding;     /* the part's: it has the batch at the tail */
     pthread_mutex_t m;
     pthread_cond_t to_reader, to_part;
     uint64_t reader_waits, part_waits;
@@ -353,9 +353,9 @@ int roce_walk_file(struct roce_walk *w, const char *path, char *msg, size_t msgl
     return roce_analysis_file(&w->a, path, msg, msglen);
 }
 
+/* Every file's frames were handed on before it was closed: the end. */
 void roce_walk_end(struct roce_walk *w)
 {
-    hand_on_all(w);
     for (unsigned k = 0; k < w->wc.parts; k++)
         if (k != w->wc.self) {
             atomic_store(&w->rings[k].done, 1);

@@ -53,7 +53,7 @@ void roce_walk_free(struct roce_walk *w);
 
 /* The reading thread: the next file, as roce_analysis_file reads it (the
  * same return value and msg), its frames handed to their parts. Once every
- * file was read, roce_walk_end: the parts get what is left, then the end. */
+ * file was read, roce_walk_end: the parts get the end. */
 int roce_walk_file(struct roce_walk *w, const char *path, char *msg, size_t msglen);
 void roce_walk_end(struct roce_walk *w);
 /* What was read (frames numbered, files opened, link type, the first

@@ -6,13 +6,15 @@
  * includes); roce_vantage.h is the third.
  *
  * Each part analyses the frames of its classes and is told the time of
- * the others, so that its engine sees time pass as one engine would: either
- * every frame of the input goes to every part, in order (roce_split_mine()),
- * or one reader walks the input once and hands each part its own frames
- * with the input's time (roce_split_walk_frame(), roce_split_frame()). Frames with the same key
- * class go to the same part (the key: a hash of the unordered pair of their packet's addresses,
- * after any mirror encapsulation; 0 for frames without a RoCE packet), so every connection, its
- * CNPs and its CM exchange are analysed by one engine, and the requests the
+ * the others, so that its engine sees time pass as one engine would: one
+ * reader walks the input once and hands each part its own frames with the
+ * input's time (roce_split_walk_frame(), roce_split_frame(): what `rocescope
+ * -T` does), or every frame of the input goes to every part, in order
+ * (roce_split_mine()). Frames with the same key class go to the same part
+ * (the key: a hash of the unordered pair of their packet's addresses, after
+ * any mirror encapsulation; 0 for frames without a RoCE packet), so every
+ * connection, its CNPs and its CM exchange are analysed by one engine, and
+ * the requests the
  * diagnoses keep by class (roce_reqlog.h) are those one engine keeps. The
  * front end runs the parts (threads), keeps their settled verdicts with the
  * frame at which each was delivered (roce_split_delivered()), asks

@@ -27,7 +27,7 @@
 
 #include "capture.h"
 
-#define BATCHES     16u            /* a ring's batches, by default */
+#define BATCHES     64u            /* a ring's batches, by default */
 #define FRAMES      64u            /* a batch's frames, by default */
 #define COPY_BYTES  (64u * 1024u)  /* copied bytes a batch holds (more for one frame) */
 #define LAG_BYTES   (640u * 1024u) /* a part's oldest frame at most this far behind */

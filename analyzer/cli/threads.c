@@ -6,9 +6,12 @@
  * engine gives); here are the threads and the spools. One reader walks
  * each file once (walk.h): it numbers the frames, finds each frame's part
  * once and hands each part its own frames, in batches through a bounded
- * ring; the parts never see the frames of the others. The reader is part
- * 0's thread, which analyses its own frames as it reads them (READER_ENV
- * "own": a thread of its own). Each part runs in a thread of its own; its
+ * ring; the parts never see the frames of the others. The reader is a
+ * thread of its own (READER_ENV "first": part 0's thread, which then
+ * analyses its own frames as it reads them: fewer instructions, but on two
+ * CPUs that thread does the reading and half the analysis while the other
+ * waits; BENCHMARKS.md, "One walk of each frame"). Each part runs in a
+ * thread of its own; its
  * settled verdicts go to a spool file with the frame at which the part
  * delivered them. Afterwards the calling thread
  *
@@ -26,7 +29,7 @@
  * A writer that needs every frame (the HTML report's series) makes one
  * engine analyse.
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "threads.h"
 
 #include <pthread.h>
@@ -34,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "analysis.h"
 #include "capture.h"
@@ -43,7 +47,7 @@
 
 #define SPOOL_BUFFER (256u * 1024u)
 #define TRACE_ENV    "ROCESCOPE_THREADS_TRACE"  /* say on stderr whether the split was used */
-#define READER_ENV   "ROCESCOPE_THREADS_READER" /* "own": the reader in a thread of its own */
+#define READER_ENV   "ROCESCOPE_THREADS_READER" /* "first": the reader in part 0's thread */
 #define RING_ENV     "ROCESCOPE_THREADS_RING"   /* tests: "BATCHES,FRAMES" of a part's ring */
 
 /* A settled verdict and the frame at which its part delivered it. */
@@ -69,6 +73,7 @@ struct part {
     /* with TRACE_ENV: the frames it was handed, those of another part,
      * those not after the one before */
     uint64_t frames, foreign, unordered, last;
+    double cpu_s; /* the thread's processor time */
     /* the spool as it is read back */
     struct spool_rec head;
     int has_head;
@@ -83,6 +88,7 @@ struct split {
     unsigned reader;        /* the part whose thread reads, or n: a thread of its own */
     pthread_t reader_thread;
     int reader_started;
+    double reader_cpu_s;                /* the reader's own thread's processor time */
     char (*msg)[ROCE_ANALYSIS_ERR_LEN]; /* each file's problem, when failed */
     int *failed;
     uint64_t *file_end; /* the last frame number after each file */
@@ -128,9 +134,21 @@ static void read_files(struct split *sp)
     roce_walk_end(sp->walk);
 }
 
+/* The calling thread's processor time so far, in seconds. */
+static double thread_cpu(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+        return 0;
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 static void *run_reader(void *arg)
 {
-    read_files(arg);
+    struct split *sp = arg;
+    read_files(sp);
+    sp->reader_cpu_s = thread_cpu();
     return NULL;
 }
 
@@ -180,8 +198,10 @@ static void *run_part(void *arg)
     struct roce_engine *engine = roce_split_engine(p->split);
     if (fflush(p->spool) != 0)
         p->spool_failed = 1;
-    if (!sp->report || !a->opened)
+    if (!sp->report || !a->opened) {
+        p->cpu_s = thread_cpu();
         return NULL;
+    }
     p->rep.files = (const char *const *)o->files;
     p->rep.n_files = (size_t)o->n_files;
     p->rep.link_type = a->link_type;
@@ -190,6 +210,7 @@ static void *run_part(void *arg)
     p->rep.files_overlap = (uint8_t)a->files_overlap;
     if (roce_report_build(&p->rep, engine) != 0)
         p->oom = 1;
+    p->cpu_s = thread_cpu();
     return NULL;
 }
 
@@ -343,7 +364,7 @@ static int make_parts(struct split *sp)
     const struct roce_cli_options *o = sp->o;
     size_t nf = (size_t)o->n_files;
     const char *reader = getenv(READER_ENV);
-    sp->reader = reader != NULL && strcmp(reader, "own") == 0 ? sp->n : 0;
+    sp->reader = reader != NULL && strcmp(reader, "first") == 0 ? 0 : sp->n;
     sp->msg = calloc(nf ? nf : 1, sizeof *sp->msg);
     sp->failed = calloc(nf ? nf : 1, sizeof *sp->failed);
     sp->file_end = calloc(nf ? nf : 1, sizeof *sp->file_end);
@@ -411,12 +432,14 @@ static void trace_parts(const struct split *sp)
             roce_walk_waits(sp->walk, i, &rw, &pw);
         fprintf(stderr,
                 "rocescope: walk: part %u of %u: %llu of %llu frames, %llu of another part, "
-                "%llu out of order, %s, reader waited %llu times, part %llu\n",
+                "%llu out of order, %s, reader waited %llu times, part %llu; %.3f s of CPU\n",
                 i, sp->n, (unsigned long long)p->frames, (unsigned long long)total,
                 (unsigned long long)p->foreign, (unsigned long long)p->unordered,
                 i == sp->reader ? "the reader" : "a ring", (unsigned long long)rw,
-                (unsigned long long)pw);
+                (unsigned long long)pw, p->cpu_s);
     }
+    if (sp->reader == sp->n)
+        fprintf(stderr, "rocescope: walk: the reader apart: %.3f s of CPU\n", sp->reader_cpu_s);
 }
 
 /* The first writer of ws that needs every frame in order, or NULL. */

@@ -15,7 +15,7 @@ and made files, -T 3 only: same_results.py holds their -T 2 and -T 4 to the
 same reference; with --sample, the sanitizer build, -T 2 only). The one reader
 must hand every frame to exactly one part, its own, in order, with rings of
 every size (down to one frame: the reader waits for a full ring), the reader
-in a part's thread or its own, frames read in place or copied. The split must
+in a thread of its own or the first part's, frames read in place or copied. The split must
 actually be used where it can be (ROCESCOPE_THREADS_TRACE says which way a run
 went), and not used for frames out of time order, more flows than --max-flows
 or the HTML report (--html: its series takes every frame in order; the page
@@ -207,7 +207,7 @@ def main():
     # part its own frames. With the trace each part checks every frame it is
     # handed against its class and the frame before, and says how often the
     # reader waited for it (its ring full, a file's end). Rings down to one
-    # batch of one frame, the reader in part 0's thread or its own, frames
+    # batch of one frame, the reader apart or in part 0's thread, frames
     # read in place or by libpcap (copied), one file or several: the results
     # of -T 1, every frame in exactly one part, and the reader waited for a
     # full ring.
@@ -216,15 +216,15 @@ def main():
     for label, more_env, args in (
             ("default rings", {}, [bulk]),
             ("a ring of one frame", {"ROCESCOPE_THREADS_RING": "1,1"}, [bulk_small]),
-            ("rings of 2 batches of 3 frames, the reader apart",
-             {"ROCESCOPE_THREADS_RING": "2,3", "ROCESCOPE_THREADS_READER": "own"}, walk_group),
+            ("rings of 2 batches of 3 frames, the reader in the first part",
+             {"ROCESCOPE_THREADS_RING": "2,3", "ROCESCOPE_THREADS_READER": "first"}, walk_group),
             ("libpcap reading, frames copied",
              {"ROCESCOPE_THREADS_RING": "3,5", "ROCESCOPE_READER": "libpcap"}, walk_group)):
         want = run(tool, ["-T", "1", "--json", *args])
         for n in (2, 3):
             code, out, err = run(tool, ["-T", str(n), "--json", *args], True, more_env)
             parts = [ln.split(": ", 3)[3] for ln in err.splitlines()
-                     if ln.startswith("rocescope: walk: ")]
+                     if ln.startswith("rocescope: walk: part ")]
             err = "\n".join(ln for ln in err.splitlines() if not ln.startswith("rocescope: -T ")
                             and not ln.startswith("rocescope: walk: "))
             if (code, out) != want[:2] or err.strip() != want[2].strip():

@@ -52,9 +52,9 @@ struct ring {
     atomic_uint_fast64_t want;      /* the tail the sleeping reader waits for */
     atomic_uint_fast64_t part_want; /* the head the sleeping part waits for */
     atomic_int reader_sleeps, part_sleeps, done;
-    atomic_int kick; /* the reader waits: the part is to take what there is */
-    int open;        /* the reader's: the batch at the head takes frames */
-    int holding;     /* the part's: it has the batch at the tail */
+    atomic_int kick;    /* the reader waits: the part is to take what there is */
+    struct batch *open; /* the reader's: the batch at the head, taking frames (NULL: none) */
+    int holding;        /* the part's: it has the batch at the tail */
     pthread_mutex_t m;
     pthread_cond_t to_reader, to_part;
     uint64_t reader_waits, part_waits;
@@ -195,9 +195,9 @@ static void keep_close(struct roce_walk *w, struct ring *q)
 static void hand_on(struct roce_walk *w, struct ring *q)
 {
     uint64_t h = atomic_load_explicit(&q->head, memory_order_relaxed);
-    if (!q->open || q->slot[h % w->wc.batches].n == 0)
+    if (q->open == NULL || q->open->n == 0)
         return;
-    q->open = 0;
+    q->open = NULL;
     atomic_store(&q->head, h + 1);
     if (atomic_load(&q->part_sleeps) && h + 1 >= atomic_load(&q->part_want))
         wake(q, &q->to_part);
@@ -217,7 +217,7 @@ static void hand_on_all(struct roce_walk *w)
 static struct batch *next_batch(struct roce_walk *w, struct ring *q)
 {
     struct batch *b = open_batch(w, q);
-    q->open = 1;
+    q->open = b;
     b->n = 0;
     b->first = NULL;
     b->copy_len = 0;
@@ -265,9 +265,7 @@ static void walk_frame(void *ctx, const struct roce_frame_in *in)
         return;
     }
     struct ring *q = &w->rings[k];
-    struct batch *b =
-        q->open ? &q->slot[atomic_load_explicit(&q->head, memory_order_relaxed) % w->wc.batches]
-                : next_batch(w, q);
+    struct batch *b = q->open != NULL ? q->open : next_batch(w, q);
     if (!mapped && (b = copy_room(w, q, b, in->caplen)) == NULL) {
         w->failed = 1;
         atomic_store(w->wc.stop, 1);

@@ -18,7 +18,7 @@ struct roce_capture; /* capture.h */
 /* What a reader that hands the frames on is told (roce_analysis.walker). */
 struct roce_analysis_walker {
     void (*frame)(void *ctx, const struct roce_frame_in *in);
-    void (*opened)(void *ctx, const struct roce_capture *c);
+    void (*opened)(void *ctx, struct roce_capture *c);
     void (*closing)(void *ctx);
 };
 

@@ -328,6 +328,12 @@ const uint8_t *roce_capture_mapped(const struct roce_capture *c, size_t *len)
     return c->src.mapped ? c->src.p : NULL;
 }
 
+void roce_capture_keep_behind(struct roce_capture *c, size_t bytes)
+{
+    if (c->src.mapped)
+        roce_src_keep_behind(&c->src, bytes);
+}
+
 int roce_capture_linktype(const struct roce_capture *c)
 {
     return c->rd.linktype;

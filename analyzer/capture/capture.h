@@ -111,6 +111,10 @@ const char *roce_capture_error(const struct roce_capture *c);
  * from the page cache when touched). NULL for an input read into a buffer;
  * the frames libpcap reads lie outside. */
 const uint8_t *roce_capture_mapped(const struct roce_capture *c, size_t *len);
+/* Keep at least `bytes` behind the read position of a mapped file mapped
+ * (by default the megabyte behind it is, at least): for readers behind the
+ * reading (walk.c), so that they do not fault released pages in again. */
+void roce_capture_keep_behind(struct roce_capture *c, size_t bytes);
 void roce_capture_close(struct roce_capture *c);
 
 /* From capture frames to the engine: the one link-type test and the one

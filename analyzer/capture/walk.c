@@ -15,9 +15,12 @@
  * The reader hands on every open batch each FLUSH_BYTES of the mapped file
  * (so that a part with few frames gets them while their pages are there)
  * and waits, when a part's oldest frame in a ring lies more than LAG_BYTES
- * behind its position, until it lies within half that: the capture releases
- * the pages it left two windows behind (capture_src.c, whose WINDOW is 1 MB:
- * the megabyte behind the read position is always mapped).
+ * behind its position, until it lies within half that; it has the capture
+ * keep that much and more mapped behind its read position
+ * (roce_capture_keep_behind: 3 MiB instead of 1). A lag of 640 KiB within
+ * the default megabyte made the reader wait for a part about once a
+ * hundred full-size frames, twice as slow on them as 2.5 MiB
+ * (BENCHMARKS.md, "One walk of each frame").
  */
 #include "walk.h"
 
@@ -27,10 +30,12 @@
 
 #include "capture.h"
 
-#define BATCHES     64u            /* a ring's batches, by default */
-#define FRAMES      64u            /* a batch's frames, by default */
-#define COPY_BYTES  (64u * 1024u)  /* copied bytes a batch holds (more for one frame) */
-#define LAG_BYTES   (640u * 1024u) /* a part's oldest frame at most this far behind */
+#define BATCHES    64u             /* a ring's batches, by default */
+#define FRAMES     64u             /* a batch's frames, by default */
+#define COPY_BYTES (64u * 1024u)   /* copied bytes a batch holds (more for one frame) */
+#define LAG_BYTES  (2560u * 1024u) /* a part's oldest frame at most this far behind */
+#define MAX_RECORD                                                                                 \
+    (256u * 1024u) /* the largest record a reader takes (libpcap's snapshot length) */
 #define FLUSH_BYTES (256u * 1024u) /* open batches handed on this often */
 #define LINE        64             /* bytes of a cache line */
 
@@ -286,9 +291,12 @@ static void walk_frame(void *ctx, const struct roce_frame_in *in)
         hand_on(w, q);
 }
 
-static void walk_opened(void *ctx, const struct roce_capture *c)
+static void walk_opened(void *ctx, struct roce_capture *c)
 {
     struct roce_walk *w = ctx;
+    /* a part's oldest frame: at most LAG_BYTES behind at a hand-on, then
+     * the reader moves on by up to FLUSH_BYTES and a record */
+    roce_capture_keep_behind(c, LAG_BYTES + FLUSH_BYTES + MAX_RECORD);
     w->map = roce_capture_mapped(c, &w->map_len);
     w->pos = w->map;
     w->flush_at = w->map != NULL ? w->map + FLUSH_BYTES : NULL;

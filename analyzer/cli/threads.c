@@ -163,7 +163,8 @@ static void part_frame(struct part *p, const struct roce_frame_in *in, int64_t n
         p->unordered += in->frame <= p->last;
         p->last = in->frame;
     }
-    roce_split_frame(p->split, in, now_ns);
+    if (p->split != NULL) /* else out of memory: the frames pass by */
+        roce_split_frame(p->split, in, now_ns);
 }
 
 /* walk.h's own: a frame of the reading part. */
@@ -180,6 +181,16 @@ static void *run_part(void *arg)
     struct split *sp = p->sp;
     const struct roce_cli_options *o = sp->o;
     struct roce_split_walk check;
+    struct roce_config cfg = o->cfg;
+    cfg.on_verdict = spool_verdict;
+    cfg.on_flow = count_flow;
+    cfg.ctx = p;
+    /* made in the part's thread: its memory from that thread's arena */
+    p->split = sp->split[p->idx] = roce_split_part_new(&cfg, p->idx, sp->n);
+    if (p->split == NULL) {
+        p->oom = 1;
+        atomic_store(&sp->stop, 1);
+    }
     roce_split_walk_init(&check, &o->cfg, sp->n);
     if (p->idx == sp->reader) {
         read_files(sp);
@@ -192,6 +203,8 @@ static void *run_part(void *arg)
     }
     const struct roce_analysis *a = roce_walk_analysis(sp->walk);
     int64_t now;
+    if (p->split == NULL)
+        return NULL;
     if (roce_walk_input_time(sp->walk, &now))
         roce_split_input_time(p->split, now);
     roce_split_finish(p->split);
@@ -357,8 +370,8 @@ static void ring_sizes(struct roce_walk_cfg *wc)
     }
 }
 
-/* The parts (each with its engine, spool and reader's ring). 0, or -1 when
- * out of memory. */
+/* The parts (each with its spool and reader's ring; its engine is made in
+ * its thread). 0, or -1 when out of memory. */
 static int make_parts(struct split *sp)
 {
     const struct roce_cli_options *o = sp->o;
@@ -372,16 +385,11 @@ static int make_parts(struct split *sp)
         return -1;
     for (unsigned i = 0; i < sp->n; i++) {
         struct part *p = &sp->parts[i];
-        struct roce_config cfg = o->cfg;
         p->sp = sp;
         p->idx = i;
-        cfg.on_verdict = spool_verdict;
-        cfg.on_flow = count_flow;
-        cfg.ctx = p;
-        p->split = sp->split[i] = roce_split_part_new(&cfg, i, sp->n);
         p->spool = tmpfile();
         p->spool_buf = malloc(SPOOL_BUFFER);
-        if (p->split == NULL || p->spool == NULL || p->spool_buf == NULL)
+        if (p->spool == NULL || p->spool_buf == NULL)
             return -1;
         setvbuf(p->spool, p->spool_buf, _IOFBF, SPOOL_BUFFER);
     }

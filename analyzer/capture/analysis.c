@@ -6,9 +6,9 @@
 #include <stdio.h>
 
 #include "capture.h"
-#include "roce_split.h"
 
-#define STOP_CHECK_MASK 1023u /* a split analysis looks at its stop flag every 1024 frames */
+#define STOP_CHECK_MASK                                                                            \
+    1023u /* a split analysis' reader looks at its stop flag every 1024 frames */
 
 /* The report will say it is incomplete, with the first problem. */
 static void note_error(struct roce_analysis *a, const char *path, const char *why)
@@ -50,6 +50,8 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
     }
     if (!a->opened++)
         a->link_type = roce_capture_linktype_name(c);
+    if (a->walker != NULL)
+        a->walker->opened(a->walker_ctx, c);
     int64_t earliest = 0, latest = 0;
     uint64_t first = a->frame + 1;
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {
@@ -62,12 +64,12 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
             earliest = in.ts_ns;
         if (in.frame == first || in.ts_ns > latest)
             latest = in.ts_ns;
-        if (a->split != NULL) {
+        if (a->walker != NULL) {
             if ((in.frame & STOP_CHECK_MASK) == 0 &&
                 atomic_load_explicit(a->stop, memory_order_relaxed))
                 break;
-            if (!roce_split_mine(a->split, &in))
-                continue;
+            a->walker->frame(a->walker_ctx, &in);
+            continue;
         }
         if (a->on_frame == NULL) {
             roce_engine_frame(a->engine, &in, NULL);
@@ -78,6 +80,8 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
         }
     }
     note_times(a, a->frame >= first, earliest, latest);
+    if (a->walker != NULL)
+        a->walker->closing(a->walker_ctx);
     if (st == ROCE_CAPTURE_ERROR) {
         snprintf(msg, msglen, "%s", roce_capture_error(c));
         note_error(a, path, msg);

@@ -1,8 +1,8 @@
 /*
  * analysis.h - capture files through one engine: frames numbered on from
  * file to file, what was read (link type, files opened, the first read
- * error). Used by the plain run (all files, one engine) and by -j (one
- * engine per file, parallel.c).
+ * error). Used by the plain run (all files, one engine), by -j (one
+ * engine per file, parallel.c) and by the reader of -T (threads.c).
  */
 #ifndef ROCE_ANALYSIS_H
 #define ROCE_ANALYSIS_H
@@ -13,7 +13,14 @@
 
 #include "roce_engine.h"
 
-struct roce_split_part; /* roce_split.h */
+struct roce_capture; /* capture.h */
+
+/* What a reader that hands the frames on is told (roce_analysis.walker). */
+struct roce_analysis_walker {
+    void (*frame)(void *ctx, const struct roce_frame_in *in);
+    void (*opened)(void *ctx, struct roce_capture *c);
+    void (*closing)(void *ctx);
+};
 
 #define ROCE_ANALYSIS_ERR_LEN 512
 
@@ -33,10 +40,13 @@ struct roce_analysis {
     void (*on_frame)(void *ctx, struct roce_engine *e, const struct roce_frame_in *in,
                      const struct roce_frame_out *out);
     void *frame_ctx;
-    /* A part of a split analysis (roce_split.h; NULL: none): the engine
-     * (the part's) takes the frames roce_split_mine() says are the part's.
-     * Reading stops early when *stop is set. */
-    struct roce_split_part *split;
+    /* The reader of a split analysis (threads.c; NULL: none): every frame
+     * goes to walker->frame instead of the engine; walker->opened is told
+     * each capture opened (where its frames lie), walker->closing is
+     * called before it is closed (its frames' bytes go with it). Reading
+     * stops early when *stop is set. */
+    const struct roce_analysis_walker *walker;
+    void *walker_ctx;
     atomic_int *stop;
     /* When set, only the frames it keeps (nonzero) are analysed, numbered
      * on among themselves (in->frame: the number a kept frame gets); the

@@ -322,6 +322,18 @@ int roce_capture_path_reopenable(const char *path)
     return n <= 0 || roce_unzip_kind(head, (size_t)n) == ROCE_Z_NONE;
 }
 
+const uint8_t *roce_capture_mapped(const struct roce_capture *c, size_t *len)
+{
+    *len = c->src.mapped ? c->src.len : 0;
+    return c->src.mapped ? c->src.p : NULL;
+}
+
+void roce_capture_keep_behind(struct roce_capture *c, size_t bytes)
+{
+    if (c->src.mapped)
+        roce_src_keep_behind(&c->src, bytes);
+}
+
 int roce_capture_linktype(const struct roce_capture *c)
 {
     return c->rd.linktype;

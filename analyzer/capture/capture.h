@@ -105,6 +105,16 @@ const struct roce_capture_record *roce_capture_record(const struct roce_capture 
 size_t roce_capture_next_run(struct roce_capture *c, struct roce_capture_frame *f,
                              struct roce_capture_record *rec, size_t max);
 const char *roce_capture_error(const struct roce_capture *c);
+/* The bytes of a mapped file (*len of them), where the frames read from it
+ * in place lie: those stay valid until roce_capture_close, not only until
+ * the next call (a page released behind the read position is read again
+ * from the page cache when touched). NULL for an input read into a buffer;
+ * the frames libpcap reads lie outside. */
+const uint8_t *roce_capture_mapped(const struct roce_capture *c, size_t *len);
+/* Keep at least `bytes` behind the read position of a mapped file mapped
+ * (by default the megabyte behind it is, at least): for readers behind the
+ * reading (walk.c), so that they do not fault released pages in again. */
+void roce_capture_keep_behind(struct roce_capture *c, size_t bytes);
 void roce_capture_close(struct roce_capture *c);
 
 /* From capture frames to the engine: the one link-type test and the one

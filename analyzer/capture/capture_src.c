@@ -4,8 +4,8 @@
  *
  * A mapped file keeps its resident part bounded: the next WINDOW is
  * populated in one call (fewer page faults), what lies two windows behind
- * is released (the pages stay in the page cache; a private read-only
- * mapping reads them again if they are touched). A stream reads into a
+ * (map_keep: more) is released (the pages stay in the page cache; a private
+ * read-only mapping reads them again if they are touched). A stream reads into a
  * buffer that grows to the largest request (the readers ask for at most one
  * record or block, which they bound).
  */
@@ -40,6 +40,14 @@ int roce_src_map(struct roce_src *s, int fd, size_t size)
     return 0;
 }
 
+void roce_src_keep_behind(struct roce_src *s, size_t bytes)
+{
+    s->map_keep = (bytes + WINDOW - 1) / WINDOW + 1;
+    if (s->map_keep < 2)
+        s->map_keep = 2;
+    roce_src_window(s);
+}
+
 void roce_src_stream(struct roce_src *s, int fd)
 {
     memset(s, 0, sizeof *s);
@@ -67,12 +75,13 @@ void roce_src_window(struct roce_src *s)
         madvise((void *)(s->p + s->map_ahead), n, MADV_POPULATE_READ);
         s->map_ahead += n;
     }
-    while (s->off >= s->map_behind + 2 * WINDOW) {
+    size_t keep = (s->map_keep ? s->map_keep : 2) * WINDOW;
+    while (s->off >= s->map_behind + keep) {
         madvise((void *)(s->p + s->map_behind), WINDOW, MADV_DONTNEED);
         s->map_behind += WINDOW;
     }
     size_t populate = s->map_ahead < s->len ? s->map_ahead - WINDOW / 2 : SIZE_MAX;
-    size_t release = s->map_behind + 2 * WINDOW;
+    size_t release = s->map_behind + keep;
     s->map_check = populate < release ? populate : release;
 }
 

@@ -19,7 +19,8 @@ struct roce_src {
     uint64_t pos; /* offset in the input of p[0] */
     /* a mapped file: p is the mapping, len its size */
     size_t map_ahead, map_behind; /* populated up to, released below */
-    size_t map_check; /* the read position at which the window moves next */
+    size_t map_check;             /* the read position at which the window moves next */
+    size_t map_keep;              /* windows behind at which the mapping is released (0: two) */
     int mapped;
     /* a stream */
     int fd;
@@ -31,6 +32,9 @@ struct roce_src {
 
 /* Map the regular file open on fd (size bytes, > 0). 0, or -1 with errno set. */
 int roce_src_map(struct roce_src *s, int fd, size_t size);
+/* Keep at least `bytes` behind the read position of a mapped file mapped
+ * (whole windows; at least the two windows of the default). */
+void roce_src_keep_behind(struct roce_src *s, size_t bytes);
 /* Read the descriptor fd as a stream (the source does not close it). */
 void roce_src_stream(struct roce_src *s, int fd);
 /* Release what the source holds (the mapping, the buffer). */

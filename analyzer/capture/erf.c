@@ -33,22 +33,22 @@
 #include "roce_linktype.h"
 #include "roce_time.h"
 
-#define ERF_HDR_LEN        16
-#define ERF_TYPE_OFF       8
-#define ERF_RLEN_OFF       10
-#define ERF_WLEN_OFF       14
-#define ERF_EHDR_BIT       0x80u
-#define ERF_EHDR_LEN       8
-#define ERF_ETH_PAD_LEN    2 /* bytes between the headers and an Ethernet frame */
-#define ERF_TYPE_PAD       48
-#define ERF_TYPE_MAX       ERF_TYPE_PAD
-#define FRAC_SHIFT         32
-#define FRAC_MASK          0xFFFFFFFFull
-#define FRAC_HALF          0x80000000ull
-#define PROBE_RECORDS      20 /* records checked before a file is taken as ERF */
-#define PROBE_MIN_RECORDS  3  /* a file cut short within them is not */
-#define PROBE_MAX_BACK     1  /* seconds a time stamp may go back (between interfaces) */
-#define PROBE_MAX_FORWARD  (365LL * 24 * 3600) /* seconds it may leap forward */
+#define ERF_HDR_LEN       16
+#define ERF_TYPE_OFF      8
+#define ERF_RLEN_OFF      10
+#define ERF_WLEN_OFF      14
+#define ERF_EHDR_BIT      0x80u
+#define ERF_EHDR_LEN      8
+#define ERF_ETH_PAD_LEN   2 /* bytes between the headers and an Ethernet frame */
+#define ERF_TYPE_PAD      48
+#define ERF_TYPE_MAX      ERF_TYPE_PAD
+#define FRAC_SHIFT        32
+#define FRAC_MASK         0xFFFFFFFFull
+#define FRAC_HALF         0x80000000ull
+#define PROBE_RECORDS     20 /* records checked before a file is taken as ERF */
+#define PROBE_MIN_RECORDS 3  /* a file cut short within them is not */
+#define PROBE_MAX_BACK    1  /* seconds a time stamp may go back (between interfaces) */
+#define PROBE_MAX_FORWARD (365LL * 24 * 3600) /* seconds it may leap forward */
 
 /* ns since the epoch of an ERF time stamp, rounded as Wireshark rounds it
  * (so that frame times agree with the plugin's). */

@@ -3,11 +3,17 @@
  *
  * The split is the engine's (roce_split.h: which frames a part takes, the
  * proof that the parts' results are the one engine's, the flow ids one
- * engine gives); here are the threads and the spools. Each part runs in a
- * thread of its own, reads every file itself (the mapped file: reading is
- * cheap next to the analysis) and hands every frame to its part of the
- * split. Its settled verdicts go to a spool file with the frame at which the
- * part delivered them. Afterwards the calling thread
+ * engine gives); here are the threads and the spools. One reader walks
+ * each file once (walk.h): it numbers the frames, finds each frame's part
+ * once and hands each part its own frames, in batches through a bounded
+ * ring; the parts never see the frames of the others. The reader is a
+ * thread of its own (READER_ENV "first": part 0's thread, which then
+ * analyses its own frames as it reads them: fewer instructions, but on two
+ * CPUs that thread does the reading and half the analysis while the other
+ * waits; BENCHMARKS.md, "One walk of each frame"). Each part runs in a
+ * thread of its own; its
+ * settled verdicts go to a spool file with the frame at which the part
+ * delivered them. Afterwards the calling thread
  *
  *   1. asks the engine whether the split gave what one engine gives
  *      (roce_split_exact, over the spooled verdicts in frame order), after
@@ -23,7 +29,7 @@
  * A writer that needs every frame (the HTML report's series) makes one
  * engine analyse.
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "threads.h"
 
 #include <pthread.h>
@@ -31,14 +37,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "analysis.h"
 #include "capture.h"
 #include "output.h"
 #include "roce_split.h"
+#include "walk.h"
 
 #define SPOOL_BUFFER (256u * 1024u)
-#define TRACE_ENV    "ROCESCOPE_THREADS_TRACE" /* say on stderr whether the split was used */
+#define TRACE_ENV    "ROCESCOPE_THREADS_TRACE"  /* say on stderr whether the split was used */
+#define READER_ENV   "ROCESCOPE_THREADS_READER" /* "first": the reader in part 0's thread */
+#define RING_ENV     "ROCESCOPE_THREADS_RING"   /* tests: "BATCHES,FRAMES" of a part's ring */
 
 /* A settled verdict and the frame at which its part delivered it. */
 struct spool_rec {
@@ -53,17 +63,17 @@ struct part {
     struct split *sp;
     unsigned idx;
     struct roce_split_part *split; /* the engine's part, with its engine */
-    struct roce_analysis a;
     FILE *spool;
     char *spool_buf;
     int spool_failed;
     struct roce_report rep;
-    char (*msg)[ROCE_ANALYSIS_ERR_LEN]; /* each file's problem, when failed */
-    int *failed;
-    uint64_t *file_end; /* the last frame number after each file */
     int oom;
     pthread_t thread;
     int started;
+    /* with TRACE_ENV: the frames it was handed, those of another part,
+     * those not after the one before */
+    uint64_t frames, foreign, unordered, last;
+    double cpu_s; /* the thread's processor time */
     /* the spool as it is read back */
     struct spool_rec head;
     int has_head;
@@ -74,6 +84,15 @@ struct split {
     struct part *parts;
     struct roce_split_part **split; /* each part's part of the engine's split (for the proof) */
     unsigned n;
+    struct roce_walk *walk; /* the reader */
+    unsigned reader;        /* the part whose thread reads, or n: a thread of its own */
+    pthread_t reader_thread;
+    int reader_started;
+    double reader_cpu_s;                /* the reader's own thread's processor time */
+    char (*msg)[ROCE_ANALYSIS_ERR_LEN]; /* each file's problem, when failed */
+    int *failed;
+    uint64_t *file_end; /* the last frame number after each file */
+    int trace;
     int report;     /* build the parts' reports (a writer needs the report) */
     int unreadable; /* the spools could not be read back */
     atomic_int stop;
@@ -103,41 +122,108 @@ static void count_flow(uint64_t id, uint64_t frame, void *ctx)
         atomic_store(&sp->stop, 1);
 }
 
+/* Read every file, the frames handed to their parts (in the reader's
+ * thread: part sp->reader's or its own). */
+static void read_files(struct split *sp)
+{
+    const struct roce_cli_options *o = sp->o;
+    for (int i = 0; i < o->n_files; i++) {
+        sp->failed[i] = roce_walk_file(sp->walk, o->files[i], sp->msg[i], sizeof sp->msg[i]) != 0;
+        sp->file_end[i] = roce_walk_analysis(sp->walk)->frame;
+    }
+    roce_walk_end(sp->walk);
+}
+
+/* The calling thread's processor time so far, in seconds. */
+static double thread_cpu(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+        return 0;
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static void *run_reader(void *arg)
+{
+    struct split *sp = arg;
+    read_files(sp);
+    sp->reader_cpu_s = thread_cpu();
+    return NULL;
+}
+
+/* One frame of part p, with the input's latest time. */
+static void part_frame(struct part *p, const struct roce_frame_in *in, int64_t now_ns,
+                       struct roce_split_walk *check)
+{
+    if (check != NULL) {
+        int64_t t;
+        p->frames++;
+        p->foreign += roce_split_walk_frame(check, in, &t) != p->idx;
+        p->unordered += in->frame <= p->last;
+        p->last = in->frame;
+    }
+    if (p->split != NULL) /* else out of memory: the frames pass by */
+        roce_split_frame(p->split, in, now_ns);
+}
+
+/* walk.h's own: a frame of the reading part. */
+static void own_frame(void *ctx, const struct roce_frame_in *in, int64_t now_ns)
+{
+    struct part *p = ctx;
+    part_frame(p, in, now_ns, NULL);
+    p->frames += p->sp->trace;
+}
+
 static void *run_part(void *arg)
 {
     struct part *p = arg;
-    const struct roce_cli_options *o = p->sp->o;
+    struct split *sp = p->sp;
+    const struct roce_cli_options *o = sp->o;
+    struct roce_split_walk check;
     struct roce_config cfg = o->cfg;
     cfg.on_verdict = spool_verdict;
     cfg.on_flow = count_flow;
     cfg.ctx = p;
-    p->split = p->sp->split[p->idx] = roce_split_part_new(&cfg, p->idx, p->sp->n);
+    /* made in the part's thread: its memory from that thread's arena */
+    p->split = sp->split[p->idx] = roce_split_part_new(&cfg, p->idx, sp->n);
     if (p->split == NULL) {
         p->oom = 1;
-        atomic_store(&p->sp->stop, 1);
+        atomic_store(&sp->stop, 1);
+    }
+    roce_split_walk_init(&check, &o->cfg, sp->n);
+    if (p->idx == sp->reader) {
+        read_files(sp);
+    } else {
+        const struct roce_walk_frame *f;
+        size_t n;
+        while ((n = roce_walk_take(sp->walk, p->idx, &f)) > 0)
+            for (size_t i = 0; i < n; i++)
+                part_frame(p, &f[i].in, f[i].now_ns, sp->trace ? &check : NULL);
+    }
+    const struct roce_analysis *a = roce_walk_analysis(sp->walk);
+    int64_t now;
+    if (p->split == NULL)
         return NULL;
-    }
-    struct roce_engine *engine = roce_split_engine(p->split);
-    p->a.engine = engine;
-    p->a.split = p->split;
-    p->a.stop = &p->sp->stop;
-    for (int i = 0; i < o->n_files; i++) {
-        p->failed[i] = roce_analysis_file(&p->a, o->files[i], p->msg[i], sizeof p->msg[i]) != 0;
-        p->file_end[i] = p->a.frame;
-    }
+    if (roce_walk_input_time(sp->walk, &now))
+        roce_split_input_time(p->split, now);
     roce_split_finish(p->split);
+    struct roce_engine *engine = roce_split_engine(p->split);
     if (fflush(p->spool) != 0)
         p->spool_failed = 1;
-    if (!p->sp->report || !p->a.opened)
+    if (!sp->report || !a->opened) {
+        p->cpu_s = thread_cpu();
         return NULL;
+    }
     p->rep.files = (const char *const *)o->files;
     p->rep.n_files = (size_t)o->n_files;
-    p->rep.link_type = p->a.link_type;
+    p->rep.link_type = a->link_type;
     p->rep.cfg = &o->cfg;
-    p->rep.error = p->a.have_error ? p->a.error : NULL;
-    p->rep.files_overlap = (uint8_t)p->a.files_overlap;
+    p->rep.error = a->have_error ? a->error : NULL;
+    p->rep.files_overlap = (uint8_t)a->files_overlap;
     if (roce_report_build(&p->rep, engine) != 0)
         p->oom = 1;
+    p->cpu_s = thread_cpu();
     return NULL;
 }
 
@@ -185,7 +271,7 @@ static int next_verdict(void *ctx, struct roce_verdict *v, uint64_t *delivered)
  * engine gives, else why not. */
 static const char *not_exact(struct split *sp)
 {
-    if (atomic_load(&sp->stop))
+    if (atomic_load(&sp->stop) || roce_walk_failed(sp->walk))
         return "more flows than --max-flows, or out of memory";
     for (unsigned i = 0; i < sp->n; i++)
         if (sp->parts[i].oom || sp->parts[i].spool_failed)
@@ -205,11 +291,10 @@ static uint64_t map_id(uint64_t id, void *ctx)
  * from *next on, as a plain run prints them after the file's frames. */
 static void complain_until(struct split *sp, uint64_t frame, int *next, int *input_problem)
 {
-    const struct part *p0 = &sp->parts[0];
-    for (; *next < sp->o->n_files && p0->file_end[*next] < frame; (*next)++)
-        if (p0->failed[*next]) {
+    for (; *next < sp->o->n_files && sp->file_end[*next] < frame; (*next)++)
+        if (sp->failed[*next]) {
             fflush(NULL);
-            roce_complain(sp->o->files[*next], p0->msg[*next]);
+            roce_complain(sp->o->files[*next], sp->msg[*next]);
             *input_problem = 1;
         }
 }
@@ -237,7 +322,7 @@ static void write_verdicts(struct split *sp, struct roce_writers *ws, int *next_
 /* Step 3, the report: the parts' reports merged. 0 or -1. */
 static int merge_reports(struct split *sp, struct roce_report *rep)
 {
-    if (!sp->parts[0].a.opened)
+    if (!roce_walk_analysis(sp->walk)->opened)
         return 0;
     for (unsigned i = 0; i < sp->n; i++)
         if (roce_report_merge_part(rep, &sp->parts[i].rep, map_id, &sp->parts[i]) != 0)
@@ -247,17 +332,18 @@ static int merge_reports(struct split *sp, struct roce_report *rep)
 
 static void free_parts(struct split *sp)
 {
-    for (unsigned i = 0; i < sp->n; i++) {
+    for (unsigned i = 0; sp->parts != NULL && i < sp->n; i++) {
         struct part *p = &sp->parts[i];
         roce_report_free(&p->rep);
         roce_split_part_free(p->split);
         if (p->spool != NULL)
             fclose(p->spool);
         free(p->spool_buf);
-        free(p->msg);
-        free(p->failed);
-        free(p->file_end);
     }
+    roce_walk_free(sp->walk);
+    free(sp->msg);
+    free(sp->failed);
+    free(sp->file_end);
     free(sp->parts);
     free(sp->split);
 }
@@ -272,33 +358,96 @@ static int inputs_splittable(const struct roce_cli_options *o)
     return 1;
 }
 
-/* Start the parts. 0, or -1 (out of memory, or no thread). */
-static int start_parts(struct split *sp)
+/* The reader's ring sizes (RING_ENV, for the tests: "BATCHES,FRAMES"). */
+static void ring_sizes(struct roce_walk_cfg *wc)
 {
-    size_t nf = (size_t)sp->o->n_files;
+    const char *s = getenv(RING_ENV);
+    unsigned b, f;
+    if (s != NULL && sscanf(s, "%u,%u", &b, &f) == 2 && b >= 1 && b <= 1024 && f >= 1 &&
+        f <= 4096) {
+        wc->batches = b;
+        wc->frames = f;
+    }
+}
+
+/* The parts (each with its spool and reader's ring; its engine is made in
+ * its thread). 0, or -1 when out of memory. */
+static int make_parts(struct split *sp)
+{
+    const struct roce_cli_options *o = sp->o;
+    size_t nf = (size_t)o->n_files;
+    const char *reader = getenv(READER_ENV);
+    sp->reader = reader != NULL && strcmp(reader, "first") == 0 ? 0 : sp->n;
+    sp->msg = calloc(nf ? nf : 1, sizeof *sp->msg);
+    sp->failed = calloc(nf ? nf : 1, sizeof *sp->failed);
+    sp->file_end = calloc(nf ? nf : 1, sizeof *sp->file_end);
+    if (sp->msg == NULL || sp->failed == NULL || sp->file_end == NULL)
+        return -1;
     for (unsigned i = 0; i < sp->n; i++) {
         struct part *p = &sp->parts[i];
         p->sp = sp;
         p->idx = i;
-        p->msg = calloc(nf ? nf : 1, sizeof *p->msg);
-        p->failed = calloc(nf ? nf : 1, sizeof *p->failed);
-        p->file_end = calloc(nf ? nf : 1, sizeof *p->file_end);
         p->spool = tmpfile();
         p->spool_buf = malloc(SPOOL_BUFFER);
-        if (p->msg == NULL || p->failed == NULL || p->file_end == NULL || p->spool == NULL ||
-            p->spool_buf == NULL)
+        if (p->spool == NULL || p->spool_buf == NULL)
             return -1;
         setvbuf(p->spool, p->spool_buf, _IOFBF, SPOOL_BUFFER);
     }
-    for (unsigned i = 0; i < sp->n; i++) {
-        struct part *p = &sp->parts[i];
-        if (pthread_create(&p->thread, NULL, run_part, p) != 0) {
-            atomic_store(&sp->stop, 1);
-            return -1;
+    struct roce_walk_cfg wc = {&o->cfg, sp->n, sp->reader, own_frame, NULL, 0, 0, &sp->stop};
+    if (sp->reader < sp->n)
+        wc.ctx = &sp->parts[sp->reader];
+    ring_sizes(&wc);
+    sp->walk = roce_walk_new(&wc);
+    return sp->walk == NULL ? -1 : 0;
+}
+
+/* Start the threads: the parts that take frames from a ring first, then
+ * the reader (so that no ring is left without its part). 0, or -1 (no
+ * thread: the started ones end). */
+static int start_parts(struct split *sp)
+{
+    int fail = 0;
+    for (unsigned k = 0; k < sp->n && !fail; k++)
+        if (k != sp->reader) {
+            struct part *p = &sp->parts[k];
+            fail = pthread_create(&p->thread, NULL, run_part, p) != 0;
+            p->started = !fail;
         }
-        p->started = 1;
+    if (!fail && sp->reader == sp->n) {
+        fail = pthread_create(&sp->reader_thread, NULL, run_reader, sp) != 0;
+        sp->reader_started = !fail;
+    } else if (!fail) {
+        struct part *p = &sp->parts[sp->reader];
+        fail = pthread_create(&p->thread, NULL, run_part, p) != 0;
+        p->started = !fail;
+    }
+    if (fail) { /* no reader runs: the parts that run end */
+        atomic_store(&sp->stop, 1);
+        roce_walk_end(sp->walk);
+        return -1;
     }
     return 0;
+}
+
+/* With TRACE_ENV: what each part was handed. */
+static void trace_parts(const struct split *sp)
+{
+    uint64_t total = roce_walk_analysis(sp->walk)->frame;
+    for (unsigned i = 0; i < sp->n; i++) {
+        const struct part *p = &sp->parts[i];
+        uint64_t rw = 0, pw = 0;
+        if (i != sp->reader)
+            roce_walk_waits(sp->walk, i, &rw, &pw);
+        fprintf(stderr,
+                "rocescope: walk: part %u of %u: %llu of %llu frames, %llu of another part, "
+                "%llu out of order, %s, reader waited %llu times, part %llu; %.3f s of CPU\n",
+                i, sp->n, (unsigned long long)p->frames, (unsigned long long)total,
+                (unsigned long long)p->foreign, (unsigned long long)p->unordered,
+                i == sp->reader ? "the reader" : "a ring", (unsigned long long)rw,
+                (unsigned long long)pw, p->cpu_s);
+    }
+    if (sp->reader == sp->n)
+        fprintf(stderr, "rocescope: walk: the reader apart: %.3f s of CPU\n", sp->reader_cpu_s);
 }
 
 /* The first writer of ws that needs every frame in order, or NULL. */
@@ -332,23 +481,27 @@ int roce_threads_run(const struct roce_cli_options *o, struct roce_writers *ws,
     sp.o = o;
     sp.n = roce_split_parts(o->threads);
     sp.report = (ws->needs & ROCE_WRITER_REPORT) != 0;
+    sp.trace = getenv(TRACE_ENV) != NULL;
     atomic_init(&sp.stop, 0);
     atomic_init(&sp.created, 0);
     sp.parts = calloc(sp.n, sizeof *sp.parts);
     sp.split = calloc(sp.n, sizeof *sp.split);
-    if (sp.parts == NULL || sp.split == NULL) {
-        free(sp.parts);
-        free(sp.split);
+    if (sp.parts == NULL || sp.split == NULL || make_parts(&sp) != 0) {
+        free_parts(&sp);
         return 1;
     }
     int started = start_parts(&sp) == 0;
     for (unsigned i = 0; i < sp.n; i++)
         if (sp.parts[i].started)
             pthread_join(sp.parts[i].thread, NULL);
+    if (sp.reader_started)
+        pthread_join(sp.reader_thread, NULL);
     const char *why = started ? not_exact(&sp) : "cannot start the threads";
-    if (getenv(TRACE_ENV) != NULL)
+    if (sp.trace)
         fprintf(stderr, "rocescope: -T %u: %s%s\n", sp.n, why ? "one engine: " : "split",
                 why ? why : "");
+    if (sp.trace && started)
+        trace_parts(&sp);
     if (why == NULL && roce_split_number(sp.split, sp.n) == 0) {
         int next_file = 0;
         roce_report_init(rep);
@@ -358,10 +511,10 @@ int roce_threads_run(const struct roce_cli_options *o, struct roce_writers *ws,
         if (sp.report)
             rc = merge_reports(&sp, rep) != 0 ? -1 : 0;
         else
-            rc =
-                sp.parts[0].a.opened && roce_report_set_link_type(rep, sp.parts[0].a.link_type) != 0
-                    ? -1
-                    : 0;
+            rc = roce_walk_analysis(sp.walk)->opened &&
+                         roce_report_set_link_type(rep, roce_walk_analysis(sp.walk)->link_type) != 0
+                     ? -1
+                     : 0;
         if (rc != 0) {
             roce_report_free(rep);
             fputs("rocescope: report: out of memory\n", stderr);

@@ -139,19 +139,63 @@ struct roce_engine *roce_split_engine(struct roce_split_part *p)
     return p->engine;
 }
 
+/* The input's latest time after a frame at ts: 1 when the frame came
+ * earlier than the latest before it (the time stays), else 0. */
+static int input_time(int64_t *now_ns, int *have_now, int64_t ts)
+{
+    if (*have_now && ts < *now_ns)
+        return 1;
+    *now_ns = ts;
+    *have_now = 1;
+    return 0;
+}
+
 int roce_split_mine(struct roce_split_part *p, const struct roce_frame_in *in)
 {
-    if (p->have_now && in->ts_ns < p->now_ns) {
+    if (input_time(&p->now_ns, &p->have_now, in->ts_ns))
         p->out_of_order = 1;
-    } else {
-        p->now_ns = in->ts_ns;
-        p->have_now = 1;
-    }
     if (!(p->classes >> roce_shard_class(roce_shard_key(&p->cfg, in)) & 1u))
         return 0;
     p->frame = in->frame;
     roce_engine_note_time(p->engine, p->now_ns);
     return 1;
+}
+
+void roce_split_walk_init(struct roce_split_walk *w, const struct roce_config *cfg, unsigned n)
+{
+    w->cfg = cfg;
+    for (unsigned c = 0; c < ROCE_SHARD_CLASSES; c++)
+        w->part[c] = (uint8_t)roce_shard_part(c, n);
+    w->now_ns = 0;
+    w->have_now = 0;
+}
+
+unsigned roce_split_walk_frame(struct roce_split_walk *w, const struct roce_frame_in *in,
+                               int64_t *now_ns)
+{
+    input_time(&w->now_ns, &w->have_now, in->ts_ns);
+    *now_ns = w->now_ns;
+    return w->part[roce_shard_class(roce_shard_key(w->cfg, in))];
+}
+
+void roce_split_frame(struct roce_split_part *p, const struct roce_frame_in *in, int64_t now_ns)
+{
+    /* now_ns is the latest time up to this frame: the frame came earlier
+     * than the latest before it exactly when it is earlier than now_ns (the
+     * part that takes it notes it: every frame is some part's) */
+    if (in->ts_ns < now_ns)
+        p->out_of_order = 1;
+    p->now_ns = now_ns;
+    p->have_now = 1;
+    p->frame = in->frame;
+    roce_engine_note_time(p->engine, now_ns);
+    roce_engine_frame(p->engine, in, NULL);
+}
+
+void roce_split_input_time(struct roce_split_part *p, int64_t now_ns)
+{
+    p->now_ns = now_ns;
+    p->have_now = 1;
 }
 
 void roce_split_finish(struct roce_split_part *p)

@@ -5,13 +5,16 @@
  * engine's. The second public header beside roce_engine.h (which it
  * includes); roce_vantage.h is the third.
  *
- * Every frame of the input goes to every part, in order
- * (roce_split_mine()): a part analyses the frames of its classes and is told
- * the time of the others, so that its engine sees time pass as one engine
- * would. Frames with the same key class go to the same part (the key: a hash
- * of the unordered pair of their packet's addresses, after any mirror
- * encapsulation; 0 for frames without a RoCE packet), so every connection, its
- * CNPs and its CM exchange are analysed by one engine, and the requests the
+ * Each part analyses the frames of its classes and is told the time of
+ * the others, so that its engine sees time pass as one engine would: one
+ * reader walks the input once and hands each part its own frames with the
+ * input's time (roce_split_walk_frame(), roce_split_frame(): what `rocescope
+ * -T` does), or every frame of the input goes to every part, in order
+ * (roce_split_mine()). Frames with the same key class go to the same part
+ * (the key: a hash of the unordered pair of their packet's addresses, after
+ * any mirror encapsulation; 0 for frames without a RoCE packet), so every
+ * connection, its CNPs and its CM exchange are analysed by one engine, and
+ * the requests the
  * diagnoses keep by class (roce_reqlog.h) are those one engine keeps. The
  * front end runs the parts (threads), keeps their settled verdicts with the
  * frame at which each was delivered (roce_split_delivered()), asks
@@ -53,7 +56,8 @@ struct roce_split_part;
 struct roce_split_part *roce_split_part_new(const struct roce_config *cfg, unsigned part,
                                             unsigned n);
 void roce_split_part_free(struct roce_split_part *p);
-/* The part's engine: feed it the frames roce_split_mine() says are its;
+/* The part's engine: feed it the frames roce_split_mine() says are its
+ * (roce_split_frame() feeds it itself);
  * read its totals and report once roce_split_finish() was called. */
 struct roce_engine *roce_split_engine(struct roce_split_part *p);
 
@@ -65,6 +69,38 @@ struct roce_engine *roce_split_engine(struct roce_split_part *p);
  * come in time order.
  */
 int roce_split_mine(struct roce_split_part *p, const struct roce_frame_in *in);
+
+/*
+ * One walk of each frame (threads.c): a reader takes every frame of the
+ * input once, in order, and finds the part that takes it
+ * (roce_split_walk_frame, with the latest time of the input up to and with
+ * the frame); that part is handed the frame and that time
+ * (roce_split_frame) and never sees the frames of the other parts. At the
+ * end each part is told the input's latest time (roce_split_input_time,
+ * when the input had frames), then finished. The parts' results are those
+ * of roce_split_mine's way (every part told every frame), out-of-order
+ * frames included: such a frame is earlier than the time its part is
+ * handed with it.
+ */
+struct roce_split_walk {
+    const struct roce_config *cfg;    /* the parts' (kept by the caller) */
+    uint8_t part[ROCE_SHARD_CLASSES]; /* the part of each key class */
+    int64_t now_ns;                   /* the latest time of the input so far */
+    int have_now;
+};
+/* The reader of an n-part split (n from roce_split_parts()) of cfg. */
+void roce_split_walk_init(struct roce_split_walk *w, const struct roce_config *cfg, unsigned n);
+/* The next frame of the input, numbered as one engine numbers them: the
+ * part (0 .. n-1) that takes it, and in *now_ns the input's latest time up
+ * to and with it. */
+unsigned roce_split_walk_frame(struct roce_split_walk *w, const struct roce_frame_in *in,
+                               int64_t *now_ns);
+/* The part's next frame, with the time roce_split_walk_frame gave: the
+ * engine is told the time and analyses the frame. Notes whether the input
+ * came in time order. */
+void roce_split_frame(struct roce_split_part *p, const struct roce_frame_in *in, int64_t now_ns);
+/* The input's latest time at its end, for the part's finish. */
+void roce_split_input_time(struct roce_split_part *p, int64_t now_ns);
 
 /* The input ended: the engine is told its latest time and settles what is
  * still open (roce_engine_finish). */

@@ -12,7 +12,10 @@ go-back-N, CE marks and CNPs over many QPs, several files in one run, the text
 summary, the JSON report and the events with -T 2, 3 and 4 must equal those of
 -T 1, byte for byte, with the same exit status and messages (of the scenario
 and made files, -T 3 only: same_results.py holds their -T 2 and -T 4 to the
-same reference; with --sample, the sanitizer build, -T 2 only). The split must
+same reference; with --sample, the sanitizer build, -T 2 only). The one reader
+must hand every frame to exactly one part, its own, in order, with rings of
+every size (down to one frame: the reader waits for a full ring), the reader
+in a thread of its own or the first part's, frames read in place or copied. The split must
 actually be used where it can be (ROCESCOPE_THREADS_TRACE says which way a run
 went), and not used for frames out of time order, more flows than --max-flows
 or the HTML report (--html: its series takes every frame in order; the page
@@ -35,12 +38,14 @@ from real_folder import captures_in, real_folder  # noqa: E402
 THREADS = (2, 3, 4)
 
 
-def run(tool, args, trace=False):
+def run(tool, args, trace=False, more_env=None):
     env = dict(os.environ)
-    env.pop("ROCESCOPE_READER", None)
-    env.pop("ROCESCOPE_THREADS_TRACE", None)
+    for k in ("ROCESCOPE_READER", "ROCESCOPE_THREADS_TRACE", "ROCESCOPE_THREADS_READER",
+              "ROCESCOPE_THREADS_RING"):
+        env.pop(k, None)
     if trace:
         env["ROCESCOPE_THREADS_TRACE"] = "1"
+    env.update(more_env or {})
     p = subprocess.run([tool, *args], capture_output=True, env=env, timeout=600,
                        stdin=subprocess.DEVNULL)
     return p.returncode, p.stdout.decode(), p.stderr.decode()
@@ -197,6 +202,42 @@ def main():
         untracked = json.loads(run(tool, ["-T", n, *wrapped])[1])["limits"]["dcqcn_untracked"]
         if untracked < 1:
             failures.append(f"ring of recent requests wrapped, -T {n}: dcqcn_untracked {untracked}")
+
+    # one walk of each frame (analyzer/capture/walk.h): one reader hands each
+    # part its own frames. With the trace each part checks every frame it is
+    # handed against its class and the frame before, and says how often the
+    # reader waited for it (its ring full, a file's end). Rings down to one
+    # batch of one frame, the reader apart or in part 0's thread, frames
+    # read in place or by libpcap (copied), one file or several: the results
+    # of -T 1, every frame in exactly one part, and the reader waited for a
+    # full ring.
+    walk_group = [os.path.join(a.captures, "ecn_cnp.pcap"), bulk_small,
+                  os.path.join(a.captures, "loss_sender.pcap")]
+    for label, more_env, args in (
+            ("default rings", {}, [bulk]),
+            ("a ring of one frame", {"ROCESCOPE_THREADS_RING": "1,1"}, [bulk_small]),
+            ("rings of 2 batches of 3 frames, the reader in the first part",
+             {"ROCESCOPE_THREADS_RING": "2,3", "ROCESCOPE_THREADS_READER": "first"}, walk_group),
+            ("libpcap reading, frames copied",
+             {"ROCESCOPE_THREADS_RING": "3,5", "ROCESCOPE_READER": "libpcap"}, walk_group)):
+        want = run(tool, ["-T", "1", "--json", *args])
+        for n in (2, 3):
+            code, out, err = run(tool, ["-T", str(n), "--json", *args], True, more_env)
+            parts = [ln.split(": ", 3)[3] for ln in err.splitlines()
+                     if ln.startswith("rocescope: walk: part ")]
+            err = "\n".join(ln for ln in err.splitlines() if not ln.startswith("rocescope: -T ")
+                            and not ln.startswith("rocescope: walk: "))
+            if (code, out) != want[:2] or err.strip() != want[2].strip():
+                failures.append(f"walk, {label}, -T {n}: differs from -T 1")
+            counts = [[int(w) for w in p.replace(",", "").split() if w.isdigit()] for p in parts]
+            # frames, total, of another part, out of order, reader's waits, part's
+            total = counts[0][1] if counts else -1
+            if (len(counts) != n or sum(c[0] for c in counts) != total or
+                    any(c[2] or c[3] for c in counts)):
+                failures.append(f"walk, {label}, -T {n}: frames handed: {parts}")
+            if "ROCESCOPE_THREADS_RING" in more_env and not any(c[4] > len(args) for c in counts):
+                failures.append(f"walk, {label}, -T {n}: the reader never waited for a "
+                                f"full ring: {parts}")
 
     # --html: the page's series takes every frame in order, so one engine
     # analyses; the page and the report beside it are those of -T 1

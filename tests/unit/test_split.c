@@ -135,7 +135,9 @@ struct run {
     struct tframe f[PAIRS * ROUNDS * 3 + 1];
     struct got one, g[PARTS];
     struct roce_split_part *parts[PARTS];
-    struct merged m; /* the parts' verdicts in frame order */
+    size_t n;            /* frames of the stream (before a CNP added) */
+    size_t taken[PARTS]; /* the frames each part analysed */
+    struct merged m;     /* the parts' verdicts in frame order */
 };
 
 /* A CNP to 10.0.0.1 from a host of the other part than 10.0.1.1, whose
@@ -162,16 +164,24 @@ static void cnp_from_other_part(struct tframe *f, size_t *n)
     add(f, n, &s, f[*n - 1].ts + STEP_NS);
 }
 
+/* How the parts get the frames: each told every frame (roce_split_mine),
+ * or one reader finding each frame's part (roce_split_walk_frame) and that
+ * part alone handed it (roce_split_frame). */
+enum way { MINE, WALK };
+static enum way run_way = MINE;
+
 /* Feed the stream (one frame moved back to the first's time when
  * out_of_order; a CNP from the other part to a destination of CNPs added
- * when shared_dst) to one engine and to the parts, and finish them. */
+ * when shared_dst) to one engine and to the parts (run_way), and finish
+ * them. */
 static void run_both(struct run *r, int out_of_order, int shared_dst)
 {
     struct roce_config cfg;
     memset(r, 0, sizeof *r);
     size_t nf = make_stream(r->f);
-    if (out_of_order)
-        r->f[nf / 2].ts = r->f[0].ts;
+    r->n = nf;
+    if (out_of_order) /* 1: the middle frame, 2: the one after it... */
+        r->f[nf / 2 + (size_t)out_of_order - 1].ts = r->f[0].ts;
     if (shared_dst)
         cnp_from_other_part(r->f, &nf);
     roce_config_default(&cfg);
@@ -184,17 +194,33 @@ static void run_both(struct run *r, int out_of_order, int shared_dst)
         r->parts[i] = r->g[i].part = roce_split_part_new(&cfg, i, PARTS);
         CU_ASSERT_PTR_NOT_NULL_FATAL(r->parts[i]);
     }
+    struct roce_split_walk w;
+    roce_split_walk_init(&w, &cfg, PARTS);
     for (size_t k = 0; k < nf; k++) {
         struct roce_frame_in in = frame_in(&r->f[k], k + 1);
         roce_engine_frame(e, &in, NULL);
+        if (run_way == WALK) {
+            int64_t now;
+            unsigned part = roce_split_walk_frame(&w, &in, &now);
+            CU_ASSERT_FATAL(part < PARTS);
+            roce_split_frame(r->parts[part], &in, now);
+            r->taken[part]++;
+            continue;
+        }
         for (unsigned i = 0; i < PARTS; i++)
-            if (roce_split_mine(r->parts[i], &in))
+            if (roce_split_mine(r->parts[i], &in)) {
                 roce_engine_frame(roce_split_engine(r->parts[i]), &in, NULL);
+                r->taken[i]++;
+            }
     }
     roce_engine_finish(e);
     roce_engine_free(e);
-    for (unsigned i = 0; i < PARTS; i++)
+    for (unsigned i = 0; i < PARTS; i++) {
+        if (run_way == WALK && w.have_now)
+            roce_split_input_time(r->parts[i], w.now_ns);
         roce_split_finish(r->parts[i]);
+    }
+    CU_ASSERT_EQUAL(r->taken[0] + r->taken[1], nf);
     r->m = (struct merged){r->g, {0}, PARTS, 0};
 }
 
@@ -234,6 +260,56 @@ static void test_equals_one_engine(void)
     CU_ASSERT(seen & ROCE_V_CE_ANSWERED);
     CU_ASSERT(seen & ROCE_V_CNP_MATCHED);
     free_parts(&r);
+}
+
+/* The same with one reader walking the frames (roce_split_walk_frame,
+ * roce_split_frame): each frame analysed by its part alone; the parts
+ * deliver the verdicts at the frames they do with every part told every
+ * frame. */
+static void test_walk_equals_mine(void)
+{
+    static struct run mine, walk;
+    run_way = MINE;
+    run_both(&mine, 0, 0);
+    run_way = WALK;
+    test_equals_one_engine();
+    run_both(&walk, 0, 0);
+    run_way = MINE;
+    for (unsigned i = 0; i < PARTS; i++) {
+        CU_ASSERT_EQUAL(walk.taken[i], mine.taken[i]);
+        CU_ASSERT_EQUAL_FATAL(walk.g[i].n, mine.g[i].n);
+        for (size_t k = 0; k < walk.g[i].n; k++) {
+            CU_ASSERT_EQUAL(walk.g[i].v[k].frame, mine.g[i].v[k].frame);
+            CU_ASSERT_EQUAL(walk.g[i].v[k].flags, mine.g[i].v[k].flags);
+            CU_ASSERT_EQUAL(walk.g[i].delivered[k], mine.g[i].delivered[k]);
+        }
+    }
+    free_parts(&mine);
+    free_parts(&walk);
+}
+
+/* A frame earlier than the one before it, in either part, with either
+ * way: the split could differ. */
+static void test_walk_out_of_order(void)
+{
+    static struct run r;
+    unsigned seen = 0; /* bit i: a frame of part i was moved */
+    for (int at = 1; at <= 4; at++) {
+        run_way = WALK;
+        run_both(&r, at, 0);
+        run_way = MINE;
+        struct roce_split_walk w;
+        struct roce_config cfg;
+        int64_t now;
+        roce_config_default(&cfg);
+        roce_split_walk_init(&w, &cfg, PARTS);
+        struct roce_frame_in in = frame_in(&r.f[r.n / 2 + (size_t)at - 1], 1);
+        seen |= 1u << roce_split_walk_frame(&w, &in, &now);
+        const char *why = roce_split_exact(r.parts, PARTS, next_merged, &r.m);
+        CU_ASSERT(why != NULL && strstr(why, "time order") != NULL);
+        free_parts(&r);
+    }
+    CU_ASSERT_EQUAL(seen, 3u);
 }
 
 /* A frame earlier than the one before it: the split could differ. */
@@ -341,6 +417,8 @@ static void test_parts(void)
 static const struct tu_test tests[] = {
     {"equals_one_engine", test_equals_one_engine},
     {"out_of_order", test_out_of_order},
+    {"walk_equals_mine", test_walk_equals_mine},
+    {"walk_out_of_order", test_walk_out_of_order},
     {"cnp_destination_shared", test_cnp_destination_shared},
     {"open_verdicts", test_open_verdicts},
     {"ce_and_cnp_waits", test_ce_and_cnp_waits},

@@ -314,12 +314,14 @@ static uint32_t slot_alloc(struct roce_flow_table *t)
         if (t->n_chunks == t->max_chunks)
             return 0;
         /* the hot records, then the cold ones (roce_flow_cold), cache-line
-         * aligned (each size is a multiple of the alignment) */
+         * aligned (each size is a multiple of the alignment); not zeroed
+         * here: a slot is when it is taken (roce_flow_get), and no slot
+         * past n_slots is read, so that a capture of a few flows does not
+         * touch the chunk's 2 MiB */
         size_t bytes = ROCE_FLOW_CHUNK * (sizeof(struct roce_flow) + sizeof(struct roce_flow_cold));
         struct roce_flow *c = aligned_alloc(ROCE_FLOW_ALIGN, bytes);
         if (c == NULL)
             return 0;
-        memset(c, 0, bytes);
         t->chunks[t->n_chunks] = c;
         t->n_chunks++;
     }

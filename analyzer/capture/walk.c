@@ -93,12 +93,13 @@ static int ring_init(struct ring *q, unsigned batches, unsigned frames)
     atomic_init(&q->done, 0);
     if ((q->slot = calloc(batches, sizeof *q->slot)) == NULL)
         return -1;
-    for (unsigned i = 0; i < batches; i++)
-        if ((q->slot[i].f = malloc(frames * sizeof *q->slot[i].f)) == NULL)
-            return -1;
+    /* before the batches: ring_free destroys them once slot is set */
     pthread_mutex_init(&q->m, NULL);
     pthread_cond_init(&q->to_reader, NULL);
     pthread_cond_init(&q->to_part, NULL);
+    for (unsigned i = 0; i < batches; i++)
+        if ((q->slot[i].f = malloc(frames * sizeof *q->slot[i].f)) == NULL)
+            return -1;
     return 0;
 }
 

@@ -209,6 +209,12 @@ MUTANTS = [
     ("ecn-forgotten-unanswered", E + "roce_ecn.c", "        ce_settle(e, c, NULL, SETTLE_DROPPED);",
      "        ce_settle(e, c, NULL, SETTLE_WINDOW);",
      "the marks of a flow that goes away count as unanswered"),
+    # ---- roce_split.c: the split's early refusal (rocescope -T stops a doomed split) ----
+    ("split-doomed-blind", E + "roce_split.c",
+     "    return part_refused(p, &e->totals, e->alloc_failures + e->flows.stats.alloc_failures,\n"
+     "                        e->flows.stats.evicted);",
+     "    return e == NULL ? part_refused(p, &e->totals, 0, 0) : NULL;",
+     "a part that frames out of time order or a PFC pause doom is not said to be doomed"),
     # ---- roce_incast.c: the receivers' table ----
     ("incast-memo-unchecked", E + "roce_incast.c",
      "    struct incast_rx *x = &in->rx[*memo];\n    if (x->used && memcmp(x->addr, addr, ROCE_ADDR_LEN) == 0)",

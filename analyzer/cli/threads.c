@@ -17,10 +17,13 @@
  *
  *   1. asks the engine whether the split gave what one engine gives
  *      (roce_split_exact, over the spooled verdicts in frame order), after
- *      its own checks: the parts created at most max_flows in all (counted
- *      while they run: they stop early), no allocation or spool write
- *      failed. When a check fails, nothing has been written: the caller
- *      analyses the files with one engine;
+ *      its own checks: the parts created at most max_flows in all, no
+ *      allocation or spool write failed. What can be known while the parts
+ *      run stops them early (the flows they created; after each batch, what
+ *      roce_split_doomed says of a part: frames out of time order, PFC
+ *      pauses, a bound reached), so that a split that cannot be used costs
+ *      a little of the input, not all of it. When a check fails, nothing has
+ *      been written: the caller analyses the files with one engine;
  *   2. numbers the flows as one engine does (roce_split_number);
  *   3. hands the verdicts in frame order, flow ids renumbered, to the
  *      writers that take verdicts, the problems with files where a plain run
@@ -45,10 +48,11 @@
 #include "roce_split.h"
 #include "walk.h"
 
-#define SPOOL_BUFFER (256u * 1024u)
-#define TRACE_ENV    "ROCESCOPE_THREADS_TRACE"  /* say on stderr whether the split was used */
-#define READER_ENV   "ROCESCOPE_THREADS_READER" /* "first": the reader in part 0's thread */
-#define RING_ENV     "ROCESCOPE_THREADS_RING"   /* tests: "BATCHES,FRAMES" of a part's ring */
+#define SPOOL_BUFFER    (256u * 1024u)
+#define TRACE_ENV       "ROCESCOPE_THREADS_TRACE"  /* say on stderr whether the split was used */
+#define READER_ENV      "ROCESCOPE_THREADS_READER" /* "first": the reader in part 0's thread */
+#define RING_ENV        "ROCESCOPE_THREADS_RING"   /* tests: "BATCHES,FRAMES" of a part's ring */
+#define DOOM_CHECK_MASK 63u /* the reading part asks roce_split_doomed every 64 of its frames */
 
 /* A settled verdict and the frame at which its part delivered it. */
 struct spool_rec {
@@ -68,6 +72,8 @@ struct part {
     int spool_failed;
     struct roce_report rep;
     int oom;
+    const char *doomed;   /* why the proof will refuse (roce_split_doomed), or NULL */
+    unsigned since_check; /* the reading part's frames, counted for check_doomed */
     pthread_t thread;
     int started;
     /* with TRACE_ENV: the frames it was handed, those of another part,
@@ -167,12 +173,25 @@ static void part_frame(struct part *p, const struct roce_frame_in *in, int64_t n
         roce_split_frame(p->split, in, now_ns);
 }
 
+/* Once the part's result can no longer be one engine's, every part stops:
+ * the reader at its next look at the stop flag, the parts taking what it
+ * had handed on without analysing it. */
+static void check_doomed(struct part *p)
+{
+    if (p->split != NULL && p->doomed == NULL && (p->doomed = roce_split_doomed(p->split)) != NULL)
+        atomic_store(&p->sp->stop, 1);
+}
+
 /* walk.h's own: a frame of the reading part. */
 static void own_frame(void *ctx, const struct roce_frame_in *in, int64_t now_ns)
 {
     struct part *p = ctx;
+    if (p->doomed != NULL)
+        return;
     part_frame(p, in, now_ns, NULL);
     p->frames += p->sp->trace;
+    if ((++p->since_check & DOOM_CHECK_MASK) == 0)
+        check_doomed(p);
 }
 
 static void *run_part(void *arg)
@@ -197,14 +216,20 @@ static void *run_part(void *arg)
     } else {
         const struct roce_walk_frame *f;
         size_t n;
-        while ((n = roce_walk_take(sp->walk, p->idx, &f)) > 0)
+        while ((n = roce_walk_take(sp->walk, p->idx, &f)) > 0) {
+            if (p->doomed != NULL)
+                continue;
             for (size_t i = 0; i < n; i++)
                 part_frame(p, &f[i].in, f[i].now_ns, sp->trace ? &check : NULL);
+            check_doomed(p);
+        }
     }
     const struct roce_analysis *a = roce_walk_analysis(sp->walk);
     int64_t now;
-    if (p->split == NULL)
+    if (p->split == NULL || atomic_load(&sp->stop)) { /* one engine will analyse */
+        p->cpu_s = thread_cpu();
         return NULL;
+    }
     if (roce_walk_input_time(sp->walk, &now))
         roce_split_input_time(p->split, now);
     roce_split_finish(p->split);
@@ -271,6 +296,11 @@ static int next_verdict(void *ctx, struct roce_verdict *v, uint64_t *delivered)
  * engine gives, else why not. */
 static const char *not_exact(struct split *sp)
 {
+    if (atomic_load(&sp->created) > sp->o->cfg.max_flows)
+        return "more flows than --max-flows";
+    for (unsigned i = 0; i < sp->n; i++)
+        if (sp->parts[i].doomed != NULL)
+            return sp->parts[i].doomed;
     if (atomic_load(&sp->stop) || roce_walk_failed(sp->walk))
         return "more flows than --max-flows, or out of memory";
     for (unsigned i = 0; i < sp->n; i++)

@@ -48,6 +48,7 @@
 
 #include "roce_cnpdst.h"
 #include "roce_incast.h"
+#include "roce_internal.h"
 
 #define CREATED_INITIAL 1024u
 #define WAIT_INITIAL    1024u
@@ -350,6 +351,35 @@ static const char *cnpdst_exact(struct roce_split_part *const *parts, unsigned n
     return NULL;
 }
 
+/* The checks of one part that only go one way while it runs: its flags and
+ * counters are never reset, so once one of them refuses, the proof at the
+ * end refuses for the same reason (roce_split_doomed). alloc_failures and
+ * flows_evicted as roce_engine_totals adds them up. */
+static const char *part_refused(const struct roce_split_part *p, const struct roce_totals *t,
+                                uint64_t alloc_failures, uint64_t flows_evicted)
+{
+    if (p->oom)
+        return "out of memory";
+    if (p->out_of_order)
+        return "frames out of time order";
+    if (alloc_failures || t->verdicts_forced || t->ce_tracking_overflow ||
+        t->cnp_tracking_overflow || flows_evicted || t->macs_untracked)
+        return "a bound reached in a part";
+    if (t->pauses)
+        return "PFC pauses: their victims are found across address pairs";
+    if (t->incast_receivers_evicted || t->incast_receivers_unlisted ||
+        t->incast_senders_untracked || t->cnp_dsts_evicted)
+        return "a bound reached in a part";
+    return NULL;
+}
+
+const char *roce_split_doomed(const struct roce_split_part *p)
+{
+    const struct roce_engine *e = p->engine;
+    return part_refused(p, &e->totals, e->alloc_failures + e->flows.stats.alloc_failures,
+                        e->flows.stats.evicted);
+}
+
 const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
                              roce_split_next_fn next, void *ctx)
 {
@@ -357,19 +387,10 @@ const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
     uint64_t cm_peak = 0, gaps = 0, cnps = 0, macs = 0, listed = 0;
     for (unsigned i = 0; i < n; i++) {
         struct roce_split_part *p = parts[i];
-        if (p->oom)
-            return "out of memory";
-        if (p->out_of_order)
-            return "frames out of time order";
         const struct roce_totals *t = roce_engine_totals(p->engine);
-        if (t->alloc_failures || t->verdicts_forced || t->ce_tracking_overflow ||
-            t->cnp_tracking_overflow || t->flows_evicted || t->macs_untracked)
-            return "a bound reached in a part";
-        if (t->pauses)
-            return "PFC pauses: their victims are found across address pairs";
-        if (t->incast_receivers_evicted || t->incast_receivers_unlisted ||
-            t->incast_senders_untracked || t->cnp_dsts_evicted)
-            return "a bound reached in a part";
+        const char *why = part_refused(p, t, t->alloc_failures, t->flows_evicted);
+        if (why != NULL)
+            return why;
         struct shared_check sc = {parts, n, i, parts[0]->cfg.incast_senders, 0};
         roce_incast_each(p->engine, incast_shared, &sc);
         if (sc.shared)

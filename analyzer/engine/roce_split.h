@@ -131,6 +131,16 @@ typedef int (*roce_split_next_fn)(void *ctx, struct roce_verdict *v, uint64_t *d
 const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
                              roce_split_next_fn next, void *ctx);
 
+/*
+ * While the part runs: why roce_split_exact will refuse, from what only
+ * grows as the part analyses (frames out of time order, PFC pauses, a
+ * bound of the engine reached in the part, out of memory), or NULL (the
+ * proof may still refuse at the end, over all the parts). A few loads: a
+ * front end asks after each batch of frames and stops a doomed split
+ * early instead of analysing the whole input twice.
+ */
+const char *roce_split_doomed(const struct roce_split_part *p);
+
 /* Number the flows of the n parts as one engine does, in the order of the
  * frames that created them (a frame creates flows in one part only).
  * 0, or -1 when out of memory. */

@@ -196,6 +196,33 @@ def main():
             failures.append(f"{label}: -T 2 went '{got}', expected '{expect}'")
         compare(label, ["--json", *args])
         compare(label, ["--events", *args])
+    # a split doomed early (roce_split_doomed: a PFC pause, frames out of
+    # time order) stops at once instead of analysing the whole input and
+    # then again with one engine: the reader walked a few batches of the
+    # 200 000 frames behind the pause, the results are one engine's
+    pause = cf.frames_of(os.path.join(a.captures, "pfc.pcap"))
+    later = [(ts + pause[-1][0] + 10**9, data) for ts, data in cf.frames_of(bulk)]
+    for label, frames_in, expect in (
+            ("a PFC pause", pause + later, "one engine: PFC pauses"),
+            ("frames out of time order",
+             later[:999] + later[1000:1001] + later[999:1000] + later[1001:],
+             "one engine: frames out of time order")):
+        path = os.path.join(tmp, "doomed.pcap")
+        with open(path, "wb") as f:
+            f.write(cf.pcap_at(frames_in))
+        for n in (2, 3):
+            code, out, err = run(tool, ["-T", str(n), "--json", path], True)
+            walked = [int(ln.split(" of ")[2].split()[0]) for ln in err.splitlines()
+                      if ln.startswith("rocescope: walk: part 0 ")]
+            if f"rocescope: -T {n}: {expect}" not in err:
+                failures.append(f"doomed early, {label}, -T {n}: expected '{expect}': {err[:300]}")
+            if not walked or walked[0] > 20000:
+                failures.append(f"doomed early, {label}, -T {n}: the reader walked {walked} of "
+                                f"{len(frames_in)} frames (a split doomed early stops within a "
+                                f"few batches)")
+            if (code, out) != run(tool, ["-T", "1", "--json", path])[:2]:
+                failures.append(f"doomed early, {label}, -T {n}: differs from -T 1")
+
     # the wrap is real: C1's first CNPs are not evaluated, with one engine or two
     wrapped = ["--no-icrc", "--json", os.path.join(tmp, "request_log_wrap.pcap")]
     for n in ("1", "2"):
@@ -211,8 +238,17 @@ def main():
     # read in place or by libpcap (copied), one file or several: the results
     # of -T 1, every frame in exactly one part, and the reader waited for a
     # full ring.
-    walk_group = [os.path.join(a.captures, "ecn_cnp.pcap"), bulk_small,
-                  os.path.join(a.captures, "loss_sender.pcap")]
+    # (the files of the group one after the other in time: frames out of
+    # time order would stop the split early, roce_split_doomed)
+    walk_group, last = [], 0
+    for path in (os.path.join(a.captures, "ecn_cnp.pcap"), bulk_small,
+                 os.path.join(a.captures, "loss_sender.pcap")):
+        fr = cf.frames_of(path)
+        shift = last + 10**9 - fr[0][0]
+        walk_group.append(os.path.join(tmp, "walk-" + os.path.basename(path)))
+        with open(walk_group[-1], "wb") as f:
+            f.write(cf.pcap_at([(ts + shift, data) for ts, data in fr]))
+        last = fr[-1][0] + shift
     for label, more_env, args in (
             ("default rings", {}, [bulk]),
             ("a ring of one frame", {"ROCESCOPE_THREADS_RING": "1,1"}, [bulk_small]),

@@ -407,6 +407,88 @@ static void test_ce_and_cnp_waits(void)
 }
 
 /* Parts beyond the classes get no frames: at most one part per class. */
+/* A PFC frame (802.1Qbb) pausing priority 3 for 0xffff quanta. */
+static void add_pause(struct tframe *f, size_t *n, int64_t ts)
+{
+    static const uint8_t pfc[] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00,
+                                  0x00, 0x00, 0x01, 0x88, 0x08, 0x01, 0x01, 0x00, 0x08,
+                                  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff};
+    memset(f[*n].b, 0, sizeof f[*n].b);
+    memcpy(f[*n].b, pfc, sizeof pfc);
+    f[*n].len = 60;
+    f[*n].ts = ts;
+    (*n)++;
+}
+
+/* roce_split_doomed while the parts run (rocescope -T stops a doomed split
+ * early): NULL for every part up to the frame that dooms the split (a frame
+ * earlier than the one before it, a PFC pause), then, from that frame on,
+ * the reason the proof gives at the end; NULL throughout a split that the
+ * proof accepts. */
+static void test_doomed(void)
+{
+    static struct tframe f[PAIRS * ROUNDS * 3 + 2];
+    for (int kind = 0; kind < 3; kind++) { /* none, out of order, pause */
+        struct roce_config cfg;
+        struct got g[PARTS];
+        struct roce_split_part *parts[PARTS];
+        struct roce_split_walk w;
+        size_t nf = make_stream(f), at = nf / 2;
+        if (kind == 1)
+            f[at].ts = f[0].ts;
+        if (kind == 2) {
+            memmove(&f[at + 1], &f[at], (nf - at) * sizeof *f);
+            nf++;
+            add_pause(f, &at, f[at - 1].ts);
+            at--;
+        }
+        memset(g, 0, sizeof g);
+        roce_config_default(&cfg);
+        cfg.on_verdict = collect;
+        for (unsigned i = 0; i < PARTS; i++) {
+            cfg.ctx = &g[i];
+            parts[i] = g[i].part = roce_split_part_new(&cfg, i, PARTS);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(parts[i]);
+        }
+        roce_split_walk_init(&w, &cfg, PARTS);
+        const char *why = NULL;
+        unsigned doomed_at = 0;
+        int was[PARTS] = {0};
+        for (size_t k = 0; k < nf; k++) {
+            struct roce_frame_in in = frame_in(&f[k], k + 1);
+            int64_t now;
+            unsigned part = roce_split_walk_frame(&w, &in, &now);
+            roce_split_frame(parts[part], &in, now);
+            for (unsigned i = 0; i < PARTS; i++) {
+                const char *d = roce_split_doomed(parts[i]);
+                CU_ASSERT(d != NULL || !was[i]); /* once doomed, always */
+                was[i] |= d != NULL;
+                if (d != NULL && why == NULL) {
+                    why = d;
+                    doomed_at = (unsigned)k;
+                }
+                CU_ASSERT(d == NULL || strcmp(d, why) == 0);
+            }
+        }
+        for (unsigned i = 0; i < PARTS; i++) {
+            roce_split_input_time(parts[i], w.now_ns);
+            roce_split_finish(parts[i]);
+        }
+        struct merged m = {g, {0}, PARTS, 0};
+        const char *proof = roce_split_exact(parts, PARTS, next_merged, &m);
+        if (kind == 0) {
+            CU_ASSERT_PTR_NULL(why);
+            CU_ASSERT_PTR_NULL(proof);
+        } else {
+            CU_ASSERT_EQUAL(doomed_at, at);
+            CU_ASSERT(why != NULL && strstr(why, kind == 1 ? "time order" : "PFC pauses"));
+            CU_ASSERT(proof != NULL && why != NULL && strcmp(proof, why) == 0);
+        }
+        for (unsigned i = 0; i < PARTS; i++)
+            roce_split_part_free(parts[i]);
+    }
+}
+
 static void test_parts(void)
 {
     CU_ASSERT_EQUAL(roce_split_parts(1), 1);
@@ -422,6 +504,7 @@ static const struct tu_test tests[] = {
     {"cnp_destination_shared", test_cnp_destination_shared},
     {"open_verdicts", test_open_verdicts},
     {"ce_and_cnp_waits", test_ce_and_cnp_waits},
+    {"doomed", test_doomed},
     {"parts", test_parts},
     TU_END,
 };

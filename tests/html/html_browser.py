@@ -488,10 +488,32 @@ def check_sections(b, label, sections, shots_dir, required=()):
             fail(f"{label}: section #{sec} looks blank ({st})")
 
 
+def canary_check(b, html, work):
+    """The checks of check_clean see what they look for: a copy of a page
+    with an error on the console, an exception and a request to the network
+    added at its end, loaded as page_check loads a page."""
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    canary = os.path.join(work, "canary.html")
+    with open(canary, "w", encoding="utf-8") as f:
+        f.write(page.replace("</body>", '<img src="http://127.0.0.1:9/canary.png">'
+                             '<script>console.error("canary-console");'
+                             'throw new Error("canary-exception")</script></body>', 1))
+    url = "file://" + os.path.abspath(canary)
+    b.load(url)
+    b.settle()
+    seen = " ".join(b.problems())
+    for what in ("canary-console", "canary-exception"):
+        if what not in seen:
+            fail(f"the page checks did not see {what} (problems: {seen[:300]!r})")
+    if not any("canary.png" in u for u in b.requests()):
+        fail(f"the page checks did not see the request to the network ({b.requests()[:5]})")
+
+
 def page_check(b, rocescope, html, label, want, shots_dir, sections, required=("summary",)):
     url = "file://" + os.path.abspath(html)
     b.load(url)
-    b.drain(0.2)
+    b.settle()
     check_clean(b, label, url)
     n = check_frames(b, label, want) if want is not None else 0
     check_sections(b, label, sections, shots_dir, required)
@@ -702,6 +724,8 @@ def main():
             pages += 1
             print(f"ok {name}: {n} frames with verdicts, {len(diags)} diagnoses ({links} evidence "
                   f"links), {os.path.getsize(html)} bytes", flush=True)
+            if cap == caps[0]:
+                canary_check(b, html, work)
 
         # header-only cuts (snaplen 64)
         for base in ("loss_receiver", "ecn_cnp", "erspan3"):

@@ -215,6 +215,16 @@ MUTANTS = [
      "                        e->flows.stats.evicted);",
      "    return e == NULL ? part_refused(p, &e->totals, 0, 0) : NULL;",
      "a part that frames out of time order or a PFC pause doom is not said to be doomed"),
+    ("split-between-open-only", E + "roce_split.c",
+     "        n += (e2 <= p->hist_last ? p->before[e2 % HIST_EPOCHS] : p->delivered) -",
+     "        n += 0 * (e2 <= p->hist_last ? p->before[e2 % HIST_EPOCHS] : p->delivered) -",
+     "the early look at the open verdicts counts only the parts' waiting verdicts, not those "
+     "delivered since the oldest waiting one"),
+    ("split-between-epoch-floor", E + "roce_split.c",
+     "    uint64_t e1 = (from >> EPOCH_SHIFT) + ((from & ((1u << EPOCH_SHIFT) - 1)) != 0);",
+     "    uint64_t e1 = from >> EPOCH_SHIFT;",
+     "the early look counts the delivered verdicts of the epoch that holds the oldest waiting "
+     "verdict whole, also those before it"),
     # ---- roce_incast.c: the receivers' table ----
     ("incast-memo-unchecked", E + "roce_incast.c",
      "    struct incast_rx *x = &in->rx[*memo];\n    if (x->used && memcmp(x->addr, addr, ROCE_ADDR_LEN) == 0)",

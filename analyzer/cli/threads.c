@@ -74,6 +74,8 @@ struct part {
     int oom;
     const char *doomed;   /* why the proof will refuse (roce_split_doomed), or NULL */
     unsigned since_check; /* the reading part's frames, counted for check_doomed */
+    /* what the part shows the others of its verdicts (look_open) */
+    atomic_uint_fast64_t at_frame, at_oldest, at_count;
     pthread_t thread;
     int started;
     /* with TRACE_ENV: the frames it was handed, those of another part,
@@ -173,12 +175,37 @@ static void part_frame(struct part *p, const struct roce_frame_in *in, int64_t n
         roce_split_frame(p->split, in, now_ns);
 }
 
+/* The verdicts one engine would hold at once, seen from the parts
+ * (roce_split.h, roce_split_between): the part's frame, its oldest waiting
+ * verdict and its count shown to the others, theirs read (each may be a
+ * batch old: the look only stops a split, the proof at the end decides). */
+static const char *look_open(struct part *p)
+{
+    struct split *sp = p->sp;
+    uint64_t frame, oldest, from = UINT64_MAX, to = UINT64_MAX, sum = 0;
+    roce_split_glance(p->split, &frame, &oldest);
+    atomic_store_explicit(&p->at_frame, frame, memory_order_relaxed);
+    atomic_store_explicit(&p->at_oldest, oldest, memory_order_relaxed);
+    for (unsigned i = 0; i < sp->n; i++) {
+        uint64_t o = atomic_load_explicit(&sp->parts[i].at_oldest, memory_order_relaxed);
+        uint64_t f = atomic_load_explicit(&sp->parts[i].at_frame, memory_order_relaxed);
+        from = o < from ? o : from;
+        to = f < to ? f : to;
+    }
+    atomic_store_explicit(&p->at_count, roce_split_between(p->split, from, to),
+                          memory_order_relaxed);
+    for (unsigned i = 0; i < sp->n; i++)
+        sum += atomic_load_explicit(&sp->parts[i].at_count, memory_order_relaxed);
+    return roce_split_open_doomed(&sp->o->cfg, sum);
+}
+
 /* Once the part's result can no longer be one engine's, every part stops:
  * the reader at its next look at the stop flag, the parts taking what it
  * had handed on without analysing it. */
 static void check_doomed(struct part *p)
 {
-    if (p->split != NULL && p->doomed == NULL && (p->doomed = roce_split_doomed(p->split)) != NULL)
+    if (p->split != NULL && p->doomed == NULL &&
+        ((p->doomed = roce_split_doomed(p->split)) != NULL || (p->doomed = look_open(p)) != NULL))
         atomic_store(&p->sp->stop, 1);
 }
 
@@ -417,6 +444,9 @@ static int make_parts(struct split *sp)
         struct part *p = &sp->parts[i];
         p->sp = sp;
         p->idx = i;
+        atomic_init(&p->at_frame, 0);
+        atomic_init(&p->at_oldest, UINT64_MAX);
+        atomic_init(&p->at_count, 0);
         p->spool = tmpfile();
         p->spool_buf = malloc(SPOOL_BUFFER);
         if (p->spool == NULL || p->spool_buf == NULL)

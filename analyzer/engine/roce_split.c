@@ -49,9 +49,12 @@
 #include "roce_cnpdst.h"
 #include "roce_incast.h"
 #include "roce_internal.h"
+#include "roce_verdq.h"
 
 #define CREATED_INITIAL 1024u
 #define WAIT_INITIAL    1024u
+#define EPOCH_SHIFT     10u   /* the delivered verdicts counted by epochs of 1024 frames */
+#define HIST_EPOCHS     1024u /* of the last 1024 epochs (a million frames) */
 
 struct roce_split_part {
     struct roce_engine *engine; /* owned */
@@ -66,6 +69,11 @@ struct roce_split_part {
     uint64_t *created; /* the frame that created each flow, by id - 1 */
     size_t n_created, cap_created;
     uint64_t *map; /* id - 1 -> the id one engine gives */
+    /* the verdicts delivered, and by epoch of frames (roce_split_between):
+     * before[e % HIST_EPOCHS] is how many have frames before epoch e, for
+     * e up to hist_last and above hist_last - HIST_EPOCHS */
+    uint64_t delivered, hist_last;
+    uint64_t before[HIST_EPOCHS];
 };
 
 unsigned roce_split_parts(unsigned wanted)
@@ -75,10 +83,15 @@ unsigned roce_split_parts(unsigned wanted)
     return wanted < ROCE_SHARD_CLASSES ? wanted : ROCE_SHARD_CLASSES;
 }
 
-/* on_verdict of a part's engine: the caller's. */
+/* on_verdict of a part's engine: counted by epoch (a part delivers in
+ * frame order), then the caller's. */
 static void part_verdict(const struct roce_verdict *v, void *ctx)
 {
-    const struct roce_split_part *p = ctx;
+    struct roce_split_part *p = ctx;
+    uint64_t epoch = v->frame >> EPOCH_SHIFT;
+    while (p->hist_last < epoch)
+        p->before[++p->hist_last % HIST_EPOCHS] = p->delivered;
+    p->delivered++;
     p->cfg.on_verdict(v, p->cfg.ctx);
 }
 
@@ -378,6 +391,37 @@ const char *roce_split_doomed(const struct roce_split_part *p)
     const struct roce_engine *e = p->engine;
     return part_refused(p, &e->totals, e->alloc_failures + e->flows.stats.alloc_failures,
                         e->flows.stats.evicted);
+}
+
+void roce_split_glance(const struct roce_split_part *p, uint64_t *frame, uint64_t *oldest)
+{
+    *frame = p->frame;
+    (void)roce_vq_before(p->engine, 0, oldest);
+}
+
+uint64_t roce_split_between(const struct roce_split_part *p, uint64_t from, uint64_t to)
+{
+    uint64_t oldest;
+    if (from >= to)
+        return 0;
+    /* open: the queue is in frame order */
+    uint64_t n = roce_vq_before(p->engine, to, &oldest) - roce_vq_before(p->engine, from, &oldest);
+    /* delivered: the whole epochs in [from, to) the counts still hold */
+    uint64_t e1 = (from >> EPOCH_SHIFT) + ((from & ((1u << EPOCH_SHIFT) - 1)) != 0);
+    uint64_t e2 = to >> EPOCH_SHIFT;
+    if (p->hist_last >= HIST_EPOCHS && e1 <= p->hist_last - HIST_EPOCHS)
+        e1 = p->hist_last - HIST_EPOCHS + 1;
+    if (e1 < e2 && e1 <= p->hist_last)
+        n += (e2 <= p->hist_last ? p->before[e2 % HIST_EPOCHS] : p->delivered) -
+             p->before[e1 % HIST_EPOCHS];
+    return n;
+}
+
+const char *roce_split_open_doomed(const struct roce_config *cfg, uint64_t verdicts)
+{
+    return verdicts >= cfg->max_open_verdicts ? "open verdicts past their bound (seen while "
+                                                "the parts ran)"
+                                              : NULL;
 }
 
 const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,

@@ -141,6 +141,26 @@ const char *roce_split_exact(struct roce_split_part *const *parts, unsigned n,
  */
 const char *roce_split_doomed(const struct roce_split_part *p);
 
+/*
+ * While the parts run, the verdicts waiting at once in one engine, seen from
+ * the parts (roce_split_exact refuses when they reach max_open_verdicts:
+ * one engine delivers a verdict only after every verdict before it, so one
+ * that waits long, in any part, holds all the verdicts after it, in every
+ * part). roce_split_glance gives the frame the part analyses and the frame
+ * of its oldest verdict still waiting (UINT64_MAX: none). With `from` the
+ * oldest waiting verdict of all the parts and `to` the earliest frame any
+ * part analyses, each part counts its verdicts of frames in [from, to),
+ * waiting or delivered since (roce_split_between: delivered ones are
+ * counted by whole epochs of 1024 frames over the last million frames, so
+ * it may count fewer, never more); one engine has at least their sum
+ * waiting. roce_split_open_doomed: why the proof will refuse when that sum
+ * reached the bound, or NULL. The front end moves these numbers between the
+ * parts' threads; each call is on its part's own thread.
+ */
+void roce_split_glance(const struct roce_split_part *p, uint64_t *frame, uint64_t *oldest);
+uint64_t roce_split_between(const struct roce_split_part *p, uint64_t from, uint64_t to);
+const char *roce_split_open_doomed(const struct roce_config *cfg, uint64_t verdicts);
+
 /* Number the flows of the n parts as one engine does, in the order of the
  * frames that created them (a frame creates flows in one part only).
  * 0, or -1 when out of memory. */

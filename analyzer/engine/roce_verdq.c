@@ -102,6 +102,22 @@ void roce_vq_done(struct roce_engine *e, uint64_t seq, uint64_t frame)
     }
 }
 
+uint64_t roce_vq_before(const struct roce_engine *e, uint64_t frame, uint64_t *oldest)
+{
+    uint64_t lo = e->vq.head, hi = e->vq.tail; /* the queue is in frame order */
+    const size_t size = sizeof(struct vq_entry);
+    *oldest = lo < hi ? ((const struct vq_entry *)roce_ring_at(&e->vq, size, lo))->verdict.frame
+                      : UINT64_MAX;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (((const struct vq_entry *)roce_ring_at(&e->vq, size, mid))->verdict.frame < frame)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - e->vq.head;
+}
+
 void roce_vq_release(struct roce_engine *e, int64_t now, int flush)
 {
     while (e->vq.head < e->vq.tail) {

@@ -24,6 +24,9 @@ struct roce_verdict *roce_vq_get(struct roce_engine *e, uint64_t seq, uint64_t f
 void roce_vq_hold(struct roce_engine *e, uint64_t seq, uint64_t frame, int64_t deadline);
 /* One awaited annotation arrived (or will not come). */
 void roce_vq_done(struct roce_engine *e, uint64_t seq, uint64_t frame);
+/* The open verdicts (in the queue) of frames before `frame`; in *oldest
+ * the frame of the oldest open verdict (UINT64_MAX when none is open). */
+uint64_t roce_vq_before(const struct roce_engine *e, uint64_t frame, uint64_t *oldest);
 /* Deliver settled verdicts from the head (all when flush). */
 void roce_vq_release(struct roce_engine *e, int64_t now, int flush);
 

@@ -18,6 +18,7 @@
 
 #include "roce_shard.h"
 #include "roce_split.h"
+#include "roce_verdq.h" /* one engine's open verdicts, for open_between */
 #include "rocegen_build.h"
 #include "test_util.h"
 
@@ -29,7 +30,7 @@
 #define QB       0x000202u
 #define STEP_NS  1000
 #define T0_NS    1700000000000000000LL
-#define MAX_V    512
+#define MAX_V    16384 /* open_between's parts */
 #define PARTS    2
 
 /* A frame of the test stream. */
@@ -430,7 +431,7 @@ static void test_doomed(void)
     static struct tframe f[PAIRS * ROUNDS * 3 + 2];
     for (int kind = 0; kind < 3; kind++) { /* none, out of order, pause */
         struct roce_config cfg;
-        struct got g[PARTS];
+        static struct got g[PARTS];
         struct roce_split_part *parts[PARTS];
         struct roce_split_walk w;
         size_t nf = make_stream(f), at = nf / 2;
@@ -489,6 +490,143 @@ static void test_doomed(void)
     }
 }
 
+/* A NAK that no resend answers (it waits the NAK horizon, 1 s) holds every
+ * verdict after it in one engine, whichever pair it is of; behind it, CE
+ * marks of 31 other pairs in both parts, each waiting its two CNP windows
+ * (2 us here: 200 frames). While the frames are fed in order, each part at
+ * its last frame: the parts' counts over [the oldest waiting verdict of all,
+ * the earliest frame of any part) (roce_split_between) never exceed what one
+ * engine holds at that frame (the delivered verdicts of the NAK's epoch
+ * before it are not counted), and come within the epochs of the delivered
+ * counts (1024 frames a part at each end) of it; with max_open_verdicts
+ * between the largest part's queue and one engine's, the sum reaches it
+ * (roce_split_open_doomed), one engine forces verdicts out and the proof at
+ * the end refuses, while no part reached the bound on its own. */
+static void count_one(const struct roce_verdict *v, void *ctx)
+{
+    (void)v;
+    ++*(uint64_t *)ctx;
+}
+
+#define OB_FRAMES 12000u
+#define OB_PAIRS  32u
+#define OB_STEP   10   /* ns between frames */
+#define OB_NAK_AT 1537u /* the NAK's frame */
+static void test_open_between(void)
+{
+    static struct tframe f[OB_FRAMES];
+    static uint64_t one_open[OB_FRAMES + 1];
+    static struct got g[PARTS];
+    size_t nf = 0;
+    struct rg_spec s;
+    int64_t ts = T0_NS;
+    /* CE-marked requests of pairs 1..31, the NAK of pair 0 in the middle of
+     * the second epoch (frames 1536 and 1537: a request, its NAK), then more
+     * CE-marked requests */
+    for (uint32_t k = 0; nf < OB_FRAMES; k++) {
+        rg_spec_init(&s);
+        if (nf == OB_NAK_AT - 1) {
+            rg_addr_v4(s.src, 0x0A000001u);
+            rg_addr_v4(s.dst, 0x0A000101u);
+            s.dqpn = QB;
+            s.psn = 0;
+            add(f, &nf, &s, ts += OB_STEP);
+            rg_spec_init(&s);
+            rg_addr_v4(s.src, 0x0A000101u);
+            rg_addr_v4(s.dst, 0x0A000001u);
+            s.dqpn = QA;
+            s.opcode = RG_OP_RC_ACK;
+            s.psn = 1;
+            s.aeth_syndrome = rg_aeth_nak(RG_NAK_PSN_SEQ_ERR);
+            add(f, &nf, &s, ts += OB_STEP);
+            rg_spec_init(&s);
+        }
+        rg_addr_v4(s.src, 0x0A000001u + 1 + k % (OB_PAIRS - 1));
+        rg_addr_v4(s.dst, 0x0A000101u + 1 + k % (OB_PAIRS - 1));
+        s.dqpn = QB;
+        s.psn = k / (OB_PAIRS - 1);
+        s.ecn = RG_ECN_CE;
+        add(f, &nf, &s, ts += OB_STEP);
+    }
+    for (int bounded = 0; bounded < 2; bounded++) {
+        struct roce_config cfg;
+        uint64_t delivered_one = 0;
+        struct roce_split_part *parts[PARTS];
+        struct roce_split_walk w;
+        uint64_t peak_sum = 0, peak_one = 0, look_at = 0;
+        int reached = 0;
+        roce_config_default(&cfg);
+        cfg.cnp_window_ns = 1000;
+        if (bounded)
+            cfg.max_open_verdicts = 7000; /* one engine reaches it, no part does */
+        cfg.on_verdict = count_one;
+        cfg.ctx = &delivered_one;
+        struct roce_engine *e = roce_engine_new(&cfg);
+        cfg.on_verdict = collect;
+        CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+        memset(g, 0, sizeof g);
+        for (unsigned i = 0; i < PARTS; i++) {
+            cfg.ctx = &g[i];
+            parts[i] = g[i].part = roce_split_part_new(&cfg, i, PARTS);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(parts[i]);
+        }
+        roce_split_walk_init(&w, &cfg, PARTS);
+        for (size_t k = 0; k < nf; k++) {
+            struct roce_frame_in in = frame_in(&f[k], k + 1);
+            int64_t now;
+            uint64_t oldest, from = UINT64_MAX, to = UINT64_MAX, at, sum = 0;
+            roce_engine_frame(e, &in, NULL);
+            one_open[k + 1] = roce_vq_before(e, UINT64_MAX, &oldest);
+            unsigned part = roce_split_walk_frame(&w, &in, &now);
+            roce_split_frame(parts[part], &in, now);
+            for (unsigned i = 0; i < PARTS; i++) {
+                roce_split_glance(parts[i], &at, &oldest);
+                from = oldest < from ? oldest : from;
+                to = at < to ? at : to;
+            }
+            for (unsigned i = 0; i < PARTS; i++)
+                sum += roce_split_between(parts[i], from, to);
+            if (to == 0 || to > k + 1) /* a part without frames yet */
+                continue;
+            /* (until one engine forces its oldest verdict out: then it
+             * holds fewer, and the proof refuses) */
+            reached |= one_open[k + 1] >= cfg.max_open_verdicts;
+            CU_ASSERT(reached || sum <= one_open[to]);
+            if (!bounded && k + 1 == nf)
+                CU_ASSERT(sum + 2 * 1024 * PARTS >= one_open[to]);
+            peak_sum = sum > peak_sum ? sum : peak_sum;
+            peak_one = one_open[to] > peak_one ? one_open[to] : peak_one;
+            if (look_at == 0 && roce_split_open_doomed(&cfg, sum) != NULL)
+                look_at = k + 1;
+            for (unsigned i = 0; i < PARTS; i++) {
+                CU_ASSERT_PTR_NULL(roce_split_doomed(parts[i]));
+            }
+        }
+        roce_engine_finish(e);
+        const uint64_t forced = roce_engine_totals(e)->verdicts_forced;
+        roce_engine_free(e);
+        for (unsigned i = 0; i < PARTS; i++) {
+            roce_split_input_time(parts[i], w.now_ns);
+            roce_split_finish(parts[i]);
+        }
+        struct merged m = {g, {0}, PARTS, 0};
+        const char *proof = roce_split_exact(parts, PARTS, next_merged, &m);
+        if (!bounded) { /* the NAK held one engine's verdicts: thousands waited */
+            CU_ASSERT(peak_one > OB_FRAMES / 2);
+            CU_ASSERT_EQUAL(look_at, 0);
+            CU_ASSERT(peak_sum + 2 * 1024 * PARTS >= peak_one);
+            CU_ASSERT_EQUAL(forced, 0);
+            CU_ASSERT_PTR_NULL(proof);
+        } else {
+            CU_ASSERT(look_at > 7000 && look_at < OB_FRAMES - 1024 * PARTS);
+            CU_ASSERT(forced > 0);
+            CU_ASSERT(proof != NULL && strstr(proof, "open verdicts") != NULL);
+        }
+        for (unsigned i = 0; i < PARTS; i++)
+            roce_split_part_free(parts[i]);
+    }
+}
+
 static void test_parts(void)
 {
     CU_ASSERT_EQUAL(roce_split_parts(1), 1);
@@ -505,6 +643,7 @@ static const struct tu_test tests[] = {
     {"open_verdicts", test_open_verdicts},
     {"ce_and_cnp_waits", test_ce_and_cnp_waits},
     {"doomed", test_doomed},
+    {"open_between", test_open_between},
     {"parts", test_parts},
     TU_END,
 };

@@ -18,6 +18,7 @@
 #define HEX_LOW      0x0Fu
 #define NIBBLE_BITS  4u
 #define CONTROL_END  0x20u /* below: escaped as \u00XX */
+#define KEY_EXTRA    4     /* a key's quotes, colon and space */
 
 void roce_jw_init(struct roce_jw *w, FILE *out, unsigned level)
 {
@@ -136,10 +137,32 @@ static void quoted(struct roce_jw *w, const char *s, size_t len)
     roce_jw_raw(w, "\"", 1);
 }
 
+/* Nonzero when s needs no escaping (no control character, quote or
+ * backslash). */
+static int plain(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < CONTROL_END || c == '"' || c == '\\')
+            return 0;
+    }
+    return 1;
+}
+
 void roce_jw_key(struct roce_jw *w, const char *key)
 {
+    size_t len = strlen(key);
     next(w);
-    quoted(w, key, strlen(key));
+    /* the keys are plain words: "key": at once when the buffer has room */
+    if (len + KEY_EXTRA <= sizeof w->buf - w->n && plain(key, len)) {
+        char *o = w->buf + w->n;
+        o[0] = '"';
+        memcpy(o + 1, key, len);
+        memcpy(o + 1 + len, "\": ", KEY_EXTRA - 1);
+        w->n += len + KEY_EXTRA;
+        return;
+    }
+    quoted(w, key, len);
     roce_jw_raw(w, ": ", 2);
 }
 

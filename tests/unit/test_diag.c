@@ -847,6 +847,16 @@ static void test_addr_text(void)
         roce_addr_format(a, 0, mine, sizeof mine);
         inet_ntop(AF_INET, a + 12, libc, sizeof libc);
         CU_ASSERT_STRING_EQUAL(mine, libc);
+        /* cut as snprintf cuts: the first size - 1 characters, the whole
+         * length returned */
+        for (int af = 0; af < 2 && i % 50 == 0; af++) {
+            size_t whole = roce_addr_format(a, af, mine, sizeof mine);
+            for (size_t size = 1; size <= whole + 1; size++) {
+                char cut[ROCE_ADDR_TEXT_LEN];
+                CU_ASSERT_EQUAL(roce_addr_format(a, af, cut, size), whole);
+                CU_ASSERT(strlen(cut) == size - 1 && memcmp(cut, mine, size - 1) == 0);
+            }
+        }
     }
     char small[4];
     CU_ASSERT_EQUAL(roce_addr_format((const uint8_t *)"\0\0\0\0\0\0\0\0\0\0\xff\xff\x0a\0\0\x01", 0,

@@ -20,6 +20,7 @@
 #include "prometheus.h"
 #include "report.h"
 #include "jsonscan.h"
+#include "jsonw.h"
 #include "report_fields.h"
 #include "roce_addr.h"
 #include "test_util.h"
@@ -853,6 +854,59 @@ static void test_prometheus(void)
     free(s);
 }
 
+/* The streaming writer (jsonw.h) writes what json-c writes, byte for byte:
+ * objects of random keys and strings (plain words, and with quotes,
+ * backslashes, slashes and control characters, which json-c escapes), enough
+ * members that its buffer of 64 KiB fills many times over, and a key longer
+ * than the buffer. */
+static void test_jw_json_c(void)
+{
+    struct tu_rng g;
+    static const char chars[] = "abcxyz_019 /\"\\\n\t\b\f\r\x01\x1f\x7f\xc3\xa9";
+    tu_rng_seed(&g, 7);
+    for (int round = 0; round < 4; round++) {
+        json_object *top = json_object_new_object(), *arr = json_object_new_array();
+        for (unsigned i = 0; i < 3000; i++) {
+            char key[40], val[24];
+            unsigned klen = 1 + tu_rng_below(&g, sizeof key - 12), vlen = tu_rng_below(&g, 20);
+            int escapes = tu_rng_below(&g, 4) == 0; /* else a plain word */
+            for (unsigned k = 0; k < klen; k++)
+                key[k] = chars[tu_rng_below(&g, escapes ? sizeof chars - 1 : 7)];
+            snprintf(key + klen, sizeof key - klen, "%u", i); /* unique */
+            for (unsigned k = 0; k < vlen; k++)
+                val[k] = chars[tu_rng_below(&g, sizeof chars - 1)];
+            val[vlen] = '\0';
+            json_object *o = json_object_new_object();
+            json_object_object_add(o, key, json_object_new_string(val));
+            json_object_object_add(o, "n", json_object_new_int64((int64_t)i));
+            json_object_array_add(arr, o);
+        }
+        if (round == 3) { /* a key longer than the buffer */
+            char *big = malloc(ROCE_JW_BUF + 100);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+            memset(big, 'k', ROCE_JW_BUF + 99);
+            big[ROCE_JW_BUF + 99] = '\0';
+            json_object_object_add(top, big, json_object_new_string("v"));
+            free(big);
+        }
+        json_object_object_add(top, "list", arr);
+        const char *want = json_object_to_json_string_ext(
+            top, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+        char *got = NULL;
+        size_t got_len = 0;
+        FILE *f = open_memstream(&got, &got_len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        static struct roce_jw w;
+        roce_jw_init(&w, f, 0);
+        roce_jw_json(&w, top);
+        CU_ASSERT_EQUAL(roce_jw_flush(&w), 0);
+        fclose(f);
+        CU_ASSERT(got != NULL && strcmp(got, want) == 0);
+        free(got);
+        json_object_put(top);
+    }
+}
+
 /* Fields found by their JSON path, into objects too. */
 static void test_find(void)
 {
@@ -904,6 +958,7 @@ static const struct tu_test tests[] = {
     {"live_delta", test_live_delta},
     {"live_fields", test_live_fields},
     {"prometheus", test_prometheus},
+    {"jw_json_c", test_jw_json_c},
     {"find", test_find},
     {"view", test_view},
     TU_END,

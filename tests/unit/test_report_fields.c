@@ -890,8 +890,9 @@ static void test_jw_json_c(void)
             free(big);
         }
         json_object_object_add(top, "list", arr);
-        const char *want = json_object_to_json_string_ext(
-            top, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+        const char *want =
+            json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                                    JSON_C_TO_STRING_NOSLASHESCAPE);
         char *got = NULL;
         size_t got_len = 0;
         FILE *f = open_memstream(&got, &got_len);

@@ -51,9 +51,9 @@ ASAN_BUILD=$!
 trap 'kill "$ASAN_BUILD" 2>/dev/null || true' EXIT
 
 # The GUI test (plugin_gui, RUN_SERIAL: its clicks wait fixed times for
-# Wireshark's windows, so it runs with no other test) runs after the others,
-# beside the sanitizer build's tests (below); it waits on the GUI most of its
-# 26 s, and alone at the end of this phase it left both CPUs idle.
+# Wireshark's windows, so it runs with no other test of its build) runs after
+# the others, beside the sanitizer build's tests (below); it waits on the GUI
+# most of its 26 s, and alone at the end of this phase it left both CPUs idle.
 GUI='^plugin_gui$'
 # shellcheck disable=SC2086 # TIER is two words
 ctest --test-dir build --output-on-failure -j"$JOBS" $TIER -E "$GUI"

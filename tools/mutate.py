@@ -341,9 +341,9 @@ MUTANTS = [
      "if (down->min > e->lo)\n                e->lo = down->min;", "the offset's lower end from the smallest delta"),
     # ---- the writers: summary, JSON report, events ----
     ("jw-key-quote-plain", R + "jsonw.c",
-     "        if (c < CONTROL_END || c == '\"' || c == '\\\\')",
-     "        if (c < CONTROL_END || c == '\\\\')",
-     "a key with a quote written as it is, not escaped"),
+     "    return c < CONTROL_END || c == '\"' || c == '\\\\';",
+     "    return c < CONTROL_END || c == '\\\\';",
+     "a quote in a key or string written as it is, not escaped"),
     ("addr-v4-tens", E + "roce_addr.c",
      "        if (v >= TEN)\n            t[k++] = (char)('0' + v / TEN % TEN);",
      "        if (v > TEN)\n            t[k++] = (char)('0' + v / TEN % TEN);",

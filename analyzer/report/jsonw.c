@@ -82,6 +82,12 @@ static void next(struct roce_jw *w)
     newline(w, w->level + 1);
 }
 
+/* Whether json-c escapes c (a control character, a quote or a backslash). */
+static int needs_escape(unsigned char c)
+{
+    return c < CONTROL_END || c == '"' || c == '\\';
+}
+
 /* s escaped as json-c escapes a string or key (without the quotes). */
 static void escaped(struct roce_jw *w, const char *s, size_t len)
 {
@@ -91,6 +97,8 @@ static void escaped(struct roce_jw *w, const char *s, size_t len)
         unsigned char c = (unsigned char)s[i];
         const char *esc = NULL;
         char u[7];
+        if (!needs_escape(c))
+            continue;
         switch (c) {
         case '\b':
             esc = "\\b";
@@ -113,9 +121,7 @@ static void escaped(struct roce_jw *w, const char *s, size_t len)
         case '\\':
             esc = "\\\\";
             break;
-        default:
-            if (c >= CONTROL_END)
-                continue;
+        default: /* the other control characters */
             memcpy(u, "\\u00", 4);
             u[4] = hex[c >> NIBBLE_BITS];
             u[5] = hex[c & HEX_LOW];
@@ -141,11 +147,9 @@ static void quoted(struct roce_jw *w, const char *s, size_t len)
  * backslash). */
 static int plain(const char *s, size_t len)
 {
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < CONTROL_END || c == '"' || c == '\\')
+    for (size_t i = 0; i < len; i++)
+        if (needs_escape((unsigned char)s[i]))
             return 0;
-    }
     return 1;
 }
 

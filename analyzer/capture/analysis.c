@@ -50,8 +50,6 @@ int roce_analysis_file(struct roce_analysis *a, const char *path, char *msg, siz
     }
     if (!a->opened++)
         a->link_type = roce_capture_linktype_name(c);
-    if (a->walker != NULL)
-        a->walker->opened(a->walker_ctx, c);
     int64_t earliest = 0, latest = 0;
     uint64_t first = a->frame + 1;
     while ((st = roce_capture_next(c, &fr)) == ROCE_CAPTURE_FRAME) {

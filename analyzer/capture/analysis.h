@@ -13,12 +13,9 @@
 
 #include "roce_engine.h"
 
-struct roce_capture; /* capture.h */
-
 /* What a reader that hands the frames on is told (roce_analysis.walker). */
 struct roce_analysis_walker {
     void (*frame)(void *ctx, const struct roce_frame_in *in);
-    void (*opened)(void *ctx, struct roce_capture *c);
     void (*closing)(void *ctx);
 };
 
@@ -41,10 +38,9 @@ struct roce_analysis {
                      const struct roce_frame_out *out);
     void *frame_ctx;
     /* The reader of a split analysis (threads.c; NULL: none): every frame
-     * goes to walker->frame instead of the engine; walker->opened is told
-     * each capture opened (where its frames lie), walker->closing is
-     * called before it is closed (its frames' bytes go with it). Reading
-     * stops early when *stop is set. */
+     * goes to walker->frame instead of the engine (its bytes valid only
+     * during the call); walker->closing is called before each capture is
+     * closed. Reading stops early when *stop is set. */
     const struct roce_analysis_walker *walker;
     void *walker_ctx;
     atomic_int *stop;

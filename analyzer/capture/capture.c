@@ -1,8 +1,8 @@
 /*
  * capture.c - capture reader (see capture.h).
  *
- * The input is a file, mapped, or a stream: standard input ("-"), a pipe,
- * or the output of the decompression thread when the first bytes say gzip,
+ * The input is read with read(2) (capture_src.c): a file, standard input
+ * ("-"), a pipe, or the output of the decompression thread when the first bytes say gzip,
  * zstd or lz4 (decompress.c). The formats are a table (capture_rd.h): the
  * rows are tried in order, each whose probe takes the first bytes is asked
  * to open the input, and the first that does reads it. A row that parses
@@ -123,9 +123,9 @@ int roce_capture_stdin_keep(char *err, size_t errlen)
     return 0;
 }
 
-/* Open the input: standard input, or the file (mapped when it is a regular
- * file and map is set). 0, or -1 with err set. */
-static int open_input(struct roce_capture *c, const char *path, int map, int *regular, char *err,
+/* Open the input: standard input, or the file (*regular: a regular file).
+ * 0, or -1 with err set. */
+static int open_input(struct roce_capture *c, const char *path, int *regular, char *err,
                       size_t errlen)
 {
     struct stat st;
@@ -173,10 +173,7 @@ static int open_input(struct roce_capture *c, const char *path, int map, int *re
             return -1;
         }
     }
-    if (S_ISREG(st.st_mode) && map && roce_src_map(&c->src, c->fd, (size_t)st.st_size) == 0) {
-        *regular = 1;
-        return 0;
-    }
+    *regular = S_ISREG(st.st_mode);
     roce_src_stream(&c->src, c->fd);
     if (!roce_src_need(&c->src, 1)) {
         snprintf(err, errlen, "%s",
@@ -233,7 +230,7 @@ static int start(struct roce_capture *c, const struct roce_capture_format *fmt)
     return -1;
 }
 
-/* The first row that takes the input (regular: a mapped regular file).
+/* The first row that takes the input (regular: a regular file).
  * 0, or -1 with the first reason a row gave (else libpcap's words for a
  * format it does not know) in err. */
 static int find_format(struct roce_capture *c, int regular, char *err, size_t errlen)
@@ -259,8 +256,7 @@ static int find_format(struct roce_capture *c, int regular, char *err, size_t er
     return -1;
 }
 
-/* roce_capture_open, the file mapped (map) or read. */
-static struct roce_capture *open_capture(const char *path, int map, char *err, size_t errlen)
+struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen)
 {
     struct roce_capture *c = calloc(1, sizeof *c);
     int regular;
@@ -270,7 +266,7 @@ static struct roce_capture *open_capture(const char *path, int map, char *err, s
     }
     c->fd = -1;
     roce_src_stream(&c->src, -1);
-    if (open_input(c, path, map, &regular, err, errlen) != 0)
+    if (open_input(c, path, &regular, err, errlen) != 0)
         goto fail;
     roce_src_need(&c->src, MAGIC_LEN);
     enum roce_zkind z = roce_unzip_kind(c->src.p + c->src.off, roce_src_left(&c->src));
@@ -294,16 +290,6 @@ fail:
     return NULL;
 }
 
-struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen)
-{
-    return open_capture(path, 1, err, errlen);
-}
-
-struct roce_capture *roce_capture_open_read(const char *path, char *err, size_t errlen)
-{
-    return open_capture(path, 0, err, errlen);
-}
-
 int roce_capture_path_reopenable(const char *path)
 {
     struct stat st;
@@ -320,18 +306,6 @@ int roce_capture_path_reopenable(const char *path)
     ssize_t n = pread(fd, head, sizeof head, 0);
     close(fd);
     return n <= 0 || roce_unzip_kind(head, (size_t)n) == ROCE_Z_NONE;
-}
-
-const uint8_t *roce_capture_mapped(const struct roce_capture *c, size_t *len)
-{
-    *len = c->src.mapped ? c->src.len : 0;
-    return c->src.mapped ? c->src.p : NULL;
-}
-
-void roce_capture_keep_behind(struct roce_capture *c, size_t bytes)
-{
-    if (c->src.mapped)
-        roce_src_keep_behind(&c->src, bytes);
 }
 
 int roce_capture_linktype(const struct roce_capture *c)

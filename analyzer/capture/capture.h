@@ -37,12 +37,6 @@ enum roce_capture_status {
 /* Open a capture file ("-": standard input); NULL on failure with the
  * reason in err (errlen bytes). */
 struct roce_capture *roce_capture_open(const char *path, char *err, size_t errlen);
-/* The same, a regular file read with read(2) into a buffer instead of
- * mapped: for a reading that copies every byte anyway (--annotate's second
- * one), where a mapping's page-table work per window (populating it,
- * releasing it, the TLB flushes) costs more than the copy. Formats read only
- * from a path (libpcap's) do not take it: then NULL, as for any failure. */
-struct roce_capture *roce_capture_open_read(const char *path, char *err, size_t errlen);
 /* Make standard input readable more than once: kept as the file it is
  * (`< file`), else copied whole, now, into an unnamed temporary file
  * ($TMPDIR, else /tmp); each roce_capture_open("-") after it reads it from
@@ -96,7 +90,7 @@ const struct roce_capture_record *roce_capture_record(const struct roce_capture 
  * max frames into f and their records into rec, those roce_capture_next
  * would give one by one, as far as they follow each other with nothing else
  * between them and are at hand together (a classic pcap file's records, a
- * pcapng file's packet blocks, in the bytes read or mapped). All are valid
+ * pcapng file's packet blocks, in the bytes read). All are valid
  * until the next call of a reading
  * function. Returns how many: 0 when what comes next is not such a frame
  * (another block, the end, a problem, a record left to libpcap, the end of
@@ -105,18 +99,7 @@ const struct roce_capture_record *roce_capture_record(const struct roce_capture 
 size_t roce_capture_next_run(struct roce_capture *c, struct roce_capture_frame *f,
                              struct roce_capture_record *rec, size_t max);
 const char *roce_capture_error(const struct roce_capture *c);
-/* The bytes of a mapped file (*len of them), where the frames read from it
- * in place lie: those stay valid until roce_capture_close, not only until
- * the next call (a page released behind the read position is read again
- * from the page cache when touched). NULL for an input read into a buffer;
- * the frames libpcap reads lie outside. */
-const uint8_t *roce_capture_mapped(const struct roce_capture *c, size_t *len);
-/* Keep at least `bytes` behind the read position of a mapped file mapped
- * (by default the megabyte behind it is, at least): for readers behind the
- * reading (walk.c), so that they do not fault released pages in again. */
-void roce_capture_keep_behind(struct roce_capture *c, size_t bytes);
 void roce_capture_close(struct roce_capture *c);
-
 /* From capture frames to the engine: the one link-type test and the one
  * conversion of every front end (the analysis of files, `rocescope
  * localize`, the live monitor, after its queue: -w keeps the records as

@@ -44,7 +44,7 @@ enum roce_rd_status {
 /* A reader as the operations of its format see it (capture.c owns it). */
 struct roce_rd {
     struct roce_src *src; /* the input, from the read position */
-    const char *file;     /* the path of a regular file (mapped in src); NULL: a stream
+    const char *file;     /* the path of a regular file (read in src); NULL: a stream
                              (standard input, a pipe, a decompressor's output) */
     void *st;             /* the format's state: its row's size, zeroed before open and
                              freed by capture.c after close */
@@ -75,7 +75,7 @@ struct roce_capture_format {
     unsigned flags; /* enum roce_capture_format_flag */
     size_t size;    /* of its state (r->st), 0: none */
     /* Nonzero when the input, whose first len bytes are head (4 at least
-     * when it is that long; the whole of a mapped file), looks like the
+     * when it is that long; what the first read brought), looks like the
      * format. NULL: open decides. */
     int (*probe)(const uint8_t *head, size_t len);
     /* Read the headers up to the first record: 0 with r->linktype set, or

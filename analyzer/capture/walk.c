@@ -12,15 +12,11 @@
  * the ring free, so that a full ring costs one sleep a half ring, not one a
  * batch.
  *
- * The reader hands on every open batch each FLUSH_BYTES of the mapped file
- * (so that a part with few frames gets them while their pages are there)
- * and waits, when a part's oldest frame in a ring lies more than LAG_BYTES
- * behind its position, until it lies within half that; it has the capture
- * keep that much and more mapped behind its read position
- * (roce_capture_keep_behind: 3 MiB instead of 1). A lag of 640 KiB within
- * the default megabyte made the reader wait for a part about once a
- * hundred full-size frames, twice as slow on them as 2.5 MiB
- * (BENCHMARKS.md, "One walk of each frame").
+ * A frame's bytes are copied into its batch (the input is read into a
+ * buffer that the next record may move: capture_src.c). The reader hands on
+ * every open batch each FLUSH_FRAMES frames it reads, so that a part with
+ * few frames does not fall far behind the others in the input: the parts'
+ * frames are compared while they run (threads.c, look_open).
  */
 #include "walk.h"
 
@@ -30,20 +26,16 @@
 
 #include "capture.h"
 
-#define BATCHES    64u             /* a ring's batches, by default */
-#define FRAMES     64u             /* a batch's frames, by default */
-#define COPY_BYTES (64u * 1024u)   /* copied bytes a batch holds (more for one frame) */
-#define LAG_BYTES  (2560u * 1024u) /* a part's oldest frame at most this far behind */
-#define MAX_RECORD                                                                                 \
-    (256u * 1024u) /* the largest record a reader takes (libpcap's snapshot length) */
-#define FLUSH_BYTES (256u * 1024u) /* open batches handed on this often */
-#define LINE        64             /* bytes of a cache line */
+#define BATCHES      64u           /* a ring's batches, by default */
+#define FRAMES       64u           /* a batch's frames, by default */
+#define COPY_BYTES   (64u * 1024u) /* copied bytes a batch holds (more for one frame) */
+#define FLUSH_FRAMES 4096u         /* open batches handed on this often */
+#define LINE         64            /* bytes of a cache line */
 
 struct batch {
     struct roce_walk_frame *f;
     unsigned n;
-    const uint8_t *first; /* the bytes of its first frame in the mapped file (NULL: none) */
-    uint8_t *copy;        /* the bytes of its frames read elsewhere */
+    uint8_t *copy; /* the bytes of its frames */
     size_t copy_len, copy_cap;
 };
 
@@ -70,10 +62,7 @@ struct roce_walk {
     struct roce_split_walk split;
     struct roce_analysis a;
     struct ring *rings; /* by part (self's unused) */
-    const uint8_t *map; /* the mapped bytes of the file being read */
-    size_t map_len;
-    const uint8_t *pos; /* the latest frame's bytes in them */
-    const uint8_t *flush_at;
+    unsigned to_flush;  /* frames read before the next hand_on_all */
     int failed;
 };
 
@@ -183,22 +172,8 @@ static struct batch *open_batch(struct roce_walk *w, struct ring *q)
     return &q->slot[h % n];
 }
 
-/* The part's oldest frame in the mapped file lies within half of
- * LAG_BYTES of the reader's position once this returns. */
-static void keep_close(struct roce_walk *w, struct ring *q)
-{
-    uint64_t t = atomic_load(&q->tail), h = atomic_load_explicit(&q->head, memory_order_relaxed);
-    const struct batch *b = &q->slot[t % w->wc.batches];
-    if (t == h || b->first == NULL || (size_t)(w->pos - b->first) <= LAG_BYTES)
-        return;
-    while (t < h && (b = &q->slot[t % w->wc.batches])->first != NULL &&
-           (size_t)(w->pos - b->first) > LAG_BYTES / 2)
-        t++;
-    reader_wait(q, t);
-}
-
 /* Hand on the batch at the head of q (when it has frames). */
-static void hand_on(struct roce_walk *w, struct ring *q)
+static void hand_on(struct ring *q)
 {
     uint64_t h = atomic_load_explicit(&q->head, memory_order_relaxed);
     if (q->open == NULL || q->open->n == 0)
@@ -207,8 +182,6 @@ static void hand_on(struct roce_walk *w, struct ring *q)
     atomic_store(&q->head, h + 1);
     if (atomic_load(&q->part_sleeps) && h + 1 >= atomic_load(&q->part_want))
         wake(q, &q->to_part);
-    if (w->map != NULL)
-        keep_close(w, q);
 }
 
 /* Every part's open batch handed on. */
@@ -216,7 +189,7 @@ static void hand_on_all(struct roce_walk *w)
 {
     for (unsigned k = 0; k < w->wc.parts; k++)
         if (k != w->wc.self)
-            hand_on(w, &w->rings[k]);
+            hand_on(&w->rings[k]);
 }
 
 /* The next batch's slot at the head, emptied. */
@@ -225,7 +198,6 @@ static struct batch *next_batch(struct roce_walk *w, struct ring *q)
     struct batch *b = open_batch(w, q);
     q->open = b;
     b->n = 0;
-    b->first = NULL;
     b->copy_len = 0;
     return b;
 }
@@ -238,7 +210,7 @@ static struct batch *copy_room(struct roce_walk *w, struct ring *q, struct batch
     if (b->copy_cap - b->copy_len >= len)
         return b;
     if (b->n > 0) {
-        hand_on(w, q);
+        hand_on(q);
         b = next_batch(w, q);
     }
     if (b->copy_cap < len) {
@@ -258,13 +230,9 @@ static void walk_frame(void *ctx, const struct roce_frame_in *in)
     struct roce_walk *w = ctx;
     int64_t now;
     unsigned k = roce_split_walk_frame(&w->split, in, &now);
-    int mapped = (uintptr_t)in->data - (uintptr_t)w->map < w->map_len;
-    if (mapped) {
-        w->pos = in->data;
-        if (w->pos >= w->flush_at) {
-            hand_on_all(w);
-            w->flush_at = w->pos + FLUSH_BYTES;
-        }
+    if (--w->to_flush == 0) {
+        hand_on_all(w);
+        w->to_flush = FLUSH_FRAMES;
     }
     if (k == w->wc.self) {
         w->wc.own(w->wc.ctx, in, now);
@@ -272,7 +240,7 @@ static void walk_frame(void *ctx, const struct roce_frame_in *in)
     }
     struct ring *q = &w->rings[k];
     struct batch *b = q->open != NULL ? q->open : next_batch(w, q);
-    if (!mapped && (b = copy_room(w, q, b, in->caplen)) == NULL) {
+    if ((b = copy_room(w, q, b, in->caplen)) == NULL) {
         w->failed = 1;
         atomic_store(w->wc.stop, 1);
         return;
@@ -280,44 +248,21 @@ static void walk_frame(void *ctx, const struct roce_frame_in *in)
     struct roce_walk_frame *f = &b->f[b->n];
     f->in = *in;
     f->now_ns = now;
-    if (!mapped) {
-        if (in->caplen)
-            memcpy(b->copy + b->copy_len, in->data, in->caplen);
-        f->in.data = b->copy + b->copy_len;
-        b->copy_len += in->caplen;
-    } else if (b->first == NULL) {
-        b->first = in->data;
-    }
+    if (in->caplen)
+        memcpy(b->copy + b->copy_len, in->data, in->caplen);
+    f->in.data = b->copy + b->copy_len;
+    b->copy_len += in->caplen;
     if (++b->n == w->wc.frames)
-        hand_on(w, q);
+        hand_on(q);
 }
 
-static void walk_opened(void *ctx, struct roce_capture *c)
-{
-    struct roce_walk *w = ctx;
-    /* a part's oldest frame: at most LAG_BYTES behind at a hand-on, then
-     * the reader moves on by up to FLUSH_BYTES and a record */
-    roce_capture_keep_behind(c, LAG_BYTES + FLUSH_BYTES + MAX_RECORD);
-    w->map = roce_capture_mapped(c, &w->map_len);
-    w->pos = w->map;
-    w->flush_at = w->map != NULL ? w->map + FLUSH_BYTES : NULL;
-}
-
-/* roce_analysis walker: the file is to be closed once every part is done
- * with its frames. */
+/* roce_analysis walker: the file ends; its frames go on to the parts. */
 static void walk_closing(void *ctx)
 {
-    struct roce_walk *w = ctx;
-    hand_on_all(w);
-    for (unsigned k = 0; k < w->wc.parts; k++)
-        if (k != w->wc.self)
-            reader_wait(&w->rings[k],
-                        atomic_load_explicit(&w->rings[k].head, memory_order_relaxed));
-    w->map = NULL;
-    w->map_len = 0;
+    hand_on_all(ctx);
 }
 
-static const struct roce_analysis_walker walker = {walk_frame, walk_opened, walk_closing};
+static const struct roce_analysis_walker walker = {walk_frame, walk_closing};
 
 struct roce_walk *roce_walk_new(const struct roce_walk_cfg *wc)
 {
@@ -325,6 +270,7 @@ struct roce_walk *roce_walk_new(const struct roce_walk_cfg *wc)
     if (w == NULL)
         return NULL;
     w->wc = *wc;
+    w->to_flush = FLUSH_FRAMES;
     if (w->wc.batches == 0)
         w->wc.batches = BATCHES;
     if (w->wc.frames == 0)

@@ -8,13 +8,8 @@
  * ring full or empty sleeps on a condition variable). The parts never see
  * the frames of the others.
  *
- * A frame's bytes stay where the reader found them when they lie in the
- * mapped file (valid until the file is closed: the reader waits for every
- * part to be done with a file's frames before it closes it), else (a
- * record libpcap read) they are copied into the batch. The reader also
- * keeps the parts close behind it in the mapped file: a part's oldest frame
- * not yet analysed stays within the pages the capture keeps behind its read
- * position (capture_src.c), so that no part faults in a page released.
+ * A frame's bytes are copied into its batch (the reader's buffer moves on
+ * at the next record).
  */
 #ifndef ROCE_WALK_H
 #define ROCE_WALK_H

@@ -18,9 +18,7 @@
  * unnamed temporary file, tmpfile(3)) in frame order, as the engine settles
  * them; at the end (`report`) the capture files are read again, with the
  * readers the analysis used (capture.h) so that frames are numbered as the
- * analysis numbered them (with read(2), not mapped: every byte is copied
- * anyway, and a mapping's page-table work per window costs more than that,
- * roce_capture_open_read), and each frame is written as its record was
+ * analysis numbered them, and each frame is written as its record was
  * stored, its comments merged in from the spool, the diagnoses' evidence
  * frames (bounded by the report) and, on frame 1, the summary's head. Frames
  * cannot be written as they settle: the first frame's comment is known only
@@ -965,10 +963,7 @@ static int put_other(struct pass *p, const struct roce_capture_record *rec)
 static struct roce_capture *open_again(const char *path)
 {
     char msg[CAPTURE_MSG_LEN];
-    struct roce_capture *c = roce_capture_open_read(path, msg, sizeof msg);
-    if (c == NULL) /* a format read from the path only (libpcap's): mapped as before */
-        c = roce_capture_open(path, msg, sizeof msg);
-    return c;
+    return roce_capture_open(path, msg, sizeof msg);
 }
 
 /* One capture file again (c, open_again's; closed here), as the analysis

@@ -9,9 +9,10 @@ pcapng, (e) --trouble-packets header-only packets where every flow is in
 trouble (--loss 0.005 --ce 0.02 --bad-icrc 0.2: a fifth of the ICRCs
 captured are wrong) -- or one capture chosen with --only. It builds the
 floors (tools/bench/pcap_floor.c: a bare pcap_next_ex loop that only counts
-packets; tools/bench/scan_floor.c: the mapped file walked as rocescope maps
-it, touching each record header and nothing else), then times on each
-capture, interleaved, `runs` times each:
+packets; tools/bench/scan_floor.c: the file read as rocescope reads it,
+read(2) into a 1 MiB buffer, touching each record header and nothing else;
+with --map, the file mapped as rocescope read it before, walked the same
+way), then times on each capture, interleaved, `runs` times each:
 
   rocescope --json FILE          the complete analysis, default settings
                                  (-T: as many engines as CPUs)
@@ -19,14 +20,15 @@ capture, interleaved, `runs` times each:
   rocescope -T 1 FILE            (--report-cost) one engine, the text summary
                                  instead of the JSON report
   pcap_floor FILE                the libpcap floor
-  scan_floor FILE                the floor of reading the mapped file
+  scan_floor FILE                the floor of reading the file
+  scan_floor --map FILE          the floor of reading the file mapped
   cat FILE > /dev/null           the page-cache floor
 
 and tshark -r FILE -q -Y infiniband on the whole capture (--tshark-runs
 times, interleaved with the first runs; --tshark-packets N: only the first
 N packets, compared per packet), then prints a Markdown table: median
 seconds, packets/s, MB/s, peak RSS, and the ratios rocescope / libpcap floor
-and rocescope / scan floor (both settings; each ratio the median of the
+and rocescope / scan floor and / mapped scan (both settings; each ratio the median of the
 ratios of the runs, every run of a tool paired with the floors' runs of the
 same round) and tshark / rocescope. Timings are wall-clock; wall time and
 peak RSS are taken by a small C launcher (tools/bench/runmeasure.c) with
@@ -89,13 +91,15 @@ def bench_one(a, rocescope, floors, launcher, cap, label):
     r1 = "rocescope --json -T 1"
     rt = "rocescope -T 1 (text summary, no JSON report)"
     fl = "libpcap floor (pcap_next_ex loop)"
-    sf = "scan floor (mapped file, each record header)"
+    sf = "scan floor (read(2) into 1 MiB, each record header)"
+    mf = "mapped scan (the file mapped, each record header)"
     tools = [(r, [rocescope, "--json", cap], packets),
              (r1, [rocescope, "--json", "-T", "1", cap], packets)]
     if a.report_cost:
         tools.append((rt, [rocescope, "-T", "1", cap], packets))
     tools += [(fl, [pfloor, cap], packets),
               (sf, [sfloor, cap], packets),
+              (mf, [sfloor, "--map", cap], packets),
               ("cat > /dev/null (page cache)", ["cat", cap], packets)]
     tshark = shutil.which("tshark")
     ts_name = None
@@ -137,6 +141,8 @@ def bench_one(a, rocescope, floors, launcher, cap, label):
           f"can merely read the file)")
     print(f"rocescope time / scan floor time: {ratio(r, sf):.2f} with the default settings, "
           f"{ratio(r1, sf):.2f} with one engine; libpcap floor / scan floor: {ratio(fl, sf):.2f}")
+    print(f"rocescope time / mapped scan time: {ratio(r, mf):.2f} with the default settings, "
+          f"{ratio(r1, mf):.2f} with one engine; mapped scan / scan floor: {ratio(mf, sf):.2f}")
     if a.report_cost:
         print(f"one engine with the JSON report / with the text summary: {ratio(r1, rt):.2f} "
               f"({med[r1] - med[rt]:+.3f} s)")

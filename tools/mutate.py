@@ -209,6 +209,12 @@ MUTANTS = [
     ("ecn-forgotten-unanswered", E + "roce_ecn.c", "        ce_settle(e, c, NULL, SETTLE_DROPPED);",
      "        ce_settle(e, c, NULL, SETTLE_WINDOW);",
      "the marks of a flow that goes away count as unanswered"),
+    # ---- walk.c: the split's reader hands on copies (its read buffer moves on) ----
+    ("walk-no-copy", "analyzer/capture/walk.c",
+     "    f->in.data = b->copy + b->copy_len;",
+     "    f->in.data = in->data;",
+     "a frame handed to another part points into the reader's buffer, which the next reads "
+     "overwrite"),
     # ---- roce_split.c: the split's early refusal (rocescope -T stops a doomed split) ----
     ("split-doomed-blind", E + "roce_split.c",
      "    return part_refused(p, &e->totals, e->alloc_failures + e->flows.stats.alloc_failures,\n"

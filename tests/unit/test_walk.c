@@ -3,7 +3,8 @@
  * reader of `rocescope -T N` reads capture files once and hands each part
  * its own frames through a ring. Over files of many address pairs, with
  * rings of every size down to one batch of one frame, the reader in a part
- * of its own or apart, the frames read in place or copied (libpcap's):
+ * of its own or apart, the frames read by the own readers or by libpcap
+ * (copied into the batches either way: the reader's buffer moves on):
  *   - every frame reaches exactly one part, the part of its key class
  *     (roce_split_walk_frame), in frame order, with its bytes, lengths and
  *     the input's latest time up to it, numbered on from file to file;
@@ -212,7 +213,7 @@ static void test_every_frame_once(void)
 }
 
 /* Every frame of one part, which sleeps at its first batch: its ring fills
- * and the reader waits for room, read in place and copied. */
+ * and the reader waits for room, with the own reader and libpcap's. */
 static void test_ring_fills(void)
 {
     const char *paths[] = {path_one};
@@ -226,13 +227,14 @@ static void test_ring_fills(void)
     struct roce_frame_in in = {1, frames[0].ts, 1, frames[0].b, frames[0].len, frames[0].len};
     roce_split_walk_init(&w, &cfg, 2);
     unsigned part = roce_split_walk_frame(&w, &in, &now);
-    const struct setup in_place = {2, 1 - part, 2, 8, NULL, part};
+    const struct setup own = {2, 1 - part, 2, 8, NULL, part};
     const struct setup copied = {2, 2, 4, 16, "libpcap", part};
     const struct setup defaults = {2, 2, 0, 0, NULL, part};
-    /* more than one wait: the file's end is one */
-    CU_ASSERT(walk_files(&in_place, paths, 1) > 1);
-    CU_ASSERT(walk_files(&copied, paths, 1) > 1);
-    CU_ASSERT(walk_files(&defaults, paths, 1) > 1);
+    /* the reader waits for room (the file's end is no longer a wait: the
+     * parts have their copies) */
+    CU_ASSERT(walk_files(&own, paths, 1) >= 1);
+    CU_ASSERT(walk_files(&copied, paths, 1) >= 1);
+    CU_ASSERT(walk_files(&defaults, paths, 1) >= 1);
 }
 
 static const struct tu_test tests[] = {

@@ -29,8 +29,10 @@ import os
 import shutil
 import stat
 import struct
+import subprocess
 import sys
 import tempfile
+import time
 
 import checks
 
@@ -78,6 +80,64 @@ def pcap(linktype, records, magic=PCAP_NS, snaplen=65535):
     for ts, data, orig in records:
         out += struct.pack("<IIII", ts, 0, len(data), orig) + data
     return out
+
+
+def shrinking(tool, tmp, good, threads, failures):
+    """A capture file cut short by another program while rocescope reads it
+    (a capture being rotated or written over): the records up to the cut,
+    exit 1 with libpcap's "truncated dump file", never a signal (a mapped
+    file gave SIGBUS there). The file: the records of uc.pcap repeated to
+    some 120 MB; it is cut, at a byte within a record, 8 MiB past where
+    rocescope has read to once it has read its first bytes (or 20 ms after
+    it opened it)."""
+    with open(good, "rb") as f:
+        head, records = f.read(24), f.read()
+    path = os.path.join(tmp, f"shrinking-{threads}.pcap")
+    with open(path, "wb") as f:
+        f.write(head + records * (120_000_000 // len(records) + 1))
+    r = None
+    p = subprocess.Popen([tool, "-T", threads, path], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        fd = None
+        while p.poll() is None and fd is None:  # the descriptor it reads the file on
+            try:
+                fds = os.listdir(f"/proc/{p.pid}/fd")
+            except OSError:  # it ended
+                break
+            for n in fds:
+                try:
+                    if os.readlink(f"/proc/{p.pid}/fd/{n}") == path:
+                        fd = n
+                except OSError:
+                    pass
+        pos, cut, start = 0, 0, time.monotonic()
+        while p.poll() is None and pos == 0 and time.monotonic() - start < 0.02:
+            try:  # read(2) moves the position; a mapping would not: 20 ms then
+                with open(f"/proc/{p.pid}/fdinfo/{fd}") as info:
+                    pos = int(info.readline().split()[1])
+            except (OSError, IndexError, ValueError, TypeError):
+                break
+        if p.poll() is None:
+            cut = pos + 8 * 1024 * 1024 + 5
+            os.truncate(path, cut)
+        r = p.communicate(timeout=TIMEOUT_S)[1]
+    except subprocess.TimeoutExpired:
+        r = "(no end within the time allowed)"
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    what = f"a file cut short while read (-T {threads})"
+    if p.returncode < 0 and r.startswith("(no end"):
+        failures.append(f"{what}: {r}")
+    elif p.returncode < 0:
+        failures.append(f"{what}: killed by signal {-p.returncode}")
+    elif cut == 0:
+        failures.append(f"{what}: the file was read before it could be cut")
+    elif p.returncode != 1 or "truncated dump file" not in r or checks.sanitizer_report(r):
+        failures.append(f"{what}: exit {p.returncode}: {r.strip()[:300]}")
+    os.unlink(path)
 
 
 def main():
@@ -194,6 +254,8 @@ def main():
     many = [good] * 300
     case("the same file 300 times", ["--json", *many], 0,
          check=lambda o: json.loads(o)["capture"]["packets"] % 300 == 0)
+    for threads in ("1", "2"):
+        shrinking(tool, tmp, good, threads, failures)
 
     # output that cannot be written: stdout is /dev/full, -o names a directory
     try:

@@ -2,17 +2,17 @@
  * capture.c - capture reader (see capture.h).
  *
  * The input is read with read(2) (capture_src.c): a file, standard input
- * ("-"), a pipe, or the output of the decompression thread when the first bytes say gzip,
- * zstd or lz4 (decompress.c). The formats are a table (capture_rd.h): the
- * rows are tried in order, each whose probe takes the first bytes is asked
- * to open the input, and the first that does reads it. A row that parses
- * records in place gives way to libpcap's row at any record it does not
- * take: libpcap then reads the headers that reader kept followed by the
- * rest of the input, from the record where the reader stopped, so both give
- * the same frames and the same errors. ROCESCOPE_READER=libpcap in the
- * environment leaves the in-place rows out (the tests compare the two).
- * When no row opens the input, the first reason given (libpcap's) is the
- * error.
+ * ("-"), a pipe, or the output of the decompression thread when the first
+ * bytes say gzip, zstd or lz4 (decompress.c). The formats are a table
+ * (capture_rd.h): the rows are tried in order, each whose probe takes the
+ * first bytes is asked to open the input, and the first that does reads
+ * it. A row that parses records in place gives way to libpcap's row at any
+ * record it does not take: libpcap then reads the headers that reader kept
+ * followed by the rest of the input, from the record where the reader
+ * stopped, so both give the same frames and the same errors.
+ * ROCESCOPE_READER=libpcap in the environment leaves the in-place rows out
+ * (the tests compare the two). When no row opens the input, the first
+ * reason given (libpcap's) is the error.
  */
 #define _GNU_SOURCE
 #include "capture.h"

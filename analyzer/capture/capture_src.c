@@ -5,9 +5,9 @@
  * The input, a regular file as much as a pipe, is read with read(2) into a
  * buffer of STREAM_BUFFER bytes that grows to the largest request (the
  * readers ask for at most one record or block, which they bound). A file
- * is not mapped: on the machines measured, touching a mapped file's pages
- * cost seven times copying them into a buffer that stays in the cache
- * (BENCHMARKS.md, "Reading the file with read(2)").
+ * is not mapped: on the machine measured, touching a mapped file's pages
+ * cost three to five times copying them into a buffer that stays in the
+ * cache (BENCHMARKS.md, "Reading the file with read(2)").
  */
 #define _DEFAULT_SOURCE
 #include "capture_src.h"

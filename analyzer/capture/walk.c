@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
-
 #define BATCHES      64u           /* a ring's batches, by default */
 #define FRAMES       64u           /* a batch's frames, by default */
 #define COPY_BYTES   (64u * 1024u) /* copied bytes a batch holds (more for one frame) */

@@ -228,6 +228,11 @@ static void walk_frame(void *ctx, const struct roce_frame_in *in)
     struct roce_walk *w = ctx;
     int64_t now;
     unsigned k = roce_split_walk_frame(&w->split, in, &now);
+    if (w->wc.alone) {
+        if (k == w->wc.self)
+            w->wc.own(w->wc.ctx, in, now);
+        return;
+    }
     if (--w->to_flush == 0) {
         hand_on_all(w);
         w->to_flush = FLUSH_FRAMES;
@@ -257,7 +262,9 @@ static void walk_frame(void *ctx, const struct roce_frame_in *in)
 /* roce_analysis walker: the file ends; its frames go on to the parts. */
 static void walk_closing(void *ctx)
 {
-    hand_on_all(ctx);
+    struct roce_walk *w = ctx;
+    if (!w->wc.alone)
+        hand_on_all(w);
 }
 
 static const struct roce_analysis_walker walker = {walk_frame, walk_closing};
@@ -281,7 +288,7 @@ struct roce_walk *roce_walk_new(const struct roce_walk_cfg *wc)
         free(w);
         return NULL;
     }
-    for (unsigned k = 0; k < wc->parts; k++)
+    for (unsigned k = 0; k < wc->parts && !wc->alone; k++)
         if (k != wc->self && ring_init(&w->rings[k], w->wc.batches, w->wc.frames) != 0) {
             roce_walk_free(w);
             return NULL;
@@ -307,7 +314,7 @@ int roce_walk_file(struct roce_walk *w, const char *path, char *msg, size_t msgl
 /* Every file's frames were handed on before it was closed: the end. */
 void roce_walk_end(struct roce_walk *w)
 {
-    for (unsigned k = 0; k < w->wc.parts; k++)
+    for (unsigned k = 0; k < w->wc.parts && !w->wc.alone; k++)
         if (k != w->wc.self) {
             atomic_store(&w->rings[k].done, 1);
             wake(&w->rings[k], &w->rings[k].to_part);

@@ -10,6 +10,11 @@
  *
  * A frame's bytes are copied into its batch (the reader's buffer moves on
  * at the next record).
+ *
+ * Or (roce_walk_cfg.alone) each part has a walk of its own, which reads
+ * every file, numbers every frame, finds each frame's part and gives its
+ * own part's frames to `own` at once, passing the others by: no ring, no
+ * copy, every part reading the whole input (threads.c's default).
  */
 #ifndef ROCE_WALK_H
 #define ROCE_WALK_H
@@ -38,6 +43,9 @@ struct roce_walk_cfg {
     void *ctx;
     unsigned batches, frames; /* a ring's batches, a batch's frames; 0: the defaults */
     atomic_int *stop;         /* reading stops early when set */
+    /* every part reads the files itself: this walk hands its own part's
+     * frames to own and passes the others' by (no ring) */
+    int alone;
 };
 
 struct roce_walk;

@@ -3,17 +3,18 @@
  *
  * The split is the engine's (roce_split.h: which frames a part takes, the
  * proof that the parts' results are the one engine's, the flow ids one
- * engine gives); here are the threads and the spools. One reader walks
- * each file once (walk.h): it numbers the frames, finds each frame's part
- * once and hands each part its own frames, in batches through a bounded
- * ring; the parts never see the frames of the others. The reader is a
- * thread of its own (READER_ENV "first": part 0's thread, which then
- * analyses its own frames as it reads them: fewer instructions, but on two
- * CPUs that thread does the reading and half the analysis while the other
- * waits; BENCHMARKS.md, "One walk of each frame"). Each part runs in a
- * thread of its own; its
- * settled verdicts go to a spool file with the frame at which the part
- * delivered them. Afterwards the calling thread
+ * engine gives); here are the threads and the spools. Each part runs in a
+ * thread of its own and reads the files itself (walk.h, alone): it numbers
+ * every frame, finds each frame's part and analyses its own, passing the
+ * others' by. Reading with read(2) costs little beside the analysis, and
+ * no frame crosses between threads (BENCHMARKS.md, "Each part reads the
+ * files"). READER_ENV "apart" has one reader walk each file once instead,
+ * in a thread of its own, and hand each part its own frames in batches
+ * through a bounded ring (the parts never see the frames of the others);
+ * "first" has that reader in part 0's thread, which then analyses its own
+ * frames as it reads them. Each part's settled verdicts go to a spool file
+ * with the frame at which the part delivered them. Afterwards the calling
+ * thread
  *
  *   1. asks the engine whether the split gave what one engine gives
  *      (roce_split_exact, over the spooled verdicts in frame order), after
@@ -41,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "analysis.h"
 #include "capture.h"
@@ -50,7 +52,7 @@
 
 #define SPOOL_BUFFER    (256u * 1024u)
 #define TRACE_ENV       "ROCESCOPE_THREADS_TRACE"  /* say on stderr whether the split was used */
-#define READER_ENV      "ROCESCOPE_THREADS_READER" /* "first": the reader in part 0's thread */
+#define READER_ENV      "ROCESCOPE_THREADS_READER" /* "apart", "first": one reader (above) */
 #define RING_ENV        "ROCESCOPE_THREADS_RING"   /* tests: "BATCHES,FRAMES" of a part's ring */
 #define DOOM_CHECK_MASK 63u /* the reading part asks roce_split_doomed every 64 of its frames */
 
@@ -76,6 +78,7 @@ struct part {
     unsigned since_check; /* the reading part's frames, counted for check_doomed */
     /* what the part shows the others of its verdicts (look_open) */
     atomic_uint_fast64_t at_frame, at_oldest, at_count;
+    struct roce_walk *walk; /* its own reading of the files (sp->alone), else NULL */
     pthread_t thread;
     int started;
     /* with TRACE_ENV: the frames it was handed, those of another part,
@@ -92,8 +95,9 @@ struct split {
     struct part *parts;
     struct roce_split_part **split; /* each part's part of the engine's split (for the proof) */
     unsigned n;
-    struct roce_walk *walk; /* the reader */
+    struct roce_walk *walk; /* the reader (sp->alone: part 0's own) */
     unsigned reader;        /* the part whose thread reads, or n: a thread of its own */
+    int alone;              /* every part reads the files itself (unless READER_ENV) */
     pthread_t reader_thread;
     int reader_started;
     double reader_cpu_s;                /* the reader's own thread's processor time */
@@ -105,6 +109,7 @@ struct split {
     int unreadable; /* the spools could not be read back */
     atomic_int stop;
     atomic_uint_fast64_t created;
+    atomic_uint reading; /* sp->alone: the parts still reading */
 };
 
 /* on_verdict of a part's engine. */
@@ -130,16 +135,21 @@ static void count_flow(uint64_t id, uint64_t frame, void *ctx)
         atomic_store(&sp->stop, 1);
 }
 
-/* Read every file, the frames handed to their parts (in the reader's
- * thread: part sp->reader's or its own). */
-static void read_files(struct split *sp)
+/* Read every file through w, the frames handed to their parts (in the
+ * reader's thread: part sp->reader's or its own; sp->alone: each part's
+ * own reading), each file's problem and last frame kept when record. */
+static void read_files(struct split *sp, struct roce_walk *w, int record)
 {
     const struct roce_cli_options *o = sp->o;
+    char msg[ROCE_ANALYSIS_ERR_LEN];
     for (int i = 0; i < o->n_files; i++) {
-        sp->failed[i] = roce_walk_file(sp->walk, o->files[i], sp->msg[i], sizeof sp->msg[i]) != 0;
-        sp->file_end[i] = roce_walk_analysis(sp->walk)->frame;
+        int failed = roce_walk_file(w, o->files[i], record ? sp->msg[i] : msg, sizeof msg) != 0;
+        if (record) {
+            sp->failed[i] = failed;
+            sp->file_end[i] = roce_walk_analysis(w)->frame;
+        }
     }
-    roce_walk_end(sp->walk);
+    roce_walk_end(w);
 }
 
 /* The calling thread's processor time so far, in seconds. */
@@ -155,7 +165,7 @@ static double thread_cpu(void)
 static void *run_reader(void *arg)
 {
     struct split *sp = arg;
-    read_files(sp);
+    read_files(sp, sp->walk, 1);
     sp->reader_cpu_s = thread_cpu();
     return NULL;
 }
@@ -209,6 +219,23 @@ static void check_doomed(struct part *p)
         atomic_store(&p->sp->stop, 1);
 }
 
+/* sp->alone: a part done reading still shows the others its waiting
+ * verdicts up to where the slowest part has read (look_open: a part that
+ * got ahead would otherwise leave its count behind theirs), until every
+ * part is done reading or the split is stopped. Its engine is left as it
+ * is meanwhile; the part only looks, once a millisecond. */
+static void look_while_reading(struct part *p)
+{
+    const struct timespec ms = {0, 1000000};
+    while (p->split != NULL && p->doomed == NULL && atomic_load(&p->sp->reading) > 0 &&
+           !atomic_load(&p->sp->stop)) {
+        if ((p->doomed = look_open(p)) != NULL)
+            atomic_store(&p->sp->stop, 1);
+        else
+            nanosleep(&ms, NULL);
+    }
+}
+
 /* walk.h's own: a frame of the reading part. */
 static void own_frame(void *ctx, const struct roce_frame_in *in, int64_t now_ns)
 {
@@ -238,8 +265,13 @@ static void *run_part(void *arg)
         atomic_store(&sp->stop, 1);
     }
     roce_split_walk_init(&check, &o->cfg, sp->n);
-    if (p->idx == sp->reader) {
-        read_files(sp);
+    struct roce_walk *walk = p->walk != NULL ? p->walk : sp->walk;
+    if (p->walk != NULL) {
+        read_files(sp, p->walk, p->idx == 0);
+        atomic_fetch_sub(&sp->reading, 1);
+        look_while_reading(p);
+    } else if (p->idx == sp->reader) {
+        read_files(sp, sp->walk, 1);
     } else {
         const struct roce_walk_frame *f;
         size_t n;
@@ -251,13 +283,13 @@ static void *run_part(void *arg)
             check_doomed(p);
         }
     }
-    const struct roce_analysis *a = roce_walk_analysis(sp->walk);
+    const struct roce_analysis *a = roce_walk_analysis(walk);
     int64_t now;
     if (p->split == NULL || atomic_load(&sp->stop)) { /* one engine will analyse */
         p->cpu_s = thread_cpu();
         return NULL;
     }
-    if (roce_walk_input_time(sp->walk, &now))
+    if (roce_walk_input_time(walk, &now))
         roce_split_input_time(p->split, now);
     roce_split_finish(p->split);
     struct roce_engine *engine = roce_split_engine(p->split);
@@ -393,6 +425,8 @@ static void free_parts(struct split *sp)
         struct part *p = &sp->parts[i];
         roce_report_free(&p->rep);
         roce_split_part_free(p->split);
+        if (p->walk != sp->walk)
+            roce_walk_free(p->walk);
         if (p->spool != NULL)
             fclose(p->spool);
         free(p->spool_buf);
@@ -434,7 +468,10 @@ static int make_parts(struct split *sp)
     const struct roce_cli_options *o = sp->o;
     size_t nf = (size_t)o->n_files;
     const char *reader = getenv(READER_ENV);
-    sp->reader = reader != NULL && strcmp(reader, "first") == 0 ? 0 : sp->n;
+    int apart = reader != NULL && strcmp(reader, "apart") == 0;
+    int first = reader != NULL && strcmp(reader, "first") == 0;
+    sp->alone = !apart && !first;
+    sp->reader = apart ? sp->n : 0;
     sp->msg = calloc(nf ? nf : 1, sizeof *sp->msg);
     sp->failed = calloc(nf ? nf : 1, sizeof *sp->failed);
     sp->file_end = calloc(nf ? nf : 1, sizeof *sp->file_end);
@@ -453,7 +490,18 @@ static int make_parts(struct split *sp)
             return -1;
         setvbuf(p->spool, p->spool_buf, _IOFBF, SPOOL_BUFFER);
     }
-    struct roce_walk_cfg wc = {&o->cfg, sp->n, sp->reader, own_frame, NULL, 0, 0, &sp->stop};
+    if (sp->alone) { /* each part's own reading, part 0's the one whose results are kept */
+        for (unsigned i = 0; i < sp->n; i++) {
+            struct roce_walk_cfg wc = {&o->cfg, sp->n, i,         own_frame, &sp->parts[i],
+                                       0,       0,     &sp->stop, 1};
+            if ((sp->parts[i].walk = roce_walk_new(&wc)) == NULL)
+                return -1;
+        }
+        sp->walk = sp->parts[0].walk;
+        atomic_store(&sp->reading, sp->n);
+        return 0;
+    }
+    struct roce_walk_cfg wc = {&o->cfg, sp->n, sp->reader, own_frame, NULL, 0, 0, &sp->stop, 0};
     if (sp->reader < sp->n)
         wc.ctx = &sp->parts[sp->reader];
     ring_sizes(&wc);
@@ -492,19 +540,22 @@ static int start_parts(struct split *sp)
 /* With TRACE_ENV: what each part was handed. */
 static void trace_parts(const struct split *sp)
 {
-    uint64_t total = roce_walk_analysis(sp->walk)->frame;
     for (unsigned i = 0; i < sp->n; i++) {
         const struct part *p = &sp->parts[i];
+        /* the frames read (alone: by the part itself) */
+        uint64_t total = roce_walk_analysis(p->walk != NULL ? p->walk : sp->walk)->frame;
         uint64_t rw = 0, pw = 0;
-        if (i != sp->reader)
+        if (!sp->alone && i != sp->reader)
             roce_walk_waits(sp->walk, i, &rw, &pw);
         fprintf(stderr,
                 "rocescope: walk: part %u of %u: %llu of %llu frames, %llu of another part, "
                 "%llu out of order, %s, reader waited %llu times, part %llu; %.3f s of CPU\n",
                 i, sp->n, (unsigned long long)p->frames, (unsigned long long)total,
                 (unsigned long long)p->foreign, (unsigned long long)p->unordered,
-                i == sp->reader ? "the reader" : "a ring", (unsigned long long)rw,
-                (unsigned long long)pw, p->cpu_s);
+                sp->alone         ? "its own reading"
+                : i == sp->reader ? "the reader"
+                                  : "a ring",
+                (unsigned long long)rw, (unsigned long long)pw, p->cpu_s);
     }
     if (sp->reader == sp->n)
         fprintf(stderr, "rocescope: walk: the reader apart: %.3f s of CPU\n", sp->reader_cpu_s);
@@ -544,6 +595,7 @@ int roce_threads_run(const struct roce_cli_options *o, struct roce_writers *ws,
     sp.trace = getenv(TRACE_ENV) != NULL;
     atomic_init(&sp.stop, 0);
     atomic_init(&sp.created, 0);
+    atomic_init(&sp.reading, 0);
     sp.parts = calloc(sp.n, sizeof *sp.parts);
     sp.split = calloc(sp.n, sizeof *sp.split);
     if (sp.parts == NULL || sp.split == NULL || make_parts(&sp) != 0) {

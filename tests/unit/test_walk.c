@@ -147,7 +147,7 @@ static uint64_t walk_files(const struct setup *s, const char *const *paths, int 
         atomic_init(&seen[k], 0);
     memset(c, 0, sizeof c);
     struct roce_walk_cfg wc = {&cfg,       s->parts,  s->self, own, &c[s->self % MAX_PARTS],
-                               s->batches, s->frames, &stop};
+                               s->batches, s->frames, &stop,   0};
     struct roce_walk *w = roce_walk_new(&wc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(w);
     for (unsigned i = 0; i < s->parts; i++) {
@@ -237,9 +237,58 @@ static void test_ring_fills(void)
     CU_ASSERT(walk_files(&defaults, paths, 1) >= 1);
 }
 
+/* Every part reading the files itself (alone): each gets exactly its own
+ * frames, in order, with their bytes and the input's latest time; every
+ * frame is one part's; each walk numbers every frame and ends at the
+ * input's latest time. With the own reader and libpcap's, two to four
+ * parts. */
+static void test_alone(void)
+{
+    const char *paths[] = {path_a, path_b};
+    static const char *const readers[] = {NULL, "libpcap"};
+    struct roce_config cfg;
+    roce_config_default(&cfg);
+    two_files();
+    for (unsigned parts = 2; parts <= MAX_PARTS; parts++)
+        for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++) {
+            struct check c[MAX_PARTS];
+            atomic_int stop;
+            atomic_init(&stop, 0);
+            memset(c, 0, sizeof c);
+            for (size_t k = 0; k <= n_frames; k++)
+                atomic_init(&seen[k], 0);
+            if (readers[r] != NULL)
+                setenv("ROCESCOPE_READER", readers[r], 1);
+            for (unsigned i = 0; i < parts; i++) {
+                struct roce_walk_cfg wc = {&cfg, parts, i, own, &c[i], 0, 0, &stop, 1};
+                c[i] = (struct check){NULL, &cfg, parts, i, 0, 0, 0, 0};
+                struct roce_walk *w = roce_walk_new(&wc);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+                for (int f = 0; f < 2; f++) {
+                    char msg[ROCE_ANALYSIS_ERR_LEN];
+                    CU_ASSERT_EQUAL(roce_walk_file(w, paths[f], msg, sizeof msg), 0);
+                }
+                roce_walk_end(w);
+                int64_t now;
+                CU_ASSERT_EQUAL(roce_walk_analysis(w)->frame, n_frames);
+                CU_ASSERT(roce_walk_input_time(w, &now) && now == frames[n_frames - 1].latest);
+                CU_ASSERT_EQUAL(roce_walk_failed(w), 0);
+                CU_ASSERT_EQUAL(c[i].bad, 0);
+                CU_ASSERT(c[i].got > 0);
+                roce_walk_free(w);
+            }
+            unsetenv("ROCESCOPE_READER");
+            size_t once = 0;
+            for (size_t k = 1; k <= n_frames; k++)
+                once += atomic_load(&seen[k]) == 1;
+            CU_ASSERT_EQUAL(once, n_frames);
+        }
+}
+
 static const struct tu_test tests[] = {
     {"every_frame_once", test_every_frame_once},
     {"ring_fills", test_ring_fills},
+    {"alone", test_alone},
     TU_END,
 };
 

@@ -215,6 +215,10 @@ MUTANTS = [
      "    f->in.data = in->data;",
      "a frame handed to another part points into the reader's buffer, which the next reads "
      "overwrite"),
+    ("walk-alone-all", "analyzer/capture/walk.c",
+     "        if (k == w->wc.self)\n            w->wc.own(w->wc.ctx, in, now);",
+     "        if (k == w->wc.self || k != w->wc.self)\n            w->wc.own(w->wc.ctx, in, now);",
+     "a part reading the files itself analyses every frame, not only its own"),
     # ---- roce_split.c: the split's early refusal (rocescope -T stops a doomed split) ----
     ("split-doomed-blind", E + "roce_split.c",
      "    return part_refused(p, &e->totals, e->alloc_failures + e->flows.stats.alloc_failures,\n"

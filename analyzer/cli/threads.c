@@ -351,6 +351,25 @@ static int next_verdict(void *ctx, struct roce_verdict *v, uint64_t *delivered)
     return 1;
 }
 
+/* sp->alone: nonzero when every part read the same input as part 0 (as
+ * many frames, files opened, the same problem or none, the same latest
+ * time). A file written to or cut short while the parts read it can give
+ * them different frames; then one engine reads it, once. */
+static int same_input(const struct split *sp)
+{
+    const struct roce_analysis *a0 = roce_walk_analysis(sp->walk);
+    int64_t t0 = 0, t;
+    int h0 = roce_walk_input_time(sp->walk, &t0);
+    for (unsigned i = 0; sp->alone && i < sp->n; i++) {
+        const struct roce_analysis *a = roce_walk_analysis(sp->parts[i].walk);
+        t = 0;
+        if (a->frame != a0->frame || a->opened != a0->opened || a->have_error != a0->have_error ||
+            roce_walk_input_time(sp->parts[i].walk, &t) != h0 || t != t0)
+            return 0;
+    }
+    return 1;
+}
+
 /* Step 1 (threads.c, head comment): NULL when the split gave what one
  * engine gives, else why not. */
 static const char *not_exact(struct split *sp)
@@ -362,6 +381,8 @@ static const char *not_exact(struct split *sp)
             return sp->parts[i].doomed;
     if (atomic_load(&sp->stop) || roce_walk_failed(sp->walk))
         return "more flows than --max-flows, or out of memory";
+    if (!same_input(sp))
+        return "the input changed while the parts read it";
     for (unsigned i = 0; i < sp->n; i++)
         if (sp->parts[i].oom || sp->parts[i].spool_failed)
             return "out of memory or spool space";

@@ -29,36 +29,36 @@
 #include "roce_extract.h"
 #include "roce_layer.h"
 
-#define GRE_BASE_LEN        4
-#define GRE_OPT_LEN         4
-#define GRE_FLAG_C          0x8000u
-#define GRE_FLAG_R          0x4000u
-#define GRE_FLAG_K          0x2000u
-#define GRE_FLAG_S          0x1000u
-#define GRE_VERSION_MASK    0x0007u
-#define GRE_PROTO_ERSPAN2   0x88BEu
-#define GRE_PROTO_ERSPAN3   0x22EBu
-#define GRE_PROTO_TEB       0x6558u
-#define GRE_PROTO_IPV4      0x0800u
-#define GRE_PROTO_IPV6      0x86DDu
-#define ERSPAN2_LEN         8
-#define ERSPAN3_LEN         12
-#define ERSPAN3_SUBHDR_LEN  8
-#define ERSPAN_VER_SHIFT    12
-#define ERSPAN_VER_II       1u
-#define ERSPAN_VER_III      2u
-#define ERSPAN_SESSION_MASK 0x03FFu
-#define ERSPAN_COS_SHIFT    13 /* in the header's second 16 bits */
-#define ERSPAN_COS_MASK     0x7u
-#define ERSPAN3_FT_OFF      10 /* byte holding P and FT */
-#define ERSPAN3_FT_SHIFT    2
-#define ERSPAN3_FT_MASK     0x1Fu
-#define ERSPAN3_FT_ETHERNET 0u
-#define ERSPAN3_O_OFF       11
-#define ERSPAN3_O_BIT       0x01u
+#define GRE_BASE_LEN         4
+#define GRE_OPT_LEN          4
+#define GRE_FLAG_C           0x8000u
+#define GRE_FLAG_R           0x4000u
+#define GRE_FLAG_K           0x2000u
+#define GRE_FLAG_S           0x1000u
+#define GRE_VERSION_MASK     0x0007u
+#define GRE_PROTO_ERSPAN2    0x88BEu
+#define GRE_PROTO_ERSPAN3    0x22EBu
+#define GRE_PROTO_TEB        0x6558u
+#define GRE_PROTO_IPV4       0x0800u
+#define GRE_PROTO_IPV6       0x86DDu
+#define ERSPAN2_LEN          8
+#define ERSPAN3_LEN          12
+#define ERSPAN3_SUBHDR_LEN   8
+#define ERSPAN_VER_SHIFT     12
+#define ERSPAN_VER_II        1u
+#define ERSPAN_VER_III       2u
+#define ERSPAN_SESSION_MASK  0x03FFu
+#define ERSPAN_COS_SHIFT     13 /* in the header's second 16 bits */
+#define ERSPAN_COS_MASK      0x7u
+#define ERSPAN3_FT_OFF       10 /* byte holding P and FT */
+#define ERSPAN3_FT_SHIFT     2
+#define ERSPAN3_FT_MASK      0x1Fu
+#define ERSPAN3_FT_ETHERNET  0u
+#define ERSPAN3_O_OFF        11
+#define ERSPAN3_O_BIT        0x01u
 #define IB_MIRROR_PREFIX_LEN 4
-#define VXLAN_LEN           8
-#define VXLAN_VNI_OFF       4
+#define VXLAN_LEN            8
+#define VXLAN_VNI_OFF        4
 #define MACCTRL_OPCODE_PAUSE 0x0001u
 #define MACCTRL_OPCODE_PFC   0x0101u
 #define PFC_CEV_MASK         0x00FFu
@@ -122,8 +122,7 @@ static void erspan(const uint8_t *p, size_t caplen, size_t off, unsigned proto,
     inner(pkt, ROCE_ENCAP_ERSPAN3, roce_get_be16(p, off + 2) & ERSPAN_SESSION_MASK, 0, frame);
 }
 
-void roce_decode_gre(const uint8_t *p, size_t caplen, size_t off, size_t end,
-                     struct roce_pkt *pkt)
+void roce_decode_gre(const uint8_t *p, size_t caplen, size_t off, size_t end, struct roce_pkt *pkt)
 {
     if (!roce_fits(caplen, off, GRE_BASE_LEN) || off > end)
         return;
@@ -184,7 +183,8 @@ void roce_decode_mac_control(const uint8_t *p, size_t caplen, size_t off, struct
     if (opcode == MACCTRL_OPCODE_PAUSE && roce_fits(caplen, off, 4)) {
         pkt->mac_ctrl = ROCE_MACCTRL_PAUSE;
         pkt->pause_quanta[0] = roce_get_be16(p, off + 2);
-    } else if (opcode == MACCTRL_OPCODE_PFC && roce_fits(caplen, off, 4 + 2 * ROCE_PFC_PRIORITIES)) {
+    } else if (opcode == MACCTRL_OPCODE_PFC &&
+               roce_fits(caplen, off, 4 + 2 * ROCE_PFC_PRIORITIES)) {
         pkt->mac_ctrl = ROCE_MACCTRL_PFC;
         pkt->pfc_cev = (uint8_t)(roce_get_be16(p, off + 2) & PFC_CEV_MASK);
         for (unsigned i = 0; i < ROCE_PFC_PRIORITIES; i++)

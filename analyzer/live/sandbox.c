@@ -88,7 +88,7 @@ static const struct {
 /* Argument n, an int, equals v: the kernel uses the low 32 bits of the
  * register, so the high ones are masked off (else 2^32 + fd would pass). */
 #define ARG_IS(n, v)     SCMP_CMP64((n), SCMP_CMP_MASKED_EQ, INT_BITS, (uint32_t)(v))
-#define ARG_NOT(n, v)    SCMP_CMP64((n), SCMP_CMP_NE, (uint32_t)(v)) /* any other 64-bit value */
+#define ARG_NOT(n, v)    SCMP_CMP64((n), SCMP_CMP_NE, (uint32_t)(v), 0) /* any other 64-bit value */
 #define ARG_HAS(n, bits) SCMP_CMP64((n), SCMP_CMP_MASKED_EQ, (bits), (bits))
 #define INT_BITS         0xffffffffull
 

@@ -194,6 +194,15 @@ static const char *look_open(struct part *p)
     struct split *sp = p->sp;
     uint64_t frame, oldest, from = UINT64_MAX, to = UINT64_MAX, sum = 0;
     roce_split_glance(p->split, &frame, &oldest);
+    /* a part reading the files itself has analysed every frame up to where
+     * it read; with no verdict waiting it holds none of the others', so it
+     * shows that frame (its own latest would keep the look blind while it
+     * has none, or few: every part's count is up to the earliest frame
+     * shown) */
+    if (p->walk != NULL && oldest == UINT64_MAX) {
+        uint64_t read = roce_walk_analysis(p->walk)->frame;
+        frame = read > frame ? read : frame;
+    }
     atomic_store_explicit(&p->at_frame, frame, memory_order_relaxed);
     atomic_store_explicit(&p->at_oldest, oldest, memory_order_relaxed);
     for (unsigned i = 0; i < sp->n; i++) {

@@ -97,8 +97,8 @@ static int fast_key(const struct roce_config *cfg, const uint8_t *p, size_t capl
         return 0;
     size_t off = ETH_HDR_LEN;
     unsigned type = roce_get_be16(p, ETH_TYPE_OFF);
-    for (int tags = 0; type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ ||
-                       type == ETHERTYPE_QINQ_O; tags++) {
+    for (int tags = 0; type == ETHERTYPE_VLAN || type == ETHERTYPE_QINQ || type == ETHERTYPE_QINQ_O;
+         tags++) {
         if (tags == ROCE_VLAN_MAX_TAGS || !roce_fits(caplen, off, VLAN_TAG_LEN))
             return 0;
         type = roce_get_be16(p, off + 2);
@@ -128,15 +128,26 @@ static int fast_key(const struct roce_config *cfg, const uint8_t *p, size_t capl
     return 0;
 }
 
-uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_in *in)
+/* Any other frame, through the decoder (apart: the common frame's path
+ * then keeps no decoded packet on its stack). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static uint32_t
+decoded_key(const struct roce_config *cfg, const struct roce_frame_in *in)
 {
-    uint32_t key;
-    if (in->linktype == ROCE_LINKTYPE_ETHERNET && fast_key(cfg, in->data, in->caplen, &key))
-        return key;
     const struct roce_decode_cfg dcfg = {cfg->udp_port, cfg->vxlan_port, 0};
     struct roce_pkt pkt;
     if (roce_decode(&dcfg, in->linktype, in->data, in->caplen, in->wirelen, &pkt) != 0 ||
         pkt.cls != ROCE_CLASS_ROCE)
         return 0;
     return roce_pair_key(pkt.src, pkt.dst);
+}
+
+uint32_t roce_shard_key(const struct roce_config *cfg, const struct roce_frame_in *in)
+{
+    uint32_t key;
+    if (in->linktype == ROCE_LINKTYPE_ETHERNET && fast_key(cfg, in->data, in->caplen, &key))
+        return key;
+    return decoded_key(cfg, in);
 }

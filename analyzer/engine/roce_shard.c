@@ -44,6 +44,12 @@
 #define UDP_DPORT_OFF    2
 #define UDP_HDR_LEN      8
 
+#if defined(__GNUC__)
+#define KEPT_APART __attribute__((noinline))
+#else
+#define KEPT_APART
+#endif
+
 /* The key of an address pair from the addresses' 64-bit halves as memcpy
  * reads them, the same in both directions (never 0): their sums, mixed
  * (two multiplications: every part computes it for every frame). */
@@ -130,11 +136,8 @@ static int fast_key(const struct roce_config *cfg, const uint8_t *p, size_t capl
 
 /* Any other frame, through the decoder (apart: the common frame's path
  * then keeps no decoded packet on its stack). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static uint32_t
-decoded_key(const struct roce_config *cfg, const struct roce_frame_in *in)
+static KEPT_APART uint32_t decoded_key(const struct roce_config *cfg,
+                                       const struct roce_frame_in *in)
 {
     const struct roce_decode_cfg dcfg = {cfg->udp_port, cfg->vxlan_port, 0};
     struct roce_pkt pkt;

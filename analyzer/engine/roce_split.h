@@ -155,7 +155,10 @@ const char *roce_split_doomed(const struct roce_split_part *p);
  * it may count fewer, never more); one engine has at least their sum
  * waiting. roce_split_open_doomed: why the proof will refuse when that sum
  * reached the bound, or NULL. The front end moves these numbers between the
- * parts' threads; each call is on its part's own thread.
+ * parts' threads; each call is on its part's own thread. A part that sees
+ * every frame (it reads the input itself) and has no verdict waiting may
+ * give, instead of its frame, the frame it has read up to: every frame of
+ * its before that is analysed, and it holds no verdict that `from` could be.
  */
 void roce_split_glance(const struct roce_split_part *p, uint64_t *frame, uint64_t *oldest);
 uint64_t roce_split_between(const struct roce_split_part *p, uint64_t from, uint64_t to);

@@ -8,7 +8,8 @@
 #                                  the packages, the real captures' repeated
 #                                  comparisons, Valgrind over the CLI, clang-tidy,
 #                                  and the whole matrices the first samples
-#                                  under the sanitizers, *_whole)
+#                                  under the sanitizers, *_whole; then the
+#                                  libFuzzer targets built and fuzzed 10 s each)
 #
 # CI (.ci/run) runs the first, then the second: every test runs on every change
 # that lands (tests/README.md, "What runs where").
@@ -92,6 +93,21 @@ fi
 if [ "$ASAN_RC" -ne 0 ] || [ "$GUI_RC" -ne 0 ]; then
     echo "FAILED: the sanitizer build's tests (exit $ASAN_RC), the GUI test (exit $GUI_RC)" >&2
     exit 1
+fi
+
+# The release tier builds the libFuzzer targets (clang, build-fuzz/) and
+# fuzzes each for a few seconds: a change that only clang's build refuses,
+# or a target that fails at once on its seeds, fails here (gcc-only warning
+# options broke the fuzz build on 2026-12-05, unseen until 2026-12-06).
+if [ "${1:-}" = "--release" ] && [ -z "${FUZZ_SECONDS:-}" ]; then
+    for target in engine capture report; do
+        if ! tools/fuzz.sh "$target" 10 >"build/fuzz-smoke-$target.log" 2>&1; then
+            tail -n 40 "build/fuzz-smoke-$target.log"
+            echo "FAILED: the libFuzzer target $target (tools/fuzz.sh $target 10)" >&2
+            exit 1
+        fi
+        tail -n 1 "build/fuzz-smoke-$target.log"
+    done
 fi
 
 echo "wall time of $WHAT: $(($(date +%s) - START)) s"

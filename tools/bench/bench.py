@@ -27,12 +27,13 @@ way), then times on each capture, interleaved, `runs` times each:
 and tshark -r FILE -q -Y infiniband on the whole capture (--tshark-runs
 times, interleaved with the first runs; --tshark-packets N: only the first
 N packets, compared per packet), then prints a Markdown table: median
-seconds, packets/s, MB/s, peak RSS, and the ratios rocescope / libpcap floor
+seconds, median user and system processor seconds (a floor's system time
+shows what its reads cost the kernel), packets/s, MB/s, peak RSS, and the ratios rocescope / libpcap floor
 and rocescope / scan floor and / mapped scan (both settings; each ratio the median of the
 ratios of the runs, every run of a tool paired with the floors' runs of the
-same round) and tshark / rocescope. Timings are wall-clock; wall time and
-peak RSS are taken by a small C launcher (tools/bench/runmeasure.c) with
-wait4(). The machine's load average is printed before and after each
+same round) and tshark / rocescope. Timings are wall-clock; wall time,
+processor time and peak RSS are taken by a small C launcher
+(tools/bench/runmeasure.c) with wait4(). The machine's load average is printed before and after each
 capture's runs.
 
   tools/bench/bench.py [--build build] [--packets 10000000] [--full-packets 500000]
@@ -52,14 +53,20 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def measure(launcher, cmd):
-    """Run cmd through the runmeasure launcher; return (seconds, peak RSS in MiB)."""
+def measure_cpu(launcher, cmd):
+    """Run cmd through the runmeasure launcher; return (seconds, peak RSS in MiB,
+    user seconds, system seconds)."""
     p = subprocess.run([launcher, *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                        text=True, check=True)
     last = [l for l in p.stderr.splitlines() if l.startswith("runmeasure ")][-1].split()
     if int(last[3]) != 0:
         sys.exit(f"bench: {' '.join(cmd)} failed ({last[3]}): {p.stderr.strip()[:500]}")
-    return float(last[1]), int(last[2]) / 1024.0
+    return float(last[1]), int(last[2]) / 1024.0, float(last[4]), float(last[5])
+
+
+def measure(launcher, cmd):
+    """Run cmd through the runmeasure launcher; return (seconds, peak RSS in MiB)."""
+    return measure_cpu(launcher, cmd)[:2]
 
 
 def machine():
@@ -111,13 +118,17 @@ def bench_one(a, rocescope, floors, launcher, cap, label):
     subprocess.run(["cat", cap], stdout=subprocess.DEVNULL, check=True)  # warm the page cache
     load_before = loadavg()
     times = {name: [] for name, _, _ in tools}
+    user = {name: [] for name, _, _ in tools}
+    system = {name: [] for name, _, _ in tools}
     rss = {name: 0.0 for name, _, _ in tools}
     for run in range(a.runs):
         for name, cmd, _ in tools:
             if name == ts_name and run >= a.tshark_runs:
                 continue
-            dt, mem = measure(launcher, cmd)
+            dt, mem, us, sy = measure_cpu(launcher, cmd)
             times[name].append(dt)
+            user[name].append(us)
+            system[name].append(sy)
             rss[name] = max(rss[name], mem)
     load_after = loadavg()
     med = {name: statistics.median(times[name]) for name in times}
@@ -131,11 +142,13 @@ def bench_one(a, rocescope, floors, launcher, cap, label):
     print(f"### {label}\n\n{packets} packets, {size / 1e6:.1f} MB; median of {a.runs} "
           f"interleaved runs{ts_runs}; load average "
           f"{load_before} before, {load_after} after (1, 5, 15 minutes)\n")
-    print("| tool | median s | packets/s | MB/s | peak RSS MiB |")
-    print("|---|---|---|---|---|")
+    print("| tool | median s | user s | system s | packets/s | MB/s | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|")
     for name, _, n in tools:
         mbs = size * (n / packets) / med[name] / 1e6
-        print(f"| {name} | {med[name]:.3f} | {pps[name] / 1e6:.2f} M | {mbs:.0f} | {rss[name]:.1f} |")
+        print(f"| {name} | {med[name]:.3f} | {statistics.median(user[name]):.3f} | "
+              f"{statistics.median(system[name]):.3f} | {pps[name] / 1e6:.2f} M | {mbs:.0f} | "
+              f"{rss[name]:.1f} |")
     print(f"\nrocescope time / libpcap floor time: {ratio(r, fl):.2f} with the default "
           f"settings, {ratio(r1, fl):.2f} with one engine (below 1: faster than libpcap "
           f"can merely read the file)")

@@ -1,9 +1,10 @@
 /*
- * runmeasure.c - run a command and report its wall time and peak resident
- * memory, for tools/bench/bench.py. Measuring from Python would count the forked
+ * runmeasure.c - run a command and report its wall time, peak resident
+ * memory and processor time (user and system), for tools/bench/bench.py. Measuring from Python would count the forked
  * interpreter's own memory in the child's peak (ru_maxrss covers the child
  * from fork, before exec); this launcher is small.
- *   runmeasure CMD [ARGS...]   prints "runmeasure <seconds> <maxrss KiB> <status>" on stderr
+ *   runmeasure CMD [ARGS...]   prints "runmeasure <seconds> <maxrss KiB> <status>
+ *                              <user seconds> <system seconds>" on stderr
  */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
@@ -39,7 +40,9 @@ int main(int argc, char **argv)
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-    fprintf(stderr, "runmeasure %.6f %ld %d\n", s, ru.ru_maxrss,
-            WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+    fprintf(stderr, "runmeasure %.6f %ld %d %.6f %.6f\n", s, ru.ru_maxrss,
+            WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+            (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
+            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6);
     return 0;
 }

@@ -59,7 +59,7 @@ struct roce_walk {
     struct roce_walk_cfg wc;
     struct roce_split_walk split;
     struct roce_analysis a;
-    struct ring *rings; /* by part (self's unused) */
+    struct ring *rings; /* by part (self's unused; NULL when alone) */
     unsigned to_flush;  /* frames read before the next hand_on_all */
     int failed;
 };
@@ -284,11 +284,13 @@ struct roce_walk *roce_walk_new(const struct roce_walk_cfg *wc)
     w->a.walker = &walker;
     w->a.walker_ctx = w;
     w->a.stop = wc->stop;
+    if (wc->alone)
+        return w; /* no frame is handed on: no ring */
     if ((w->rings = calloc(wc->parts, sizeof *w->rings)) == NULL) {
         free(w);
         return NULL;
     }
-    for (unsigned k = 0; k < wc->parts && !wc->alone; k++)
+    for (unsigned k = 0; k < wc->parts; k++)
         if (k != wc->self && ring_init(&w->rings[k], w->wc.batches, w->wc.frames) != 0) {
             roce_walk_free(w);
             return NULL;
@@ -300,7 +302,7 @@ void roce_walk_free(struct roce_walk *w)
 {
     if (w == NULL)
         return;
-    for (unsigned k = 0; k < w->wc.parts; k++)
+    for (unsigned k = 0; k < w->wc.parts && w->rings != NULL; k++)
         ring_free(&w->rings[k], w->wc.batches);
     free(w->rings);
     free(w);
@@ -357,6 +359,6 @@ size_t roce_walk_take(struct roce_walk *w, unsigned part, const struct roce_walk
 
 void roce_walk_waits(const struct roce_walk *w, unsigned part, uint64_t *reader, uint64_t *taker)
 {
-    *reader = w->rings[part].reader_waits;
-    *taker = w->rings[part].part_waits;
+    *reader = w->rings != NULL ? w->rings[part].reader_waits : 0; /* alone: no ring */
+    *taker = w->rings != NULL ? w->rings[part].part_waits : 0;
 }

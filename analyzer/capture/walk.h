@@ -70,11 +70,13 @@ int roce_walk_failed(const struct roce_walk *w);
 
 /* A part's thread (part != self): its next frames, in order, in *frames
  * (how many is returned; valid until the next call, which is done with
- * them), 0 once the reader ended. Sleeps while there is none. */
+ * them), 0 once the reader ended. Sleeps while there is none. Not for a
+ * walk made alone (it hands nothing on). */
 size_t roce_walk_take(struct roce_walk *w, unsigned part, const struct roce_walk_frame **frames);
 
 /* How often the reader waited for the part (its ring full, or a file to be
- * done with) and the part for the reader (its ring empty). */
+ * done with) and the part for the reader (its ring empty); 0 and 0 for a
+ * walk made alone. */
 void roce_walk_waits(const struct roce_walk *w, unsigned part, uint64_t *reader, uint64_t *taker);
 
 #endif

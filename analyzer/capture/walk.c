@@ -231,6 +231,8 @@ static void walk_frame(void *ctx, const struct roce_frame_in *in)
     if (w->wc.alone) {
         if (k == w->wc.self)
             w->wc.own(w->wc.ctx, in, now);
+        else if (w->wc.passed != NULL && (in->frame & (ROCE_WALK_PASSED - 1)) == 0)
+            w->wc.passed(w->wc.ctx);
         return;
     }
     if (--w->to_flush == 0) {

@@ -46,7 +46,12 @@ struct roce_walk_cfg {
     /* every part reads the files itself: this walk hands its own part's
      * frames to own and passes the others' by (no ring) */
     int alone;
+    /* alone: called (with ctx) at every ROCE_WALK_PASSED-th frame numbered
+     * that is another part's, so that a part with few frames of its own
+     * still looks around while it reads; NULL: never */
+    void (*passed)(void *ctx);
 };
+#define ROCE_WALK_PASSED 4096u /* a power of two */
 
 struct roce_walk;
 

@@ -194,20 +194,25 @@ static const char *look_open(struct part *p)
     struct split *sp = p->sp;
     uint64_t frame, oldest, from = UINT64_MAX, to = UINT64_MAX, sum = 0;
     roce_split_glance(p->split, &frame, &oldest);
-    /* a part reading the files itself has analysed every frame up to where
-     * it read; with no verdict waiting it holds none of the others', so it
-     * shows that frame (its own latest would keep the look blind while it
-     * has none, or few: every part's count is up to the earliest frame
-     * shown) */
+    /* a part reading the files itself has analysed every frame of its up
+     * to where it read; with no verdict waiting it holds none of the
+     * others', so it shows that frame (its own latest would hold every
+     * part's count back to it: a part with no frame, or few, would keep
+     * the look blind; it looks every ROCE_WALK_PASSED frames it passes by
+     * too, passed_frames) */
     if (p->walk != NULL && oldest == UINT64_MAX) {
         uint64_t read = roce_walk_analysis(p->walk)->frame;
         frame = read > frame ? read : frame;
     }
-    atomic_store_explicit(&p->at_frame, frame, memory_order_relaxed);
+    /* the oldest first, the frame after it (release), read in the other
+     * order (acquire): a frame read comes with its oldest or a later one,
+     * never with an earlier one (which, with a later frame, would count
+     * verdicts one engine had delivered) */
     atomic_store_explicit(&p->at_oldest, oldest, memory_order_relaxed);
+    atomic_store_explicit(&p->at_frame, frame, memory_order_release);
     for (unsigned i = 0; i < sp->n; i++) {
+        uint64_t f = atomic_load_explicit(&sp->parts[i].at_frame, memory_order_acquire);
         uint64_t o = atomic_load_explicit(&sp->parts[i].at_oldest, memory_order_relaxed);
-        uint64_t f = atomic_load_explicit(&sp->parts[i].at_frame, memory_order_relaxed);
         from = o < from ? o : from;
         to = f < to ? f : to;
     }
@@ -243,6 +248,15 @@ static void look_while_reading(struct part *p)
         else
             nanosleep(&ms, NULL);
     }
+}
+
+/* walk.h's passed: the part read ROCE_WALK_PASSED more frames of the
+ * others' (sp->alone). */
+static void passed_frames(void *ctx)
+{
+    struct part *p = ctx;
+    if (p->doomed == NULL)
+        check_doomed(p);
 }
 
 /* walk.h's own: a frame of the reading part. */
@@ -523,7 +537,7 @@ static int make_parts(struct split *sp)
     if (sp->alone) { /* each part's own reading, part 0's the one whose results are kept */
         for (unsigned i = 0; i < sp->n; i++) {
             struct roce_walk_cfg wc = {&o->cfg, sp->n, i,         own_frame, &sp->parts[i],
-                                       0,       0,     &sp->stop, 1};
+                                       0,       0,     &sp->stop, 1,         passed_frames};
             if ((sp->parts[i].walk = roce_walk_new(&wc)) == NULL)
                 return -1;
         }
@@ -531,7 +545,8 @@ static int make_parts(struct split *sp)
         atomic_store(&sp->reading, sp->n);
         return 0;
     }
-    struct roce_walk_cfg wc = {&o->cfg, sp->n, sp->reader, own_frame, NULL, 0, 0, &sp->stop, 0};
+    struct roce_walk_cfg wc = {&o->cfg, sp->n, sp->reader, own_frame, NULL,
+                               0,       0,     &sp->stop,  0,         NULL};
     if (sp->reader < sp->n)
         wc.ctx = &sp->parts[sp->reader];
     ring_sizes(&wc);

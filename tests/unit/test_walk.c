@@ -44,7 +44,8 @@ struct check {
     unsigned parts, part;
     useconds_t slow; /* sleep this long at the first batch */
     uint64_t got, last;
-    int bad; /* a frame of another part, out of order, or not as read */
+    int bad;         /* a frame of another part, out of order, or not as read */
+    uint64_t passed; /* alone: calls of passed (every ROCE_WALK_PASSED-th frame of the others) */
 };
 static atomic_int seen[MAX_FRAMES + 1];
 
@@ -70,6 +71,11 @@ static void check_frame(struct check *c, const struct roce_frame_in *in, int64_t
 static void own(void *ctx, const struct roce_frame_in *in, int64_t now)
 {
     check_frame(ctx, in, now);
+}
+
+static void passed(void *ctx)
+{
+    ((struct check *)ctx)->passed++;
 }
 
 static void *take(void *arg)
@@ -147,11 +153,11 @@ static uint64_t walk_files(const struct setup *s, const char *const *paths, int 
         atomic_init(&seen[k], 0);
     memset(c, 0, sizeof c);
     struct roce_walk_cfg wc = {&cfg,       s->parts,  s->self, own, &c[s->self % MAX_PARTS],
-                               s->batches, s->frames, &stop,   0};
+                               s->batches, s->frames, &stop,   0,   NULL};
     struct roce_walk *w = roce_walk_new(&wc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(w);
     for (unsigned i = 0; i < s->parts; i++) {
-        c[i] = (struct check){w, &cfg, s->parts, i, i == s->slow_part ? 20000 : 0, 0, 0, 0};
+        c[i] = (struct check){w, &cfg, s->parts, i, i == s->slow_part ? 20000 : 0, 0, 0, 0, 0};
         if (i != s->self)
             CU_ASSERT_EQUAL_FATAL(pthread_create(&th[i], NULL, take, &c[i]), 0);
     }
@@ -260,8 +266,8 @@ static void test_alone(void)
             if (readers[r] != NULL)
                 setenv("ROCESCOPE_READER", readers[r], 1);
             for (unsigned i = 0; i < parts; i++) {
-                struct roce_walk_cfg wc = {&cfg, parts, i, own, &c[i], 0, 0, &stop, 1};
-                c[i] = (struct check){NULL, &cfg, parts, i, 0, 0, 0, 0};
+                struct roce_walk_cfg wc = {&cfg, parts, i, own, &c[i], 0, 0, &stop, 1, passed};
+                c[i] = (struct check){NULL, &cfg, parts, i, 0, 0, 0, 0, 0};
                 struct roce_walk *w = roce_walk_new(&wc);
                 CU_ASSERT_PTR_NOT_NULL_FATAL(w);
                 for (int f = 0; f < 2; f++) {
@@ -282,6 +288,13 @@ static void test_alone(void)
             for (size_t k = 1; k <= n_frames; k++)
                 once += atomic_load(&seen[k]) == 1;
             CU_ASSERT_EQUAL(once, n_frames);
+            /* each ROCE_WALK_PASSED-th frame is passed by every part but
+             * the one it is of */
+            uint64_t calls = 0;
+            for (unsigned i = 0; i < parts; i++)
+                calls += c[i].passed;
+            CU_ASSERT(n_frames >= 2 * ROCE_WALK_PASSED);
+            CU_ASSERT_EQUAL(calls, (uint64_t)(parts - 1) * (n_frames / ROCE_WALK_PASSED));
         }
 }
 

@@ -21,7 +21,8 @@
 # leak-*, timeout-*, oom-*) go to build-fuzz/artifacts/TARGET/; the log to
 # build-fuzz/fuzz-TARGET.log.
 # Prints executions, exec/s, coverage (cov = edges, ft = features), corpus size
-# and findings. Exit status: 0 no finding, 1 findings or a build failure, 2 usage.
+# and findings. Exit status: 0 no finding, 1 findings, libFuzzer failing (its own exit
+# status) or a build failure, 2 usage (SECONDS 0 too: libFuzzer would run without a limit).
 # Environment: FUZZ_ARGS (extra libFuzzer options), FUZZ_NICE (default 19).
 set -eu
 cd "$(dirname "$0")/.."
@@ -106,7 +107,8 @@ esac
 [ $# -eq 2 ] && known_target "$1" || usage
 target=$1
 seconds=$2
-case "$seconds" in '' | *[!0-9]*) usage ;; esac
+# (0 would be libFuzzer's "no limit")
+case "$seconds" in '' | *[!0-9]* | 0 | 0*) usage ;; esac
 
 build
 corpus="$BUILD/corpus/$target"
@@ -117,10 +119,11 @@ set -- "$corpus" "$BUILD/seeds/$target" "$BUILD/committed/$target"
 before=$(ls "$artifacts" | wc -l)
 
 echo "fuzz: $target for $seconds s (log $log)"
+rc=0
 # shellcheck disable=SC2086
 nice -n "${FUZZ_NICE:-19}" "$BUILD/tests/fuzz/fuzz_$target" -max_total_time="$seconds" \
     -dict="$(dict_of "$target")" -artifact_prefix="$artifacts/" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -print_pcs=0 ${FUZZ_ARGS:-} "$@" >"$log" 2>&1 || true
+    -print_final_stats=1 -print_pcs=0 ${FUZZ_ARGS:-} "$@" >"$log" 2>&1 || rc=$?
 
 # the last status line ("#N DONE cov: C ft: F corp: K/S exec/s: E rss: R")
 grep -E '^#[0-9]+' "$log" | tail -n 1
@@ -129,8 +132,10 @@ after=$(ls "$artifacts" | wc -l)
 echo "fuzz: corpus $(ls "$corpus" | wc -l) inputs; findings $((after - before)) new" \
      "($after in $artifacts)"
 if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|contract broken' "$log" ||
-   [ "$after" -gt "$before" ]; then
+   [ "$after" -gt "$before" ] || [ "$rc" -ne 0 ]; then
     grep -E 'ERROR:|runtime error:|contract broken|Test unit written' "$log" | head -n 20
+    # a failure that names no finding (a bad option, the start-up): the log's end
+    [ "$rc" -ne 0 ] && echo "fuzz: libFuzzer exited with $rc" && tail -n 5 "$log"
     exit 1
 fi
 exit 0

@@ -28,5 +28,5 @@ void roce_hist_add(struct roce_hist *h, unsigned kind, int64_t v)
         i++;
     h->bucket[i]++;
     h->count++;
-    h->sum += v;
+    h->sum = v > INT64_MAX - h->sum ? INT64_MAX : h->sum + v; /* both >= 0 */
 }

@@ -14,7 +14,8 @@
 struct roce_hist {
     uint64_t bucket[ROCE_HIST_BUCKETS + 1];
     uint64_t count;
-    int64_t sum; /* ns, or ppm for the ratio */
+    int64_t sum; /* ns, or ppm for the ratio; stays at INT64_MAX once the samples
+                    add up to more (times of hostile captures reach 2^62 ns) */
 };
 enum roce_hist_kind {
     ROCE_HIST_NAK_GENERATION = 0, /* out-of-sequence arrival to its NAK, ns */

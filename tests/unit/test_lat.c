@@ -6,10 +6,12 @@
  * ROCE_LAT_EXACT (32) samples they are exact; beyond, a histogram whose
  * reported value is within 1/(2 x ROCE_LAT_SUB) = 1/32 of the true one
  * (values below 16 ns exactly), clamped to the exact min and max.
+ * And the live monitor's fixed-bucket histograms (roce_hist.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce_hist.h"
 #include "roce_lat.h"
 #include "test_util.h"
 
@@ -283,6 +285,26 @@ static void test_rebuild_from_buckets(void)
     roce_lat_free(&r);
 }
 
+/* A fixed-bucket histogram's sum stays at INT64_MAX once its samples add
+ * up to more (a hostile capture's times reach 2^62 ns: fuzz_engine found
+ * the overflow), its counts go on; negative samples count as 0. */
+static void test_hist_sum_saturates(void)
+{
+    struct roce_hist h;
+    memset(&h, 0, sizeof h);
+    roce_hist_add(&h, ROCE_HIST_NAK_TO_RESEND, INT64_C(1) << 62);
+    roce_hist_add(&h, ROCE_HIST_NAK_TO_RESEND, 1000);
+    CU_ASSERT_EQUAL(h.sum, (INT64_C(1) << 62) + 1000);
+    roce_hist_add(&h, ROCE_HIST_NAK_TO_RESEND, INT64_C(1) << 62); /* 2^63 + 1000 in all */
+    CU_ASSERT_EQUAL(h.sum, INT64_MAX);
+    roce_hist_add(&h, ROCE_HIST_NAK_TO_RESEND, INT64_MAX);
+    roce_hist_add(&h, ROCE_HIST_NAK_TO_RESEND, -5);
+    CU_ASSERT_EQUAL(h.sum, INT64_MAX);
+    CU_ASSERT_EQUAL(h.count, 5);
+    CU_ASSERT_EQUAL(h.bucket[ROCE_HIST_BUCKETS], 3); /* above the last bound */
+    CU_ASSERT_EQUAL(h.bucket[0], 2);                 /* 1000 ns, and the negative one as 0 */
+}
+
 static const struct tu_test tests[] = {
     {"empty", test_empty},
     {"one_sample", test_one_sample},
@@ -297,6 +319,7 @@ static const struct tu_test tests[] = {
     {"merge_exact", test_merge_exact},
     {"merge_into_histogram", test_merge_into_histogram},
     {"rebuild_from_buckets", test_rebuild_from_buckets},
+    {"hist_sum_saturates", test_hist_sum_saturates},
     TU_END,
 };
 

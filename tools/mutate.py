@@ -225,6 +225,11 @@ MUTANTS = [
      "                        e->flows.stats.evicted);",
      "    return e == NULL ? part_refused(p, &e->totals, 0, 0) : NULL;",
      "a part that frames out of time order or a PFC pause doom is not said to be doomed"),
+    ("split-glance-seen-always", E + "roce_split.c",
+     "    if (*oldest == UINT64_MAX && seen > *frame)",
+     "    if (seen > *frame)",
+     "a part with a verdict waiting shows where it read, not its own frame: the look counts "
+     "verdicts one engine had delivered"),
     ("split-between-open-only", E + "roce_split.c",
      "        n += (e2 <= p->hist_last ? p->before[e2 % HIST_EPOCHS] : p->delivered) -",
      "        n += 0 * (e2 <= p->hist_last ? p->before[e2 % HIST_EPOCHS] : p->delivered) -",

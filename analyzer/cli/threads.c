@@ -193,17 +193,11 @@ static const char *look_open(struct part *p)
 {
     struct split *sp = p->sp;
     uint64_t frame, oldest, from = UINT64_MAX, to = UINT64_MAX, sum = 0;
-    roce_split_glance(p->split, &frame, &oldest);
-    /* a part reading the files itself has analysed every frame of its up
-     * to where it read; with no verdict waiting it holds none of the
-     * others', so it shows that frame (its own latest would hold every
-     * part's count back to it: a part with no frame, or few, would keep
-     * the look blind; it looks every ROCE_WALK_PASSED frames it passes by
-     * too, passed_frames) */
-    if (p->walk != NULL && oldest == UINT64_MAX) {
-        uint64_t read = roce_walk_analysis(p->walk)->frame;
-        frame = read > frame ? read : frame;
-    }
+    /* a part reading the files itself has seen every frame up to where it
+     * read (it also looks every ROCE_WALK_PASSED frames it passes by:
+     * passed_frames) */
+    roce_split_glance(p->split, p->walk != NULL ? roce_walk_analysis(p->walk)->frame : 0, &frame,
+                      &oldest);
     /* the oldest first, the frame after it (release), read in the other
      * order (acquire): a frame read comes with its oldest or a later one,
      * never with an earlier one (which, with a later frame, would count
@@ -254,9 +248,7 @@ static void look_while_reading(struct part *p)
  * others' (sp->alone). */
 static void passed_frames(void *ctx)
 {
-    struct part *p = ctx;
-    if (p->doomed == NULL)
-        check_doomed(p);
+    check_doomed(ctx);
 }
 
 /* walk.h's own: a frame of the reading part. */

@@ -393,10 +393,13 @@ const char *roce_split_doomed(const struct roce_split_part *p)
                         e->flows.stats.evicted);
 }
 
-void roce_split_glance(const struct roce_split_part *p, uint64_t *frame, uint64_t *oldest)
+void roce_split_glance(const struct roce_split_part *p, uint64_t seen, uint64_t *frame,
+                       uint64_t *oldest)
 {
     *frame = p->frame;
     (void)roce_vq_before(p->engine, 0, oldest);
+    if (*oldest == UINT64_MAX && seen > *frame)
+        *frame = seen; /* (roce_split.h) */
 }
 
 uint64_t roce_split_between(const struct roce_split_part *p, uint64_t from, uint64_t to)

@@ -155,12 +155,15 @@ const char *roce_split_doomed(const struct roce_split_part *p);
  * it may count fewer, never more); one engine has at least their sum
  * waiting. roce_split_open_doomed: why the proof will refuse when that sum
  * reached the bound, or NULL. The front end moves these numbers between the
- * parts' threads; each call is on its part's own thread. A part that sees
- * every frame (it reads the input itself) and has no verdict waiting may
- * give, instead of its frame, the frame it has read up to: every frame of
- * its before that is analysed, and it holds no verdict that `from` could be.
+ * parts' threads; each call is on its part's own thread. `seen`: the frame
+ * up to which the part was given every frame of its (a part reading the
+ * input itself sees every frame), or 0; with no verdict waiting the part
+ * gives that frame when it is later than its own: every frame of its
+ * before it is analysed, and it holds no verdict that `from` could be (a
+ * part with few frames of its own would otherwise hold `to` back).
  */
-void roce_split_glance(const struct roce_split_part *p, uint64_t *frame, uint64_t *oldest);
+void roce_split_glance(const struct roce_split_part *p, uint64_t seen, uint64_t *frame,
+                       uint64_t *oldest);
 uint64_t roce_split_between(const struct roce_split_part *p, uint64_t from, uint64_t to);
 const char *roce_split_open_doomed(const struct roce_config *cfg, uint64_t verdicts);
 

@@ -510,7 +510,7 @@ static void count_one(const struct roce_verdict *v, void *ctx)
 
 #define OB_FRAMES 12000u
 #define OB_PAIRS  32u
-#define OB_STEP   10   /* ns between frames */
+#define OB_STEP   10    /* ns between frames */
 #define OB_NAK_AT 1537u /* the NAK's frame */
 static void test_open_between(void)
 {
@@ -580,12 +580,27 @@ static void test_open_between(void)
             unsigned part = roce_split_walk_frame(&w, &in, &now);
             roce_split_frame(parts[part], &in, now);
             for (unsigned i = 0; i < PARTS; i++) {
-                roce_split_glance(parts[i], &at, &oldest);
+                roce_split_glance(parts[i], 0, &at, &oldest);
                 from = oldest < from ? oldest : from;
                 to = at < to ? at : to;
             }
             for (unsigned i = 0; i < PARTS; i++)
                 sum += roce_split_between(parts[i], from, to);
+            /* the same with each part told it has seen every frame so far,
+             * as a part reading the input itself is (threads.c): those with
+             * no verdict waiting show frame k + 1 */
+            uint64_t from_seen = UINT64_MAX, to_seen = UINT64_MAX, sum_seen = 0;
+            for (unsigned i = 0; i < PARTS; i++) {
+                roce_split_glance(parts[i], k + 1, &at, &oldest);
+                from_seen = oldest < from_seen ? oldest : from_seen;
+                to_seen = at < to_seen ? at : to_seen;
+            }
+            for (unsigned i = 0; i < PARTS; i++)
+                sum_seen += roce_split_between(parts[i], from_seen, to_seen);
+            CU_ASSERT(to_seen >= to || to == 0);
+            if (to_seen != 0 && to_seen <= k + 1)
+                CU_ASSERT(reached || one_open[k + 1] >= cfg.max_open_verdicts ||
+                          sum_seen <= one_open[to_seen]);
             if (to == 0 || to > k + 1) /* a part without frames yet */
                 continue;
             /* (until one engine forces its oldest verdict out: then it
